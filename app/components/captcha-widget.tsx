@@ -1,0 +1,112 @@
+import { useEffect, useRef, useState, type ComponentType } from "react";
+import type { BoundTurnstileObject, TurnstileProps } from "react-turnstile";
+import { loadTurnstileScript } from "~/components/turnstile-script";
+
+export type CaptchaStatus = "loading" | "ready" | "expired" | "error" | "blocked";
+
+const STATUS_TEXT: Record<CaptchaStatus, string> = {
+  loading: "Checking that you are human…",
+  ready: "Check complete — you can send the form.",
+  expired: "The check expired and is refreshing itself…",
+  error: "The captcha check ran into a problem.",
+  blocked:
+    "The captcha could not load, perhaps because a content blocker stopped it or there is no connection. Allow challenges.cloudflare.com or check your connection, then retry.",
+};
+
+interface Props {
+  siteKey: string;
+  scriptUrl: string;
+  action: string;
+  /** Bump to reset the widget, after any refusal from the server. */
+  resetKey: number;
+  onTokenChange: (token: string | null) => void;
+}
+
+/** The Turnstile widget with visible states for loading, ready, expired, error and a blocked script. */
+export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenChange }: Props) {
+  const [status, setStatus] = useState<CaptchaStatus>("loading");
+  const [Widget, setWidget] = useState<ComponentType<TurnstileProps> | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const bound = useRef<BoundTurnstileObject | null>(null);
+  // react-turnstile keeps the callbacks of its first render, so they must reach the latest props via a ref.
+  const tokenChange = useRef(onTokenChange);
+  tokenChange.current = onTokenChange;
+
+  useEffect(() => {
+    let cancelled = false;
+    setStatus("loading");
+    loadTurnstileScript(scriptUrl)
+      .then(() => import("react-turnstile"))
+      .then((mod) => {
+        if (!cancelled) setWidget(() => mod.Turnstile);
+      })
+      .catch(() => {
+        if (!cancelled) setStatus("blocked");
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [scriptUrl, attempt]);
+
+  useEffect(() => {
+    if (resetKey === 0 || !bound.current) return;
+    tokenChange.current(null);
+    setStatus("loading");
+    bound.current.reset();
+  }, [resetKey]);
+
+  const retry = () => {
+    tokenChange.current(null);
+    if (status === "blocked") {
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setStatus("loading");
+    bound.current?.reset();
+  };
+
+  return (
+    <div className="captcha">
+      {Widget ? (
+        <Widget
+          sitekey={siteKey}
+          action={action}
+          refreshExpired="auto"
+          onLoad={(_id, b) => {
+            bound.current = b;
+          }}
+          onSuccess={(token) => {
+            setStatus("ready");
+            tokenChange.current(token);
+          }}
+          onExpire={() => {
+            setStatus("expired");
+            tokenChange.current(null);
+          }}
+          onTimeout={() => {
+            setStatus("expired");
+            tokenChange.current(null);
+            bound.current?.reset();
+          }}
+          onError={() => {
+            setStatus((s) => (s === "blocked" ? s : "error"));
+            tokenChange.current(null);
+          }}
+        />
+      ) : null}
+      <p className="captcha-status" role="status" aria-live="polite" data-captcha-status={status}>
+        {STATUS_TEXT[status]}
+      </p>
+      {status === "error" || status === "blocked" ? (
+        <button type="button" className="secondary" onClick={retry}>
+          Retry the captcha
+        </button>
+      ) : null}
+      <noscript>
+        <p className="notice error">
+          The captcha needs JavaScript. Turn JavaScript on for this site, then reload the page to send the form.
+        </p>
+      </noscript>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { ERRORS, isErrorCode } from "~/lib/errors";
+
+// One boundary for every route. Refusals (thrown Responses) show their catalogue message; bugs show
+// a generic line, never the internal error text.
+export function GeneralErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    const data = error.data as { code?: unknown; message?: unknown } | string | null;
+    const code = typeof data === "object" && data && isErrorCode(data.code) ? data.code : null;
+    const notFound = error.status === 404;
+    return (
+      <>
+        <h1>{notFound ? "Page not found" : "We could not accept that"}</h1>
+        <p>{code ? ERRORS[code].message : notFound ? ERRORS.not_found.message : "The request was refused."}</p>
+        <p className="captcha-status">
+          Error code: <code>{code ?? (notFound ? "not_found" : `http_${error.status}`)}</code>
+        </p>
+        <p>
+          <a href="/">Go to the Gatepost home page</a>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>Something went wrong</h1>
+      <p>{ERRORS.internal_error.message}</p>
+      <p>
+        <a href="/">Go to the Gatepost home page</a>
+      </p>
+    </>
+  );
+}

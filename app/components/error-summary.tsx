@@ -1,0 +1,37 @@
+import { useEffect, useRef } from "react";
+import type { FieldDef } from "~/forms/schema";
+
+// The list of problems at the top of a failed form. It takes focus so keyboard and screen reader
+// users land on it, and each entry links to its field.
+export function ErrorSummary({
+  fields,
+  errors,
+  message,
+}: {
+  fields: readonly FieldDef[];
+  errors: Record<string, string>;
+  message: string | null;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const signature = JSON.stringify(errors) + (message ?? "");
+  useEffect(() => {
+    ref.current?.focus();
+  }, [signature]);
+  const listed = fields.filter((f) => errors[f.name]);
+  if (!message && listed.length === 0) return null;
+  return (
+    <div className="summary" ref={ref} tabIndex={-1} role="alert" aria-labelledby="summary-title" autoFocus>
+      <h2 id="summary-title">{listed.length > 0 ? "There is a problem" : "Not sent yet"}</h2>
+      {message ? <p>{message}</p> : null}
+      {listed.length > 0 ? (
+        <ul>
+          {listed.map((f) => (
+            <li key={f.name}>
+              <a href={`#field-${f.name}`}>{errors[f.name]}</a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

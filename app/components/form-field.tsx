@@ -1,0 +1,66 @@
+import type { FieldDef } from "~/forms/schema";
+
+// Renders one schema field with its label, hint and error wired up for assistive technology:
+// the error sets aria-invalid and joins the hint in aria-describedby.
+export function FormField({ field, value, error }: { field: FieldDef; value: string; error?: string }) {
+  const id = `field-${field.name}`;
+  const hintId = field.hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  const common = {
+    id,
+    name: field.name,
+    required: field.required,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": describedBy,
+    autoComplete: field.autocomplete,
+  };
+  if (field.type === "hidden") return <input type="hidden" name={field.name} defaultValue={value} />;
+
+  const hint = field.hint ? <span className="hint" id={hintId}>{field.hint}</span> : null;
+  const errorText = error ? <span className="error" id={errorId}>{error}</span> : null;
+  if (field.type === "checkbox") {
+    return (
+      <div className="field checkbox">
+        <label htmlFor={id}>
+          <input type="checkbox" {...common} defaultChecked={value === "true" || value === "on"} />
+          <span>{field.label}</span>
+        </label>
+        {hint}
+        {errorText}
+      </div>
+    );
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {field.label}
+        {field.required ? null : <span className="hint"> (optional)</span>}
+      </label>
+      {hint}
+      {errorText}
+      {field.type === "textarea" ? (
+        <textarea {...common} maxLength={field.maxLength} defaultValue={value} rows={6} />
+      ) : field.type === "select" ? (
+        <select {...common} defaultValue={value}>
+          <option value="">Choose…</option>
+          {field.options?.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          {...common}
+          type={field.type}
+          defaultValue={value}
+          maxLength={field.maxLength}
+          min={field.min}
+          max={field.max}
+          inputMode={field.type === "number" ? "decimal" : undefined}
+        />
+      )}
+    </div>
+  );
+}

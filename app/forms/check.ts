@@ -1,0 +1,58 @@
+import type { FieldDef, FormDef } from "~/forms/schema";
+
+const ID = /^[a-z][a-z0-9-]{0,39}$/;
+const FIELD_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
+// Names Gatepost itself posts alongside a form's fields.
+const RESERVED = new Set(["cf-turnstile-response", "_gp_ts", "_gp_hp", "_gp_sid", "_gotcha"]);
+
+/** Returns the forms unchanged, or throws an Error naming every problem found. */
+export function checkForms(forms: readonly FormDef[]): readonly FormDef[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  for (const form of forms) {
+    if (!ID.test(form.id)) problems.push(`form id "${form.id}" must be lower-case letters, digits and dashes`);
+    if (ids.has(form.id)) problems.push(`duplicate form id "${form.id}"`);
+    ids.add(form.id);
+    if (!(form.retentionDays > 0)) problems.push(`${form.id}: retentionDays must be positive`);
+    for (const origin of form.allowedOrigins) {
+      if (!isOrigin(origin)) problems.push(`${form.id}: allowed origin "${origin}" is not scheme://host[:port]`);
+    }
+    const names = new Set<string>();
+    for (const field of form.fields) {
+      problems.push(...checkField(form.id, field));
+      if (names.has(field.name)) problems.push(`${form.id}: duplicate field "${field.name}"`);
+      names.add(field.name);
+    }
+  }
+  if (problems.length > 0) throw new Error(`Invalid form registry:\n- ${problems.join("\n- ")}`);
+  return forms;
+}
+
+function checkField(formId: string, field: FieldDef): string[] {
+  const where = `${formId}.${field.name}`;
+  const problems: string[] = [];
+  if (!FIELD_NAME.test(field.name)) problems.push(`${where}: field name must be camelCase letters and digits`);
+  if (RESERVED.has(field.name)) problems.push(`${where}: field name is reserved`);
+  if (!field.label?.trim()) problems.push(`${where}: every field needs a label`);
+  if (field.pattern !== undefined) {
+    try {
+      new RegExp(field.pattern, "u");
+    } catch {
+      problems.push(`${where}: pattern ${JSON.stringify(field.pattern)} is not a valid regular expression`);
+    }
+  }
+  if (field.type === "select" && !field.options?.length) problems.push(`${where}: a select needs options`);
+  if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength) {
+    problems.push(`${where}: minLength is above maxLength`);
+  }
+  return problems;
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.origin === value && (url.protocol === "https:" || url.protocol === "http:");
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,33 @@
+import { defineForm } from "~/forms/schema";
+
+export const contactForm = defineForm({
+  id: "contact",
+  title: "Contact us",
+  description: "Send us a message and we will get back to you by e-mail.",
+  public: true,
+  fields: [
+    { name: "name", type: "text", label: "Your name", required: true, maxLength: 100, autocomplete: "name" },
+    {
+      name: "email",
+      type: "email",
+      label: "E-mail address",
+      hint: "We only use it to reply to you.",
+      required: true,
+      maxLength: 254,
+      autocomplete: "email",
+    },
+    {
+      name: "message",
+      type: "textarea",
+      label: "Message",
+      hint: "Between 10 and 5,000 characters.",
+      required: true,
+      minLength: 10,
+      maxLength: 5000,
+    },
+  ],
+  destinations: [{ name: "webhook", urlEnv: "CONTACT_WEBHOOK_URL", secretEnv: "CONTACT_WEBHOOK_SECRET" }],
+  allowedOrigins: [],
+  successMessage: "Thank you — your message has reached us. We will reply by e-mail.",
+  retentionDays: 90,
+});

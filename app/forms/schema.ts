@@ -1,0 +1,71 @@
+// The shape of a form definition. One definition drives the rendered page, the server validation
+// and the type of the delivered payload (FormValues), so the three cannot drift apart.
+
+export type FieldType = "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "url" | "hidden";
+
+export interface FieldOption {
+  value: string;
+  label: string;
+}
+
+export interface FieldDef {
+  name: string;
+  type: FieldType;
+  label: string;
+  hint?: string;
+  required?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  /** A JavaScript regular expression source the whole value must match. */
+  pattern?: string;
+  /** Message shown when `pattern` does not match. */
+  patternMessage?: string;
+  min?: number;
+  max?: number;
+  options?: readonly FieldOption[];
+  autocomplete?: string;
+}
+
+/** Where accepted submissions go. URL and secret are names of env variables, never values. */
+export interface WebhookDestination {
+  name: string;
+  urlEnv: string;
+  secretEnv: string;
+}
+
+export interface RateLimits {
+  perMinute: number;
+  perDay: number;
+}
+
+export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
+  id: string;
+  title: string;
+  description: string;
+  fields: F;
+  destinations: readonly WebhookDestination[];
+  /** Origins (scheme://host[:port]) that may post from other sites. */
+  allowedOrigins: readonly string[];
+  /** Where a plain HTML post from another site lands after success. */
+  redirectUrl?: string;
+  successMessage: string;
+  retentionDays: number;
+  rateLimit?: RateLimits;
+  /** Listed on the landing page. */
+  public?: boolean;
+}
+
+type ValueOf<T extends FieldDef> = T["type"] extends "checkbox"
+  ? boolean
+  : T["type"] extends "number"
+    ? number
+    : string;
+
+/** The validated values of a form: the payload type webhook receivers get. */
+export type FormValues<F extends readonly FieldDef[]> = {
+  [K in F[number] as K["name"]]: K["required"] extends true ? ValueOf<K> : ValueOf<K> | null;
+};
+
+export function defineForm<const F extends readonly FieldDef[]>(def: FormDef<F>): FormDef<F> {
+  return def;
+}

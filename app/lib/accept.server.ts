@@ -1,0 +1,59 @@
+import type { FormDef } from "~/forms/schema";
+import { clientIp, expectedHostnames, readSettings } from "~/lib/env.server";
+import { ERRORS, type ErrorCode } from "~/lib/errors";
+import { readBody } from "~/lib/request-body.server";
+import { storeSubmission } from "~/lib/submissions.server";
+import { verifyTurnstile } from "~/lib/turnstile.server";
+import { validateFields, type FieldErrors } from "~/lib/validation";
+
+// The one path every submission takes, from the HTML form and the API alike:
+// size limit → schema → Turnstile → store. The token is only spent once the fields are valid, and
+// nothing is stored unless the provider said yes.
+
+export const TOKEN_FIELD = "cf-turnstile-response";
+
+export type AcceptResult =
+  | { ok: true; id: string; receivedAt: string }
+  | { ok: false; code: ErrorCode; fieldErrors?: FieldErrors; values?: Record<string, string> };
+
+export interface AcceptInput {
+  request: Request;
+  form: FormDef;
+  env: Env;
+}
+
+/** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
+export async function acceptSubmission({ request, form, env }: AcceptInput): Promise<AcceptResult> {
+  const body = await readBody(request);
+  if (!body.ok) return { ok: false, code: body.code };
+
+  const validation = validateFields(form, body.fields);
+  if (!validation.ok) {
+    return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values };
+  }
+
+  const settings = readSettings(env);
+  const verdict = await verifyTurnstile({
+    token: body.fields[TOKEN_FIELD],
+    secret: settings.secretKey,
+    verifyUrl: settings.verifyUrl,
+    remoteIp: clientIp(request),
+    expectedAction: form.id,
+    expectedHostnames: expectedHostnames(settings, request),
+  });
+  const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
+  if (!verdict.ok) {
+    if (ERRORS[verdict.code].status >= 500) {
+      console.error(`Turnstile verification unavailable for form ${form.id}: ${verdict.code} (${verdict.detail ?? ""})`);
+    }
+    return { ok: false, code: verdict.code, values: echo };
+  }
+
+  const stored = await storeSubmission(env.DB, {
+    formId: form.id,
+    fields: validation.values,
+    verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
+  });
+  if (!stored.ok) return { ok: false, code: stored.code, values: echo };
+  return { ok: true, id: stored.id, receivedAt: stored.receivedAt };
+}

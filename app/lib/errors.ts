@@ -1,0 +1,54 @@
+// The error catalogue. Every refusal Gatepost gives carries one of these codes; docs/errors.md is the
+// human-readable copy and tests/unit/errors.test.ts keeps the two in step. Client-safe: no secrets.
+
+const CAPTCHA_RETRY = "The captcha check failed or expired — please try again.";
+const CAPTCHA_UNAVAILABLE = "We could not verify you right now — try again in a minute.";
+const SERVER_MISCONFIGURED = "This form is not available right now because of a server problem.";
+
+export const ERRORS = {
+  body_too_large: { status: 413, message: "What you sent is too large (the limit is 64 KiB)." },
+  validation_failed: { status: 422, message: "Some fields need your attention." },
+  form_not_found: { status: 404, message: "There is no form with that name." },
+  not_found: { status: 404, message: "There is nothing at this address." },
+  method_not_allowed: { status: 405, message: "This address does not accept that method." },
+  unsupported_media_type: {
+    status: 415,
+    message: "Send the form as JSON, URL-encoded or multipart form data.",
+  },
+  malformed_body: { status: 400, message: "What you sent could not be read." },
+  turnstile_token_missing: {
+    status: 400,
+    message: "Please complete the captcha check before sending.",
+  },
+  turnstile_token_too_long: { status: 400, message: CAPTCHA_RETRY },
+  turnstile_invalid_token: { status: 400, message: CAPTCHA_RETRY },
+  turnstile_expired_or_duplicate: { status: 400, message: CAPTCHA_RETRY },
+  turnstile_hostname_mismatch: { status: 400, message: CAPTCHA_RETRY },
+  turnstile_action_mismatch: { status: 400, message: CAPTCHA_RETRY },
+  turnstile_rejected: { status: 400, message: CAPTCHA_RETRY },
+  turnstile_timeout: { status: 503, message: CAPTCHA_UNAVAILABLE },
+  turnstile_network_error: { status: 503, message: CAPTCHA_UNAVAILABLE },
+  turnstile_bad_response: { status: 503, message: CAPTCHA_UNAVAILABLE },
+  turnstile_provider_error: { status: 503, message: CAPTCHA_UNAVAILABLE },
+  turnstile_internal_error: { status: 503, message: CAPTCHA_UNAVAILABLE },
+  turnstile_secret_missing: { status: 500, message: SERVER_MISCONFIGURED },
+  turnstile_secret_invalid: { status: 500, message: SERVER_MISCONFIGURED },
+  turnstile_bad_request: { status: 500, message: SERVER_MISCONFIGURED },
+  turnstile_verify_url_insecure: { status: 500, message: SERVER_MISCONFIGURED },
+  storage_unavailable: {
+    status: 503,
+    message: "We could not save what you sent — nothing was kept. Please try again in a minute.",
+  },
+  internal_error: { status: 500, message: "Something went wrong on our side." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERRORS, value);
+}
+
+/** Codes that mean "get a fresh captcha token and try again". */
+export function isCaptchaError(code: ErrorCode): boolean {
+  return code.startsWith("turnstile_");
+}

@@ -1,0 +1,92 @@
+import type { FieldValue } from "~/lib/validation";
+
+// Storage of accepted submissions in D1. Bindings come in as arguments; rows read back are parsed
+// before use because D1 hands back untyped records.
+
+export interface VerificationSummary {
+  hostname: string;
+  action: string;
+  challengeTs: string;
+}
+
+export interface NewSubmission {
+  formId: string;
+  fields: Record<string, FieldValue>;
+  verification: VerificationSummary | null;
+  quarantineReason?: string;
+}
+
+export interface StoredSubmission {
+  id: string;
+  formId: string;
+  fields: Record<string, FieldValue>;
+  receivedAt: string;
+  status: "accepted" | "quarantined";
+  quarantineReason: string | null;
+  verification: VerificationSummary | null;
+}
+
+export type StoreResult = { ok: true; id: string; receivedAt: string } | { ok: false; code: "storage_unavailable" };
+
+/** Builds the INSERT for one submission, so callers can batch it with other writes. */
+export function insertSubmissionStatement(db: D1Database, id: string, receivedAt: string, s: NewSubmission) {
+  return db
+    .prepare(
+      `INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason,
+         verify_hostname, verify_action, verify_challenge_ts)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
+    )
+    .bind(
+      id,
+      s.formId,
+      JSON.stringify(s.fields),
+      receivedAt,
+      s.quarantineReason ? "quarantined" : "accepted",
+      s.quarantineReason ?? null,
+      s.verification?.hostname ?? null,
+      s.verification?.action ?? null,
+      s.verification?.challengeTs ?? null,
+    );
+}
+
+/** Stores one submission. Returns storage_unavailable instead of throwing when D1 fails. */
+export async function storeSubmission(db: D1Database, submission: NewSubmission): Promise<StoreResult> {
+  const id = crypto.randomUUID();
+  const receivedAt = new Date().toISOString();
+  try {
+    await db.batch([insertSubmissionStatement(db, id, receivedAt, submission)]);
+    return { ok: true, id, receivedAt };
+  } catch (error) {
+    console.error("storeSubmission failed:", error);
+    return { ok: false, code: "storage_unavailable" };
+  }
+}
+
+/** Reads one submission of one form, or null. */
+export async function getSubmission(db: D1Database, formId: string, id: string): Promise<StoredSubmission | null> {
+  const row = await db
+    .prepare("SELECT * FROM submissions WHERE id = ?1 AND form_id = ?2")
+    .bind(id, formId)
+    .first<Record<string, unknown>>();
+  return row ? parseSubmissionRow(row) : null;
+}
+
+export function parseSubmissionRow(row: Record<string, unknown>): StoredSubmission {
+  const fields = JSON.parse(String(row.fields)) as unknown;
+  return {
+    id: String(row.id),
+    formId: String(row.form_id),
+    fields: typeof fields === "object" && fields !== null ? (fields as Record<string, FieldValue>) : {},
+    receivedAt: String(row.received_at),
+    status: row.status === "quarantined" ? "quarantined" : "accepted",
+    quarantineReason: typeof row.quarantine_reason === "string" ? row.quarantine_reason : null,
+    verification:
+      typeof row.verify_hostname === "string"
+        ? {
+            hostname: row.verify_hostname,
+            action: String(row.verify_action ?? ""),
+            challengeTs: String(row.verify_challenge_ts ?? ""),
+          }
+        : null,
+  };
+}

@@ -1,0 +1,37 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { findForm } from "~/forms/registry";
+import { pageMeta } from "~/lib/meta";
+import { refusal } from "~/lib/responses.server";
+import { getSubmission } from "~/lib/submissions.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  ...pageMeta("Thank you", data ? `Your ${data.title.toLowerCase()} submission was received.` : "Submission received."),
+  { name: "robots", content: "noindex" },
+];
+
+// The Get of Post/Redirect/Get: a reload shows the same page and never re-sends the form.
+export async function loader({ params, context }: LoaderFunctionArgs) {
+  const form = findForm(params.formId);
+  if (!form) throw refusal("form_not_found");
+  const submission = await getSubmission(context.cloudflare.env.DB, form.id, params.submissionId ?? "");
+  if (!submission) throw refusal("not_found");
+  return { title: form.title, formId: form.id, message: form.successMessage, reference: submission.id };
+}
+
+export default function Thanks() {
+  const { title, formId, message, reference } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>Thank you</h1>
+      <p>{message}</p>
+      <p>
+        Your reference: <span className="reference">{reference}</span>
+      </p>
+      <p>Keep it if you need to ask us about this {title.toLowerCase()} message.</p>
+      <p>
+        <Link to={`/f/${formId}`}>Send another</Link> · <Link to="/">Home</Link>
+      </p>
+    </>
+  );
+}

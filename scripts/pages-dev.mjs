@@ -1,0 +1,73 @@
+// Runs `wrangler pages dev` the way every local entry point needs it: migrations applied first, in its
+// own process group (it spawns workerd children), and stopped as a whole group.
+import { spawn, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
+
+/** Applies migrations/ to the local D1 under `persistTo` (default .wrangler/state). Throws on failure. */
+export function applyLocalMigrations({ persistTo } = {}) {
+  const args = [WRANGLER, "d1", "migrations", "apply", "DB", "--local"];
+  if (persistTo) args.push("--persist-to", persistTo);
+  const result = spawnSync(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, CI: "true" },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) {
+    throw new Error(`wrangler d1 migrations apply failed:\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+/**
+ * Starts wrangler pages dev on `port` with `bindings` as vars/secrets and waits for /healthz.
+ * Resolves to { url, stop }. `stop()` kills the whole process group.
+ */
+export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, persistTo, log = "inherit", timeoutMs = 120_000 }) {
+  const args = [WRANGLER, "pages", "dev", "./build/client", "--ip", host, "--port", String(port), "--inspector-port", "0", "--show-interactive-dev-session=false"];
+  if (persistTo) args.push("--persist-to", persistTo);
+  for (const [key, value] of Object.entries(bindings)) {
+    if (value !== undefined && value !== "") args.push("--binding", `${key}=${value}`);
+  }
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    stdio: log === "inherit" ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  let exited = false;
+  child.on("exit", () => (exited = true));
+
+  const stop = () =>
+    new Promise((resolve) => {
+      if (exited) return resolve();
+      child.once("exit", () => resolve());
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        return resolve();
+      }
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {}
+      }, 5_000).unref();
+    });
+
+  const url = `http://${host}:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`wrangler pages dev exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+      if (res.ok) return { url, stop, pid: child.pid, output: () => output };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await stop();
+  throw new Error(`wrangler pages dev did not answer /healthz within ${timeoutMs} ms:\n${output}`);
+}
