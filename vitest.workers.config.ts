@@ -1,0 +1,46 @@
+import path from "node:path";
+import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+// Tests inside workerd with real local D1, through @cloudflare/vitest-pool-workers 0.12 (the
+// defineWorkersConfig / "cloudflare:test" generation of its API, used throughout).
+export default defineWorkersConfig(async () => {
+  const migrations = await readD1Migrations(path.join(__dirname, "migrations"));
+  return {
+    plugins: [tsconfigPaths()],
+    test: {
+      include: ["tests/workers/**/*.test.ts"],
+      globalSetup: ["tests/workers/global-setup.ts"],
+      setupFiles: ["tests/workers/apply-migrations.ts"],
+      // Pre-bundled for workerd: without it @remix-run/cloudflare (CommonJS) fails on createCookieFactory
+      // and the built server sees two copies of react-router's contexts.
+      deps: {
+        optimizer: {
+          ssr: {
+            enabled: true,
+            include: [
+              "@remix-run/cloudflare",
+              "@remix-run/server-runtime",
+              "@remix-run/react",
+              "react-router",
+              "react-router-dom",
+              "react",
+              "react-dom",
+              "react-dom/server",
+              "react/jsx-runtime",
+              "react-turnstile",
+              "isbot",
+            ],
+          },
+        },
+      },
+      poolOptions: {
+        workers: {
+          singleWorker: true,
+          wrangler: { configPath: "./wrangler.toml" },
+          miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        },
+      },
+    },
+  };
+});
