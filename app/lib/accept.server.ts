@@ -20,6 +20,8 @@ export interface AcceptInput {
   request: Request;
   form: FormDef;
   env: Env;
+  /** For work after the response (first webhook delivery). */
+  ctx: { waitUntil(promise: Promise<unknown>): void };
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */

@@ -25,7 +25,7 @@ export function loader({ params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = findForm(params.formId);
   if (!form) throw refusal("form_not_found");
-  const result = await acceptSubmission({ request, form, env: context.cloudflare.env });
+  const result = await acceptSubmission({ request, form, env: context.cloudflare.env, ctx: context.cloudflare.ctx });
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
   if (result.code === "body_too_large") throw refusal(result.code);
   return data(
