@@ -57,9 +57,9 @@ export async function startTurnstileStandin({ port = 0, host = "127.0.0.1", toke
       mode: state.mode,
     };
     state.calls.push(call);
-    const mode = state.mode;
+    const { mode, delayMs } = state;
     if (state.times !== Infinity && --state.times <= 0) setMode("normal");
-    if (mode === "slow") await new Promise((r) => setTimeout(r, state.delayMs || 15_000));
+    if (mode === "slow") await new Promise((r) => setTimeout(r, delayMs || 15_000));
     if (mode === "drop") return req.socket.destroy();
     if (mode === "http500") {
       res.writeHead(500, { "content-type": "text/html" });

@@ -1,0 +1,40 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
+
+/** Where Debian's Chromium is; throws with the fix when it is missing (tests must not skip). */
+export function findChromium(): string {
+  const fromEnv = process.env.CHROME_PATH;
+  if (fromEnv && existsSync(fromEnv)) return fromEnv;
+  try {
+    const found = execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
+    if (found) return found;
+  } catch {}
+  throw new Error(
+    "Chromium is not installed, so the browser tests cannot run. Install it with `apt-get install -y chromium` (.ci/run does this), or set CHROME_PATH.",
+  );
+}
+
+export function launchBrowser(executablePath: string): Promise<Browser> {
+  return chromium.launch({ executablePath, args: ARGS, headless: true });
+}
+
+/** Collects console errors and page errors so a test can assert there were none it did not expect. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  page.on("pageerror", (err) => errors.push(String(err)));
+  return errors;
+}

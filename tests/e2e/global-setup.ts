@@ -1,0 +1,73 @@
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+// @ts-ignore - plain ESM helpers shared with npm start
+import { applyLocalMigrations, startPagesDev } from "../../scripts/pages-dev.mjs";
+// @ts-ignore - plain ESM helper
+import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
+import { findChromium } from "./chromium";
+import { extraBindings } from "./bindings";
+
+declare module "vitest" {
+  interface ProvidedContext {
+    baseUrl: string;
+    standinOrigin: string;
+    persistTo: string;
+    chromiumPath: string;
+  }
+}
+
+export const SITE_KEY = "1x00000000000000000000AA";
+export const SECRET = "1x0000000000000000000000000000000AA";
+
+/** A port nobody is using right now (several test runs may share this machine). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function setup(project: TestProject) {
+  // Fail loudly, never skip: a browser layer that silently does nothing proves nothing.
+  const chromiumPath = findChromium();
+  const root = path.resolve(__dirname, "../..");
+  if (!existsSync(path.join(root, "build/server/index.js"))) {
+    throw new Error("build/ is missing: run `npm run build` before the e2e layer (npm test does this).");
+  }
+  const standin = await startTurnstileStandin();
+  const persistTo = path.join(root, ".wrangler", `e2e-${process.pid}`);
+  rmSync(persistTo, { recursive: true, force: true });
+  mkdirSync(persistTo, { recursive: true });
+  applyLocalMigrations({ persistTo });
+
+  const extra = await extraBindings();
+  const server = await startPagesDev({
+    port: await freePort(),
+    persistTo,
+    log: "pipe",
+    bindings: {
+      TURNSTILE_SITE_KEY: SITE_KEY,
+      TURNSTILE_SECRET_KEY: SECRET,
+      TURNSTILE_VERIFY_URL: standin.verifyUrl,
+      TURNSTILE_SCRIPT_URL: standin.scriptUrl,
+      ...extra.bindings,
+    },
+  });
+  project.provide("baseUrl", server.url);
+  project.provide("standinOrigin", standin.origin);
+  project.provide("persistTo", persistTo);
+  project.provide("chromiumPath", chromiumPath);
+
+  return async () => {
+    await server.stop();
+    await standin.close();
+    await extra.stop();
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+}
