@@ -109,6 +109,18 @@ describe("contact form in Chromium", () => {
     expect(errors.filter((e) => !e.includes("ERR_BLOCKED_BY_CLIENT"))).toEqual([]);
   });
 
+  it("gives up on a script that loads but never provides the API, after 10 s", async () => {
+    const scriptPattern = `${inject("standinOrigin")}/turnstile/v0/api.js**`;
+    await page.route(scriptPattern, (route) =>
+      route.fulfill({ status: 200, contentType: "application/javascript", body: "/* a captive portal's page */" }),
+    );
+    await openContact();
+    const started = Date.now();
+    await page.getByText("The captcha could not load").waitFor({ timeout: 20_000 });
+    expect(Date.now() - started).toBeGreaterThan(8_000);
+    expect(await page.getByRole("button", { name: "Retry the captcha" }).isVisible()).toBe(true);
+  });
+
   it("sends the form once even when Send is clicked twice", async () => {
     await openContact();
     await fill(VALID);
@@ -142,5 +154,45 @@ describe("contact form without JavaScript", () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe("captcha widget states", () => {
+  it("shows an error with a retry button, and retry brings the widget back", async () => {
+    await page.addInitScript(() => {
+      (window as unknown as { __TURNSTILE_STANDIN__: object }).__TURNSTILE_STANDIN__ = { fail: true };
+    });
+    await openContact();
+    await page.getByText("The captcha check ran into a problem.").waitFor(WAIT);
+    expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
+    await page.evaluate(() => {
+      (window as unknown as { __TURNSTILE_STANDIN__: object }).__TURNSTILE_STANDIN__ = {};
+    });
+    await page.getByRole("button", { name: "Retry the captcha" }).click();
+    await waitForCaptcha();
+  });
+
+  it("shows the expired state while the token refreshes itself, then allows sending", async () => {
+    await page.addInitScript(() => {
+      (window as unknown as { __TURNSTILE_STANDIN__: object }).__TURNSTILE_STANDIN__ = { ttlMs: 1_500 };
+    });
+    await openContact();
+    await fill(VALID);
+    await waitForCaptcha();
+    const first = await page.locator('input[name="cf-turnstile-response"]').inputValue();
+    await page.evaluate(() => {
+      const seen: string[] = ((window as unknown as { __seen: string[] }).__seen = []);
+      const el = document.querySelector("[data-captcha-status]")!;
+      new MutationObserver(() => seen.push(el.getAttribute("data-captcha-status") ?? "")).observe(el, { attributes: true });
+    });
+    // The stand-in expires the token and, with refresh-expired "auto", issues a new one by itself.
+    await expect.poll(() => page.locator('input[name="cf-turnstile-response"]').inputValue(), WAIT).not.toBe(first);
+    await page.evaluate(() => {
+      (window as unknown as { __TURNSTILE_STANDIN__: object }).__TURNSTILE_STANDIN__ = {};
+    });
+    await waitForCaptcha();
+    expect(await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)).toContain("expired");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
   });
 });

@@ -5,6 +5,10 @@
 (function () {
   "use strict";
   var TOKEN_TTL_MS = Number("__TOKEN_TTL_MS__");
+  // Per-page test switches: window.__TURNSTILE_STANDIN__ = { fail: true, ttlMs: 1500 } set before load.
+  function options() {
+    return window.__TURNSTILE_STANDIN__ || {};
+  }
   var widgets = {};
   var order = [];
   var seq = 0;
@@ -38,7 +42,7 @@
     w.label.textContent = "Verifying you are human…";
     w.button.hidden = true;
     var sitekey = String(w.params.sitekey || "");
-    if (sitekey.indexOf("2x") === 0) {
+    if (sitekey.indexOf("2x") === 0 || options().fail) {
       later(w, 200, function () {
         w.label.textContent = "Verification failed";
         call(w.params["error-callback"], "600010");
@@ -70,7 +74,7 @@
     if (w.input) w.input.value = w.token;
     w.label.textContent = "Success!";
     call(w.params.callback, w.token, false);
-    later(w, TOKEN_TTL_MS, function () {
+    later(w, options().ttlMs || TOKEN_TTL_MS, function () {
       w.expired = true;
       var old = w.token;
       w.token = "";
