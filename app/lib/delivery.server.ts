@@ -29,6 +29,8 @@ export interface DrainOptions {
   timeoutMs?: number;
   leaseMs?: number;
   random?: () => number;
+  /** Stop claiming new batches after this much wall time; claimed work still finishes. */
+  budgetMs?: number;
 }
 
 export interface DrainReport {
@@ -108,7 +110,8 @@ async function runDrain(db: D1Database, env: Env, options: DrainOptions, submiss
   if (leaseMs <= timeoutMs) throw new Error("the lease must outlast the delivery timeout");
   const owner = options.owner ?? `drain:${crypto.randomUUID()}`;
   const report: DrainReport = { claimed: 0, delivered: 0, retrying: 0, dead: 0 };
-  while (report.claimed < limit) {
+  const stopAt = options.budgetMs === undefined ? Infinity : Date.now() + options.budgetMs;
+  while (report.claimed < limit && Date.now() < stopAt) {
     const nowMs = options.nowMs ?? Date.now();
     const size = Math.min(batchSize, limit - report.claimed);
     const claims = await claimDue(db, owner, nowMs, size, leaseMs, submissionId);
