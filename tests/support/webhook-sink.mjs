@@ -53,7 +53,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       print(`✖ ${id} reset the connection (mode reset)`);
       return req.socket.resetAndDestroy();
     }
-    if (mode === "http500") return answer(res, record, 500, "http500", "sink: simulated failure");
+    if (mode === "http500") {
+      print(`✖ ${id} answered 500 (mode http500)`);
+      return answer(res, record, 500, "http500", "sink: simulated failure");
+    }
     if (mode === "slow") {
       await new Promise((r) => setTimeout(r, state.delayMs));
       if (res.destroyed || req.socket.destroyed) {
