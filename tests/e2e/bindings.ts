@@ -1,15 +1,35 @@
+import { startStaticSites } from "./cross-origin-site";
+
 // Extra bindings and helper servers the e2e app needs beyond Turnstile (webhook sink, admin password,
-// allowed origins…). Each feature adds its own entry here; global-setup passes them to pages dev.
+// allowed origins…). Each feature adds its own entry here; global-setup passes `bindings` to pages dev
+// and `provided` to the tests (inject()).
 export interface ExtraBindings {
   bindings: Record<string, string>;
+  provided: Record<string, string>;
   stop: () => Promise<void>;
 }
 
 export async function extraBindings(): Promise<ExtraBindings> {
   const bindings: Record<string, string> = {};
+  const provided: Record<string, string> = {};
   const stops: Array<() => Promise<void>> = [];
+
+  // forms: the signing secret for page stamps; a second loopback origin allowed to post cross-origin
+  // and a third that is not (tests/e2e/cross-origin.test.ts); no minimum fill time, since Playwright
+  // types faster than people (tests/workers covers that trap); limits the whole suite stays under.
+  const sites = await startStaticSites();
+  stops.push(sites.stop);
+  bindings.FORM_SIGNING_SECRET = "e2e-form-signing-secret-0123456789abcdef";
+  bindings.FORM_ALLOWED_ORIGINS = `contact=${sites.allowed} newsletter=${sites.allowed}`;
+  bindings.FORM_MIN_FILL_SECONDS = "0";
+  bindings.FORM_RATE_LIMIT_PER_MINUTE = "200";
+  bindings.FORM_RATE_LIMIT_PER_DAY = "2000";
+  provided.allowedSite = sites.allowed;
+  provided.refusedSite = sites.refused;
+
   return {
     bindings,
+    provided,
     stop: async () => {
       for (const stop of stops.reverse()) await stop();
     },
