@@ -61,7 +61,7 @@ export default function Dashboard() {
                   {f.dead > 0 ? (
                     <Form method="post">
                       <input type="hidden" name="formId" value={f.formId} />
-                      <button type="submit" className="secondary">Redeliver {f.dead} dead</button>
+                      <button type="submit" className="secondary">{`Redeliver ${f.dead} dead`}</button>
                     </Form>
                   ) : null}
                 </td>

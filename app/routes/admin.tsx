@@ -21,9 +21,7 @@ export default function AdminLayout() {
         <NavLink to="/admin/submissions">Submissions</NavLink>
         <NavLink to="/admin/erase">Erase by e-mail</NavLink>
         <NavLink to="/admin/audit">Audit log</NavLink>
-        <span className="who">
-          Signed in as {user.id} ({user.role})
-        </span>
+        <span className="who">{`Signed in as ${user.id} (${user.role})`}</span>
         <Form method="post" action="/admin/logout" reloadDocument>
           <button type="submit" className="secondary">Sign out</button>
         </Form>
