@@ -50,11 +50,12 @@ export async function loadExportRows(db: D1Database, form: FormDef, range: Expor
 
 /**
  * One CSV cell. Text a spreadsheet would run as a formula (starting with = + - @, tab or CR) gets a
- * leading apostrophe (OWASP's advice), then RFC 4180 quoting when needed.
+ * leading apostrophe (OWASP's advice), then RFC 4180 quoting when needed. Real numbers (number
+ * fields) stay as they are: "-3" is a value to a spreadsheet, not a formula.
  */
 export function csvCell(value: unknown): string {
   let text = value === null || value === undefined ? "" : String(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
+  if (typeof value !== "number" && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
