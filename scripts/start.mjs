@@ -1,6 +1,8 @@
 // `npm start`: build, migrate local D1, and serve Gatepost with embedded defaults that any environment
 // variable overrides. `--offline` adds the local Turnstile stand-in for machines without internet.
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { hashPassword } from "./hash-password.mjs";
 import { applyLocalMigrations, startPagesDev } from "./pages-dev.mjs";
 
 const offline = process.argv.includes("--offline");
@@ -14,6 +16,25 @@ const DEFAULTS = {
   TURNSTILE_SCRIPT_URL: "https://challenges.cloudflare.com/turnstile/v0/api.js",
   TURNSTILE_ALLOWED_HOSTNAMES: "",
 };
+
+/**
+ * The operator console's local settings: a fresh password each start (ADMIN_PASSWORD picks your
+ * own), hashed here and printed once the server is up, and a random session secret. Any admin
+ * setting in the environment (ADMIN_PASSWORD_HASH, VIEWER_PASSWORD_HASH, SESSION_SECRET,
+ * CF_ACCESS_TEAM_DOMAIN, CF_ACCESS_AUD) wins, as every setting does.
+ */
+async function adminDevSettings() {
+  const settings = {
+    ADMIN_PASSWORD_HASH: "",
+    VIEWER_PASSWORD_HASH: "",
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    CF_ACCESS_TEAM_DOMAIN: "",
+    CF_ACCESS_AUD: "",
+  };
+  if (process.env.ADMIN_PASSWORD_HASH) return { settings, password: null };
+  const password = process.env.ADMIN_PASSWORD || randomBytes(12).toString("base64url");
+  return { settings: { ...settings, ADMIN_PASSWORD_HASH: await hashPassword(password) }, password };
+}
 
 const cleanups = [];
 async function shutdown(code = 0) {
@@ -29,7 +50,8 @@ if (!process.env.SKIP_BUILD) {
 }
 applyLocalMigrations();
 
-const settings = { ...DEFAULTS };
+const adminDev = await adminDevSettings();
+const settings = { ...DEFAULTS, ...adminDev.settings };
 if (offline) {
   const { startTurnstileStandin } = await import("../tests/support/turnstile-standin.mjs");
   const standin = await startTurnstileStandin({ port: Number(process.env.STANDIN_PORT || 0) });
@@ -45,3 +67,4 @@ for (const key of Object.keys(settings)) {
 const server = await startPagesDev({ port, host: process.env.HOST || "localhost", bindings: settings });
 cleanups.push(() => server.stop());
 console.log(`\nGatepost is running on http://localhost:${port}${offline ? " (offline: stand-in Turnstile)" : ""}`);
+if (adminDev.password) console.log(`Operator console: http://localhost:${port}/admin  (local password: ${adminDev.password})`);

@@ -35,9 +35,11 @@ export function isSecureContext(request: Request): boolean {
   return !(url.protocol === "http:" && isLoopbackHost(url.hostname));
 }
 
+// Path=/ rather than /admin: Remix's single fetch loads /admin's data from /admin.data, which a
+// cookie scoped to /admin would not be sent to.
 function cookieAttributes(request: Request, maxAge: number): string {
   const secure = isSecureContext(request) ? "; Secure" : "";
-  return `Path=/admin; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
+  return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 }
 
 /** A short fingerprint of a password hash, so rotating the hash ends the sessions it issued. */

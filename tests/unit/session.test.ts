@@ -22,7 +22,7 @@ describe("session cookies", () => {
 
   it("sets HttpOnly, SameSite=Lax, Max-Age 43200, and Secure except on plain-http loopback", async () => {
     const local = await issue();
-    expect(local).toMatch(/; Path=\/admin; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+    expect(local).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
     expect(await issue("https://forms.example.org/admin/login")).toMatch(/; Secure$/);
     expect(await issue("http://forms.example.org/admin/login")).toMatch(/; Secure$/);
     expect(clearSessionCookie(new Request("https://forms.example.org/admin"))).toContain("Max-Age=0");

@@ -20,7 +20,7 @@ describe("password sign-in", () => {
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("SameSite=Lax");
     expect(cookie).toContain("Max-Age=43200");
-    expect(cookie).toContain("Path=/admin");
+    expect(cookie).toContain("Path=/;");
     // Plain http to localhost is the one place the cookie may go without Secure.
     expect(cookie).not.toContain("Secure");
     const page = await appFetch(adminGet("/admin", cookie.split(";")[0]), await adminEnv());
