@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "./hash-password.mjs";
 import { applyLocalMigrations, startPagesDev } from "./pages-dev.mjs";
+import { startOutboxDrainDev } from "./outbox-drain-dev.mjs";
 
 const offline = process.argv.includes("--offline");
 const port = Number(process.env.PORT || 8788);
@@ -63,8 +64,52 @@ if (offline) {
 for (const key of Object.keys(settings)) {
   if (process.env[key] !== undefined) settings[key] = process.env[key];
 }
+Object.assign(settings, await startLocalWebhookSink());
 
 const server = await startPagesDev({ port, host: process.env.HOST || "localhost", bindings: settings });
 cleanups.push(() => server.stop());
+await startLocalOutboxDrain(settings).catch(async (error) => {
+  console.error(error);
+  await shutdown(1);
+});
 console.log(`\nGatepost is running on http://localhost:${port}${offline ? " (offline: stand-in Turnstile)" : ""}`);
 if (adminDev.password) console.log(`Operator console: http://localhost:${port}/admin  (local password: ${adminDev.password})`);
+
+// --- Webhooks (issue 3): a local sink that prints each delivery, and the scheduled drain Worker. ---
+
+/**
+ * Starts tests/support/webhook-sink.mjs and points the contact form's webhook at it, unless
+ * CONTACT_WEBHOOK_URL is set. Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only switch that lets
+ * a destination be plain http on 127.0.0.1. Returns the settings to add.
+ */
+async function startLocalWebhookSink() {
+  const webhook = { ALLOW_LOOPBACK_WEBHOOKS: "true" };
+  if (process.env.CONTACT_WEBHOOK_URL) {
+    console.log(`Webhooks go to CONTACT_WEBHOOK_URL (${process.env.CONTACT_WEBHOOK_URL}); no local sink.`);
+    return { ...webhook, CONTACT_WEBHOOK_URL: process.env.CONTACT_WEBHOOK_URL, CONTACT_WEBHOOK_SECRET: process.env.CONTACT_WEBHOOK_SECRET ?? "" };
+  }
+  const { startWebhookSink } = await import("../tests/support/webhook-sink.mjs");
+  const secret = process.env.CONTACT_WEBHOOK_SECRET || `whsec_${randomBytes(32).toString("base64")}`;
+  const sink = await startWebhookSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
+  cleanups.push(() => sink.close());
+  console.log(`Webhook sink on ${sink.url}: it prints every delivery and whether its signature checked out.`);
+  console.log(`  Play a broken receiver: curl -X POST ${sink.controlOrigin}/mode -d '{"mode":"down"}' (down|http500|slow|reset|normal)`);
+  return { ...webhook, CONTACT_WEBHOOK_URL: sink.url, CONTACT_WEBHOOK_SECRET: secret };
+}
+
+/** Runs workers/outbox-drain on the same local D1 and fires its cron every 15 s, so retries need no request. */
+async function startLocalOutboxDrain(settings) {
+  const keys = ["ALLOW_LOOPBACK_WEBHOOKS", "CONTACT_WEBHOOK_URL", "CONTACT_WEBHOOK_SECRET"];
+  const drain = await startOutboxDrainDev({
+    bindings: Object.fromEntries(keys.map((k) => [k, settings[k]])),
+    intervalMs: 15_000,
+    onReport(results) {
+      for (const job of results) {
+        if (!job.ok) console.log(`[outbox drain] ${job.name} failed: ${job.error}`);
+        else if (job.name === "drain-outbox" && job.result.claimed > 0) console.log(`[outbox drain] ${JSON.stringify(job.result)}`);
+      }
+    },
+  });
+  cleanups.push(() => drain.stop());
+  console.log("Outbox drain Worker running: due webhook retries are sent every 15 s.");
+}

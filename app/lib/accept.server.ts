@@ -2,6 +2,8 @@ import type { FormDef } from "~/forms/schema";
 import { clientIp, expectedHostnames, readSettings } from "~/lib/env.server";
 import { ERRORS, type ErrorCode } from "~/lib/errors";
 import { readBody } from "~/lib/request-body.server";
+import { deliverSubmissionNow } from "~/lib/delivery.server";
+import { outboxStatements } from "~/lib/outbox.server";
 import { storeSubmission } from "~/lib/submissions.server";
 import { verifyTurnstile } from "~/lib/turnstile.server";
 import { validateFields, type FieldErrors } from "~/lib/validation";
@@ -25,7 +27,7 @@ export interface AcceptInput {
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
-export async function acceptSubmission({ request, form, env }: AcceptInput): Promise<AcceptResult> {
+export async function acceptSubmission({ request, form, env, ctx }: AcceptInput): Promise<AcceptResult> {
   const body = await readBody(request);
   if (!body.ok) return { ok: false, code: body.code };
 
@@ -51,11 +53,21 @@ export async function acceptSubmission({ request, form, env }: AcceptInput): Pro
     return { ok: false, code: verdict.code, values: echo };
   }
 
-  const stored = await storeSubmission(env.DB, {
-    formId: form.id,
-    fields: validation.values,
-    verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
-  });
+  // One batch: the submission and its outbox rows land together or not at all (issue 3).
+  const id = crypto.randomUUID();
+  const outbox = outboxStatements(env.DB, env, form, id, Date.now());
+  const stored = await storeSubmission(
+    env.DB,
+    {
+      id,
+      formId: form.id,
+      fields: validation.values,
+      verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
+    },
+    outbox,
+  );
   if (!stored.ok) return { ok: false, code: stored.code, values: echo };
+  // The first attempt runs after the response; the scheduled drain covers anything it misses.
+  if (outbox.length > 0) ctx.waitUntil(deliverSubmissionNow(env.DB, env, id));
   return { ok: true, id: stored.id, receivedAt: stored.receivedAt };
 }

@@ -39,6 +39,12 @@ export const ERRORS = {
     status: 503,
     message: "We could not save what you sent — nothing was kept. Please try again in a minute.",
   },
+  // outbox
+  redelivery_unknown_submission: { status: 404, message: "There is no submission with that id to deliver again." },
+  redelivery_no_destination: {
+    status: 409,
+    message: "This submission has no webhook delivery to repeat: its form had no destination configured when it arrived.",
+  },
   // admin
   admin_closed: {
     status: 503,

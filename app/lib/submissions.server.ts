@@ -10,6 +10,8 @@ export interface VerificationSummary {
 }
 
 export interface NewSubmission {
+  /** Chosen by the caller when other statements (the outbox rows) must refer to it; else random. */
+  id?: string;
   formId: string;
   fields: Record<string, FieldValue>;
   verification: VerificationSummary | null;
@@ -49,12 +51,19 @@ export function insertSubmissionStatement(db: D1Database, id: string, receivedAt
     );
 }
 
-/** Stores one submission. Returns storage_unavailable instead of throwing when D1 fails. */
-export async function storeSubmission(db: D1Database, submission: NewSubmission): Promise<StoreResult> {
-  const id = crypto.randomUUID();
+/**
+ * Stores one submission and `also` (its outbox rows) in one atomic batch: all or nothing.
+ * Returns storage_unavailable instead of throwing when D1 fails.
+ */
+export async function storeSubmission(
+  db: D1Database,
+  submission: NewSubmission,
+  also: readonly D1PreparedStatement[] = [],
+): Promise<StoreResult> {
+  const id = submission.id ?? crypto.randomUUID();
   const receivedAt = new Date().toISOString();
   try {
-    await db.batch([insertSubmissionStatement(db, id, receivedAt, submission)]);
+    await db.batch([insertSubmissionStatement(db, id, receivedAt, submission), ...also]);
     return { ok: true, id, receivedAt };
   } catch (error) {
     console.error("storeSubmission failed:", error);
