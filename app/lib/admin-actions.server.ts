@@ -1,6 +1,9 @@
 import { findForm } from "~/forms/registry";
 import type { AdminUser } from "~/lib/admin-auth.server";
 import { auditStatement } from "~/lib/audit.server";
+import { deliverSubmissionNow } from "~/lib/delivery.server";
+import { ERRORS } from "~/lib/errors";
+import { outboxStatements, redeliverDead, redeliverSubmission } from "~/lib/outbox.server";
 import { emailTag, eraseByEmail } from "~/lib/erase.server";
 import { purgeStatements } from "~/lib/purge.server";
 
@@ -13,6 +16,8 @@ interface Ctx {
   env: Env;
   user: AdminUser;
   request: Request;
+  /** For the first delivery after a redeliver or release, after the response. */
+  ctx?: { waitUntil(promise: Promise<unknown>): void };
 }
 
 /** Deletes one submission with its deliveries and attempts. Returns ok:false when it did not exist. */
@@ -39,21 +44,52 @@ export async function auditExport({ env, user, request }: Ctx, formId: string, d
   await env.DB.batch([auditStatement(env.DB, { user, request, action: "export", target: formId, detail })]);
 }
 
-/** Queues every dead delivery of a form again. */
+/** Queues every dead delivery of a form again (the scheduled drain sends them). */
 export async function redeliverFormDead({ env, user, request }: Ctx, formId: string): Promise<ActionResult> {
-  if (!findForm(formId)) return { ok: false, message: "There is no form with that name." };
-  await env.DB.batch([auditStatement(env.DB, { user, request, action: "form.redeliver-dead", target: formId, detail: { requeued: 0 } })]);
-  return { ok: false, message: "Redelivery is not available yet: the outbox is not installed." };
+  const result = await redeliverDead(env.DB, formId);
+  await env.DB.batch([
+    auditStatement(env.DB, { user, request, action: "form.redeliver-dead", target: formId, detail: result.ok ? { requeued: result.requeued } : { refused: result.code } }),
+  ]);
+  if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
+  return { ok: true, message: `Queued ${plural(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
 }
 
-/** Queues one submission's deliveries again. */
-export async function redeliverOne({ env, user, request }: Ctx, id: string): Promise<ActionResult> {
-  await env.DB.batch([auditStatement(env.DB, { user, request, action: "submission.redeliver", target: id, detail: { requeued: 0 } })]);
-  return { ok: false, message: "Redelivery is not available yet: the outbox is not installed." };
+/** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */
+export async function redeliverOne({ env, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
+  const result = await redeliverSubmission(env.DB, id);
+  await env.DB.batch([
+    auditStatement(env.DB, { user, request, action: "submission.redeliver", target: id, detail: result.ok ? { requeued: result.requeued } : { refused: result.code } }),
+  ]);
+  if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
+  ctx?.waitUntil(deliverSubmissionNow(env.DB, env, id));
+  return { ok: true, message: `Queued ${plural(result.requeued, "delivery", "deliveries")} again.` };
 }
 
-/** Moves a quarantined submission into the outbox. */
-export async function releaseQuarantined({ env, user, request }: Ctx, id: string): Promise<ActionResult> {
-  await env.DB.batch([auditStatement(env.DB, { user, request, action: "submission.release", target: id, detail: { released: false } })]);
-  return { ok: false, message: "Release is not available yet: the outbox is not installed." };
+/**
+ * Releases a quarantined submission: flips its status and puts it in the outbox, with the audit row,
+ * in one batch. A second release fails on the outbox's UNIQUE (submission, destination) and rolls back.
+ */
+export async function releaseQuarantined({ env, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
+  const row = await env.DB.prepare("SELECT form_id, status FROM submissions WHERE id = ?1").bind(id).first<{ form_id: string; status: string }>();
+  if (!row) return { ok: false, message: ERRORS.not_found.message };
+  const form = findForm(row.form_id);
+  if (row.status !== "quarantined" || !form) return { ok: false, message: ERRORS.admin_not_quarantined.message };
+  const nowMs = Date.now();
+  const outbox = outboxStatements(env.DB, env, form, id, nowMs);
+  try {
+    const [flip] = await env.DB.batch([
+      env.DB.prepare("UPDATE submissions SET status = 'accepted' WHERE id = ?1 AND status = 'quarantined'").bind(id),
+      ...outbox,
+      auditStatement(env.DB, { user, request, action: "submission.release", target: id, detail: { destinations: outbox.length }, nowMs }),
+    ]);
+    if ((flip.meta.changes ?? 0) === 0) throw new Error("released concurrently");
+  } catch {
+    return { ok: false, message: ERRORS.admin_not_quarantined.message };
+  }
+  if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, env, id));
+  return { ok: true, message: `Released from quarantine and queued for ${plural(outbox.length, "destination", "destinations")}.` };
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

@@ -39,3 +39,19 @@ describe("applyRetention in workerd with real D1", () => {
     expect((await applyRetention(env.DB, [form("contact", 90), form("newsletter", 7)], NOW)).map((r) => r.deleted)).toEqual([0, 0]);
   });
 });
+
+describe("the scheduled Worker", () => {
+  it("runs retention with the registry's forms on each tick", async () => {
+    const { runMaintenance, MAINTENANCE_JOBS } = await import("../../workers/outbox-drain/maintenance");
+    const job = MAINTENANCE_JOBS.filter((j) => j.name === "apply-retention");
+    expect(job).toHaveLength(1);
+    const old = await seedSubmission({ formId: "contact", fields: { n: 1 }, receivedAt: new Date(NOW - 400 * DAY).toISOString(), deliveries: [{ status: "dead" }] });
+    const recent = await seedSubmission({ formId: "contact", fields: { n: 2 }, receivedAt: new Date(NOW - DAY).toISOString() });
+    const [result] = await runMaintenance(env, job, NOW);
+    expect(result).toMatchObject({ name: "apply-retention", ok: true });
+    const left = await env.DB.prepare("SELECT id FROM submissions").all<{ id: string }>();
+    expect(left.results.map((r) => r.id)).toEqual([recent]);
+    expect(left.results.map((r) => r.id)).not.toContain(old);
+    expect(await countRows("deliveries")).toBe(0);
+  });
+});
