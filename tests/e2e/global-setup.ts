@@ -63,6 +63,7 @@ export default async function setup(project: TestProject) {
   project.provide("standinOrigin", standin.origin);
   project.provide("persistTo", persistTo);
   project.provide("chromiumPath", chromiumPath);
+  for (const [key, value] of Object.entries(extra.provide)) project.provide(key as "baseUrl", value);
 
   return async () => {
     await server.stop();
