@@ -26,6 +26,18 @@ describe("the form registry", () => {
     );
   });
 
+  it("requires a hint on every visible field, not on hidden ones", () => {
+    const form = defineForm({
+      ...contactForm,
+      id: "hints",
+      fields: [
+        { name: "shown", type: "text", label: "Shown" },
+        { name: "source", type: "hidden", label: "Source" },
+      ],
+    });
+    expect(() => checkForms([form])).toThrowError(/^Invalid form registry:\n- hints\.shown: every visible field needs a hint$/);
+  });
+
   it("refuses a select without options and an allowed origin that is not an origin", () => {
     const form = defineForm({
       ...contactForm,
