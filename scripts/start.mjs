@@ -1,7 +1,10 @@
 // `npm start`: build, migrate local D1, and serve Gatepost with embedded defaults that any environment
 // variable overrides. `--offline` adds the local Turnstile stand-in for machines without internet.
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { hashPassword } from "./hash-password.mjs";
 import { applyLocalMigrations, startPagesDev } from "./pages-dev.mjs";
+import { startOutboxDrainDev } from "./outbox-drain-dev.mjs";
 
 const offline = process.argv.includes("--offline");
 const port = Number(process.env.PORT || 8788);
@@ -19,6 +22,25 @@ const DEFAULTS = {
   FORM_ALLOWED_ORIGINS: "",
 };
 
+/**
+ * The operator console's local settings: a fresh password each start (ADMIN_PASSWORD picks your
+ * own), hashed here and printed once the server is up, and a random session secret. Any admin
+ * setting in the environment (ADMIN_PASSWORD_HASH, VIEWER_PASSWORD_HASH, SESSION_SECRET,
+ * CF_ACCESS_TEAM_DOMAIN, CF_ACCESS_AUD) wins, as every setting does.
+ */
+async function adminDevSettings() {
+  const settings = {
+    ADMIN_PASSWORD_HASH: "",
+    VIEWER_PASSWORD_HASH: "",
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    CF_ACCESS_TEAM_DOMAIN: "",
+    CF_ACCESS_AUD: "",
+  };
+  if (process.env.ADMIN_PASSWORD_HASH) return { settings, password: null };
+  const password = process.env.ADMIN_PASSWORD || randomBytes(12).toString("base64url");
+  return { settings: { ...settings, ADMIN_PASSWORD_HASH: await hashPassword(password) }, password };
+}
+
 const cleanups = [];
 async function shutdown(code = 0) {
   for (const fn of cleanups.reverse()) await fn().catch(() => {});
@@ -33,7 +55,8 @@ if (!process.env.SKIP_BUILD) {
 }
 applyLocalMigrations();
 
-const settings = { ...DEFAULTS };
+const adminDev = await adminDevSettings();
+const settings = { ...DEFAULTS, ...adminDev.settings };
 if (offline) {
   const { startTurnstileStandin } = await import("../tests/support/turnstile-standin.mjs");
   const standin = await startTurnstileStandin({ port: Number(process.env.STANDIN_PORT || 0) });
@@ -45,7 +68,52 @@ if (offline) {
 for (const key of Object.keys(settings)) {
   if (process.env[key] !== undefined) settings[key] = process.env[key];
 }
+Object.assign(settings, await startLocalWebhookSink());
 
 const server = await startPagesDev({ port, host: process.env.HOST || "localhost", bindings: settings });
 cleanups.push(() => server.stop());
+await startLocalOutboxDrain(settings).catch(async (error) => {
+  console.error(error);
+  await shutdown(1);
+});
 console.log(`\nGatepost is running on http://localhost:${port}${offline ? " (offline: stand-in Turnstile)" : ""}`);
+if (adminDev.password) console.log(`Operator console: http://localhost:${port}/admin  (local password: ${adminDev.password})`);
+
+// --- Webhooks (issue 3): a local sink that prints each delivery, and the scheduled drain Worker. ---
+
+/**
+ * Starts tests/support/webhook-sink.mjs and points the contact form's webhook at it, unless
+ * CONTACT_WEBHOOK_URL is set. Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only switch that lets
+ * a destination be plain http on 127.0.0.1. Returns the settings to add.
+ */
+async function startLocalWebhookSink() {
+  const webhook = { ALLOW_LOOPBACK_WEBHOOKS: "true" };
+  if (process.env.CONTACT_WEBHOOK_URL) {
+    console.log(`Webhooks go to CONTACT_WEBHOOK_URL (${process.env.CONTACT_WEBHOOK_URL}); no local sink.`);
+    return { ...webhook, CONTACT_WEBHOOK_URL: process.env.CONTACT_WEBHOOK_URL, CONTACT_WEBHOOK_SECRET: process.env.CONTACT_WEBHOOK_SECRET ?? "" };
+  }
+  const { startWebhookSink } = await import("../tests/support/webhook-sink.mjs");
+  const secret = process.env.CONTACT_WEBHOOK_SECRET || `whsec_${randomBytes(32).toString("base64")}`;
+  const sink = await startWebhookSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
+  cleanups.push(() => sink.close());
+  console.log(`Webhook sink on ${sink.url}: it prints every delivery and whether its signature checked out.`);
+  console.log(`  Play a broken receiver: curl -X POST ${sink.controlOrigin}/mode -d '{"mode":"down"}' (down|http500|slow|reset|normal)`);
+  return { ...webhook, CONTACT_WEBHOOK_URL: sink.url, CONTACT_WEBHOOK_SECRET: secret };
+}
+
+/** Runs workers/outbox-drain on the same local D1 and fires its cron every 15 s, so retries need no request. */
+async function startLocalOutboxDrain(settings) {
+  const keys = ["ALLOW_LOOPBACK_WEBHOOKS", "CONTACT_WEBHOOK_URL", "CONTACT_WEBHOOK_SECRET"];
+  const drain = await startOutboxDrainDev({
+    bindings: Object.fromEntries(keys.map((k) => [k, settings[k]])),
+    intervalMs: 15_000,
+    onReport(results) {
+      for (const job of results) {
+        if (!job.ok) console.log(`[outbox drain] ${job.name} failed: ${job.error}`);
+        else if (job.name === "drain-outbox" && job.result.claimed > 0) console.log(`[outbox drain] ${JSON.stringify(job.result)}`);
+      }
+    },
+  });
+  cleanups.push(() => drain.stop());
+  console.log("Outbox drain Worker running: due webhook retries are sent every 15 s.");
+}

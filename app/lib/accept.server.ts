@@ -8,6 +8,8 @@ import { judgeApiPost, judgePagePost, type HoneypotVerdict } from "~/lib/honeypo
 import { findKeyedSubmission, lookupKeyStatement, readIdempotencyKey, replayedSubmissionId } from "~/lib/idempotency.server";
 import { formRateRules, hitRateLimitsWith, type RateRule, type RateVerdict } from "~/lib/rate-limit.server";
 import { readBody } from "~/lib/request-body.server";
+import { deliverSubmissionNow } from "~/lib/delivery.server";
+import { outboxStatements } from "~/lib/outbox.server";
 import { storeSubmission } from "~/lib/submissions.server";
 import { verifyTurnstile } from "~/lib/turnstile.server";
 import { validateFields, type FieldErrors } from "~/lib/validation";
@@ -55,7 +57,7 @@ export interface AcceptInput {
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
-export async function acceptSubmission({ request, form, env, channel }: AcceptInput): Promise<AcceptResult> {
+export async function acceptSubmission({ request, form, env, ctx, channel }: AcceptInput): Promise<AcceptResult> {
   const body = await readBody(request);
   if (!body.ok) return { ok: false, code: body.code };
   const { fields } = body;
@@ -113,16 +115,20 @@ export async function acceptSubmission({ request, form, env, channel }: AcceptIn
     return { ok: false, code: verdict.code, values: echo, rate, keep };
   }
 
-  // Round trip 2: the submission and its idempotency key in one atomic batch.
+  // Round trip 2: the submission, its idempotency key and its outbox rows in one atomic batch, so
+  // "accepted" always means "queued for every destination" (issue 3). A quarantined bot gets no rows.
+  const id = crypto.randomUUID();
+  const outbox = honeypot.bot ? [] : outboxStatements(env.DB, env, form, id, Date.now());
   const stored = await storeSubmission(
     env.DB,
     {
+      id,
       formId: form.id,
       fields: validation.values,
       verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
       quarantineReason: honeypot.bot ? honeypot.reason : undefined,
     },
-    { idempotencyKey: key.key },
+    { idempotencyKey: key.key, also: outbox },
   );
   if (!stored.ok && stored.keyConflict && key.key) {
     // A concurrent twin stored first: answer as it did. Only this rare race costs a third round trip.
@@ -130,5 +136,7 @@ export async function acceptSubmission({ request, form, env, channel }: AcceptIn
     if (twin) return { ok: true, id: twin, replayed: true, rate };
   }
   if (!stored.ok) return { ok: false, code: stored.code, values: echo, rate, keep };
+  // The first attempt runs after the response; the scheduled drain covers anything it misses.
+  if (outbox.length > 0) ctx.waitUntil(deliverSubmissionNow(env.DB, env, id));
   return { ok: true, id: stored.id, replayed: false, rate };
 }

@@ -11,6 +11,8 @@ export interface VerificationSummary {
 }
 
 export interface NewSubmission {
+  /** Chosen by the caller when other statements (the outbox rows) must refer to it; else random. */
+  id?: string;
   formId: string;
   fields: Record<string, FieldValue>;
   verification: VerificationSummary | null;
@@ -35,6 +37,8 @@ export type StoreResult =
 export interface StoreOptions {
   /** Recorded in the same batch, so the key exists exactly when its submission does. */
   idempotencyKey?: string | null;
+  /** More writes that must land with the submission or not at all: its outbox rows. */
+  also?: readonly D1PreparedStatement[];
 }
 
 /** Builds the INSERT for one submission, so callers can batch it with other writes. */
@@ -58,18 +62,21 @@ export function insertSubmissionStatement(db: D1Database, id: string, receivedAt
     );
 }
 
-/** Stores one submission in one atomic batch. Returns storage_unavailable instead of throwing when D1 fails. */
+/**
+ * Stores one submission, its idempotency key and `also` (its outbox rows) in one atomic batch: all or
+ * nothing. Returns storage_unavailable instead of throwing when D1 fails.
+ */
 export async function storeSubmission(
   db: D1Database,
   submission: NewSubmission,
-  { idempotencyKey = null }: StoreOptions = {},
+  { idempotencyKey = null, also = [] }: StoreOptions = {},
 ): Promise<StoreResult> {
-  const id = crypto.randomUUID();
+  const id = submission.id ?? crypto.randomUUID();
   const receivedAt = new Date().toISOString();
   const statements = [insertSubmissionStatement(db, id, receivedAt, submission)];
   if (idempotencyKey) statements.push(insertKeyStatement(db, submission.formId, idempotencyKey, id, receivedAt));
   try {
-    await db.batch(statements);
+    await db.batch([...statements, ...also]);
     return { ok: true, id, receivedAt };
   } catch (error) {
     if (isKeyConflict(error)) return { ok: false, code: "storage_unavailable", keyConflict: true };

@@ -6,7 +6,7 @@ import { refusal } from "~/lib/responses.server";
 import { getSubmission } from "~/lib/submissions.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  ...pageMeta("Thank you", data ? `Your ${data.title.toLowerCase()} submission was received.` : "Submission received."),
+  ...pageMeta("Thank you", data ? `What you sent through "${data.title}" was received.` : "Submission received."),
   { name: "robots", content: "noindex" },
 ];
 
@@ -20,7 +20,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 }
 
 export default function Thanks() {
-  const { title, formId, message, reference } = useLoaderData<typeof loader>();
+  const { formId, message, reference } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Thank you</h1>
@@ -28,7 +28,7 @@ export default function Thanks() {
       <p>
         Your reference: <span className="reference">{reference}</span>
       </p>
-      <p>Keep it if you need to ask us about this {title.toLowerCase()} message.</p>
+      <p>Keep it if you need to ask us about what you sent.</p>
       <p>
         <Link to={`/f/${formId}`}>Send another</Link> · <Link to="/">Home</Link>
       </p>

@@ -1,4 +1,9 @@
 import { startStaticSites } from "./cross-origin-site";
+// @ts-ignore - plain ESM helper shared with npm run admin:hash-password
+import { hashPassword } from "../../scripts/hash-password.mjs";
+
+/** The operator console's password in the e2e app (tests/e2e/admin.test.ts signs in with it). */
+export const E2E_ADMIN_PASSWORD = "e2e admin password 0123";
 
 // Extra bindings and helper servers the e2e app needs beyond Turnstile (webhook sink, admin password,
 // allowed origins…). Each feature adds its own entry here; global-setup passes `bindings` to pages dev
@@ -27,6 +32,9 @@ export async function extraBindings(): Promise<ExtraBindings> {
   provided.allowedSite = sites.allowed;
   provided.refusedSite = sites.refused;
 
+  // admin: a known password, hashed exactly as `npm run admin:hash-password` does, and a session secret.
+  bindings.ADMIN_PASSWORD_HASH = await hashPassword(E2E_ADMIN_PASSWORD);
+  bindings.SESSION_SECRET = "e2e-session-secret-0123456789abcdef0123456789";
   return {
     bindings,
     provided,

@@ -1,16 +1,31 @@
 import type { TestProject } from "vitest/node";
 // @ts-ignore - plain ESM helper shared with npm run start:offline
 import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
+// @ts-ignore - plain ESM helper shared with npm start and the benchmark
+import { startWebhookSink } from "../support/webhook-sink.mjs";
 
 declare module "vitest" {
   interface ProvidedContext {
     standinOrigin: string;
+    sinkUrl: string;
+    sinkControl: string;
+    sinkSecret: string;
   }
 }
 
-// The stand-in provider runs in Node beside workerd; tests reach it over loopback HTTP.
+// Fixed for the test run; the sink checks signatures with it. (The Standard Webhooks spec's example key.)
+const SINK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+// The stand-in provider and the webhook sink run in Node beside workerd; tests reach both over loopback.
 export default async function setup(project: TestProject) {
   const standin = await startTurnstileStandin();
+  const sink = await startWebhookSink({ secret: SINK_SECRET });
   project.provide("standinOrigin", standin.origin);
-  return () => standin.close();
+  project.provide("sinkUrl", sink.url);
+  project.provide("sinkControl", sink.controlOrigin);
+  project.provide("sinkSecret", SINK_SECRET);
+  return async () => {
+    await sink.close();
+    await standin.close();
+  };
 }

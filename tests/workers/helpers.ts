@@ -87,6 +87,44 @@ export async function countRows(table: string): Promise<number> {
   return row?.n ?? 0;
 }
 
+export interface SinkRequest {
+  id: string;
+  mode: string;
+  outcome: string;
+  status: number;
+  signatureValid: boolean;
+}
+export interface SinkState {
+  mode: string;
+  requests: SinkRequest[];
+  unique: Array<{ id: string; payload: any; duplicates: number }>;
+}
+
+/** The local webhook sink (tests/support/webhook-sink.mjs), driven over its loopback control port. */
+export const sink = {
+  url: () => inject("sinkUrl"),
+  secret: () => inject("sinkSecret"),
+  async setMode(mode: "normal" | "down" | "http500" | "slow" | "reset", options: { delayMs?: number; times?: number } = {}) {
+    const res = await fetch(`${inject("sinkControl")}/mode`, { method: "POST", body: JSON.stringify({ mode, ...options }) });
+    if (!res.ok) throw new Error(`sink refused mode ${mode}: ${await res.text()}`);
+  },
+  async reset() {
+    await fetch(`${inject("sinkControl")}/reset`, { method: "POST" });
+  },
+  async state(): Promise<SinkState> {
+    return (await fetch(`${inject("sinkControl")}/state`)).json();
+  },
+};
+
+/** testEnv plus the contact form's webhook pointed at the sink, with the local-dev loopback switch on. */
+export function sinkEnv(overrides: Partial<Record<string, string>> = {}): Env {
+  return testEnv({
+    CONTACT_WEBHOOK_URL: sink.url(),
+    CONTACT_WEBHOOK_SECRET: sink.secret(),
+    ALLOW_LOOPBACK_WEBHOOKS: "true",
+    ...overrides,
+  });
+}
 /** A JSON (or other) post to the public API from a server: no Origin header unless given. */
 export function apiPost(
   formId: string,

@@ -1,0 +1,80 @@
+// Runs the scheduled companion Worker (workers/outbox-drain) locally with `wrangler dev --test-scheduled`
+// on the same persisted D1 state as the site, and fires its cron on a timer, so due webhook retries
+// happen locally without any new request. Own process group, stopped as a whole.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the drain Worker and triggers its cron every `intervalMs` (0: never; call `tick()` yourself).
+ * `onReport(results)` receives each run's job results. Resolves to { tick, stop, output }.
+ */
+export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindings = {}, intervalMs = 15_000, onReport, timeoutMs = 120_000 } = {}) {
+  const port = await freePort();
+  const args = [WRANGLER, "dev", "-c", "workers/outbox-drain/wrangler.toml", "--test-scheduled", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", persistTo, "--show-interactive-dev-session=false"];
+  for (const [key, value] of Object.entries(bindings)) {
+    if (value !== undefined && value !== "") args.push("--var", `${key}:${value}`);
+  }
+  const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, env: { ...process.env, CI: "true", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  const onData = (chunk) => {
+    output += chunk;
+    for (const line of String(chunk).split("\n")) {
+      if (line.startsWith('{"maintenance"')) onReport?.(JSON.parse(line).maintenance);
+    }
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+
+  const url = `http://127.0.0.1:${port}/__scheduled?cron=${encodeURIComponent("* * * * *")}`;
+  const tick = async () => {
+    const res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+    if (!res.ok) throw new Error(`drain tick answered ${res.status}`);
+  };
+  let timer;
+  const stop = () =>
+    new Promise((resolve) => {
+      clearInterval(timer);
+      if (exited) return resolve();
+      child.once("exit", () => resolve());
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        return resolve();
+      }
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {}
+      }, 5_000).unref();
+    });
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited) throw new Error(`the drain Worker exited early:\n${output}`);
+    if (/Ready on http/.test(output)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the drain Worker did not start within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  if (intervalMs > 0) timer = setInterval(() => tick().catch((e) => console.error(`outbox drain tick failed: ${e.message}`)), intervalMs);
+  return { tick, stop, pid: child.pid, output: () => output };
+}

@@ -1,0 +1,55 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import worker from "../../workers/outbox-drain/index";
+import { MAINTENANCE_JOBS, runMaintenance } from "../../workers/outbox-drain/maintenance";
+import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
+
+beforeEach(async () => {
+  await standin.reset();
+  await sink.reset();
+  await env.DB.exec("DELETE FROM delivery_attempts; DELETE FROM deliveries; DELETE FROM submissions; DELETE FROM rate_limits");
+});
+
+describe("the scheduled companion Worker", () => {
+  it("lists its jobs by name so more can be added", () => {
+    expect(MAINTENANCE_JOBS.map((job) => job.name)).toEqual(["drain-outbox", "prune-rate-limits", "apply-retention"]);
+  });
+
+  it("drains due deliveries and prunes old rate-limit windows on each cron tick, with no new request", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    await sink.setMode("down");
+    const res = await appFetch(formPost("/f/contact", { name: "Ada", email: "ada@example.org", message: "Hello there, engine.", "cf-turnstile-response": standinToken() }), sinkEnv());
+    expect(res.status).toBe(303);
+    const stale = Math.floor(Date.now() / 1000) - 3 * 86_400;
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES ('old', ?1, 3), ('new', ?2, 1)")
+      .bind(stale, Math.floor(Date.now() / 1000))
+      .run();
+    // Make the retry due now instead of in ~10 s.
+    await env.DB.prepare("UPDATE deliveries SET next_attempt_at = ?1").bind(Date.now()).run();
+    await sink.setMode("normal");
+
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), sinkEnv(), ctx);
+    await waitOnExecutionContext(ctx);
+
+    const delivery = await env.DB.prepare("SELECT status, attempts FROM deliveries").first();
+    expect(delivery).toEqual({ status: "delivered", attempts: 2 });
+    expect((await sink.state()).unique).toHaveLength(1);
+    // The stale window is pruned; fresh ones (the test's and the post's own) stay.
+    const kept = await env.DB.prepare("SELECT key FROM rate_limits WHERE key IN ('old', 'new')").all<{ key: string }>();
+    expect(kept.results.map((r) => r.key)).toEqual(["new"]);
+    expect(await countRows("rate_limits")).toBeGreaterThanOrEqual(1);
+  });
+
+  it("keeps running the other jobs when one fails", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    let ran = false;
+    const results = await runMaintenance(sinkEnv(), [
+      { name: "broken", run: async () => Promise.reject(new Error("boom")) },
+      { name: "fine", run: async () => (ran = true) },
+    ]);
+    expect(results.map((r) => [r.name, r.ok])).toEqual([["broken", false], ["fine", true]]);
+    expect(ran).toBe(true);
+    expect(logged).toHaveBeenCalledOnce();
+  });
+});
