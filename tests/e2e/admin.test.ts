@@ -85,6 +85,18 @@ describe("operator console in Chromium", () => {
     await page.getByRole("heading", { name: "Delivery timeline" }).waitFor(WAIT);
     expect(await page.getByText(name).count()).toBeGreaterThan(0);
     expect(page.url()).toContain(`/admin/submissions/${reference}`);
+    // The first delivery ran right after "accepted": one attempt to the local sink, answered 200.
+    const timeline = page.getByRole("region", { name: "Delivery to webhook" });
+    await timeline.getByText("1 attempt").waitFor(WAIT);
+    expect(await timeline.getByRole("cell", { name: "200", exact: true }).count()).toBe(1);
+
+    await page.getByRole("button", { name: "Redeliver" }).click();
+    await page.getByText("Queued 1 delivery again.").waitFor(WAIT);
+    // Same webhook-id, a second attempt in the log (the sink answers it as a duplicate, with 200).
+    await expect.poll(async () => {
+      await page.reload();
+      return timeline.getByRole("cell", { name: "200", exact: true }).count();
+    }, WAIT).toBe(2);
 
     await page.getByRole("link", { name: "Submissions", exact: true }).click();
     await page.getByRole("heading", { name: "Submissions" }).waitFor(WAIT);
