@@ -16,6 +16,10 @@ const DEFAULTS = {
   TURNSTILE_VERIFY_URL: "https://challenges.cloudflare.com/turnstile/v0/siteverify",
   TURNSTILE_SCRIPT_URL: "https://challenges.cloudflare.com/turnstile/v0/api.js",
   TURNSTILE_ALLOWED_HOSTNAMES: "",
+  // Signs the timestamps of Gatepost's own form pages. A fixed local value; a deployed site sets its own
+  // secret (docs/deploy.md) and refuses page posts without one.
+  FORM_SIGNING_SECRET: "local-only-form-signing-secret-not-for-deployment",
+  FORM_ALLOWED_ORIGINS: "",
 };
 
 /**

@@ -45,6 +45,17 @@ export const ERRORS = {
     status: 409,
     message: "This submission has no webhook delivery to repeat: its form had no destination configured when it arrived.",
   },
+  // forms: origin, rate limits, idempotency, signed form stamps
+  origin_not_allowed: { status: 403, message: "This form does not accept submissions from that site." },
+  rate_limited: {
+    status: 429,
+    message: "Too many submissions from your network — please wait a little and try again.",
+  },
+  idempotency_key_invalid: {
+    status: 400,
+    message: "The Idempotency-Key must be 1 to 255 visible ASCII characters.",
+  },
+  form_signing_secret_missing: { status: 500, message: SERVER_MISCONFIGURED },
   // admin
   admin_closed: {
     status: 503,
