@@ -2,14 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { findUser, requireSameOrigin, safeNext, signIn } from "~/lib/admin-auth.server";
 import { readAdminConfig } from "~/lib/admin-config.server";
-import { adminHeaders } from "~/lib/admin-http";
 import { auditStatement } from "~/lib/audit.server";
 import { ERRORS } from "~/lib/errors";
 import { pageMeta } from "~/lib/meta";
 
 // Public by nature: the one admin page without a session. Light on purpose (no client library, one
 // field), since it must score 100 in Lighthouse. Indexable, because Lighthouse's SEO audit fails noindex.
-export const headers = adminHeaders;
 
 export const meta: MetaFunction = () =>
   pageMeta("Operator sign-in", "Sign in to the Gatepost operator console to review submissions and their deliveries.");
