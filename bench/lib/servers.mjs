@@ -104,7 +104,7 @@ export function readDatabaseId(cwd) {
  */
 export async function startMiniflare({ cwd, functionFile, port, bindings = {}, persistTo, inspectorPort }) {
   const { build } = await import("esbuild");
-  const { Miniflare } = await import("miniflare");
+  const { Log, LogLevel, Miniflare } = await import("miniflare");
   const outDir = path.join(ROOT, "bench/.baseline/miniflare");
   mkdirSync(outDir, { recursive: true });
   const entry = path.join(outDir, `entry-${path.basename(cwd)}.js`);
@@ -114,13 +114,21 @@ export async function startMiniflare({ cwd, functionFile, port, bindings = {}, p
     entry,
     `import { onRequest } from ${JSON.stringify(path.join(cwd, "functions", functionFile))};
 export default {
-  fetch(request, env, ctx) {
-    return onRequest({
-      request, env, params: {}, data: {}, functionPath: "",
+  async fetch(request, env, ctx) {
+    try {
+      // No static files here: the handler asks ASSETS first, as on Pages, and gets a 404.
+      const pagesEnv = { ...env, ASSETS: { fetch: async () => new Response(null, { status: 404 }) } };
+      return await onRequest({
+      // Pages hands Functions a mutable copy of the request (the Remix handler edits its headers).
+      request: new Request(request), env: pagesEnv, params: {}, data: {}, functionPath: "",
       waitUntil: (p) => ctx.waitUntil(p),
       passThroughOnException: () => ctx.passThroughOnException(),
       next: () => new Response("Not found", { status: 404 }),
-    });
+      });
+    } catch (error) {
+      console.error("bench worker:", error && error.stack ? error.stack : error);
+      return new Response("bench worker error", { status: 500 });
+    }
   },
 };
 `,
@@ -135,12 +143,15 @@ export default {
     conditions: ["workerd", "worker", "browser"],
     mainFields: ["module", "main"],
     external: ["node:*", "cloudflare:*"],
+    // As wrangler bundles Functions: React's production build, not its development checks.
+    define: { "process.env.NODE_ENV": '"production"' },
     tsconfig: path.join(ROOT, "tsconfig.json"),
     logLevel: "error",
   });
   const mf = new Miniflare({
-    modules: true,
-    scriptPath: bundle,
+    // Listed explicitly: Remix's client loader has an import(variable) that auto-detection refuses.
+    modules: [{ type: "ESModule", path: bundle }],
+    modulesRoot: outDir,
     compatibilityDate: "2025-04-01",
     compatibilityFlags: ["nodejs_compat"],
     host: "127.0.0.1",
@@ -149,6 +160,8 @@ export default {
     d1Databases: { DB: readDatabaseId(cwd) },
     d1Persist: path.join(persistTo, "v3", "d1"),
     bindings,
+    // Uncaught errors are printed; routine request logs stay off (they would cost time under load).
+    log: new Log(LogLevel[process.env.BENCH_MF_LOG || "ERROR"]),
   });
   const url = (await mf.ready).toString().replace(/\/$/, "");
   return { url, mf, stop: () => mf.dispose() };
