@@ -2,6 +2,8 @@ import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
+import { ERROR_CODE_HEADER } from "~/lib/api-response.server";
+import { boundaryErrorCode } from "~/lib/error-code.server";
 import { NonceProvider } from "~/components/nonce";
 import { readSettings } from "~/lib/env.server";
 import { applySecurityHeaders, createNonce } from "~/lib/security-headers.server";
@@ -36,6 +38,8 @@ export default async function handleRequest(
   body.allReady.then(() => clearTimeout(timeoutId));
   if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  const code = boundaryErrorCode(remixContext);
+  if (code && !responseHeaders.has(ERROR_CODE_HEADER)) responseHeaders.set(ERROR_CODE_HEADER, code);
   applySecurityHeaders(responseHeaders, { nonce, scriptUrl: readSettings(loadContext.cloudflare.env).scriptUrl });
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }

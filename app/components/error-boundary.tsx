@@ -9,12 +9,13 @@ export function GeneralErrorBoundary() {
     const data = error.data as { code?: unknown; message?: unknown } | string | null;
     const code = typeof data === "object" && data && isErrorCode(data.code) ? data.code : null;
     const notFound = error.status === 404;
+    const fallback = notFound ? "not_found" : error.status === 405 ? "method_not_allowed" : `http_${error.status}`;
     return (
       <>
         <h1>{notFound ? "Page not found" : "We could not accept that"}</h1>
         <p>{code ? ERRORS[code].message : notFound ? ERRORS.not_found.message : "The request was refused."}</p>
         <p className="captcha-status">
-          Error code: <code>{code ?? (notFound ? "not_found" : `http_${error.status}`)}</code>
+          Error code: <code>{code ?? fallback}</code>
         </p>
         <p>
           <a href="/">Go to the Gatepost home page</a>

@@ -1,9 +1,8 @@
 import type { FieldDef, FormDef } from "~/forms/schema";
+import { RESERVED_FIELDS } from "~/lib/field-names";
 
 const ID = /^[a-z][a-z0-9-]{0,39}$/;
 const FIELD_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
-// Names Gatepost itself posts alongside a form's fields.
-const RESERVED = new Set(["cf-turnstile-response", "_gp_ts", "_gp_hp", "_gp_sid", "_gotcha"]);
 
 /** Returns the forms unchanged, or throws an Error naming every problem found. */
 export function checkForms(forms: readonly FormDef[]): readonly FormDef[] {
@@ -32,8 +31,10 @@ function checkField(formId: string, field: FieldDef): string[] {
   const where = `${formId}.${field.name}`;
   const problems: string[] = [];
   if (!FIELD_NAME.test(field.name)) problems.push(`${where}: field name must be camelCase letters and digits`);
-  if (RESERVED.has(field.name)) problems.push(`${where}: field name is reserved`);
+  if (RESERVED_FIELDS.has(field.name)) problems.push(`${where}: field name is reserved`);
   if (!field.label?.trim()) problems.push(`${where}: every field needs a label`);
+  // Hidden fields are never shown; every other field explains itself to screen-reader users too.
+  if (field.type !== "hidden" && !field.hint?.trim()) problems.push(`${where}: every visible field needs a hint`);
   if (field.pattern !== undefined) {
     try {
       new RegExp(field.pattern, "u");

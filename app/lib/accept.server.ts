@@ -1,6 +1,12 @@
 import type { FormDef } from "~/forms/schema";
+import { checkOrigin } from "~/lib/cors.server";
 import { clientIp, expectedHostnames, readSettings } from "~/lib/env.server";
 import { ERRORS, type ErrorCode } from "~/lib/errors";
+import { allowedOriginsFor, rateLimitsFor, readFormSettings } from "~/lib/form-settings.server";
+import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/field-names";
+import { judgeApiPost, judgePagePost, type HoneypotVerdict } from "~/lib/honeypot.server";
+import { findKeyedSubmission, lookupKeyStatement, readIdempotencyKey, replayedSubmissionId } from "~/lib/idempotency.server";
+import { formRateRules, hitRateLimitsWith, type RateRule, type RateVerdict } from "~/lib/rate-limit.server";
 import { readBody } from "~/lib/request-body.server";
 import { deliverSubmissionNow } from "~/lib/delivery.server";
 import { outboxStatements } from "~/lib/outbox.server";
@@ -8,54 +14,111 @@ import { storeSubmission } from "~/lib/submissions.server";
 import { verifyTurnstile } from "~/lib/turnstile.server";
 import { validateFields, type FieldErrors } from "~/lib/validation";
 
-// The one path every submission takes, from the HTML form and the API alike:
-// size limit → schema → Turnstile → store. The token is only spent once the fields are valid, and
-// nothing is stored unless the provider said yes.
+// The one path every submission takes, from Gatepost's own page and the public API alike:
+// body size → origin → rate limit (+ idempotency lookup) → honeypot → schema → Turnstile → store.
+// Every abuse control runs before the provider is called; a form with errors never spends the token;
+// nothing is stored unless the provider said yes. D1 sees two round trips: the rate-limit batch
+// (which also looks the idempotency key up) and the one atomic store batch.
 
-export const TOKEN_FIELD = "cf-turnstile-response";
+/** Where a post comes from: Gatepost's rendered page (signed stamp required) or another site via the API. */
+export type Channel = "page" | "api";
+
+export interface RateInfo {
+  verdict: RateVerdict;
+  rules: RateRule[];
+}
 
 export type AcceptResult =
-  | { ok: true; id: string; receivedAt: string }
-  | { ok: false; code: ErrorCode; fieldErrors?: FieldErrors; values?: Record<string, string> };
+  | {
+      ok: true;
+      id: string;
+      /** True when an earlier request with the same idempotency key already stored it. */
+      replayed: boolean;
+      rate: RateInfo;
+    }
+  | {
+      ok: false;
+      code: ErrorCode;
+      fieldErrors?: FieldErrors;
+      values?: Record<string, string>;
+      /** Present once the rate limit was counted, so every later answer can carry its headers. */
+      rate?: RateInfo;
+      /** A page post's own stamp and submission id, echoed so a corrected re-post keeps them. */
+      keep?: { stamp: string; sid: string | null };
+    };
 
 export interface AcceptInput {
   request: Request;
   form: FormDef;
   env: Env;
+  channel: Channel;
   /** For work after the response (first webhook delivery). */
   ctx: { waitUntil(promise: Promise<unknown>): void };
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
-export async function acceptSubmission({ request, form, env, ctx }: AcceptInput): Promise<AcceptResult> {
+export async function acceptSubmission({ request, form, env, ctx, channel }: AcceptInput): Promise<AcceptResult> {
   const body = await readBody(request);
   if (!body.ok) return { ok: false, code: body.code };
+  const { fields } = body;
 
-  const validation = validateFields(form, body.fields);
+  const formSettings = readFormSettings(env);
+  const origin = checkOrigin(request, allowedOriginsFor(form, formSettings));
+  if (!origin.ok) return { ok: false, code: origin.code };
+  // Without the secret a page post can never prove its stamp; refuse rather than guess (fail closed).
+  if (channel === "page" && !formSettings.signingSecret) return { ok: false, code: "form_signing_secret_missing" };
+  const key = readIdempotencyKey(request, fields);
+  if (!key.ok) return { ok: false, code: key.code };
+
+  // Round trip 1: count this hit and look the idempotency key up in the same batch.
+  const rules = formRateRules(form.id, rateLimitsFor(form, formSettings), clientIp(request));
+  const gate = await hitRateLimitsWith(env.DB, rules, key.key ? lookupKeyStatement(env.DB, form.id, key.key) : null);
+  if (!gate.ok) return { ok: false, code: gate.code };
+  const rate = { verdict: gate.verdict, rules };
+  if (!gate.verdict.ok) return { ok: false, code: "rate_limited", rate };
+  // A repeat gets the first answer before its (already spent) token is checked again.
+  const earlier = replayedSubmissionId(gate.rows);
+  if (earlier) return { ok: true, id: earlier, replayed: true, rate };
+
+  const honeypot: HoneypotVerdict =
+    channel === "page"
+      ? await judgePagePost({
+          fields,
+          secret: formSettings.signingSecret!,
+          formId: form.id,
+          minFillMs: formSettings.minFillMs,
+        })
+      : judgeApiPost(fields);
+  const keep = channel === "page" && !honeypot.bot ? { stamp: String(fields[STAMP_FIELD]), sid: key.key } : undefined;
+
+  const validation = validateFields(form, fields);
   if (!validation.ok) {
-    return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values };
+    return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, rate, keep };
   }
+  const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
 
+  // A bot is judged above but still has to pass Turnstile: nothing is ever stored without a verified
+  // token, and a bot sees exactly the answers a human would.
   const settings = readSettings(env);
   const verdict = await verifyTurnstile({
-    token: body.fields[TOKEN_FIELD],
+    token: fields[TOKEN_FIELD],
     secret: settings.secretKey,
     verifyUrl: settings.verifyUrl,
     remoteIp: clientIp(request),
     expectedAction: form.id,
     expectedHostnames: expectedHostnames(settings, request),
   });
-  const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
   if (!verdict.ok) {
     if (ERRORS[verdict.code].status >= 500) {
       console.error(`Turnstile verification unavailable for form ${form.id}: ${verdict.code} (${verdict.detail ?? ""})`);
     }
-    return { ok: false, code: verdict.code, values: echo };
+    return { ok: false, code: verdict.code, values: echo, rate, keep };
   }
 
-  // One batch: the submission and its outbox rows land together or not at all (issue 3).
+  // Round trip 2: the submission, its idempotency key and its outbox rows in one atomic batch, so
+  // "accepted" always means "queued for every destination" (issue 3). A quarantined bot gets no rows.
   const id = crypto.randomUUID();
-  const outbox = outboxStatements(env.DB, env, form, id, Date.now());
+  const outbox = honeypot.bot ? [] : outboxStatements(env.DB, env, form, id, Date.now());
   const stored = await storeSubmission(
     env.DB,
     {
@@ -63,11 +126,17 @@ export async function acceptSubmission({ request, form, env, ctx }: AcceptInput)
       formId: form.id,
       fields: validation.values,
       verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
+      quarantineReason: honeypot.bot ? honeypot.reason : undefined,
     },
-    outbox,
+    { idempotencyKey: key.key, also: outbox },
   );
-  if (!stored.ok) return { ok: false, code: stored.code, values: echo };
+  if (!stored.ok && stored.keyConflict && key.key) {
+    // A concurrent twin stored first: answer as it did. Only this rare race costs a third round trip.
+    const twin = await findKeyedSubmission(env.DB, form.id, key.key).catch(() => null);
+    if (twin) return { ok: true, id: twin, replayed: true, rate };
+  }
+  if (!stored.ok) return { ok: false, code: stored.code, values: echo, rate, keep };
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
   if (outbox.length > 0) ctx.waitUntil(deliverSubmissionNow(env.DB, env, id));
-  return { ok: true, id: stored.id, receivedAt: stored.receivedAt };
+  return { ok: true, id: stored.id, replayed: false, rate };
 }

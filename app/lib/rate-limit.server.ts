@@ -54,14 +54,58 @@ export async function hitRateLimits(
   rules: readonly RateRule[],
   nowMs = Date.now(),
 ): Promise<RateLimitResult> {
-  if (rules.length === 0) return judgeRateLimits(rules, [], nowMs);
+  const result = await hitRateLimitsWith(db, rules, null, nowMs);
+  return result.ok ? result.verdict : result;
+}
+
+export type RateLimitWithResult =
+  | { ok: true; verdict: RateVerdict; rows: unknown[] }
+  | { ok: false; code: "storage_unavailable" };
+
+/**
+ * Counts one hit against every rule and runs one extra read in the same batch, so a caller that also
+ * needs a lookup (an idempotency key) still makes a single round trip. D1 failures come back as
+ * storage_unavailable; it never throws.
+ */
+export async function hitRateLimitsWith(
+  db: D1Database,
+  rules: readonly RateRule[],
+  read: D1PreparedStatement | null,
+  nowMs = Date.now(),
+): Promise<RateLimitWithResult> {
+  const statements = rules.map((rule) => rateLimitStatement(db, rule, nowMs));
+  if (read) statements.push(read);
+  if (statements.length === 0) return { ok: true, verdict: judgeRateLimits(rules, [], nowMs), rows: [] };
   try {
-    const results = await db.batch<{ count: number }>(rules.map((rule) => rateLimitStatement(db, rule, nowMs)));
-    return judgeRateLimits(rules, results.map((r) => Number(r.results[0]?.count ?? Infinity)), nowMs);
+    const results = await db.batch<Record<string, unknown>>(statements);
+    const counts = results.slice(0, rules.length).map((r) => Number(r.results[0]?.count ?? Infinity));
+    return { ok: true, verdict: judgeRateLimits(rules, counts, nowMs), rows: read ? (results[rules.length]?.results ?? []) : [] };
   } catch (error) {
     console.error("rate limit check failed:", error);
     return { ok: false, code: "storage_unavailable" };
   }
+}
+
+/** The per-IP rules of one form: a minute window and a day window. */
+export function formRateRules(formId: string, limits: { perMinute: number; perDay: number }, ip: string | null): RateRule[] {
+  const key = `form:${formId}:ip:${ipSubject(ip)}`;
+  return [
+    { key, limit: limits.perMinute, windowSeconds: 60 },
+    { key, limit: limits.perDay, windowSeconds: 86_400 },
+  ];
+}
+
+/**
+ * Headers describing a verdict: `RateLimit` and `RateLimit-Policy` as in the IETF httpapi draft
+ * (draft-ietf-httpapi-ratelimit-headers-07), plus `Retry-After` when refused.
+ */
+export function rateLimitHeaders(verdict: RateVerdict, rules: readonly RateRule[]): Headers {
+  const headers = new Headers();
+  if (!Number.isFinite(verdict.limit)) return headers;
+  headers.set("RateLimit", `limit=${verdict.limit}, remaining=${verdict.remaining}, reset=${verdict.resetSeconds}`);
+  headers.set("RateLimit-Policy", rules.map((r) => `${r.limit};w=${r.windowSeconds}`).join(", "));
+  if (!verdict.ok) headers.set("Retry-After", String(Math.max(1, verdict.resetSeconds)));
+  return headers;
 }
 
 /**

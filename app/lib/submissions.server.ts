@@ -1,3 +1,4 @@
+import { insertKeyStatement, isKeyConflict } from "~/lib/idempotency.server";
 import type { FieldValue } from "~/lib/validation";
 
 // Storage of accepted submissions in D1. Bindings come in as arguments; rows read back are parsed
@@ -28,7 +29,17 @@ export interface StoredSubmission {
   verification: VerificationSummary | null;
 }
 
-export type StoreResult = { ok: true; id: string; receivedAt: string } | { ok: false; code: "storage_unavailable" };
+export type StoreResult =
+  | { ok: true; id: string; receivedAt: string }
+  /** keyConflict: a concurrent request with the same idempotency key stored first; nothing was written. */
+  | { ok: false; code: "storage_unavailable"; keyConflict?: boolean };
+
+export interface StoreOptions {
+  /** Recorded in the same batch, so the key exists exactly when its submission does. */
+  idempotencyKey?: string | null;
+  /** More writes that must land with the submission or not at all: its outbox rows. */
+  also?: readonly D1PreparedStatement[];
+}
 
 /** Builds the INSERT for one submission, so callers can batch it with other writes. */
 export function insertSubmissionStatement(db: D1Database, id: string, receivedAt: string, s: NewSubmission) {
@@ -52,20 +63,23 @@ export function insertSubmissionStatement(db: D1Database, id: string, receivedAt
 }
 
 /**
- * Stores one submission and `also` (its outbox rows) in one atomic batch: all or nothing.
- * Returns storage_unavailable instead of throwing when D1 fails.
+ * Stores one submission, its idempotency key and `also` (its outbox rows) in one atomic batch: all or
+ * nothing. Returns storage_unavailable instead of throwing when D1 fails.
  */
 export async function storeSubmission(
   db: D1Database,
   submission: NewSubmission,
-  also: readonly D1PreparedStatement[] = [],
+  { idempotencyKey = null, also = [] }: StoreOptions = {},
 ): Promise<StoreResult> {
   const id = submission.id ?? crypto.randomUUID();
   const receivedAt = new Date().toISOString();
+  const statements = [insertSubmissionStatement(db, id, receivedAt, submission)];
+  if (idempotencyKey) statements.push(insertKeyStatement(db, submission.formId, idempotencyKey, id, receivedAt));
   try {
-    await db.batch([insertSubmissionStatement(db, id, receivedAt, submission), ...also]);
+    await db.batch([...statements, ...also]);
     return { ok: true, id, receivedAt };
   } catch (error) {
+    if (isKeyConflict(error)) return { ok: false, code: "storage_unavailable", keyConflict: true };
     console.error("storeSubmission failed:", error);
     return { ok: false, code: "storage_unavailable" };
   }

@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CaptchaWidget } from "~/components/captcha-widget";
@@ -6,36 +13,70 @@ import { ErrorSummary } from "~/components/error-summary";
 import { FormField } from "~/components/form-field";
 import { findForm } from "~/forms/registry";
 import { acceptSubmission } from "~/lib/accept.server";
+import { ERROR_CODE_HEADER } from "~/lib/api-response.server";
 import { readSettings } from "~/lib/env.server";
-import { ERRORS, isCaptchaError } from "~/lib/errors";
+import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/errors";
+import { readFormSettings } from "~/lib/form-settings.server";
+import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/field-names";
+import { signFormStamp } from "~/lib/honeypot.server";
 import { pageMeta } from "~/lib/meta";
+import { rateLimitHeaders } from "~/lib/rate-limit.server";
 import { refusal } from "~/lib/responses.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data ? pageMeta(data.form.title, data.form.description) : [];
 
-export function loader({ params, context }: LoaderFunctionArgs) {
+// Refusals carry their code and, for 429, Retry-After and RateLimit; Remix drops action headers
+// unless the route passes them on.
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
+  actionHeaders.has(ERROR_CODE_HEADER) ? actionHeaders : loaderHeaders;
+
+export async function loader({ params, context }: LoaderFunctionArgs) {
   const form = findForm(params.formId);
   if (!form) throw refusal("form_not_found");
-  const settings = readSettings(context.cloudflare.env);
+  const { env } = context.cloudflare;
+  const settings = readSettings(env);
+  const secret = readFormSettings(env).signingSecret;
   const { id, title, description, fields } = form;
-  return { form: { id, title, description, fields }, siteKey: settings.siteKey, scriptUrl: settings.scriptUrl };
+  return data(
+    {
+      form: { id, title, description, fields },
+      siteKey: settings.siteKey,
+      scriptUrl: settings.scriptUrl,
+      // Without the secret there is no stamp, and the action refuses the post (fail closed).
+      stamp: secret ? await signFormStamp(secret, form.id) : "",
+      sid: crypto.randomUUID(),
+    },
+    // The stamp and submission id are per visit: a shared cache must never hand them to someone else.
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = findForm(params.formId);
   if (!form) throw refusal("form_not_found");
-  const result = await acceptSubmission({ request, form, env: context.cloudflare.env, ctx: context.cloudflare.ctx });
+  if (request.method !== "POST") return refuse("method_not_allowed", new Headers({ Allow: "GET, POST" }));
+  const { env, ctx } = context.cloudflare;
+  const result = await acceptSubmission({ request, form, env, ctx, channel: "page" });
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
-  if (result.code === "body_too_large") throw refusal(result.code);
-  return data(
-    { code: result.code, fieldErrors: result.fieldErrors ?? {}, values: result.values ?? {} },
-    { status: ERRORS[result.code].status },
-  );
+  const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
+  return refuse(result.code, headers, result.fieldErrors, result.values, result.keep);
+}
+
+function refuse(
+  code: ErrorCode,
+  headers: Headers,
+  fieldErrors: Record<string, string> = {},
+  values: Record<string, string> = {},
+  keep: { stamp: string; sid: string | null } | null = null,
+) {
+  headers.set(ERROR_CODE_HEADER, code);
+  headers.set("Cache-Control", "no-store");
+  return data({ code, fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
 }
 
 export default function FormPage() {
-  const { form, siteKey, scriptUrl } = useLoaderData<typeof loader>();
+  const { form, siteKey, scriptUrl, stamp, sid } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const [token, setToken] = useState<string | null>(null);
@@ -52,17 +93,26 @@ export default function FormPage() {
   const message = result && result.code !== "validation_failed" ? ERRORS[result.code].message : null;
   // Without JS the button stays enabled: the server then explains that the captcha is needed.
   const waitingForCaptcha = hydrated && !token;
+  // A corrected re-post keeps the first render's stamp and id: the fill time counts from the first
+  // view, and a double send of the same visit is still recognised as one.
+  const keptStamp = result?.keep?.stamp ?? stamp;
+  const keptSid = result?.keep?.sid ?? sid;
   return (
     <>
       <h1>{form.title}</h1>
       <p className="lead">{form.description}</p>
-      {result ? (
-        <ErrorSummary fields={form.fields} errors={errors} message={message} />
-      ) : null}
+      {result ? <ErrorSummary fields={form.fields} errors={errors} message={message} /> : null}
       <Form method="post" noValidate aria-describedby={result && isCaptchaError(result.code) ? "summary-title" : undefined}>
         {form.fields.map((field) => (
           <FormField key={field.name} field={field} value={result?.values[field.name] ?? ""} error={errors[field.name]} />
         ))}
+        <input type="hidden" name={STAMP_FIELD} value={keptStamp} readOnly />
+        <input type="hidden" name={SUBMISSION_ID_FIELD} value={keptSid} readOnly />
+        {/* The trap: invisible and out of the tab order, so only a bot fills it in. */}
+        <div className="hp" aria-hidden="true">
+          <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
+          <input type="text" id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
         <CaptchaWidget siteKey={siteKey} scriptUrl={scriptUrl} action={form.id} resetKey={resetKey} onTokenChange={setToken} />
         <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
           {submitting ? "Sending…" : "Send"}

@@ -15,6 +15,9 @@ declare module "vitest" {
     standinOrigin: string;
     persistTo: string;
     chromiumPath: string;
+    /** From tests/e2e/bindings.ts: the static sites that post to Gatepost from other origins. */
+    allowedSite: string;
+    refusedSite: string;
   }
 }
 
@@ -63,6 +66,7 @@ export default async function setup(project: TestProject) {
   project.provide("standinOrigin", standin.origin);
   project.provide("persistTo", persistTo);
   project.provide("chromiumPath", chromiumPath);
+  for (const [key, value] of Object.entries(extra.provided)) project.provide(key as "allowedSite", value);
 
   return async () => {
     await server.stop();

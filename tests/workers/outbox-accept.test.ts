@@ -31,13 +31,13 @@ describe("atomic accept: the submission and its outbox rows in one batch", () =>
     const id = crypto.randomUUID();
     const outbox = outboxStatements(env.DB, sinkEnv(), broken, id, Date.now());
     expect(outbox).toHaveLength(2);
-    const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, outbox);
+    const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: outbox });
     expect(stored).toEqual({ ok: false, code: "storage_unavailable" });
     expect(await countRows("submissions")).toBe(0);
     expect(await countRows("deliveries")).toBe(0);
 
     // The same batch without the bad statement stores both: the failure above was the rollback.
-    const ok = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, outbox.slice(0, 1));
+    const ok = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: outbox.slice(0, 1) });
     expect(ok.ok).toBe(true);
     expect(await countRows("submissions")).toBe(1);
     expect(await countRows("deliveries")).toBe(1);
@@ -47,7 +47,7 @@ describe("atomic accept: the submission and its outbox rows in one batch", () =>
     const id = crypto.randomUUID();
     const outbox = outboxStatements(env.DB, sinkEnv(), contactForm, id, Date.now());
     const failing = env.DB.prepare("INSERT INTO deliveries (id) VALUES (NULL)");
-    const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, [...outbox, failing]);
+    const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: [...outbox, failing] });
     expect(stored.ok).toBe(false);
     expect(await countRows("submissions")).toBe(0);
     expect(await countRows("deliveries")).toBe(0);

@@ -1,0 +1,30 @@
+import { defineForm } from "~/forms/schema";
+
+export const newsletterForm = defineForm({
+  id: "newsletter",
+  title: "Newsletter",
+  description: "Get one e-mail a month about what is new. Unsubscribe with one click.",
+  public: true,
+  fields: [
+    {
+      name: "email",
+      type: "email",
+      label: "E-mail address",
+      hint: "We send one e-mail a month, nothing else.",
+      required: true,
+      maxLength: 254,
+      autocomplete: "email",
+    },
+    {
+      name: "consent",
+      type: "checkbox",
+      label: "I agree to receive the monthly newsletter",
+      hint: "You can withdraw this at any time with the link in every e-mail.",
+      required: true,
+    },
+  ],
+  destinations: [{ name: "webhook", urlEnv: "NEWSLETTER_WEBHOOK_URL", secretEnv: "NEWSLETTER_WEBHOOK_SECRET" }],
+  allowedOrigins: [],
+  successMessage: "Thank you — you are on the list. The next newsletter will reach you at the start of the month.",
+  retentionDays: 365,
+});

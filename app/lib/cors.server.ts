@@ -1,0 +1,46 @@
+// The origin check and CORS for the public API. Only origins a form lists may post from another
+// site; the answer never allows credentials, and always says `Vary: Origin` so caches keep one copy
+// per origin.
+
+export type OriginCheck =
+  | { ok: true; /** The caller's origin when it is another allowed site, for CORS headers. */ corsOrigin: string | null }
+  | { ok: false; code: "origin_not_allowed" };
+
+const ALLOWED_REQUEST_HEADERS = "Content-Type, Idempotency-Key, Accept";
+const EXPOSED_HEADERS = "Retry-After, RateLimit, RateLimit-Policy, Gatepost-Error-Code, Idempotent-Replayed";
+const PREFLIGHT_MAX_AGE_SECONDS = 600;
+
+/**
+ * Allows same-origin posts, posts without an Origin header (servers, curl; browsers always send one
+ * on a cross-origin POST) and posts from `allowed`. Everything else, including `Origin: null`, is refused.
+ */
+export function checkOrigin(request: Request, allowed: readonly string[]): OriginCheck {
+  const origin = request.headers.get("Origin");
+  if (origin === null) return { ok: true, corsOrigin: null };
+  if (origin === new URL(request.url).origin) return { ok: true, corsOrigin: null };
+  if (allowed.includes(origin)) return { ok: true, corsOrigin: origin };
+  return { ok: false, code: "origin_not_allowed" };
+}
+
+/** CORS headers for an actual response. Without an allowed origin only `Vary: Origin` is set. */
+export function corsHeaders(corsOrigin: string | null): Headers {
+  const headers = new Headers({ Vary: "Origin" });
+  if (corsOrigin) {
+    headers.set("Access-Control-Allow-Origin", corsOrigin);
+    headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+  }
+  return headers;
+}
+
+/** Answers an OPTIONS preflight: 204 for an allowed origin asking for POST, otherwise null (refuse). */
+export function answerPreflight(request: Request, allowed: readonly string[]): Response | null {
+  const origin = request.headers.get("Origin");
+  const method = request.headers.get("Access-Control-Request-Method");
+  if (!origin || !allowed.includes(origin) || method?.toUpperCase() !== "POST") return null;
+  const headers = corsHeaders(origin);
+  headers.set("Access-Control-Allow-Methods", "POST");
+  headers.set("Access-Control-Allow-Headers", ALLOWED_REQUEST_HEADERS);
+  headers.set("Access-Control-Max-Age", String(PREFLIGHT_MAX_AGE_SECONDS));
+  headers.append("Vary", "Access-Control-Request-Method, Access-Control-Request-Headers");
+  return new Response(null, { status: 204, headers });
+}

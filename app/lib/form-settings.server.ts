@@ -1,0 +1,78 @@
+import type { FormDef, RateLimits } from "~/forms/schema";
+
+// Settings for the forms' abuse controls, read once per request from env. Unlike the Turnstile
+// settings these have safe built-in defaults, except the signing secret, which has none: without it
+// Gatepost's own pages cannot prove their timestamps, so their posts are refused (fail closed).
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { perMinute: 5, perDay: 50 };
+export const DEFAULT_MIN_FILL_SECONDS = 3;
+/** A shorter secret is treated as missing: an HMAC key that small can be guessed offline. */
+export const MIN_SIGNING_SECRET_LENGTH = 32;
+
+export interface FormSettings {
+  signingSecret: string | undefined;
+  minFillMs: number;
+  defaultRateLimits: RateLimits;
+  /** Extra allowed origins per form id, from FORM_ALLOWED_ORIGINS. */
+  extraOrigins: ReadonlyMap<string, readonly string[]>;
+}
+
+type FormEnv = Partial<
+  Pick<Env, "FORM_SIGNING_SECRET" | "FORM_MIN_FILL_SECONDS" | "FORM_RATE_LIMIT_PER_MINUTE" | "FORM_RATE_LIMIT_PER_DAY" | "FORM_ALLOWED_ORIGINS">
+>;
+
+/** Reads the forms' settings. Never throws: junk values fall back to the defaults. */
+export function readFormSettings(env: FormEnv): FormSettings {
+  const secret = text(env.FORM_SIGNING_SECRET);
+  return {
+    signingSecret: secret.length >= MIN_SIGNING_SECRET_LENGTH ? secret : undefined,
+    minFillMs: 1000 * count(env.FORM_MIN_FILL_SECONDS, DEFAULT_MIN_FILL_SECONDS, 0),
+    defaultRateLimits: {
+      perMinute: count(env.FORM_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMITS.perMinute, 1),
+      perDay: count(env.FORM_RATE_LIMIT_PER_DAY, DEFAULT_RATE_LIMITS.perDay, 1),
+    },
+    extraOrigins: parseExtraOrigins(text(env.FORM_ALLOWED_ORIGINS)),
+  };
+}
+
+/** The form's own limits win; otherwise the deployment's defaults. */
+export function rateLimitsFor(form: FormDef, settings: FormSettings): RateLimits {
+  return form.rateLimit ?? settings.defaultRateLimits;
+}
+
+/** The form's allowedOrigins plus those FORM_ALLOWED_ORIGINS adds for it. */
+export function allowedOriginsFor(form: FormDef, settings: FormSettings): readonly string[] {
+  return [...form.allowedOrigins, ...(settings.extraOrigins.get(form.id) ?? [])];
+}
+
+/**
+ * "contact=https://a.example,https://b.example newsletter=https://a.example": whitespace separates
+ * forms, commas separate origins. Anything that is not an exact origin is ignored, never widened.
+ */
+export function parseExtraOrigins(value: string): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const entry of value.split(/\s+/).filter(Boolean)) {
+    const [formId, list = ""] = entry.split("=", 2);
+    const origins = list.split(",").filter(isExactOrigin);
+    if (formId && origins.length > 0) map.set(formId, [...(map.get(formId) ?? []), ...origins]);
+  }
+  return map;
+}
+
+function isExactOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.origin === value && (url.protocol === "https:" || url.protocol === "http:");
+  } catch {
+    return false;
+  }
+}
+
+function count(value: unknown, fallback: number, min: number): number {
+  const n = Number(text(value));
+  return text(value) !== "" && Number.isInteger(n) && n >= min ? n : fallback;
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value.trim() : "";
+}

@@ -1,0 +1,41 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { findForm } from "~/forms/registry";
+import { acceptSubmission } from "~/lib/accept.server";
+import { acceptedJson, problemHtml, problemJson, wantsJson } from "~/lib/api-response.server";
+import { answerPreflight, checkOrigin, corsHeaders } from "~/lib/cors.server";
+import { allowedOriginsFor, readFormSettings } from "~/lib/form-settings.server";
+import { rateLimitHeaders } from "~/lib/rate-limit.server";
+
+// POST /api/forms/:formId/submissions — the public API other sites post to, with fetch or a plain
+// HTML form. The accept pipeline does the work; this route only shapes the answer (JSON or HTML).
+
+const ALLOW = "POST, OPTIONS";
+
+// OPTIONS (CORS preflight) and GET/HEAD arrive here: resource routes send non-mutations to the loader.
+export function loader({ request, params, context }: LoaderFunctionArgs) {
+  if (request.method !== "OPTIONS") return problemJson("method_not_allowed", new Headers({ Allow: ALLOW }));
+  const form = findForm(params.formId);
+  if (!form) return problemJson("form_not_found", new Headers({ Vary: "Origin" }));
+  const allowed = allowedOriginsFor(form, readFormSettings(context.cloudflare.env));
+  return answerPreflight(request, allowed) ?? problemJson("origin_not_allowed", new Headers({ Vary: "Origin" }));
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const json = wantsJson(request);
+  if (request.method !== "POST") return problemJson("method_not_allowed", new Headers({ Allow: ALLOW }));
+  const form = findForm(params.formId);
+  if (!form) return json ? problemJson("form_not_found") : problemHtml("form_not_found", null);
+  const { env, ctx } = context.cloudflare;
+  const origin = checkOrigin(request, allowedOriginsFor(form, readFormSettings(env)));
+  const headers = corsHeaders(origin.ok ? origin.corsOrigin : null);
+
+  const result = await acceptSubmission({ request, form, env, ctx, channel: "api" });
+  if (result.rate) rateLimitHeaders(result.rate.verdict, result.rate.rules).forEach((value, name) => headers.set(name, value));
+  if (result.ok) {
+    if (json) return acceptedJson(result.id, result.replayed, headers);
+    return redirect(form.redirectUrl ?? `/f/${form.id}/thanks/${result.id}`, { status: 303, headers });
+  }
+  return json
+    ? problemJson(result.code, headers, result.fieldErrors)
+    : problemHtml(result.code, form, headers, result.fieldErrors);
+}

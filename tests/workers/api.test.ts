@@ -1,0 +1,245 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { apiPost, appFetch, clearTables, countingDb, countRows, standin, standinToken, testEnv } from "./helpers";
+
+const VALID = { name: "Ada Lovelace", email: "ada@example.org", message: "Hello from the analytical engine." };
+const SITE = "https://customer.example";
+const withSite = () => testEnv({ FORM_ALLOWED_ORIGINS: `contact=${SITE}` });
+
+beforeEach(async () => {
+  await standin.reset();
+  await clearTables();
+});
+
+async function rows() {
+  return (await env.DB.prepare("SELECT * FROM submissions ORDER BY received_at").all<Record<string, string>>()).results;
+}
+
+describe("POST /api/forms/:formId/submissions", () => {
+  it("takes JSON and answers 201 { id, status } with RateLimit headers", async () => {
+    const response = await appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }));
+    expect(response.status).toBe(201);
+    const body = await response.json<{ id: string; status: string }>();
+    expect(body.status).toBe("accepted");
+    expect(response.headers.get("RateLimit")).toMatch(/^limit=\d+, remaining=\d+, reset=\d+$/);
+    expect(response.headers.get("Vary")).toBe("Origin");
+    const [row] = await rows();
+    expect(row.id).toBe(body.id);
+    expect(row.status).toBe("accepted");
+    expect(JSON.parse(row.fields)).toEqual(VALID);
+  });
+
+  it("takes URL-encoded and multipart bodies from fetch callers", async () => {
+    const encoded = await appFetch(
+      apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, {
+        type: "application/x-www-form-urlencoded",
+        headers: { Accept: "application/json" },
+      }),
+    );
+    expect(encoded.status).toBe(201);
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ ...VALID, "cf-turnstile-response": standinToken() })) form.set(k, v);
+    const multipart = new Request("http://localhost/api/forms/contact/submissions", {
+      method: "POST",
+      body: form,
+      headers: { "Sec-Fetch-Mode": "cors", "CF-Connecting-IP": "198.51.100.20" },
+    });
+    expect((await appFetch(multipart)).status).toBe(201);
+    expect(await countRows("submissions")).toBe(2);
+  });
+
+  it("redirects a plain HTML post with 303 to the thank-you page (no redirectUrl set)", async () => {
+    const response = await appFetch(
+      apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, {
+        type: "application/x-www-form-urlencoded",
+        headers: { "Sec-Fetch-Mode": "navigate", Origin: SITE },
+      }),
+      withSite(),
+    );
+    expect(response.status).toBe(303);
+    const [row] = await rows();
+    expect(response.headers.get("location")).toBe(`/f/contact/thanks/${row.id}`);
+  });
+
+  it("answers invalid fields with problem+json, per-field errors, and never spends the token", async () => {
+    const response = await appFetch(apiPost("contact", { ...VALID, email: ["a@b.c"], message: "short", "cf-turnstile-response": standinToken() }));
+    expect(response.status).toBe(422);
+    expect(response.headers.get("content-type")).toContain("application/problem+json");
+    expect(response.headers.get("Gatepost-Error-Code")).toBe("validation_failed");
+    const body = await response.json<{ code: string; status: number; errors: Array<{ field: string; detail: string }> }>();
+    expect(body.code).toBe("validation_failed");
+    expect(body.status).toBe(422);
+    expect(body.errors.map((e) => e.field).sort()).toEqual(["email", "message"]);
+    expect(await standin.calls()).toHaveLength(0);
+    expect(await countRows("submissions")).toBe(0);
+  });
+
+  it("shows a readable error page to a plain HTML post that is refused", async () => {
+    const response = await appFetch(
+      apiPost("contact", { ...VALID, email: "nope" }, { type: "application/x-www-form-urlencoded", headers: { "Sec-Fetch-Mode": "navigate" } }),
+    );
+    expect(response.status).toBe(422);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    const html = await response.text();
+    expect(html).toContain("Contact us: not sent");
+    expect(html).toContain("<strong>E-mail address:</strong> E-mail address must be a valid e-mail address");
+    expect(html).toContain("<code>validation_failed</code>");
+  });
+
+  it("drops unknown fields and caps every field", async () => {
+    const ok = await appFetch(apiPost("contact", { ...VALID, admin: true, extra: "x", "cf-turnstile-response": standinToken() }));
+    expect(ok.status).toBe(201);
+    expect(Object.keys(JSON.parse((await rows())[0].fields)).sort()).toEqual(["email", "message", "name"]);
+    const long = await appFetch(apiPost("contact", { ...VALID, name: "n".repeat(101) }));
+    expect((await long.json<{ errors: Array<{ field: string }> }>()).errors[0].field).toBe("name");
+  });
+
+  it("answers 404 form_not_found and 405 for wrong methods, each with a catalogue code", async () => {
+    const missing = await appFetch(apiPost("nope", VALID));
+    expect(missing.status).toBe(404);
+    expect((await missing.json<{ code: string }>()).code).toBe("form_not_found");
+    for (const method of ["GET", "PUT", "PATCH", "DELETE"]) {
+      const response = await appFetch(new Request("http://localhost/api/forms/contact/submissions", { method }));
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get("Allow")).toBe("POST, OPTIONS");
+      expect((await response.json<{ code: string }>()).code).toBe("method_not_allowed");
+    }
+  });
+
+  it("uses at most two D1 round trips, idempotency included, and one for a replay", async () => {
+    const counted = countingDb(env.DB);
+    const appEnv = { ...testEnv(), DB: counted.db };
+    const first = await appFetch(
+      apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": "order-1" } }),
+      appEnv,
+    );
+    expect(first.status).toBe(201);
+    expect(counted.trips()).toBe(2);
+    const again = await appFetch(
+      apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": "order-1" } }),
+      appEnv,
+    );
+    expect(again.status).toBe(201);
+    expect(counted.trips()).toBe(3);
+  });
+});
+
+describe("idempotency", () => {
+  it("answers a repeat with the same Idempotency-Key with the first answer and stores nothing new", async () => {
+    const token = standinToken();
+    const send = () =>
+      appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": token }, { headers: { "Idempotency-Key": "k-123" } }));
+    const first = await send();
+    const repeat = await send();
+    expect(repeat.status).toBe(201);
+    expect(await repeat.json()).toEqual(await first.json());
+    expect(repeat.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await countRows("submissions")).toBe(1);
+    expect(await countRows("idempotency_keys")).toBe(1);
+    // The repeat never reached the provider, so its spent token did not turn it into a refusal.
+    expect(await standin.calls()).toHaveLength(1);
+  });
+
+  it("keeps one row when two requests with the same key race", async () => {
+    const send = () =>
+      appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": "race" } }));
+    const answers = await Promise.all([send(), send(), send()]);
+    const ids = await Promise.all(answers.map(async (r) => (await r.json<{ id: string }>()).id));
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(new Set(ids).size).toBe(1);
+    expect(await countRows("submissions")).toBe(1);
+  });
+
+  it("takes the rendered form's _gp_sid as the key, and scopes keys per form", async () => {
+    const sid = crypto.randomUUID();
+    const send = () => appFetch(apiPost("contact", { ...VALID, _gp_sid: sid, "cf-turnstile-response": standinToken() }));
+    const a = await (await send()).json<{ id: string }>();
+    const b = await (await send()).json<{ id: string }>();
+    expect(b.id).toBe(a.id);
+    const newsletter = await appFetch(
+      apiPost("newsletter", { email: "ada@example.org", consent: true, _gp_sid: sid, "cf-turnstile-response": standinToken({ action: "newsletter" }) }),
+    );
+    expect(newsletter.status).toBe(201);
+    expect(await countRows("submissions")).toBe(2);
+  });
+
+  it("refuses a malformed key with 400 idempotency_key_invalid", async () => {
+    for (const headers of [{ "Idempotency-Key": "x".repeat(256) }, { "Idempotency-Key": "  " }]) {
+      const response = await appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers }));
+      expect(response.status).toBe(400);
+      expect((await response.json<{ code: string }>()).code).toBe("idempotency_key_invalid");
+    }
+    const badSid = await appFetch(apiPost("contact", { ...VALID, _gp_sid: ["a"] }));
+    expect((await badSid.json<{ code: string }>()).code).toBe("idempotency_key_invalid");
+    expect(await countRows("submissions")).toBe(0);
+  });
+});
+
+describe("CORS and the origin check", () => {
+  it("answers a preflight from an allowed origin: that origin only, Vary: Origin, no credentials", async () => {
+    const response = await appFetch(
+      new Request("http://localhost/api/forms/contact/submissions", {
+        method: "OPTIONS",
+        headers: { Origin: SITE, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+      }),
+      withSite(),
+    );
+    expect(response.status).toBe(204);
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBe(SITE);
+    expect(response.headers.get("Access-Control-Allow-Methods")).toBe("POST");
+    expect(response.headers.get("Access-Control-Allow-Headers")).toContain("Content-Type");
+    expect(response.headers.get("Vary")).toContain("Origin");
+    expect(response.headers.get("Access-Control-Allow-Credentials")).toBeNull();
+  });
+
+  it("refuses the preflight of an origin not on the list", async () => {
+    const response = await appFetch(
+      new Request("http://localhost/api/forms/contact/submissions", {
+        method: "OPTIONS",
+        headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" },
+      }),
+      withSite(),
+    );
+    expect(response.status).toBe(403);
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    expect((await response.json<{ code: string }>()).code).toBe("origin_not_allowed");
+  });
+
+  it("answers an allowed cross-origin POST with its origin in Access-Control-Allow-Origin", async () => {
+    const response = await appFetch(
+      apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { Origin: SITE } }),
+      withSite(),
+    );
+    expect(response.status).toBe(201);
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBe(SITE);
+    expect(response.headers.get("Access-Control-Allow-Credentials")).toBeNull();
+  });
+
+  it("refuses a POST from another origin with 403 before the rate limit, the schema or the provider", async () => {
+    for (const origin of ["https://evil.example", "null"]) {
+      const response = await appFetch(
+        apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { Origin: origin } }),
+        withSite(),
+      );
+      expect(response.status).toBe(403);
+      expect((await response.json<{ code: string }>()).code).toBe("origin_not_allowed");
+    }
+    expect(await standin.calls()).toHaveLength(0);
+    expect(await countRows("submissions")).toBe(0);
+    expect(await countRows("rate_limits")).toBe(0);
+  });
+});
+
+describe("plain honeypot on API posts", () => {
+  it("gives a bot that fills _gotcha the human answer and quarantines it with the reason", async () => {
+    const response = await appFetch(apiPost("contact", { ...VALID, _gotcha: "http://spam.example", "cf-turnstile-response": standinToken() }));
+    expect(response.status).toBe(201);
+    const body = await response.json<{ id: string; status: string }>();
+    expect(body.status).toBe("accepted");
+    const [row] = await rows();
+    expect(row.id).toBe(body.id);
+    expect(row.status).toBe("quarantined");
+    expect(row.quarantine_reason).toBe("honeypot_filled");
+    expect(await countRows("deliveries")).toBe(0);
+  });
+});

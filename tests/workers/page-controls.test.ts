@@ -1,0 +1,135 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { appFetch, clearTables, countRows, formPost, signedStamp, standin, standinToken, testEnv } from "./helpers";
+
+// The abuse controls of Gatepost's own form pages: the hidden trap and the signed timestamp.
+const VALID = { name: "Ada Lovelace", email: "ada@example.org", message: "Hello from the analytical engine." };
+
+beforeEach(async () => {
+  await standin.reset();
+  await clearTables();
+});
+
+async function onlyRow() {
+  const { results } = await env.DB.prepare("SELECT * FROM submissions").all<Record<string, string>>();
+  expect(results).toHaveLength(1);
+  return results[0];
+}
+
+describe("the form page", () => {
+  it("renders a signed stamp, a submission id and a trap field, never cached", async () => {
+    const response = await appFetch(new Request("http://localhost/f/contact"));
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    const html = await response.text();
+    expect(html).toMatch(/name="_gp_ts"[^>]* value="v1\.\d{13}\.[A-Za-z0-9_-]{43}"/);
+    expect(html).toMatch(/name="_gp_sid"[^>]* value="[0-9a-f-]{36}"/);
+    expect(html).toMatch(/<div class="hp" aria-hidden="true"><label for="_gp_hp">Leave this field empty<\/label><input type="text" id="_gp_hp" name="_gp_hp" tabindex="-1" autoComplete="off"/);
+  });
+
+  it("renders the newsletter from its schema and lists both public forms on /", async () => {
+    const page = await (await appFetch(new Request("http://localhost/f/newsletter"))).text();
+    expect(page).toContain("<h1>Newsletter</h1>");
+    expect(page).toContain('type="email"');
+    expect(page).toMatch(/type="checkbox" id="field-consent" name="consent" required=""/);
+    const home = await (await appFetch(new Request("http://localhost/"))).text();
+    expect(home).toContain('href="/f/contact"');
+    expect(home).toContain('href="/f/newsletter"');
+  });
+});
+
+describe("posts from the form page", () => {
+  it("accepts a human post (stamp old enough, trap empty) with status accepted", async () => {
+    const response = await appFetch(formPost("/f/contact", { ...VALID, _gp_hp: "", "cf-turnstile-response": standinToken() }));
+    expect(response.status).toBe(303);
+    const row = await onlyRow();
+    expect(row.status).toBe("accepted");
+    expect(row.quarantine_reason).toBeNull();
+  });
+
+  it.each([
+    ["the trap is filled", { _gp_hp: "buy now" }, {}, "honeypot_filled"],
+    ["the stamp is missing", { _gp_ts: "" }, {}, "timestamp_missing"],
+    ["the stamp is forged", { _gp_ts: signedStamp("contact", Date.now() - 60_000, "not-the-server-secret-0123456789abcdef") }, {}, "timestamp_forged"],
+    ["the stamp is for another form", { _gp_ts: signedStamp("newsletter", Date.now() - 60_000) }, {}, "timestamp_forged"],
+    ["the stamp is garbage", { _gp_ts: "v1.123.abc" }, {}, "timestamp_forged"],
+    ["it was sent faster than a person types", {}, { stampAgeMs: 500 }, "timestamp_too_fast"],
+  ])("gives a bot the human answer and quarantines it when %s", async (_label, extra, options, reason) => {
+    const response = await appFetch(
+      formPost("/f/contact", { ...VALID, ...extra, "cf-turnstile-response": standinToken() }, {}, options),
+    );
+    expect(response.status).toBe(303);
+    const row = await onlyRow();
+    expect(response.headers.get("location")).toBe(`/f/contact/thanks/${row.id}`);
+    expect(row.status).toBe("quarantined");
+    expect(row.quarantine_reason).toBe(reason);
+    // Quarantined submissions are never queued for delivery.
+    expect(await countRows("deliveries")).toBe(0);
+    // The thank-you page looks the same as for a person.
+    const thanks = await appFetch(new Request(`http://localhost/f/contact/thanks/${row.id}`));
+    expect(thanks.status).toBe(200);
+  });
+
+  it("still makes a bot pass Turnstile: a failed captcha stores nothing and looks like a person's refusal", async () => {
+    const appEnv = testEnv({ TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA" });
+    const response = await appFetch(formPost("/f/contact", { ...VALID, _gp_hp: "x", "cf-turnstile-response": standinToken() }), appEnv);
+    expect(response.status).toBe(400);
+    expect(response.headers.get("Gatepost-Error-Code")).toBe("turnstile_invalid_token");
+    expect(await countRows("submissions")).toBe(0);
+  });
+
+  it("fails closed with 500 when FORM_SIGNING_SECRET is missing or too short", async () => {
+    for (const secret of ["", "short"]) {
+      const response = await appFetch(
+        formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }),
+        testEnv({ FORM_SIGNING_SECRET: secret }),
+      );
+      expect(response.status).toBe(500);
+      expect(response.headers.get("Gatepost-Error-Code")).toBe("form_signing_secret_missing");
+    }
+    expect(await standin.calls()).toHaveLength(0);
+    expect(await countRows("submissions")).toBe(0);
+  });
+
+  it("refuses a cross-origin post to the page with 403", async () => {
+    const response = await appFetch(
+      formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }, { Origin: "https://evil.example" }),
+    );
+    expect(response.status).toBe(403);
+    expect(response.headers.get("Gatepost-Error-Code")).toBe("origin_not_allowed");
+    expect(await countRows("submissions")).toBe(0);
+  });
+
+  it("treats a double send of one rendered form (same _gp_sid) as one submission", async () => {
+    const sid = crypto.randomUUID();
+    const first = await appFetch(formPost("/f/contact", { ...VALID, _gp_sid: sid, "cf-turnstile-response": standinToken() }));
+    const second = await appFetch(formPost("/f/contact", { ...VALID, _gp_sid: sid, "cf-turnstile-response": standinToken() }));
+    expect(second.status).toBe(303);
+    expect(second.headers.get("location")).toBe(first.headers.get("location"));
+    expect(await countRows("submissions")).toBe(1);
+  });
+
+  it("keeps the first render's stamp and id on the page after a refused post", async () => {
+    const stamp = signedStamp("contact", Date.now() - 20_000);
+    const sid = crypto.randomUUID();
+    const response = await appFetch(formPost("/f/contact", { ...VALID, email: "bad", _gp_ts: stamp, _gp_sid: sid }));
+    expect(response.status).toBe(422);
+    expect(response.headers.get("Gatepost-Error-Code")).toBe("validation_failed");
+    const html = await response.text();
+    expect(html).toContain(`value="${stamp}"`);
+    expect(html).toContain(`value="${sid}"`);
+  });
+
+  it("answers wrong methods with 405 and a code", async () => {
+    for (const method of ["PUT", "DELETE", "PATCH"]) {
+      const response = await appFetch(new Request("http://localhost/f/contact", { method }));
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get("Gatepost-Error-Code")).toBe("method_not_allowed");
+    }
+    const options = await appFetch(new Request("http://localhost/f/contact", { method: "OPTIONS" }));
+    expect(options.status).toBe(405);
+    expect(options.headers.get("Gatepost-Error-Code")).toBe("method_not_allowed");
+    const missing = await appFetch(new Request("http://localhost/f/nope"));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("Gatepost-Error-Code")).toBe("form_not_found");
+  });
+});
