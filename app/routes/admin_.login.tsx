@@ -17,7 +17,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const next = safeNext(new URL(request.url).searchParams.get("next"));
   if (await findUser(request, env)) throw redirect(next, 303);
   const config = readAdminConfig(env);
-  return { next, open: config.open, passwordSignIn: config.passwordSignIn, access: Boolean(config.access), problems: config.problems };
+  // The setting names travel as loader data, so the client bundle never names a secret.
+  const setup = { hash: "ADMIN_PASSWORD_HASH", secret: "SESSION_SECRET" };
+  return { next, open: config.open, passwordSignIn: config.passwordSignIn, access: Boolean(config.access), problems: config.problems, setup };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -34,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AdminLogin() {
-  const { next, open, passwordSignIn, access, problems } = useLoaderData<typeof loader>();
+  const { next, open, passwordSignIn, access, problems, setup } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
@@ -45,8 +47,8 @@ export default function AdminLogin() {
           <h2>The operator console is closed</h2>
           <p>
             No way to sign in is configured, so nobody can. Make a password hash with{" "}
-            <code>npm run admin:hash-password -- &apos;your password&apos;</code>, set it as <code>ADMIN_PASSWORD_HASH</code>,
-            and set <code>SESSION_SECRET</code> to 32 or more random characters (docs/deploy.md, step 3).
+            <code>npm run admin:hash-password -- &apos;your password&apos;</code>, set it as <code>{setup.hash}</code>,
+            and set <code>{setup.secret}</code> to 32 or more random characters (docs/deploy.md, step 3).
           </p>
         </div>
       ) : null}
