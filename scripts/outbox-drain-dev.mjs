@@ -44,7 +44,7 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
 
   const url = `http://127.0.0.1:${port}/__scheduled?cron=${encodeURIComponent("* * * * *")}`;
   const tick = async () => {
-    const res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(180_000) });
     if (!res.ok) throw new Error(`drain tick answered ${res.status}`);
   };
   let timer;
