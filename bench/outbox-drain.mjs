@@ -109,7 +109,8 @@ export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeo
     if (queued.n !== count) throw new Error(`expected ${count} pending deliveries, found ${queued.n}`);
     while (Date.now() < queued.due) await sleep(200);
 
-    const drain = await startOutboxDrainDev({ persistTo, bindings: webhook, intervalMs: 0 });
+    const runs = [];
+    const drain = await startOutboxDrainDev({ persistTo, bindings: webhook, intervalMs: 0, onReport: (results) => runs.push(results) });
     stops.push(() => drain.stop());
     await sink.setMode("normal");
     log("sink up; draining…");
@@ -136,6 +137,8 @@ export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeo
       invalidSignatures: state.requests.filter((r) => r.outcome === "rejected").length,
       duplicates: state.unique.reduce((n, u) => n + u.duplicates, 0),
       deliveredInD1: rows.delivered,
+      cronRuns: runs.length,
+      failedJobs: runs.flat().filter((job) => !job.ok).map((job) => `${job.name}: ${job.error}`),
       lost,
     };
   } finally {
