@@ -75,6 +75,15 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  if (intervalMs > 0) timer = setInterval(() => tick().catch((e) => console.error(`outbox drain tick failed: ${e.message}`)), intervalMs);
+  let busy = false; // one run at a time: a tick that is still draining is not joined by another
+  if (intervalMs > 0) {
+    timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      tick()
+        .catch((e) => console.error(`outbox drain tick failed: ${e.message}`))
+        .finally(() => (busy = false));
+    }, intervalMs);
+  }
   return { tick, stop, pid: child.pid, output: () => output };
 }
