@@ -2,6 +2,7 @@
 // variable overrides. `--offline` adds the local Turnstile stand-in for machines without internet.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { hashPassword } from "./hash-password.mjs";
 import { applyLocalMigrations, startPagesDev } from "./pages-dev.mjs";
 import { startOutboxDrainDev } from "./outbox-drain-dev.mjs";
 
@@ -21,6 +22,25 @@ const DEFAULTS = {
   FORM_ALLOWED_ORIGINS: "",
 };
 
+/**
+ * The operator console's local settings: a fresh password each start (ADMIN_PASSWORD picks your
+ * own), hashed here and printed once the server is up, and a random session secret. Any admin
+ * setting in the environment (ADMIN_PASSWORD_HASH, VIEWER_PASSWORD_HASH, SESSION_SECRET,
+ * CF_ACCESS_TEAM_DOMAIN, CF_ACCESS_AUD) wins, as every setting does.
+ */
+async function adminDevSettings() {
+  const settings = {
+    ADMIN_PASSWORD_HASH: "",
+    VIEWER_PASSWORD_HASH: "",
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    CF_ACCESS_TEAM_DOMAIN: "",
+    CF_ACCESS_AUD: "",
+  };
+  if (process.env.ADMIN_PASSWORD_HASH) return { settings, password: null };
+  const password = process.env.ADMIN_PASSWORD || randomBytes(12).toString("base64url");
+  return { settings: { ...settings, ADMIN_PASSWORD_HASH: await hashPassword(password) }, password };
+}
+
 const cleanups = [];
 async function shutdown(code = 0) {
   for (const fn of cleanups.reverse()) await fn().catch(() => {});
@@ -35,7 +55,8 @@ if (!process.env.SKIP_BUILD) {
 }
 applyLocalMigrations();
 
-const settings = { ...DEFAULTS };
+const adminDev = await adminDevSettings();
+const settings = { ...DEFAULTS, ...adminDev.settings };
 if (offline) {
   const { startTurnstileStandin } = await import("../tests/support/turnstile-standin.mjs");
   const standin = await startTurnstileStandin({ port: Number(process.env.STANDIN_PORT || 0) });
@@ -56,6 +77,7 @@ await startLocalOutboxDrain(settings).catch(async (error) => {
   await shutdown(1);
 });
 console.log(`\nGatepost is running on http://localhost:${port}${offline ? " (offline: stand-in Turnstile)" : ""}`);
+if (adminDev.password) console.log(`Operator console: http://localhost:${port}/admin  (local password: ${adminDev.password})`);
 
 // --- Webhooks (issue 3): a local sink that prints each delivery, and the scheduled drain Worker. ---
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type MouseEvent } from "react";
 import type { FieldDef } from "~/forms/schema";
 
 // The list of problems at the top of a failed form. It takes focus so keyboard and screen reader
@@ -27,11 +27,23 @@ export function ErrorSummary({
         <ul>
           {listed.map((f) => (
             <li key={f.name}>
-              <a href={`#field-${f.name}`}>{errors[f.name]}</a>
+              <a href={`#field-${f.name}`} onClick={(event) => focusField(event, `field-${f.name}`)}>
+                {errors[f.name]}
+              </a>
             </li>
           ))}
         </ul>
       ) : null}
     </div>
   );
+}
+
+// Following a fragment link scrolls but does not reliably move focus, so keyboard users would have to
+// find the field again; move focus there explicitly (the GOV.UK error summary pattern).
+function focusField(event: MouseEvent<HTMLAnchorElement>, id: string) {
+  const field = document.getElementById(id);
+  if (!field) return;
+  event.preventDefault();
+  field.focus();
+  field.scrollIntoView({ block: "center" });
 }

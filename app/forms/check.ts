@@ -33,6 +33,8 @@ function checkField(formId: string, field: FieldDef): string[] {
   if (!FIELD_NAME.test(field.name)) problems.push(`${where}: field name must be camelCase letters and digits`);
   if (RESERVED_FIELDS.has(field.name)) problems.push(`${where}: field name is reserved`);
   if (!field.label?.trim()) problems.push(`${where}: every field needs a label`);
+  // Hidden fields are never shown; every other field explains itself to screen-reader users too.
+  if (field.type !== "hidden" && !field.hint?.trim()) problems.push(`${where}: every visible field needs a hint`);
   if (field.pattern !== undefined) {
     try {
       new RegExp(field.pattern, "u");

@@ -6,7 +6,15 @@ export const contactForm = defineForm({
   description: "Send us a message and we will get back to you by e-mail.",
   public: true,
   fields: [
-    { name: "name", type: "text", label: "Your name", required: true, maxLength: 100, autocomplete: "name" },
+    {
+      name: "name",
+      type: "text",
+      label: "Your name",
+      hint: "How you would like us to address you.",
+      required: true,
+      maxLength: 100,
+      autocomplete: "name",
+    },
     {
       name: "email",
       type: "email",

@@ -56,6 +56,18 @@ export const ERRORS = {
     message: "The Idempotency-Key must be 1 to 255 visible ASCII characters.",
   },
   form_signing_secret_missing: { status: 500, message: SERVER_MISCONFIGURED },
+  // admin
+  admin_closed: {
+    status: 503,
+    message: "The operator console is closed until a password or Cloudflare Access is configured.",
+  },
+  admin_sign_in_failed: { status: 401, message: "That password is not right." },
+  admin_rate_limited: { status: 429, message: "Too many sign-in attempts from here. Wait 15 minutes and try again." },
+  admin_unauthenticated: { status: 401, message: "Sign in to the operator console first." },
+  admin_forbidden: { status: 403, message: "Your role can only read. Ask an admin to do this." },
+  admin_cross_origin: { status: 403, message: "This action must be sent from the operator console itself." },
+  admin_not_quarantined: { status: 409, message: "This submission is not in quarantine." },
+  admin_bad_request: { status: 400, message: "That request to the operator console is not complete." },
   internal_error: { status: 500, message: "Something went wrong on our side." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

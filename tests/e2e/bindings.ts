@@ -2,6 +2,11 @@ import { randomBytes } from "node:crypto";
 // @ts-ignore - plain ESM helper shared with npm start and the benchmark
 import { startWebhookSink } from "../support/webhook-sink.mjs";
 import { startStaticSites } from "./cross-origin-site";
+// @ts-ignore - plain ESM helper shared with npm run admin:hash-password
+import { hashPassword } from "../../scripts/hash-password.mjs";
+
+/** The operator console's password in the e2e app (tests/e2e/admin.test.ts signs in with it). */
+export const E2E_ADMIN_PASSWORD = "e2e admin password 0123";
 
 // Extra bindings and helper servers the e2e app needs beyond Turnstile (webhook sink, admin password,
 // allowed origins…). Each feature adds its own entry here; global-setup passes `bindings` to pages dev
@@ -35,6 +40,10 @@ export async function extraBindings(): Promise<ExtraBindings> {
   bindings.FORM_RATE_LIMIT_PER_DAY = "2000";
   provided.allowedSite = sites.allowed;
   provided.refusedSite = sites.refused;
+
+  // admin: a known password, hashed exactly as `npm run admin:hash-password` does, and a session secret.
+  bindings.ADMIN_PASSWORD_HASH = await hashPassword(E2E_ADMIN_PASSWORD);
+  bindings.SESSION_SECRET = "e2e-session-secret-0123456789abcdef0123456789";
 
   // outbox: the contact form delivers to a local sink that verifies signatures (tests/e2e/webhook.test.ts).
   const secret = `whsec_${randomBytes(32).toString("base64")}`;

@@ -63,14 +63,14 @@ document.querySelector("form").addEventListener("submit", async (event) => {
       body: JSON.stringify(body),
     });
     const json = await res.json();
-    out.textContent = res.status + " " + (json.status || json.code);
+    out.textContent = [res.status, json.status || json.code, json.id || ""].join(" ").trim();
   } catch (error) {
     out.textContent = "network error";
   }
 });
 </script>`
     : "";
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Customer site</title></head><body>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Customer site</title></head><body>
 <h1>Customer site</h1>
 <form method="post" action="${escape(action)}">
 <label for="name">Your name</label><input id="name" name="name">

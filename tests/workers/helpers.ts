@@ -196,3 +196,9 @@ export async function clearTables() {
     ["idempotency_keys", "delivery_attempts", "deliveries", "submissions", "rate_limits"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
   );
 }
+
+/** Waits until at least 5 s remain in the current minute, so a minute window cannot roll over mid-test. */
+export async function awayFromMinuteEdge() {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}

@@ -12,7 +12,7 @@ beforeEach(async () => {
 
 describe("the scheduled companion Worker", () => {
   it("lists its jobs by name so more can be added", () => {
-    expect(MAINTENANCE_JOBS.map((job) => job.name)).toEqual(["drain-outbox", "prune-rate-limits"]);
+    expect(MAINTENANCE_JOBS.map((job) => job.name)).toEqual(["drain-outbox", "prune-rate-limits", "apply-retention"]);
   });
 
   it("drains due deliveries and prunes old rate-limit windows on each cron tick, with no new request", async () => {

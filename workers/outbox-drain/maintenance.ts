@@ -1,5 +1,7 @@
+import { FORMS } from "~/forms/registry";
 import { drainOutbox } from "~/lib/delivery.server";
 import { pruneRateLimits } from "~/lib/rate-limit.server";
+import { applyRetention } from "~/lib/retention.server";
 
 // The maintenance jobs the scheduled Worker runs every minute. Adding a job is adding an entry to
 // MAINTENANCE_JOBS. (Kept apart from index.ts: a Worker module may only export handlers.)
@@ -18,6 +20,8 @@ export const DRAIN_BUDGET_MS = 45_000;
 export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   { name: "drain-outbox", run: (env) => drainOutbox(env.DB, env, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS }) },
   { name: "prune-rate-limits", run: (env, nowMs) => pruneRateLimits(env.DB, nowMs) },
+  // admin (issue 5): each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
+  { name: "apply-retention", run: (env, nowMs) => applyRetention(env.DB, FORMS, nowMs) },
 ];
 
 /** Runs every job side by side; one failing job is logged and never stops the others. */

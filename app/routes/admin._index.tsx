@@ -1,0 +1,77 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { OutcomeChart } from "~/components/admin/outcome-chart";
+import { FORMS } from "~/forms/registry";
+import { requireAdminAction, requireUser } from "~/lib/admin-auth.server";
+import { adminHeaders, adminMeta } from "~/lib/admin-http";
+import { redeliverFormDead } from "~/lib/admin-actions.server";
+import { loadDashboard } from "~/lib/admin-queries.server";
+import type { loader as layoutLoader } from "~/routes/admin";
+
+export const headers = adminHeaders;
+export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and delivery outcomes per form.");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context.cloudflare.env);
+  return loadDashboard(context.cloudflare.env.DB, FORMS.map((f) => f.id));
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const env = context.cloudflare.env;
+  const user = await requireAdminAction(request, env);
+  const form = await request.formData();
+  const result = await redeliverFormDead({ env, user, request }, String(form.get("formId") ?? ""));
+  return data(result, { status: result.ok ? 200 : 400 });
+}
+
+export default function Dashboard() {
+  const { forms, days } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
+  return (
+    <>
+      <h1>Dashboard</h1>
+      {result ? <p className={result.ok ? "notice" : "notice error"} role="status">{result.message}</p> : null}
+      <table>
+        <caption className="visually-hidden">Submissions per form</caption>
+        <thead>
+          <tr>
+            <th scope="col">Form</th>
+            <th scope="col" className="num">Today (UTC)</th>
+            <th scope="col" className="num">Last 7 days</th>
+            <th scope="col" className="num">Quarantined</th>
+            <th scope="col" className="num">Dead deliveries</th>
+            {role === "admin" ? <th scope="col">Action</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {forms.map((f) => (
+            <tr key={f.formId}>
+              <th scope="row"><Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{f.formId}</Link></th>
+              <td className="num">{f.today}</td>
+              <td className="num">{f.week}</td>
+              <td className="num">
+                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=quarantined`}>{f.quarantined}</Link>
+              </td>
+              <td className="num">
+                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=dead`}>{f.dead}</Link>
+              </td>
+              {role === "admin" ? (
+                <td>
+                  {f.dead > 0 ? (
+                    <Form method="post">
+                      <input type="hidden" name="formId" value={f.formId} />
+                      <button type="submit" className="secondary">{`Redeliver ${f.dead} dead`}</button>
+                    </Form>
+                  ) : null}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Last 14 days</h2>
+      <OutcomeChart days={days} />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData } from "@remix-run/react";
+import { eraseEmail } from "~/lib/admin-actions.server";
+import { requireAdminAction, requireUser } from "~/lib/admin-auth.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin-http";
+import { auditStatement } from "~/lib/audit.server";
+import { emailTag, findByEmail, normaliseEmail } from "~/lib/erase.server";
+
+// Erasure for a data request, in two steps: "find" shows what would go, "erase" deletes it.
+export const headers = adminHeaders;
+export const meta: MetaFunction = () => adminMeta("Erase by e-mail", "Erase every submission that holds an e-mail address.");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context.cloudflare.env);
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const env = context.cloudflare.env;
+  const user = await requireAdminAction(request, env);
+  const form = await request.formData();
+  const email = normaliseEmail(String(form.get("email") ?? ""));
+  if (!email) return data({ step: "error" as const, message: "Enter a whole e-mail address." }, { status: 400 });
+  if (form.get("intent") === "erase" && form.get("confirm") === "yes") {
+    const result = await eraseEmail({ env, user, request }, email);
+    return { step: "done" as const, message: result.message };
+  }
+  const matches = await findByEmail(env.DB, email);
+  await env.DB.batch([
+    auditStatement(env.DB, { user, request, action: "erase.preview", detail: { emailTag: await emailTag(email), matched: matches.length } }),
+  ]);
+  return { step: "confirm" as const, email, matches };
+}
+
+export default function Erase() {
+  const result = useActionData<typeof action>();
+  return (
+    <>
+      <h1>Erase by e-mail</h1>
+      <p>
+        For a data request: finds every submission, in every form, with a field that is exactly this
+        address, and erases them with their delivery logs. The audit log records that an erase happened
+        and how many went, never the address.
+      </p>
+      {result && "message" in result ? (
+        <p className={result.step === "done" ? "notice" : "notice error"} role="status">{result.message}</p>
+      ) : null}
+      <Form method="post" className="filters">
+        <input type="hidden" name="intent" value="find" />
+        <label>
+          E-mail address
+          <input type="email" name="email" required defaultValue={result && "email" in result ? result.email : ""} />
+        </label>
+        <button type="submit">Find submissions</button>
+      </Form>
+      {result?.step === "confirm" ? (
+        <section aria-labelledby="confirm-title">
+          <h2 id="confirm-title">{result.matches.length} submission{result.matches.length === 1 ? "" : "s"} found</h2>
+          <ul>
+            {result.matches.map((m) => <li key={m.id}>{m.formId}, {formatUtc(m.receivedAt)} (<code>{m.id}</code>)</li>)}
+          </ul>
+          {result.matches.length > 0 ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="erase" />
+              <input type="hidden" name="email" value={result.email} />
+              <input type="hidden" name="confirm" value="yes" />
+              <button type="submit" className="danger">Erase {result.matches.length} permanently</button>
+            </Form>
+          ) : null}
+        </section>
+      ) : null}
+    </>
+  );
+}

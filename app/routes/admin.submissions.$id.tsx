@@ -1,0 +1,88 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { StateBadge } from "~/components/admin/state-badge";
+import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
+import { deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin-actions.server";
+import { requireAdminAction, requireUser } from "~/lib/admin-auth.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin-http";
+import { loadSubmissionDetail } from "~/lib/admin-queries.server";
+import { refusal } from "~/lib/responses.server";
+import type { loader as layoutLoader } from "~/routes/admin";
+
+export const headers = adminHeaders;
+export const meta: MetaFunction = () => adminMeta("Submission", "One submission, its verification and its delivery log.");
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  await requireUser(request, context.cloudflare.env);
+  const detail = await loadSubmissionDetail(context.cloudflare.env.DB, params.id ?? "");
+  if (!detail) throw refusal("not_found");
+  return detail;
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const env = context.cloudflare.env;
+  const user = await requireAdminAction(request, env);
+  const id = params.id ?? "";
+  const intent = String((await request.formData()).get("intent") ?? "");
+  const ctx = { env, user, request, ctx: context.cloudflare.ctx };
+  if (intent === "delete") {
+    const result = await deleteSubmission(ctx, id);
+    if (result.ok) throw redirect("/admin/submissions?deleted=1", 303);
+    throw refusal("not_found");
+  }
+  const result = intent === "redeliver" ? await redeliverOne(ctx, id) : intent === "release" ? await releaseQuarantined(ctx, id) : null;
+  if (!result) throw refusal("admin_bad_request");
+  return data(result, { status: result.ok ? 200 : 409 });
+}
+
+export default function SubmissionDetail() {
+  const { submission: s, state, deliveries } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
+  return (
+    <>
+      <h1>Submission</h1>
+      {result ? <p className={result.ok ? "notice" : "notice error"} role="status">{result.message}</p> : null}
+      <dl>
+        <dt>Reference</dt><dd><code>{s.id}</code></dd>
+        <dt>Form</dt><dd>{s.formId}</dd>
+        <dt>Received</dt><dd>{formatUtc(s.receivedAt)}</dd>
+        <dt>Status</dt><dd><StateBadge state={state} /></dd>
+        {s.quarantineReason ? <><dt>Quarantine reason</dt><dd>{s.quarantineReason}</dd></> : null}
+      </dl>
+      <h2>Fields</h2>
+      <dl>
+        {Object.entries(s.fields).map(([name, value]) => (
+          <div key={name} className="contents">
+            <dt>{name}</dt>
+            <dd><pre>{value === null ? "—" : String(value)}</pre></dd>
+          </div>
+        ))}
+      </dl>
+      <h2>Verification</h2>
+      {s.verification ? (
+        <dl>
+          <dt>Hostname</dt><dd>{s.verification.hostname}</dd>
+          <dt>Action</dt><dd>{s.verification.action}</dd>
+          <dt>Challenge solved</dt><dd>{formatUtc(s.verification.challengeTs)}</dd>
+        </dl>
+      ) : (
+        <p>No Turnstile verdict is stored for this submission.</p>
+      )}
+      <h2>Delivery timeline</h2>
+      <DeliveryTimeline deliveries={deliveries} />
+      {role === "admin" ? (
+        <div className="actions">
+          {state === "quarantined" ? (
+            <Form method="post"><button type="submit" name="intent" value="release">Release from quarantine</button></Form>
+          ) : deliveries.length > 0 ? (
+            <Form method="post"><button type="submit" name="intent" value="redeliver">Redeliver</button></Form>
+          ) : null}
+          <Form method="post">
+            <button type="submit" name="intent" value="delete" className="danger">Delete submission</button>
+          </Form>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { StateBadge } from "~/components/admin/state-badge";
+import { FORMS } from "~/forms/registry";
+import { requireUser } from "~/lib/admin-auth.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin-http";
+import { listSubmissions, parseListFilters } from "~/lib/admin-queries.server";
+import { STATES } from "~/lib/submission-states";
+
+export const headers = adminHeaders;
+export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context.cloudflare.env);
+  const filters = parseListFilters(new URL(request.url).searchParams);
+  const page = await listSubmissions(context.cloudflare.env.DB, filters);
+  return {
+    filters,
+    total: page.total,
+    pages: page.pages,
+    forms: FORMS.map((f) => f.id),
+    items: page.items.map(({ submission: s, state }) => ({
+      id: s.id,
+      formId: s.formId,
+      receivedAt: s.receivedAt,
+      state,
+      // A one-line preview; React escapes it like every other value on the page.
+      preview: Object.values(s.fields).map(String).join(" · ").slice(0, 120),
+    })),
+  };
+}
+
+export default function SubmissionList() {
+  const { filters, total, pages, forms, items } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const pageLink = (page: number) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(page));
+    return `?${next.toString()}`;
+  };
+  return (
+    <>
+      <h1>Submissions</h1>
+      {params.get("deleted") ? <p className="notice" role="status">The submission was deleted.</p> : null}
+      <Form method="get" className="filters" role="search" aria-label="Filter submissions">
+        <label>
+          Form
+          <select name="form" defaultValue={filters.formId ?? ""}>
+            <option value="">All forms</option>
+            {forms.map((f) => <option key={f} value={f}>{f}</option>)}
+          </select>
+        </label>
+        <label>
+          Status
+          <select name="status" defaultValue={filters.state ?? ""}>
+            <option value="">Any</option>
+            {STATES.map((s) => <option key={s} value={s}>{s}</option>)}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" name="from" defaultValue={filters.from ?? ""} />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" defaultValue={filters.to ?? ""} />
+        </label>
+        <label>
+          Search
+          <input type="search" name="q" defaultValue={filters.q ?? ""} />
+        </label>
+        <button type="submit">Filter</button>
+      </Form>
+      <p>{total} submission{total === 1 ? "" : "s"} found.</p>
+      <table>
+        <caption className="visually-hidden">Submissions, newest first</caption>
+        <thead>
+          <tr><th scope="col">Received</th><th scope="col">Form</th><th scope="col">Status</th><th scope="col">Content</th></tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.id}>
+              <td><Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>{formatUtc(item.receivedAt)}</Link></td>
+              <td>{item.formId}</td>
+              <td><StateBadge state={item.state} /></td>
+              <td>{item.preview}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <nav className="pager" aria-label="Pages">
+        {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>Previous page</Link> : null}
+        <span>Page {filters.page} of {pages}</span>
+        {filters.page < pages ? <Link to={pageLink(filters.page + 1)}>Next page</Link> : null}
+      </nav>
+      <h2>Export</h2>
+      <Form method="get" action="/admin/export" reloadDocument className="filters" aria-label="Export submissions">
+        <label>
+          Form
+          <select name="form" defaultValue={filters.formId ?? forms[0]}>
+            {forms.map((f) => <option key={f} value={f}>{f}</option>)}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" name="from" defaultValue={filters.from ?? ""} />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" defaultValue={filters.to ?? ""} />
+        </label>
+        <label>
+          Format
+          <select name="format" defaultValue="csv">
+            <option value="csv">CSV</option>
+            <option value="json">JSON</option>
+          </select>
+        </label>
+        <button type="submit">Download export</button>
+      </Form>
+    </>
+  );
+}

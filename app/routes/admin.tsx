@@ -1,0 +1,32 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/lib/admin-auth.server";
+import { adminHeaders } from "~/lib/admin-http";
+
+// The console's frame. This loader does not guard the pages inside it (Remix runs them in
+// parallel): each child loader and action calls requireUser / requireAdminAction itself.
+export const headers = adminHeaders;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context.cloudflare.env);
+  return { user: { id: user.id, role: user.role } };
+}
+
+export default function AdminLayout() {
+  const { user } = useLoaderData<typeof loader>();
+  return (
+    <div className="admin">
+      <nav aria-label="Operator console">
+        <NavLink to="/admin" end>Dashboard</NavLink>
+        <NavLink to="/admin/submissions">Submissions</NavLink>
+        <NavLink to="/admin/erase">Erase by e-mail</NavLink>
+        <NavLink to="/admin/audit">Audit log</NavLink>
+        <span className="who">{`Signed in as ${user.id} (${user.role})`}</span>
+        <Form method="post" action="/admin/logout" reloadDocument>
+          <button type="submit" className="secondary">Sign out</button>
+        </Form>
+      </nav>
+      <Outlet />
+    </div>
+  );
+}

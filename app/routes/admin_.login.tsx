@@ -1,0 +1,82 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { findUser, requireSameOrigin, safeNext, signIn } from "~/lib/admin-auth.server";
+import { readAdminConfig } from "~/lib/admin-config.server";
+import { auditStatement } from "~/lib/audit.server";
+import { ERRORS } from "~/lib/errors";
+import { pageMeta } from "~/lib/meta";
+
+// Public by nature: the one admin page without a session. Light on purpose (no client library, one
+// field), since it must score 100 in Lighthouse. Indexable, because Lighthouse's SEO audit fails noindex.
+
+export const meta: MetaFunction = () =>
+  pageMeta("Operator sign-in", "Sign in to the Gatepost operator console to review submissions and their deliveries.");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const env = context.cloudflare.env;
+  const next = safeNext(new URL(request.url).searchParams.get("next"));
+  if (await findUser(request, env)) throw redirect(next, 303);
+  const config = readAdminConfig(env);
+  // The setting names travel as loader data, so the client bundle never names a secret.
+  const setup = { hash: "ADMIN_PASSWORD_HASH", secret: "SESSION_SECRET" };
+  return { next, open: config.open, passwordSignIn: config.passwordSignIn, access: Boolean(config.access), problems: config.problems, setup };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  requireSameOrigin(request);
+  const form = await request.formData();
+  const password = String(form.get("password") ?? "");
+  const env = context.cloudflare.env;
+  const result = await signIn(request, env, password);
+  if (result.ok) {
+    await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
+    return redirect(safeNext(String(form.get("next") ?? "")), { status: 303, headers: { "Set-Cookie": result.cookie } });
+  }
+  return data({ code: result.code }, { status: ERRORS[result.code].status });
+}
+
+export default function AdminLogin() {
+  const { next, open, passwordSignIn, access, problems, setup } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <>
+      <h1>Operator sign-in</h1>
+      {!open ? (
+        <div className="notice error">
+          <h2>The operator console is closed</h2>
+          <p>
+            No way to sign in is configured, so nobody can. Make a password hash with{" "}
+            <code>npm run admin:hash-password -- &apos;your password&apos;</code>, set it as <code>{setup.hash}</code>,
+            and set <code>{setup.secret}</code> to 32 or more random characters (docs/deploy.md, step 3).
+          </p>
+        </div>
+      ) : null}
+      {problems.length > 0 ? (
+        <ul className="notice">{problems.map((p) => <li key={p}>{p}</li>)}</ul>
+      ) : null}
+      {access ? <p>If this site is behind Cloudflare Access, signing in there lets you in as admin.</p> : null}
+      {passwordSignIn ? (
+        <Form method="post" replace>
+          <input type="hidden" name="next" value={next} />
+          {result ? (
+            <p className="notice error" role="alert" id="login-error">{ERRORS[result.code].message}</p>
+          ) : null}
+          <div className="field">
+            <label htmlFor="password">Password</label>
+            <input
+              id="password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              aria-invalid={result ? true : undefined}
+              aria-describedby={result ? "login-error" : undefined}
+            />
+          </div>
+          <button type="submit" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
+        </Form>
+      ) : null}
+    </>
+  );
+}

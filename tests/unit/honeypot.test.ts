@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { judgeApiPost, judgePagePost, signFormStamp } from "~/lib/honeypot.server";
+
+const SECRET = "unit-test-signing-secret-0123456789abcdef";
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+async function judge(fields: Record<string, unknown>, nowMs = T0 + 10_000) {
+  return judgePagePost({ fields, secret: SECRET, formId: "contact", minFillMs: 3_000, nowMs });
+}
+
+describe("signed form stamps", () => {
+  it("passes a stamp this server signed for this form, old enough", async () => {
+    const stamp = await signFormStamp(SECRET, "contact", T0);
+    expect(stamp).toMatch(/^v1\.\d{13}\.[A-Za-z0-9_-]{43}$/);
+    expect(await judge({ _gp_ts: stamp, _gp_hp: "" })).toEqual({ bot: false });
+  });
+
+  it("flags a post faster than the minimum fill time", async () => {
+    const stamp = await signFormStamp(SECRET, "contact", T0);
+    expect(await judge({ _gp_ts: stamp }, T0 + 2_999)).toEqual({ bot: true, reason: "timestamp_too_fast" });
+  });
+
+  it("flags a missing, malformed, re-dated, other-form or other-secret stamp", async () => {
+    const stamp = await signFormStamp(SECRET, "contact", T0);
+    const [, , mac] = stamp.split(".");
+    expect(await judge({})).toEqual({ bot: true, reason: "timestamp_missing" });
+    expect(await judge({ _gp_ts: ["a"] })).toEqual({ bot: true, reason: "timestamp_forged" });
+    expect(await judge({ _gp_ts: `v1.${T0 - 60_000}.${mac}` })).toEqual({ bot: true, reason: "timestamp_forged" });
+    expect(await judge({ _gp_ts: await signFormStamp(SECRET, "newsletter", T0) })).toEqual({ bot: true, reason: "timestamp_forged" });
+    expect(await judge({ _gp_ts: await signFormStamp("another-secret-0123456789abcdefghij", "contact", T0) })).toEqual({
+      bot: true,
+      reason: "timestamp_forged",
+    });
+    expect(await judge({ _gp_ts: await signFormStamp(SECRET, "contact", T0 + 3_600_000) })).toEqual({
+      bot: true,
+      reason: "timestamp_forged",
+    });
+  });
+
+  it("flags a filled trap before looking at the stamp", async () => {
+    const stamp = await signFormStamp(SECRET, "contact", T0);
+    expect(await judge({ _gp_ts: stamp, _gp_hp: "x" })).toEqual({ bot: true, reason: "honeypot_filled" });
+    expect(await judge({ _gp_ts: stamp, _gp_hp: ["x"] })).toEqual({ bot: true, reason: "honeypot_filled" });
+  });
+});
+
+describe("judgeApiPost", () => {
+  it("flags only a filled _gotcha", () => {
+    expect(judgeApiPost({})).toEqual({ bot: false });
+    expect(judgeApiPost({ _gotcha: "  " })).toEqual({ bot: false });
+    expect(judgeApiPost({ _gotcha: "spam" })).toEqual({ bot: true, reason: "honeypot_filled" });
+  });
+});

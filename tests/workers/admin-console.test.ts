@@ -1,0 +1,208 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { appFetch, countRows } from "./helpers";
+import { adminEnv, adminGet, adminPost, clearAdminTables, seedSubmission, sessionCookie } from "./admin-helpers";
+
+const DAY = 86_400_000;
+const XSS = `<script>alert("x")</script>"><img src=x onerror=alert(1)>`;
+let admin = "";
+
+beforeEach(async () => {
+  await clearAdminTables();
+  admin = await sessionCookie("admin");
+});
+
+async function page(path: string, cookie = admin) {
+  const response = await appFetch(adminGet(path, cookie), await adminEnv());
+  return { status: response.status, html: await response.text(), response };
+}
+
+/** The visible text of some HTML, roughly: tags and React's comment markers removed. */
+function textOf(html: string) {
+  return html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+}
+
+async function seedMix() {
+  const now = Date.now();
+  const ids = {
+    delivered: await seedSubmission({ fields: { name: "Delivered Dora", email: "dora@example.org", message: "ok" }, deliveries: [{ status: "delivered", attempts: [{ httpStatus: 200, excerpt: "thanks" }] }] }),
+    pending: await seedSubmission({ fields: { name: "Pending Pat", email: "pat@example.org", message: "wait" }, deliveries: [{ status: "delivered" }, { status: "pending" }] }),
+    dead: await seedSubmission({
+      fields: { name: "Dead Dan", email: "dan@example.org", message: "gone" },
+      deliveries: [{ status: "dead", lastError: "http_status", attempts: [{ httpStatus: 500, error: "http_status", latencyMs: 1234, excerpt: "upstream exploded" }, { httpStatus: null, error: "timeout", latencyMs: 10_000 }] }],
+    }),
+    quarantined: await seedSubmission({ fields: { name: "Bot Bob", email: "bob@example.org", message: "buy" }, quarantineReason: "honeypot filled" }),
+    old: await seedSubmission({ fields: { name: "Old Olga", email: "olga@example.org", message: "last week" }, receivedAt: new Date(now - 3 * DAY).toISOString(), deliveries: [{ status: "delivered" }] }),
+  };
+  return ids;
+}
+
+describe("dashboard", () => {
+  it("counts per form today, last 7 days, quarantined and dead, and draws a 14-day SVG chart with a table", async () => {
+    await seedMix();
+    const { status, html } = await page("/admin");
+    expect(status).toBe(200);
+    const row = textOf(html.slice(html.indexOf(">contact<") - 200, html.indexOf("</tr>", html.indexOf(">contact<"))));
+    // today 4 (the old one is 3 days back), 7 days 5, quarantined 1, dead 1
+    expect(row).toMatch(/contact 4 5 1 1/);
+    expect(html).toContain("<svg");
+    expect(html).toContain('aria-hidden="true"');
+    expect(textOf(html)).toContain("Submissions per day, last 14 days (UTC), by outcome: 5 in total.");
+    expect(html.match(/<th scope="row">\d{4}-\d{2}-\d{2}<\/th>/g)).toHaveLength(14);
+    expect(html).toContain("Redeliver 1 dead");
+  });
+
+  it("hides action buttons from a viewer", async () => {
+    await seedMix();
+    const { html } = await page("/admin", await sessionCookie("viewer"));
+    expect(html).not.toContain("Redeliver 1 dead");
+  });
+});
+
+describe("submission list", () => {
+  it("filters by each derived status, by form, by date and by text, with pagination", async () => {
+    const ids = await seedMix();
+    for (const state of ["delivered", "pending", "dead", "quarantined"] as const) {
+      const { html } = await page(`/admin/submissions?status=${state}`);
+      const expected = state === "delivered" ? [ids.delivered, ids.old] : [ids[state]];
+      const found = [...html.matchAll(/href="\/admin\/submissions\/([0-9a-f-]{36})"/g)].map((m) => m[1]);
+      expect(found.sort(), state).toEqual(expected.sort());
+    }
+    expect(textOf((await page("/admin/submissions?q=olga")).html)).toContain("Old Olga");
+    expect(textOf((await page("/admin/submissions?q=olga")).html)).not.toContain("Dead Dan");
+    expect(textOf((await page("/admin/submissions?q=%25")).html)).toContain("0 submissions found.");
+    const today = new Date().toISOString().slice(0, 10);
+    const dated = textOf((await page(`/admin/submissions?from=${today}&to=${today}`)).html);
+    expect(dated).toContain("4 submissions found.");
+    expect(textOf((await page("/admin/submissions?form=newsletter")).html)).toContain("0 submissions found.");
+
+    for (let i = 0; i < 26; i++) await seedSubmission({ fields: { name: `Bulk ${i}` }, receivedAt: new Date(Date.now() - 10 * DAY - i * 1000).toISOString() });
+    const first = await page("/admin/submissions");
+    expect(textOf(first.html)).toContain("31 submissions found.");
+    expect(textOf(first.html)).toContain("Page 1 of 2");
+    expect(first.html).toContain("Next page");
+    const second = await page("/admin/submissions?page=2");
+    expect([...second.html.matchAll(/href="\/admin\/submissions\/[0-9a-f-]{36}"/g)]).toHaveLength(6);
+  });
+});
+
+describe("submission detail", () => {
+  it("shows fields, the verification verdict and every attempt in the delivery timeline", async () => {
+    const { dead } = await seedMix();
+    const { status, html } = await page(`/admin/submissions/${dead}`);
+    expect(status).toBe(200);
+    const text = textOf(html);
+    expect(text).toContain("Dead Dan");
+    expect(text).toContain("forms.example.org");
+    expect(text).toMatch(/Challenge solved \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    expect(text).toContain("1234 ms");
+    expect(text).toContain("upstream exploded");
+    expect(text).toContain("no response");
+    expect(text).toContain("timeout");
+    expect(text).toContain("2 attempts");
+  });
+
+  it("answers 404 for an unknown id", async () => {
+    expect((await page("/admin/submissions/nope")).status).toBe(404);
+  });
+});
+
+describe("stored XSS", () => {
+  it("renders payloads in every field, reason, error and excerpt inert in the list, detail and export", async () => {
+    const id = await seedSubmission({
+      fields: { name: XSS, email: XSS, message: XSS },
+      quarantineReason: XSS,
+      deliveries: [{ status: "dead", lastError: XSS, attempts: [{ httpStatus: 500, error: XSS, excerpt: XSS }] }],
+    });
+    for (const path of ["/admin/submissions", `/admin/submissions/${id}`, `/admin/submissions?q=${encodeURIComponent("<script>")}`]) {
+      const { html } = await page(path);
+      expect(html, path).not.toContain("<script>alert");
+      expect(html, path).not.toContain("<img src=x");
+      expect(html, path).toContain("&lt;script&gt;alert");
+    }
+    for (const format of ["csv", "json"]) {
+      const { response, html } = await page(`/admin/export?form=contact&format=${format}`);
+      expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="gatepost-contact-/);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("content-type")).not.toContain("html");
+      expect(html).toContain(format === "csv" ? '<script>alert(""x"")</script>' : '<script>alert(\\"x\\")</script>');
+    }
+  });
+});
+
+describe("export", () => {
+  it("writes CSV with a BOM, stable columns and neutralised formulas, and the same data as JSON, audited", async () => {
+    await seedSubmission({ fields: { name: "=HYPERLINK(\"http://evil\")", email: "+1@example.org", message: "-2+3\nline two, \"quoted\"" }, receivedAt: "2026-01-02T10:00:00.000Z" });
+    await seedSubmission({ fields: { name: "@SUM(A1)", email: "\tx@example.org", message: "plain" }, receivedAt: "2026-01-03T10:00:00.000Z" });
+    await seedSubmission({ fields: { name: "out of range", email: "x@example.org", message: "m" }, receivedAt: "2026-02-01T10:00:00.000Z" });
+    const csv = await page("/admin/export?form=contact&from=2026-01-01&to=2026-01-31&format=csv");
+    expect(csv.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const bytes = new Uint8Array(await (await appFetch(adminGet("/admin/export?form=contact&from=2026-01-01&to=2026-01-31", admin), await adminEnv())).arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = csv.html.replace(/^\uFEFF/, "").split("\r\n");
+    expect(lines[0]).toBe("id,received_at,state,quarantine_reason,verify_hostname,verify_action,verify_challenge_ts,field:name,field:email,field:message");
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")",'+1@example.org,"'-2+3\nline two, ""quoted"""`);
+    expect(csv.html).toContain("'@SUM(A1),'\tx@example.org,plain");
+    expect(csv.html).not.toContain("out of range");
+    const json = await page("/admin/export?form=contact&from=2026-01-01&to=2026-01-31&format=json");
+    const rows = JSON.parse(json.html) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(2);
+    expect(Object.keys(rows[0])).toEqual(lines[0].split(","));
+    expect(rows[0]["field:name"]).toBe("=HYPERLINK(\"http://evil\")");
+    const audit = await env.DB.prepare("SELECT action, target, detail FROM audit_log ORDER BY id").all();
+    expect(audit.results.filter((r) => r.action === "export")).toHaveLength(3);
+  });
+
+  it("refuses an unknown form with 404", async () => {
+    expect((await page("/admin/export?form=nope")).status).toBe(404);
+  });
+});
+
+describe("delete", () => {
+  it("removes the submission with its deliveries and attempts, and audits who did it", async () => {
+    const { dead, delivered } = await seedMix();
+    const response = await appFetch(adminPost(`/admin/submissions/${dead}`, { intent: "delete" }, { Cookie: admin }), await adminEnv());
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/admin/submissions?deleted=1");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE id = ?1").bind(dead).first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE submission_id = ?1").bind(dead).first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id LIKE ?1").bind(`msg_${dead.slice(0, 8)}%`).first("n")).toBe(0);
+    // Everything else is untouched.
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id LIKE ?1").bind(`msg_${delivered.slice(0, 8)}%`).first("n")).toBe(1);
+    expect(await countRows("submissions")).toBe(4);
+    const audit = await env.DB.prepare("SELECT * FROM audit_log").first<Record<string, string>>();
+    expect(audit).toMatchObject({ actor: "password:admin", role: "admin", action: "submission.delete", target: dead, ip: "198.51.100.4" });
+    expect(audit?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe("erase by e-mail", () => {
+  it("shows what matches, erases only on confirmation, only exact matches, and never logs the address", async () => {
+    await seedMix();
+    const keep = await seedSubmission({ fields: { name: "Near miss", email: "grace.dora@example.org", message: "mentions dora@example.org inside" } });
+    const other = await seedSubmission({ formId: "newsletter", fields: { email: " DORA@example.org " }, deliveries: [{ status: "pending", attempts: [{ httpStatus: 503 }] }] });
+    const appEnv = await adminEnv();
+    const preview = await appFetch(adminPost("/admin/erase", { intent: "find", email: "Dora@Example.org" }, { Cookie: admin }), appEnv);
+    const previewText = textOf(await preview.text());
+    expect(previewText).toContain("2 submissions found");
+    expect(previewText).toContain(other);
+    expect(await countRows("submissions")).toBe(7);
+
+    const erase = await appFetch(adminPost("/admin/erase", { intent: "erase", email: "dora@example.org", confirm: "yes" }, { Cookie: admin }), appEnv);
+    expect(textOf(await erase.text())).toContain("Erased 2 submissions");
+    expect(await countRows("submissions")).toBe(5);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE id = ?1").bind(keep).first("n")).toBe(1);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE submission_id = ?1").bind(other).first("n")).toBe(0);
+    expect(await countRows("delivery_attempts")).toBe(2);
+    const audit = await env.DB.prepare("SELECT action, detail FROM audit_log ORDER BY id").all<{ action: string; detail: string }>();
+    expect(audit.results.map((r) => r.action)).toEqual(["erase.preview", "erase"]);
+    expect(JSON.parse(audit.results[1].detail)).toMatchObject({ matched: 2 });
+    expect(JSON.stringify(audit.results).toLowerCase()).not.toContain("dora");
+  });
+
+  it("does nothing without the confirmation", async () => {
+    await seedMix();
+    await appFetch(adminPost("/admin/erase", { intent: "erase", email: "dora@example.org" }, { Cookie: admin }), await adminEnv());
+    expect(await countRows("submissions")).toBe(5);
+  });
+});

@@ -1,0 +1,101 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { appFetch, awayFromMinuteEdge, clearTables, standin, standinToken, testEnv } from "./helpers";
+
+// POST /api/turnstile/verify: the same verifier as the forms, for other backends.
+beforeEach(async () => {
+  await standin.reset();
+  await clearTables();
+});
+
+function verifyCall(body: unknown, headers: Record<string, string> = {}, ip = "192.0.2.50") {
+  return new Request("http://localhost/api/turnstile/verify", {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "content-type": "application/json", "CF-Connecting-IP": ip, ...headers },
+  });
+}
+
+describe("POST /api/turnstile/verify", () => {
+  it("answers a good token with success, hostname, action, challenge_ts and no error codes", async () => {
+    const response = await appFetch(verifyCall({ token: standinToken({ action: "signup" }) }));
+    expect(response.status).toBe(200);
+    const body = await response.json<Record<string, unknown>>();
+    expect(body).toEqual({
+      success: true,
+      hostname: "localhost",
+      action: "signup",
+      challenge_ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      error_codes: [],
+    });
+    expect(response.headers.get("RateLimit")).toMatch(/^limit=60, remaining=59,/);
+    const [call] = await standin.calls();
+    expect(call.remoteip).toBe("192.0.2.50");
+  });
+
+  it("checks the action when one is given", async () => {
+    const ok = await appFetch(verifyCall({ token: standinToken({ action: "signup" }), action: "signup" }));
+    expect((await ok.json<{ success: boolean }>()).success).toBe(true);
+    const wrong = await appFetch(verifyCall({ token: standinToken({ action: "signup" }), action: "login" }));
+    expect(wrong.status).toBe(200);
+    expect(await wrong.json()).toEqual({
+      success: false,
+      hostname: null,
+      action: null,
+      challenge_ts: null,
+      error_codes: ["turnstile_action_mismatch"],
+    });
+    expect(wrong.headers.get("Gatepost-Error-Code")).toBe("turnstile_action_mismatch");
+  });
+
+  it("says success: false for a missing, oversized or replayed token", async () => {
+    const missing = await appFetch(verifyCall({}));
+    expect((await missing.json<{ error_codes: string[] }>()).error_codes).toEqual(["turnstile_token_missing"]);
+    const huge = await appFetch(verifyCall({ token: "x".repeat(2049) }));
+    expect((await huge.json<{ error_codes: string[] }>()).error_codes).toEqual(["turnstile_token_too_long"]);
+    expect(await standin.calls()).toHaveLength(0);
+    const token = standinToken();
+    await appFetch(verifyCall({ token }));
+    const replay = await appFetch(verifyCall({ token }));
+    expect((await replay.json<{ error_codes: string[] }>()).error_codes).toEqual(["turnstile_expired_or_duplicate"]);
+  });
+
+  it("fails closed with a 5xx problem when the provider is down or the secret is missing", async () => {
+    await standin.setMode("http500");
+    const down = await appFetch(verifyCall({ token: standinToken() }));
+    expect(down.status).toBe(503);
+    expect((await down.json<{ code: string }>()).code).toBe("turnstile_provider_error");
+    await standin.reset();
+    const noSecret = await appFetch(verifyCall({ token: standinToken() }), testEnv({ TURNSTILE_SECRET_KEY: "" }));
+    expect(noSecret.status).toBe(500);
+    expect((await noSecret.json<{ code: string }>()).code).toBe("turnstile_secret_missing");
+  });
+
+  it("refuses bad calls with problem+json: junk body, bad action, browser from another origin, GET", async () => {
+    const junk = await appFetch(verifyCall("{not json"));
+    expect(junk.status).toBe(400);
+    expect(junk.headers.get("content-type")).toContain("application/problem+json");
+    expect((await junk.json<{ code: string }>()).code).toBe("malformed_body");
+    const action = await appFetch(verifyCall({ token: "t", action: ["x"] }));
+    expect((await action.json<{ code: string }>()).code).toBe("malformed_body");
+    const browser = await appFetch(verifyCall({ token: standinToken() }, { Origin: "https://elsewhere.example" }));
+    expect(browser.status).toBe(403);
+    expect((await browser.json<{ code: string }>()).code).toBe("origin_not_allowed");
+    const get = await appFetch(new Request("http://localhost/api/turnstile/verify"));
+    expect(get.status).toBe(405);
+    expect((await get.json<{ code: string }>()).code).toBe("method_not_allowed");
+    expect(await standin.calls()).toHaveLength(0);
+  });
+
+  it("is rate-limited per IP: the 61st call in a minute gets 429 with Retry-After", async () => {
+    await awayFromMinuteEdge();
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await appFetch(verifyCall({}, {}, "192.0.2.77"))).status);
+    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    const over = await appFetch(verifyCall({}, {}, "192.0.2.77"));
+    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await over.json<{ code: string }>()).code).toBe("rate_limited");
+    // Another client is not affected.
+    expect((await appFetch(verifyCall({}, {}, "192.0.2.78"))).status).toBe(200);
+  });
+});
