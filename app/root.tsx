@@ -3,6 +3,7 @@ import { isRouteErrorResponse } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { useNonce } from "~/components/nonce";
 import stylesHref from "~/styles.css?url";
 
 export const links: LinksFunction = () => [
@@ -20,6 +21,7 @@ export const meta: MetaFunction = ({ error }) => {
 };
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -39,8 +41,8 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <footer className="site">Gatepost — forms checked by Cloudflare Turnstile before anything is kept.</footer>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

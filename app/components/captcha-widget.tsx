@@ -67,33 +67,36 @@ export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenCha
 
   return (
     <div className="captcha">
-      {Widget ? (
-        <Widget
-          sitekey={siteKey}
-          action={action}
-          refreshExpired="auto"
-          onLoad={(_id, b) => {
-            bound.current = b;
-          }}
-          onSuccess={(token) => {
-            setStatus("ready");
-            tokenChange.current(token);
-          }}
-          onExpire={() => {
-            setStatus("expired");
-            tokenChange.current(null);
-          }}
-          onTimeout={() => {
-            setStatus("expired");
-            tokenChange.current(null);
-            bound.current?.reset();
-          }}
-          onError={() => {
-            setStatus((s) => (s === "blocked" ? s : "error"));
-            tokenChange.current(null);
-          }}
-        />
-      ) : null}
+      {/* A slot of the widget's own height, so the widget appearing shifts nothing below it. */}
+      <div className="captcha-slot">
+        {Widget ? (
+          <Widget
+            sitekey={siteKey}
+            action={action}
+            refreshExpired="auto"
+            onLoad={(_id, b) => {
+              bound.current = b;
+            }}
+            onSuccess={(token) => {
+              setStatus("ready");
+              tokenChange.current(token);
+            }}
+            onExpire={() => {
+              setStatus("expired");
+              tokenChange.current(null);
+            }}
+            onTimeout={() => {
+              setStatus("expired");
+              tokenChange.current(null);
+              bound.current?.reset();
+            }}
+            onError={() => {
+              setStatus((s) => (s === "blocked" ? s : "error"));
+              tokenChange.current(null);
+            }}
+          />
+        ) : null}
+      </div>
       <p className="captcha-status" role="status" aria-live="polite" data-captcha-status={status}>
         {STATUS_TEXT[status]}
       </p>

@@ -2,14 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { findUser, requireSameOrigin, safeNext, signIn } from "~/lib/admin-auth.server";
 import { readAdminConfig } from "~/lib/admin-config.server";
-import { adminHeaders } from "~/lib/admin-http";
 import { auditStatement } from "~/lib/audit.server";
 import { ERRORS } from "~/lib/errors";
 import { pageMeta } from "~/lib/meta";
 
 // Public by nature: the one admin page without a session. Light on purpose (no client library, one
 // field), since it must score 100 in Lighthouse. Indexable, because Lighthouse's SEO audit fails noindex.
-export const headers = adminHeaders;
 
 export const meta: MetaFunction = () =>
   pageMeta("Operator sign-in", "Sign in to the Gatepost operator console to review submissions and their deliveries.");
@@ -19,7 +17,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const next = safeNext(new URL(request.url).searchParams.get("next"));
   if (await findUser(request, env)) throw redirect(next, 303);
   const config = readAdminConfig(env);
-  return { next, open: config.open, passwordSignIn: config.passwordSignIn, access: Boolean(config.access), problems: config.problems };
+  // The setting names travel as loader data, so the client bundle never names a secret.
+  const setup = { hash: "ADMIN_PASSWORD_HASH", secret: "SESSION_SECRET" };
+  return { next, open: config.open, passwordSignIn: config.passwordSignIn, access: Boolean(config.access), problems: config.problems, setup };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -36,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AdminLogin() {
-  const { next, open, passwordSignIn, access, problems } = useLoaderData<typeof loader>();
+  const { next, open, passwordSignIn, access, problems, setup } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
@@ -47,8 +47,8 @@ export default function AdminLogin() {
           <h2>The operator console is closed</h2>
           <p>
             No way to sign in is configured, so nobody can. Make a password hash with{" "}
-            <code>npm run admin:hash-password -- &apos;your password&apos;</code>, set it as <code>ADMIN_PASSWORD_HASH</code>,
-            and set <code>SESSION_SECRET</code> to 32 or more random characters (docs/deploy.md, step 3).
+            <code>npm run admin:hash-password -- &apos;your password&apos;</code>, set it as <code>{setup.hash}</code>,
+            and set <code>{setup.secret}</code> to 32 or more random characters (docs/deploy.md, step 3).
           </p>
         </div>
       ) : null}

@@ -117,8 +117,10 @@ export default function FormPage() {
         <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
           {submitting ? "Sending…" : "Send"}
         </button>
+        {/* The same text before and after hydration: text that appears later shifts the layout and
+            becomes the page's largest paint, which costs Lighthouse's LCP and CLS. */}
         <p id="submit-hint" className="captcha-status">
-          {waitingForCaptcha ? "The Send button turns on once the captcha check is complete." : ""}
+          The form can be sent once the captcha check is complete.
         </p>
       </Form>
     </>

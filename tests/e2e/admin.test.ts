@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from "node:fs";
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { E2E_ADMIN_PASSWORD } from "./bindings";
@@ -20,6 +21,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** axe-core's violations on the current page, as "rule: targets" lines (empty when clean). */
+async function axeViolations(p: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page: p }).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
 /** Sends one contact submission through the real form (the stand-in provider passes it). */
 async function submitContact(p: Page, name: string): Promise<string> {
@@ -67,6 +74,7 @@ describe("operator console in Chromium", () => {
     await page.goto(`${inject("baseUrl")}/admin`);
     await page.getByRole("heading", { name: "Operator sign-in" }).waitFor(WAIT);
     expect(page.url()).toContain("/admin/login?next=%2Fadmin");
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel("Password").fill("wrong password");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByText("That password is not right.").waitFor(WAIT);
@@ -75,6 +83,7 @@ describe("operator console in Chromium", () => {
     await page.getByRole("heading", { name: "Dashboard" }).waitFor(WAIT);
     await page.getByRole("rowheader", { name: "contact" }).waitFor(WAIT);
     await page.screenshot({ path: new URL("admin-dashboard.png", ARTIFACTS).pathname, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole("link", { name: "Submissions", exact: true }).click();
     await page.getByRole("heading", { name: "Submissions" }).waitFor(WAIT);
@@ -85,6 +94,19 @@ describe("operator console in Chromium", () => {
     await page.getByRole("heading", { name: "Delivery timeline" }).waitFor(WAIT);
     expect(await page.getByText(name).count()).toBeGreaterThan(0);
     expect(page.url()).toContain(`/admin/submissions/${reference}`);
+    // The first delivery ran right after "accepted": one attempt to the local sink, answered 200.
+    const timeline = page.getByRole("region", { name: "Delivery to webhook" });
+    await timeline.getByText("1 attempt").waitFor(WAIT);
+    expect(await timeline.getByRole("cell", { name: "200", exact: true }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Redeliver" }).click();
+    await page.getByText("Queued 1 delivery again.").waitFor(WAIT);
+    // Same webhook-id, a second attempt in the log (the sink answers it as a duplicate, with 200).
+    await expect.poll(async () => {
+      await page.reload();
+      return timeline.getByRole("cell", { name: "200", exact: true }).count();
+    }, WAIT).toBe(2);
 
     await page.getByRole("link", { name: "Submissions", exact: true }).click();
     await page.getByRole("heading", { name: "Submissions" }).waitFor(WAIT);

@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+// @ts-ignore - plain ESM helper shared with npm start and the benchmark
+import { startWebhookSink } from "../support/webhook-sink.mjs";
 import { startStaticSites } from "./cross-origin-site";
 // @ts-ignore - plain ESM helper shared with npm run admin:hash-password
 import { hashPassword } from "../../scripts/hash-password.mjs";
@@ -12,6 +15,12 @@ export interface ExtraBindings {
   bindings: Record<string, string>;
   provided: Record<string, string>;
   stop: () => Promise<void>;
+}
+
+declare module "vitest" {
+  interface ProvidedContext {
+    sinkControl: string;
+  }
 }
 
 export async function extraBindings(): Promise<ExtraBindings> {
@@ -35,6 +44,14 @@ export async function extraBindings(): Promise<ExtraBindings> {
   // admin: a known password, hashed exactly as `npm run admin:hash-password` does, and a session secret.
   bindings.ADMIN_PASSWORD_HASH = await hashPassword(E2E_ADMIN_PASSWORD);
   bindings.SESSION_SECRET = "e2e-session-secret-0123456789abcdef0123456789";
+
+  // outbox: the contact form delivers to a local sink that verifies signatures (tests/e2e/webhook.test.ts).
+  const secret = `whsec_${randomBytes(32).toString("base64")}`;
+  const sink = await startWebhookSink({ secret });
+  stops.push(() => sink.close());
+  Object.assign(bindings, { CONTACT_WEBHOOK_URL: sink.url, CONTACT_WEBHOOK_SECRET: secret, ALLOW_LOOPBACK_WEBHOOKS: "true" });
+  provided.sinkControl = sink.controlOrigin;
+
   return {
     bindings,
     provided,

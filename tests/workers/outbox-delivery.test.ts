@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { claimDue, drainOutbox, LEASE_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery.server";
+import { readDeliveryLog } from "~/lib/delivery-log.server";
 import { redeliverDead, redeliverSubmission } from "~/lib/outbox.server";
 import { appFetch, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 
@@ -63,6 +64,9 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
       clock = Math.max(...rows.map((r) => r.next_attempt_at)) + 1;
     }
     expect(rows.every((r) => r.status === "delivered" && r.attempts === 5 && r.lease_owner === null)).toBe(true);
+    const [view] = await readDeliveryLog(env.DB, submissionIds[0]);
+    expect(view).toMatchObject({ submissionId: submissionIds[0], status: "delivered", attempts: 5, nextAttemptAt: null });
+    expect(view.log.map((a) => a.error)).toEqual(["network", "http_status", "timeout", "network", null]);
     expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: clock + 86_400_000 })).toMatchObject({ claimed: 0 });
 
     const seen = await settledSink();
@@ -106,6 +110,9 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
       [row] = await deliveries();
     }
     expect(row).toMatchObject({ status: "dead", attempts: MAX_ATTEMPTS, last_error: "HTTP 500" });
+    const [view] = await readDeliveryLog(env.DB, submissionId);
+    expect(view).toMatchObject({ id: row.id, status: "dead", lastError: "HTTP 500" });
+    expect(view.log).toHaveLength(MAX_ATTEMPTS);
     expect(await attemptsOf(row.id)).toHaveLength(MAX_ATTEMPTS);
     expect((await settledSink()).requests).toHaveLength(MAX_ATTEMPTS);
     RETRY_DELAYS_MS.forEach((delay, i) => {

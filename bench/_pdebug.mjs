@@ -1,0 +1,15 @@
+import { startPagesDev, startMiniflare, applyMigrations, freePort, ROOT } from "./lib/servers.mjs";
+import { BASELINE_DIR } from "./build-baseline.mjs";
+import { baselineBodies } from "./lib/submit.mjs";
+import { startTurnstileStandin } from "../tests/support/turnstile-standin.mjs";
+import { mkdirSync, rmSync } from "node:fs";
+const standin = await startTurnstileStandin();
+const state = "/tmp/pdstate"; rmSync(state, { recursive: true, force: true }); mkdirSync(state);
+applyMigrations({ cwd: BASELINE_DIR, persistTo: state });
+const start = process.argv[2] === "mf" ? startMiniflare : startPagesDev;
+const s = await start({ cwd: BASELINE_DIR, functionFile: "[[path]].js", port: await freePort(), persistTo: state, bindings: { TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA", TURNSTILE_VERIFY_URL: standin.verifyUrl } });
+const body = baselineBodies(s.url + "/submit");
+const r = await fetch(s.url + "/submit", { method: "POST", redirect: "manual", body: body(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+console.log(r.status, r.headers.get("location"), (await r.text()).slice(0, 500));
+console.log(s.output?.().split("\n").filter(l => /rror|D1|DB|binding|table/i.test(l)).join("\n"));
+await s.stop(); await standin.close();

@@ -1,0 +1,18 @@
+import { startMiniflare, applyMigrations, freePort, ROOT } from "./lib/servers.mjs";
+import { BASELINE_DIR } from "./build-baseline.mjs";
+import { profileRequests } from "./lib/profile.mjs";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+const which = process.argv[2], urlPath = process.argv[3] || "/";
+const cwd = which === "ours" ? ROOT : BASELINE_DIR;
+const state = "/tmp/ssrprof-" + which; rmSync(state, { recursive: true, force: true }); mkdirSync(state);
+applyMigrations({ cwd, persistTo: state });
+const inspectorPort = await freePort();
+const s = await startMiniflare({ cwd, functionFile: which === "ours" ? "[[path]].ts" : "[[path]].js", port: await freePort(), persistTo: state, inspectorPort, bindings: { TURNSTILE_SECRET_KEY: "x", TURNSTILE_SITE_KEY: "1x00000000000000000000AA", TURNSTILE_VERIFY_URL: "http://127.0.0.1:1/" } });
+for (let i = 0; i < 30; i++) await (await fetch(s.url + urlPath)).text();
+const N = 300;
+const p = await profileRequests({ inspectorPort, bundleFile: path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(cwd)}.js`), count: N, work: async () => { for (let i = 0; i < N; i++) await (await fetch(s.url + urlPath)).text(); } });
+console.log(which, urlPath, "cpu ms/req", p.cpuMsPerRequest, "wall ms/req", p.wallMs / N);
+for (const f of p.topFunctions) console.log("  ", f.msPerRequest, f.share + "%", f.name);
+for (const f of p.topGroups) console.log("  G", f.msPerRequest, f.share + "%", f.name);
+await s.stop();

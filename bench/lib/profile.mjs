@@ -1,0 +1,109 @@
+// CPU profile of the app isolate through workerd's inspector (Chrome DevTools Protocol), while a
+// sequence of requests runs. Self time is attributed to functions and, through the `// path` comments
+// esbuild writes before each module in the bundle, to source modules.
+import { readFileSync } from "node:fs";
+import WebSocket from "ws";
+
+const IDLE = new Set(["(idle)", "(program)", "(garbage collector)", "(root)"]);
+
+async function connect(inspectorPort) {
+  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json();
+  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
+  if (!target) throw new Error("workerd's inspector lists no target");
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let id = 0;
+  const pending = new Map();
+  ws.on("message", (data) => {
+    const msg = JSON.parse(String(data));
+    if (msg.id && pending.has(msg.id)) {
+      pending.get(msg.id)(msg);
+      pending.delete(msg.id);
+    }
+  });
+  const send = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const msgId = ++id;
+      pending.set(msgId, (msg) => (msg.error ? reject(new Error(`${method}: ${msg.error.message}`)) : resolve(msg.result)));
+      ws.send(JSON.stringify({ id: msgId, method, params }));
+    });
+  return { send, close: () => ws.close() };
+}
+
+/** Line → module map from esbuild's `// path/to/module.ts` section comments. */
+function moduleMap(bundleFile) {
+  const marks = [];
+  readFileSync(bundleFile, "utf8")
+    .split("\n")
+    .forEach((line, index) => {
+      const match = /^\/\/ ((?:\.\.\/)*[\w@.\-/[\]$]+\.(?:m?[jt]sx?))$/.exec(line);
+      if (match) marks.push([index, match[1].replace(/^(\.\.\/)+/, "").replace(/^.*node_modules\//, "node_modules/")]);
+    });
+  return (line) => {
+    let found = "(bundle)";
+    for (const [start, name] of marks) {
+      if (start > line) break;
+      found = name;
+    }
+    return found;
+  };
+}
+
+/** Group a module path to a package (node_modules/x) or keep the app path. */
+function groupOf(modulePath) {
+  const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(modulePath);
+  return pkg ? pkg[1] : modulePath;
+}
+
+/**
+ * Profiles `work()` (which sends `count` requests) in the isolate behind `inspectorPort`. Returns CPU
+ * ms per request and the top self-time functions and modules/packages.
+ */
+export async function profileRequests({ inspectorPort, bundleFile, count, work, intervalUs = 100 }) {
+  const cdp = await connect(inspectorPort);
+  try {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: intervalUs });
+    await cdp.send("Profiler.start");
+    const started = Date.now();
+    await work();
+    const wallMs = Date.now() - started;
+    const { profile } = await cdp.send("Profiler.stop");
+    const lineToModule = moduleMap(bundleFile);
+    const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+    const selfUs = new Map();
+    profile.samples.forEach((nodeId, i) => selfUs.set(nodeId, (selfUs.get(nodeId) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+    const fns = new Map();
+    const groups = new Map();
+    let busyUs = 0;
+    for (const [nodeId, us] of selfUs) {
+      const frame = byNode.get(nodeId).callFrame;
+      const name = frame.functionName || "(anonymous)";
+      if (IDLE.has(name)) continue;
+      busyUs += us;
+      const inBundle = frame.url && bundleFile.endsWith(frame.url.replace(/^file:\/\//, "").split("/").pop());
+      const module = inBundle ? lineToModule(frame.lineNumber) : frame.url || "(native)";
+      const key = `${name} (${module})`;
+      fns.set(key, (fns.get(key) ?? 0) + us);
+      const group = groupOf(module);
+      groups.set(group, (groups.get(group) ?? 0) + us);
+    }
+    const top = (map, n) =>
+      [...map.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([name, us]) => ({ name, msPerRequest: Math.round((us / 1000 / count) * 1000) / 1000, share: Math.round((us / busyUs) * 1000) / 10 }));
+    return {
+      count,
+      wallMs,
+      cpuMsPerRequest: Math.round((busyUs / 1000 / count) * 1000) / 1000,
+      topFunctions: top(fns, 8),
+      topGroups: top(groups, 8),
+    };
+  } finally {
+    cdp.close();
+  }
+}

@@ -1,0 +1,168 @@
+// Servers the benchmarks start and stop: `wrangler pages dev` for any Pages project folder, and the
+// same Functions bundle run in workerd through Miniflare directly (no pages dev proxy in front).
+// Loopback only; every start returns a stop that ends what it started (pages dev as a process group).
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+
+/** A free loopback port right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Applies migrations to a project's local D1 under persistTo. Throws with wrangler's output on failure. */
+export function applyMigrations({ cwd, persistTo }) {
+  const result = spawnSync(process.execPath, [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], {
+    cwd,
+    env: { ...process.env, CI: "true" },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`migrations failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+}
+
+async function waitFor(url, isAlive, timeoutMs, describe) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive()) throw new Error(`${describe()} exited early`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      if (res.status < 500) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** `wrangler pages dev` in `cwd` (its functions/ and wrangler.toml), in its own process group. */
+export async function startPagesDev({ cwd, port, bindings = {}, persistTo, readyPath = "/", timeoutMs = 120_000 }) {
+  const args = [WRANGLER, "pages", "dev", "./build/client", "--ip", "127.0.0.1", "--port", String(port)];
+  args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--persist-to", persistTo);
+  for (const [key, value] of Object.entries(bindings)) if (value !== "") args.push("--binding", `${key}=${value}`);
+  const child = spawn(process.execPath, args, {
+    cwd,
+    detached: true,
+    env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  const stop = () => stopGroup(child, () => exited);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${url}${readyPath}`, () => !exited, timeoutMs, () => `pages dev in ${cwd}:\n${output}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop, output: () => output };
+}
+
+function stopGroup(child, hasExited) {
+  return new Promise((resolve) => {
+    if (hasExited()) return resolve();
+    child.once("exit", () => resolve());
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      return resolve();
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    }, 5_000).unref();
+  });
+}
+
+/** The [[d1_databases]] id of a project's wrangler.toml (Miniflare must use wrangler's object name). */
+export function readDatabaseId(cwd) {
+  const toml = readFileSync(path.join(cwd, "wrangler.toml"), "utf8");
+  const id = /database_id\s*=\s*"([^"]+)"/.exec(toml)?.[1];
+  if (!id) throw new Error(`no database_id in ${cwd}/wrangler.toml`);
+  return id;
+}
+
+/**
+ * Bundles a project's functions/[[path]] with esbuild into one module Worker that calls its onRequest
+ * with a Pages-style context, and runs it in workerd through Miniflare on `port`, with the D1 state
+ * wrangler wrote under persistTo. `inspectorPort` opens workerd's inspector for profiling.
+ */
+export async function startMiniflare({ cwd, functionFile, port, bindings = {}, persistTo, inspectorPort }) {
+  const { build } = await import("esbuild");
+  const { Log, LogLevel, Miniflare } = await import("miniflare");
+  const outDir = path.join(ROOT, "bench/.baseline/miniflare");
+  mkdirSync(outDir, { recursive: true });
+  const entry = path.join(outDir, `entry-${path.basename(cwd)}.js`);
+  const bundle = path.join(outDir, `worker-${path.basename(cwd)}.js`);
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(
+    entry,
+    `import { onRequest } from ${JSON.stringify(path.join(cwd, "functions", functionFile))};
+export default {
+  async fetch(request, env, ctx) {
+    try {
+      // No static files here: the handler asks ASSETS first, as on Pages, and gets a 404.
+      const pagesEnv = { ...env, ASSETS: { fetch: async () => new Response(null, { status: 404 }) } };
+      return await onRequest({
+      // Pages hands Functions a mutable copy of the request (the Remix handler edits its headers).
+      request: new Request(request), env: pagesEnv, params: {}, data: {}, functionPath: "",
+      waitUntil: (p) => ctx.waitUntil(p),
+      passThroughOnException: () => ctx.passThroughOnException(),
+      next: () => new Response("Not found", { status: 404 }),
+      });
+    } catch (error) {
+      console.error("bench worker:", error && error.stack ? error.stack : error);
+      return new Response("bench worker error", { status: 500 });
+    }
+  },
+};
+`,
+  );
+  await build({
+    entryPoints: [entry],
+    outfile: bundle,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    external: ["node:*", "cloudflare:*"],
+    // As wrangler bundles Functions: React's production build, not its development checks.
+    define: { "process.env.NODE_ENV": '"production"' },
+    tsconfig: path.join(ROOT, "tsconfig.json"),
+    logLevel: "error",
+  });
+  const mf = new Miniflare({
+    // Listed explicitly: Remix's client loader has an import(variable) that auto-detection refuses.
+    modules: [{ type: "ESModule", path: bundle }],
+    modulesRoot: outDir,
+    compatibilityDate: "2025-04-01",
+    compatibilityFlags: ["nodejs_compat"],
+    host: "127.0.0.1",
+    port,
+    inspectorPort,
+    d1Databases: { DB: readDatabaseId(cwd) },
+    d1Persist: path.join(persistTo, "v3", "d1"),
+    bindings,
+    // Uncaught errors are printed; routine request logs stay off (they would cost time under load).
+    log: new Log(LogLevel[process.env.BENCH_MF_LOG || "ERROR"]),
+  });
+  const url = (await mf.ready).toString().replace(/\/$/, "");
+  return { url, mf, stop: () => mf.dispose() };
+}

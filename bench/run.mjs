@@ -1,0 +1,265 @@
+// `npm run bench`: Gatepost against a bare Remix Cloudflare app built from the same packages, in the
+// same run and the same runtime, on loopback only, every phase bounded in time. Results go to
+// bench/results/latest.json and between the bench markers of docs/performance.md.
+// BENCH_DURATION (s per load test, split over BENCH_ROUNDS alternating rounds; defaults 12 and 3), BENCH_CONNECTIONS (default 10), LH_RUNS (default 3),
+// BENCH_OUTBOX_COUNT (default 200), BENCH_SKIP_BUILD=1 to reuse build/, BENCH_SKIP_LIGHTHOUSE=1.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { BASELINE_CLIENT, BASELINE_DIR, buildBaseline } from "./build-baseline.mjs";
+import { measureAllPages, measureRouteJs } from "./js-bytes.mjs";
+import { auditGatepost, runLighthouse } from "./lighthouse.mjs";
+import { loadGet, loadPost, warmUp } from "./lib/load.mjs";
+import { profileRequests } from "./lib/profile.mjs";
+import { writeReport } from "./lib/report.mjs";
+import { applyMigrations, freePort, ROOT, startMiniflare, startPagesDev } from "./lib/servers.mjs";
+import { baselineBodies, gatepostBodies } from "./lib/submit.mjs";
+import { startTurnstileStandin } from "../tests/support/turnstile-standin.mjs";
+import { startWebhookSink } from "../tests/support/webhook-sink.mjs";
+
+const DURATION = Number(process.env.BENCH_DURATION || 12);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
+const PROFILE_COUNT = 200;
+const SECRET = "1x0000000000000000000000000000000AA";
+const HARD_LIMIT_MS = 30 * 60_000;
+const log = (...args) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
+
+const stops = [];
+async function stopAll() {
+  while (stops.length > 0) await stops.pop()().catch((e) => log("stop failed:", e.message));
+}
+const watchdog = setTimeout(async () => {
+  log(`over ${HARD_LIMIT_MS / 60_000} minutes: stopping everything`);
+  await stopAll();
+  process.exit(2);
+}, HARD_LIMIT_MS);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, async () => (await stopAll(), process.exit(130)));
+
+function freshState(name) {
+  const dir = path.join(BASELINE_DIR, "state", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Medians of rate and latency over rounds; status codes and errors summed. */
+function combineRounds(list) {
+  const statusCodes = {};
+  for (const r of list) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  return {
+    rps: median(list.map((r) => r.rps)),
+    p50: median(list.map((r) => r.p50)),
+    p99: median(list.map((r) => r.p99)),
+    requests: list.reduce((n, r) => n + r.requests, 0),
+    errors: list.reduce((n, r) => n + r.errors, 0),
+    statusCodes,
+    perRound: list.map((r) => r.rps),
+  };
+}
+
+function ratio(ours, base) {
+  return base > 0 ? Math.round((ours / base) * 100) / 100 : null;
+}
+
+async function measureRuntime(runtime, settings) {
+  const oursState = freshState(`ours-${runtime}`);
+  const baseState = freshState(`base-${runtime}`);
+  applyMigrations({ cwd: ROOT, persistTo: oursState });
+  applyMigrations({ cwd: BASELINE_DIR, persistTo: baseState });
+  const [oursPort, basePort] = [await freePort(), await freePort()];
+  const start = runtime === "pages dev" ? startPagesDev : startMiniflare;
+  const ours = await start({ cwd: ROOT, functionFile: "[[path]].ts", port: oursPort, bindings: settings.ours, persistTo: oursState, readyPath: "/healthz" });
+  stops.push(ours.stop);
+  const base = await start({ cwd: BASELINE_DIR, functionFile: "[[path]].js", port: basePort, bindings: settings.base, persistTo: baseState });
+  stops.push(base.stop);
+  log(`${runtime}: Gatepost on ${ours.url}, baseline on ${base.url}`);
+
+  const oursBody = await gatepostBodies(`${ours.url}/f/contact`);
+  const baseBody = baselineBodies(`${base.url}/submit`);
+  const post = (body, origin) => () => ({ method: "POST", body: body(), headers: { "content-type": "application/x-www-form-urlencoded", origin } });
+  await warmUp(`${base.url}/`);
+  await warmUp(`${ours.url}/`);
+  await warmUp(`${ours.url}/f/contact`);
+  await warmUp(`${base.url}/submit`, post(baseBody, base.url));
+  await warmUp(`${ours.url}/f/contact`, post(oursBody, ours.url));
+
+  // Rounds alternate baseline and Gatepost, so a change in the shared machine's load hits both sides
+  // alike; each figure is the median over the rounds.
+  const opts = { duration: Math.max(2, Math.round(DURATION / ROUNDS)), connections: CONNECTIONS };
+  const rounds = { ssr: { baseline: [], home: [], contact: [] }, submit: { baseline: [], ours: [] } };
+  for (let round = 0; round < ROUNDS; round++) {
+    log(`${runtime}: round ${round + 1}/${ROUNDS}`);
+    rounds.ssr.baseline.push(await loadGet(`${base.url}/`, opts));
+    rounds.ssr.home.push(await loadGet(`${ours.url}/`, opts));
+    rounds.ssr.contact.push(await loadGet(`${ours.url}/f/contact`, opts));
+    rounds.submit.baseline.push(await loadPost(`${base.url}/submit`, baseBody, { ...opts, headers: { origin: base.url } }));
+    rounds.submit.ours.push(await loadPost(`${ours.url}/f/contact`, oursBody, { ...opts, headers: { origin: ours.url } }));
+  }
+  const result = { runtime, rounds: ROUNDS, secondsPerRound: opts.duration, ssr: {}, submit: {} };
+  for (const kind of ["ssr", "submit"]) {
+    for (const [name, list] of Object.entries(rounds[kind])) result[kind][name] = combineRounds(list);
+  }
+  for (const [kind, group] of Object.entries({ ssr: result.ssr, submit: result.submit })) {
+    for (const [name, r] of Object.entries(group)) log(`${runtime} ${kind} ${name}: ${r.rps} req/s p50 ${r.p50} p99 ${r.p99} ${JSON.stringify(r.statusCodes)}`);
+  }
+  // A run where anything was refused or failed measures the wrong path: never report it.
+  const expect = (name, r, code) => {
+    const other = Object.keys(r.statusCodes).filter((c) => c !== code);
+    if (other.length > 0 || r.errors > 0 || r.requests === 0) {
+      throw new Error(`${runtime} ${name}: expected only ${code}, got ${JSON.stringify(r.statusCodes)} and ${r.errors} errors`);
+    }
+  };
+  for (const [name, r] of Object.entries(result.ssr)) expect(`GET ${name}`, r, "200");
+  for (const [name, r] of Object.entries(result.submit)) expect(`POST ${name}`, r, "303");
+  result.ratios = {
+    homeRps: ratio(result.ssr.home.rps, result.ssr.baseline.rps),
+    contactRps: ratio(result.ssr.contact.rps, result.ssr.baseline.rps),
+    submitRps: ratio(result.submit.ours.rps, result.submit.baseline.rps),
+  };
+  await stops.pop()();
+  await stops.pop()();
+  return result;
+}
+
+async function profileSubmitPath(settings) {
+  const results = {};
+  for (const side of ["ours", "baseline"]) {
+    const cwd = side === "ours" ? ROOT : BASELINE_DIR;
+    const state = freshState(`profile-${side}`);
+    applyMigrations({ cwd, persistTo: state });
+    const inspectorPort = await freePort();
+    const server = await startMiniflare({
+      cwd,
+      functionFile: side === "ours" ? "[[path]].ts" : "[[path]].js",
+      port: await freePort(),
+      bindings: side === "ours" ? settings.ours : settings.base,
+      persistTo: state,
+      inspectorPort,
+    });
+    stops.push(server.stop);
+    const url = side === "ours" ? `${server.url}/f/contact` : `${server.url}/submit`;
+    const makeBody = side === "ours" ? await gatepostBodies(url) : baselineBodies(url);
+    const send = async () => {
+      const res = await fetch(url, { method: "POST", redirect: "manual", body: makeBody(), headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url } });
+      await res.arrayBuffer();
+      if (res.status !== 303) throw new Error(`${side} answered ${res.status} while profiling`);
+    };
+    for (let i = 0; i < 20; i++) await send();
+    const latencies = [];
+    results[side] = await profileRequests({
+      inspectorPort,
+      bundleFile: path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(cwd)}.js`),
+      count: PROFILE_COUNT,
+      work: async () => {
+        for (let i = 0; i < PROFILE_COUNT; i++) {
+          const t = performance.now();
+          await send();
+          latencies.push(performance.now() - t);
+        }
+      },
+    });
+    latencies.sort((a, b) => a - b);
+    results[side].sequentialP50Ms = Math.round(latencies[Math.floor(latencies.length / 2)] * 100) / 100;
+    await stops.pop()();
+  }
+  return results;
+}
+
+async function main() {
+  const startedAt = new Date();
+  if (!process.env.BENCH_SKIP_BUILD) {
+    log("building Gatepost");
+    const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+    if (build.status !== 0) throw new Error("npm run build failed");
+  }
+  log("building the baseline");
+  buildBaseline();
+  const baselineJs = measureRouteJs(BASELINE_CLIENT, "routes/_index");
+  const pagesJs = measureAllPages(path.join(ROOT, "build/client"));
+
+  const standin = await startTurnstileStandin();
+  stops.push(() => standin.close());
+  const webhookSecret = `whsec_${randomBytes(32).toString("base64")}`;
+  const sink = await startWebhookSink({ secret: webhookSecret });
+  stops.push(() => sink.close());
+  const settings = {
+    ours: {
+      TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
+      TURNSTILE_SECRET_KEY: SECRET,
+      TURNSTILE_VERIFY_URL: standin.verifyUrl,
+      TURNSTILE_SCRIPT_URL: standin.scriptUrl,
+      FORM_SIGNING_SECRET: randomBytes(32).toString("hex"),
+      // Settings, not code: the load test's posts are all from one IP and arrive at once.
+      FORM_MIN_FILL_SECONDS: "0",
+      FORM_RATE_LIMIT_PER_MINUTE: "1000000000",
+      FORM_RATE_LIMIT_PER_DAY: "1000000000",
+      ALLOW_LOOPBACK_WEBHOOKS: "true",
+      CONTACT_WEBHOOK_URL: sink.url,
+      CONTACT_WEBHOOK_SECRET: webhookSecret,
+    },
+    base: { TURNSTILE_SECRET_KEY: SECRET, TURNSTILE_VERIFY_URL: standin.verifyUrl },
+  };
+
+  const runtimes = [];
+  for (const runtime of ["pages dev", "miniflare"]) {
+    log(`measuring under ${runtime}`);
+    runtimes.push(await measureRuntime(runtime, settings));
+    standin.reset();
+  }
+  log("profiling the submit path in workerd (inspector)");
+  const profile = await profileSubmitPath(settings);
+  standin.reset();
+
+  let outbox = null;
+  if (existsSync(new URL("./outbox-drain.mjs", import.meta.url))) {
+    log("outbox drain (bench/outbox-drain.mjs)");
+    const { runOutboxDrainBench } = await import("./outbox-drain.mjs");
+    outbox = await runOutboxDrainBench({ count: Number(process.env.BENCH_OUTBOX_COUNT || 200), log });
+  }
+
+  let lighthouse = null;
+  if (!process.env.BENCH_SKIP_LIGHTHOUSE) {
+    const runs = Number(process.env.LH_RUNS || 3);
+    log(`Lighthouse, ${runs} runs per page`);
+    lighthouse = await auditGatepost({ runs });
+    const state = freshState("lighthouse-base");
+    applyMigrations({ cwd: BASELINE_DIR, persistTo: state });
+    const base = await startPagesDev({ cwd: BASELINE_DIR, port: await freePort(), bindings: settings.base, persistTo: state });
+    stops.push(base.stop);
+    lighthouse.baseline = await runLighthouse([{ name: "baseline /", url: `${base.url}/` }], { runs });
+    await stops.pop()();
+  }
+
+  const results = {
+    date: startedAt.toISOString(),
+    finished: new Date().toISOString(),
+    cores: os.cpus().length,
+    nproc: spawnSync("nproc", { encoding: "utf8" }).stdout.trim(),
+    loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
+    node: process.version,
+    command: "npm run bench",
+    durationS: DURATION,
+    connections: CONNECTIONS,
+    js: { baseline: baselineJs, pages: pagesJs },
+    runtimes,
+    profile,
+    outbox,
+    lighthouse,
+  };
+  mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
+  writeFileSync(path.join(ROOT, "bench/results/latest.json"), JSON.stringify(results, null, 2));
+  writeReport(results);
+  log("done: bench/results/latest.json and docs/performance.md");
+}
+
+try {
+  await main();
+} finally {
+  await stopAll();
+  clearTimeout(watchdog);
+}

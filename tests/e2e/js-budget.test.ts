@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+// @ts-ignore - plain ESM shared with npm run bench
+import { BASELINE_CLIENT, buildBaseline } from "../../bench/build-baseline.mjs";
+// @ts-ignore - plain ESM shared with npm run bench
+import { measureAllPages, measureRouteJs } from "../../bench/js-bytes.mjs";
+
+// The JS budget, from the build manifests (never a timer): every page ships at most the bare Remix
+// app's JS plus 10 KiB gzip. This lives in the e2e layer because that layer runs after `npm run build`.
+
+const CLIENT = path.resolve(__dirname, "../../build/client");
+const BUDGET_EXTRA_GZIP = 10 * 1024;
+// Markers of the Turnstile loader and widget: only form pages may load a chunk holding one.
+const TURNSTILE_MARKERS = ["__gatepostTurnstileLoaded", "turnstile/v0/api.js", "cf-turnstile"];
+const FORM_ROUTES = ["routes/f.$formId"];
+
+interface PageJs {
+  routeId: string;
+  files: string[];
+  raw: number;
+  gzip: number;
+}
+
+let baseline: PageJs;
+let pages: PageJs[];
+
+beforeAll(() => {
+  buildBaseline();
+  baseline = measureRouteJs(BASELINE_CLIENT, "routes/_index");
+  pages = measureAllPages(CLIENT);
+}, 120_000);
+
+function loadsTurnstile(page: PageJs): boolean {
+  return page.files.some((url) => {
+    const text = readFileSync(path.join(CLIENT, url), "utf8");
+    return TURNSTILE_MARKERS.some((marker) => text.includes(marker));
+  });
+}
+
+describe("JS budget", () => {
+  it("measures a real baseline", () => {
+    // A bare Remix + React client is well over 50 KiB gzip; less means the measurement broke.
+    expect(baseline.gzip).toBeGreaterThan(50 * 1024);
+    expect(baseline.files.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("keeps every page within the bare app's JS + 10 KiB gzip", () => {
+    expect(pages.length).toBeGreaterThanOrEqual(4);
+    const limit = baseline.gzip + BUDGET_EXTRA_GZIP;
+    const over = pages.filter((page) => page.gzip > limit).map((p) => `${p.routeId}: ${p.gzip} B gzip > ${limit} B`);
+    expect(over).toEqual([]);
+  });
+
+  it("loads the Turnstile script and widget only on pages with a form", () => {
+    for (const page of pages) {
+      expect([page.routeId, loadsTurnstile(page)]).toEqual([page.routeId, FORM_ROUTES.includes(page.routeId)]);
+    }
+  });
+});
