@@ -44,7 +44,7 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
 
   const url = `http://127.0.0.1:${port}/__scheduled?cron=${encodeURIComponent("* * * * *")}`;
   const tick = async () => {
-    const res = await fetch(url, { signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(180_000) });
     if (!res.ok) throw new Error(`drain tick answered ${res.status}`);
   };
   let timer;
@@ -75,6 +75,15 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  if (intervalMs > 0) timer = setInterval(() => tick().catch((e) => console.error(`outbox drain tick failed: ${e.message}`)), intervalMs);
+  let busy = false; // one run at a time: a tick that is still draining is not joined by another
+  if (intervalMs > 0) {
+    timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      tick()
+        .catch((e) => console.error(`outbox drain tick failed: ${e.message}`))
+        .finally(() => (busy = false));
+    }, intervalMs);
+  }
   return { tick, stop, pid: child.pid, output: () => output };
 }

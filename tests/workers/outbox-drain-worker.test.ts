@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { createScheduledController, env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../workers/outbox-drain/index";
 import { MAINTENANCE_JOBS, runMaintenance } from "../../workers/outbox-drain/maintenance";
@@ -28,9 +28,7 @@ describe("the scheduled companion Worker", () => {
     await env.DB.prepare("UPDATE deliveries SET next_attempt_at = ?1").bind(Date.now()).run();
     await sink.setMode("normal");
 
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), sinkEnv(), ctx);
-    await waitOnExecutionContext(ctx);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), sinkEnv());
 
     const delivery = await env.DB.prepare("SELECT status, attempts FROM deliveries").first();
     expect(delivery).toEqual({ status: "delivered", attempts: 2 });
