@@ -82,6 +82,18 @@ describe("the published client bundle", () => {
     expect(names.some((n) => n.startsWith("SESSION_SECRET"))).toBe(true);
   });
 
+  it("has every static file excluded from the Function by _routes.json (it never asks the asset server)", () => {
+    const routes = JSON.parse(readFileSync(path.join(CLIENT, "_routes.json"), "utf8")) as { include: string[]; exclude: string[] };
+    const matches = (pattern: string, url: string) =>
+      pattern.endsWith("/*") ? url.startsWith(pattern.slice(0, -1)) : url === pattern;
+    const served = files
+      .map((file) => `/${path.relative(CLIENT, file).split(path.sep).join("/")}`)
+      .filter((url) => url !== "/_routes.json" && url !== "/_headers");
+    expect(served.length).toBeGreaterThan(3);
+    expect(served.filter((url) => !routes.exclude.some((pattern) => matches(pattern, url)))).toEqual([]);
+    expect(routes.include).toEqual(["/*"]);
+  });
+
   it("would notice a leak: the patterns match the real test secret and a hash", () => {
     const probe = "const s='1x0000000000000000000000000000000AA'; const h='$argon2id$v=19$m=65536'; whsec_abcdefgh12";
     expect(SECRET_PATTERNS.filter(([, p]) => p.test(probe)).length).toBe(3);
