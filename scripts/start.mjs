@@ -81,29 +81,44 @@ if (adminDev.password) console.log(`Operator console: http://localhost:${port}/a
 
 // --- Webhooks (issue 3): a local sink that prints each delivery, and the scheduled drain Worker. ---
 
+/** Each form's destination variables (app/forms/*.ts); every one without a URL goes to the local sink. */
+function webhookDestinations() {
+  return [
+    ["CONTACT_WEBHOOK_URL", "CONTACT_WEBHOOK_SECRET"],
+    ["NEWSLETTER_WEBHOOK_URL", "NEWSLETTER_WEBHOOK_SECRET"],
+  ];
+}
+
 /**
- * Starts tests/support/webhook-sink.mjs and points the contact form's webhook at it, unless
- * CONTACT_WEBHOOK_URL is set. Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only switch that lets
- * a destination be plain http on 127.0.0.1. Returns the settings to add.
+ * Starts tests/support/webhook-sink.mjs and points every form webhook whose URL is not set at it.
+ * Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only switch that lets a destination be plain http
+ * on 127.0.0.1. Returns the settings to add.
  */
 async function startLocalWebhookSink() {
   const webhook = { ALLOW_LOOPBACK_WEBHOOKS: "true" };
-  if (process.env.CONTACT_WEBHOOK_URL) {
-    console.log(`Webhooks go to CONTACT_WEBHOOK_URL (${process.env.CONTACT_WEBHOOK_URL}); no local sink.`);
-    return { ...webhook, CONTACT_WEBHOOK_URL: process.env.CONTACT_WEBHOOK_URL, CONTACT_WEBHOOK_SECRET: process.env.CONTACT_WEBHOOK_SECRET ?? "" };
+  const unset = [];
+  for (const [urlVar, secretVar] of webhookDestinations()) {
+    if (!process.env[urlVar]) unset.push([urlVar, secretVar]);
+    else {
+      Object.assign(webhook, { [urlVar]: process.env[urlVar], [secretVar]: process.env[secretVar] ?? "" });
+      console.log(`Webhooks for ${urlVar} go to ${process.env[urlVar]}.`);
+    }
   }
+  if (unset.length === 0) return webhook;
   const { startWebhookSink } = await import("../tests/support/webhook-sink.mjs");
-  const secret = process.env.CONTACT_WEBHOOK_SECRET || `whsec_${randomBytes(32).toString("base64")}`;
+  const given = unset.map(([, secretVar]) => process.env[secretVar]).find(Boolean);
+  const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
   const sink = await startWebhookSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
   cleanups.push(() => sink.close());
+  for (const [urlVar, secretVar] of unset) Object.assign(webhook, { [urlVar]: sink.url, [secretVar]: secret });
   console.log(`Webhook sink on ${sink.url}: it prints every delivery and whether its signature checked out.`);
   console.log(`  Play a broken receiver: curl -X POST ${sink.controlOrigin}/mode -d '{"mode":"down"}' (down|http500|slow|reset|normal)`);
-  return { ...webhook, CONTACT_WEBHOOK_URL: sink.url, CONTACT_WEBHOOK_SECRET: secret };
+  return webhook;
 }
 
 /** Runs workers/outbox-drain on the same local D1 and fires its cron every 15 s, so retries need no request. */
 async function startLocalOutboxDrain(settings) {
-  const keys = ["ALLOW_LOOPBACK_WEBHOOKS", "CONTACT_WEBHOOK_URL", "CONTACT_WEBHOOK_SECRET"];
+  const keys = ["ALLOW_LOOPBACK_WEBHOOKS", ...webhookDestinations().flat()];
   const drain = await startOutboxDrainDev({
     bindings: Object.fromEntries(keys.map((k) => [k, settings[k]])),
     intervalMs: 15_000,

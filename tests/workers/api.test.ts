@@ -85,6 +85,7 @@ describe("POST /api/forms/:formId/submissions", () => {
     expect(html).toContain("Contact us: not sent");
     expect(html).toContain("<strong>E-mail address:</strong> E-mail address must be a valid e-mail address");
     expect(html).toContain("<code>validation_failed</code>");
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
   it("drops unknown fields and caps every field", async () => {

@@ -9,7 +9,7 @@ import { appFetch, formPost, sink, sinkEnv, standin, standinToken } from "./help
 // an injected scheduling clock so a day of retries takes a second; signatures still use real time.
 
 const VALID = { name: "Grace Hopper", email: "grace@example.org", message: "A ship in port is safe." };
-const TIMEOUT_MS = 300; // injected; production keeps DELIVERY_TIMEOUT_MS (10 s)
+const TIMEOUT_MS = 800; // injected; production keeps DELIVERY_TIMEOUT_MS (10 s)
 
 beforeEach(async () => {
   await standin.reset();
@@ -57,7 +57,7 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
     let clock = Math.max(...rows.map((r) => r.next_attempt_at)) + 1;
     const phases = ["http500", "slow", "reset", "normal"] as const;
     for (const phase of phases) {
-      await sink.setMode(phase, { delayMs: 1_000 });
+      await sink.setMode(phase, { delayMs: 2_500 });
       const report = await drainOutbox(env.DB, sinkEnv(), { nowMs: clock, timeoutMs: TIMEOUT_MS });
       expect(report.claimed).toBe(4);
       rows = await deliveries();
