@@ -13,7 +13,7 @@ import { measureAllPages, measureRouteJs } from "./js-bytes.mjs";
 import { auditGatepost, runLighthouse } from "./lighthouse.mjs";
 import { loadGet, loadPost, warmUp } from "./lib/load.mjs";
 import { profileRequests } from "./lib/profile.mjs";
-import { writeReport } from "./lib/report.mjs";
+import { pairedRatio, writeReport } from "./lib/report.mjs";
 import { applyMigrations, freePort, ROOT, startMiniflare, startPagesDev } from "./lib/servers.mjs";
 import { baselineBodies, gatepostBodies } from "./lib/submit.mjs";
 import { startTurnstileStandin } from "../tests/support/turnstile-standin.mjs";
@@ -62,9 +62,6 @@ function combineRounds(list) {
   };
 }
 
-function ratio(ours, base) {
-  return base > 0 ? Math.round((ours / base) * 100) / 100 : null;
-}
 
 async function measureRuntime(runtime, settings) {
   const oursState = freshState(`ours-${runtime}`);
@@ -124,11 +121,12 @@ async function measureRuntime(runtime, settings) {
   };
   for (const [name, r] of Object.entries(result.ssr)) expect(`GET ${name}`, r, "200");
   for (const [name, r] of Object.entries(result.submit)) expect(`POST ${name}`, r, "303");
+  const paired = (ours, base) => Math.round(pairedRatio(ours, base).median * 100) / 100;
   result.ratios = {
-    homeRps: ratio(result.ssr.home.rps, result.ssr.baseline.rps),
-    contactRps: ratio(result.ssr.contact.rps, result.ssr.baseline.rps),
-    submitRps: ratio(result.submit.ours.rps, result.submit.baseline.rps),
-    submitNoDestinationRps: ratio(result.submit.noDestination.rps, result.submit.baseline.rps),
+    homeRps: paired(result.ssr.home, result.ssr.baseline),
+    contactRps: paired(result.ssr.contact, result.ssr.baseline),
+    submitRps: paired(result.submit.ours, result.submit.baseline),
+    submitNoDestinationRps: paired(result.submit.noDestination, result.submit.baseline),
   };
   for (let i = 0; i < 3; i++) await stops.pop()();
   return result;
