@@ -89,7 +89,9 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
           minFillMs: formSettings.minFillMs,
         })
       : judgeApiPost(fields);
-  const keep = channel === "page" && !honeypot.bot ? { stamp: String(fields[STAMP_FIELD]), sid: key.key } : undefined;
+  // Only a rendered form's own _gp_sid is echoed back into the page, never an Idempotency-Key header.
+  const sid = request.headers.has("Idempotency-Key") ? null : key.key;
+  const keep = channel === "page" && !honeypot.bot ? { stamp: String(fields[STAMP_FIELD]), sid } : undefined;
 
   const validation = validateFields(form, fields);
   if (!validation.ok) {

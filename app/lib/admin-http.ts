@@ -3,8 +3,10 @@ import { pageMeta } from "~/lib/meta";
 
 // Shared bits of every signed-in admin page: never cached by anyone, never indexed.
 
+/** Cache-Control for signed-in pages: personal data must not sit in any shared or back-button cache. */
 export const adminHeaders: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
+/** Title and description, plus noindex: signed-in pages are nobody's search result. */
 export function adminMeta(title: string, description: string) {
   return [...pageMeta(title, description), { name: "robots", content: "noindex, nofollow" }];
 }

@@ -6,6 +6,7 @@ import { purgeStatements } from "~/lib/purge.server";
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+/** The address trimmed and lower-cased, or null when it is not one whole e-mail address. */
 export function normaliseEmail(raw: string): string | null {
   const email = raw.trim().toLowerCase();
   return EMAIL.test(email) && email.length <= 254 ? email : null;

@@ -78,9 +78,14 @@ export default function SubmissionDetail() {
           ) : deliveries.length > 0 ? (
             <Form method="post"><button type="submit" name="intent" value="redeliver">Redeliver</button></Form>
           ) : null}
-          <Form method="post">
-            <button type="submit" name="intent" value="delete" className="danger">Delete submission</button>
-          </Form>
+          {/* A second click, without JavaScript: the delete button sits behind a disclosure. */}
+          <details>
+            <summary>Delete this submission…</summary>
+            <p>This removes the submission, its deliveries and their log for good.</p>
+            <Form method="post">
+              <button type="submit" name="intent" value="delete" className="danger">Delete permanently</button>
+            </Form>
+          </details>
         </div>
       ) : null}
     </>

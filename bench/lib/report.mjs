@@ -58,7 +58,10 @@ export function renderResults(r) {
     lines.push(loadRow("GET /", run.ssr.home, run.ssr.baseline, run.ratios.homeRps).replace(/\|$/, "") + "(≥ 0.9) |");
     lines.push(loadRow("GET /f/contact", run.ssr.contact, run.ssr.baseline, run.ratios.contactRps).replace(/\|$/, "") + "(≥ 0.9) |");
     lines.push(`| baseline POST /submit | ${run.submit.baseline.rps} (${run.submit.baseline.perRound.join(" / ")}) | ${ms(run.submit.baseline.p50)} | ${ms(run.submit.baseline.p99)} | ${codes(run.submit.baseline)} | | |`);
-    lines.push(loadRow("POST /f/contact (accepted)", run.submit.ours, run.submit.baseline, run.ratios.submitRps).replace(/\|$/, "") + "(≥ 0.8) |");
+    lines.push(loadRow("POST /f/contact, accepted, webhook destination", run.submit.ours, run.submit.baseline, run.ratios.submitRps).replace(/\|$/, "") + "(≥ 0.8) |");
+    if (run.submit.noDestination) {
+      lines.push(loadRow("POST /f/contact, accepted, no destination", run.submit.noDestination, run.submit.baseline, run.ratios.submitNoDestinationRps).replace(/\|$/, "") + "(≥ 0.8) |");
+    }
   }
   if (r.profile) {
     lines.push("");

@@ -24,6 +24,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await resetStandin();
   page = await browser.newPage();
+  // wrangler pages dev on a shared two-core machine can take a while to answer a first navigation.
+  page.setDefaultNavigationTimeout(60_000);
 });
 afterEach(async () => {
   await page.close();
@@ -95,6 +97,12 @@ describe("axe-core finds no violations", () => {
     await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
     await page.reload();
     await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await expectNoViolations();
+  });
+
+  it("on the operator sign-in page", async () => {
+    await page.goto(`${inject("baseUrl")}/admin/login`);
+    await page.getByRole("heading", { name: "Operator sign-in" }).waitFor(WAIT);
     await expectNoViolations();
   });
 

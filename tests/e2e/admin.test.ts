@@ -96,7 +96,7 @@ describe("operator console in Chromium", () => {
     expect(page.url()).toContain(`/admin/submissions/${reference}`);
     // The first delivery ran right after "accepted": one attempt to the local sink, answered 200.
     const timeline = page.getByRole("region", { name: "Delivery to webhook" });
-    await timeline.getByText("1 attempt").waitFor(WAIT);
+    await timeline.getByText("1 attempt logged").waitFor(WAIT);
     expect(await timeline.getByRole("cell", { name: "200", exact: true }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
 
@@ -107,6 +107,7 @@ describe("operator console in Chromium", () => {
       await page.reload();
       return timeline.getByRole("cell", { name: "200", exact: true }).count();
     }, WAIT).toBe(2);
+    await page.screenshot({ path: new URL("admin-submission.png", ARTIFACTS).pathname, fullPage: true });
 
     await page.getByRole("link", { name: "Submissions", exact: true }).click();
     await page.getByRole("heading", { name: "Submissions" }).waitFor(WAIT);

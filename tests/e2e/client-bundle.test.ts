@@ -37,11 +37,16 @@ function configuredSecrets(): Array<[string, string]> {
       if (match) values.set(match[1], match[2].replace(/^["']|["']$/g, ""));
     }
   }
+  // Values this repository itself configures for local runs and tests (`NAME: "value"` or `NAME = "value"`).
+  for (const file of ["scripts/start.mjs", "tests/e2e/bindings.ts", "tests/e2e/global-setup.ts", "tests/workers/helpers.ts"]) {
+    if (!existsSync(path.join(ROOT, file))) continue;
+    const text = readFileSync(path.join(ROOT, file), "utf8");
+    for (const name of names) {
+      for (const match of text.matchAll(new RegExp(`\\b${name}\\s*[:=]\\s*["'\`]([^"'\`$]{8,})["'\`]`, "g"))) values.set(`${name} (${file})`, match[1]);
+    }
+  }
   for (const name of names) if (process.env[name]) values.set(name, process.env[name]!);
-  return names.flatMap((name) => {
-    const value = values.get(name);
-    return value && value.length >= 8 ? [[name, value] as [string, string]] : [];
-  });
+  return [...values.entries()].filter(([, value]) => value.length >= 8);
 }
 
 describe("the published client bundle", () => {
@@ -69,6 +74,24 @@ describe("the published client bundle", () => {
       return names.filter((name) => text.includes(name)).map((name) => `${name} in ${file}`);
     });
     expect(found).toEqual([]);
+  });
+
+  it("knows the secret values this repository configures for local runs", () => {
+    const names = configuredSecrets().map(([name]) => name);
+    expect(names.some((n) => n.startsWith("FORM_SIGNING_SECRET"))).toBe(true);
+    expect(names.some((n) => n.startsWith("SESSION_SECRET"))).toBe(true);
+  });
+
+  it("has every static file excluded from the Function by _routes.json (it never asks the asset server)", () => {
+    const routes = JSON.parse(readFileSync(path.join(CLIENT, "_routes.json"), "utf8")) as { include: string[]; exclude: string[] };
+    const matches = (pattern: string, url: string) =>
+      pattern.endsWith("/*") ? url.startsWith(pattern.slice(0, -1)) : url === pattern;
+    const served = files
+      .map((file) => `/${path.relative(CLIENT, file).split(path.sep).join("/")}`)
+      .filter((url) => url !== "/_routes.json" && url !== "/_headers");
+    expect(served.length).toBeGreaterThan(3);
+    expect(served.filter((url) => !routes.exclude.some((pattern) => matches(pattern, url)))).toEqual([]);
+    expect(routes.include).toEqual(["/*"]);
   });
 
   it("would notice a leak: the patterns match the real test secret and a hash", () => {

@@ -112,3 +112,20 @@ describe("the newsletter by keyboard alone", () => {
     expect(unexpected, unexpected.join("\n")).toEqual([]);
   });
 });
+
+describe("the trap on Gatepost's own page", () => {
+  it("shows a bot that fills the hidden field exactly the thank-you page a person gets", async () => {
+    await page.goto(`${inject("baseUrl")}/f/newsletter`);
+    await page.getByLabel("E-mail address").fill("bot@example.org");
+    await page.getByLabel("I agree to receive the monthly newsletter").check();
+    // What a form-filling bot does: it fills every input it finds, including the invisible one.
+    await page.evaluate(() => {
+      (document.querySelector('input[name="_gp_hp"]') as HTMLInputElement).value = "https://spam.example";
+    });
+    await waitForCaptcha();
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    expect(page.url()).toMatch(/\/f\/newsletter\/thanks\/[0-9a-f-]{36}$/);
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+});

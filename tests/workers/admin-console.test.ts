@@ -99,7 +99,7 @@ describe("submission detail", () => {
     expect(text).toContain("upstream exploded");
     expect(text).toContain("no response");
     expect(text).toContain("timeout");
-    expect(text).toContain("2 attempts");
+    expect(text).toContain("2 attempts logged");
   });
 
   it("answers 404 for an unknown id", async () => {

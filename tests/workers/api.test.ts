@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { apiPost, appFetch, clearTables, countingDb, countRows, standin, standinToken, testEnv } from "./helpers";
+import { apiPost, appFetch, clearTables, countingDb, countRows, sink, sinkEnv, standin, standinToken, testEnv } from "./helpers";
 
 const VALID = { name: "Ada Lovelace", email: "ada@example.org", message: "Hello from the analytical engine." };
 const SITE = "https://customer.example";
@@ -8,6 +8,7 @@ const withSite = () => testEnv({ FORM_ALLOWED_ORIGINS: `contact=${SITE}` });
 
 beforeEach(async () => {
   await standin.reset();
+  await sink.reset();
   await clearTables();
 });
 
@@ -84,6 +85,7 @@ describe("POST /api/forms/:formId/submissions", () => {
     expect(html).toContain("Contact us: not sent");
     expect(html).toContain("<strong>E-mail address:</strong> E-mail address must be a valid e-mail address");
     expect(html).toContain("<code>validation_failed</code>");
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
   it("drops unknown fields and caps every field", async () => {
@@ -106,29 +108,38 @@ describe("POST /api/forms/:formId/submissions", () => {
     }
   });
 
-  it("uses at most two D1 round trips, idempotency included, and one for a replay", async () => {
+  it("uses two D1 round trips to accept, idempotency and outbox included, and one for a replay", async () => {
     const counted = countingDb(env.DB);
-    const appEnv = { ...testEnv(), DB: counted.db };
-    const first = await appFetch(
-      apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": "order-1" } }),
-      appEnv,
-    );
+    const appEnv = { ...sinkEnv(), DB: counted.db };
+    let atResponse: string[][] = [];
+    const send = () =>
+      appFetch(
+        apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": "order-1" } }),
+        appEnv,
+        { onResponse: () => (atResponse = counted.log()) },
+      );
+    const first = await send();
     expect(first.status).toBe(201);
-    expect(counted.trips()).toBe(2);
-    const again = await appFetch(
-      apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": "order-1" } }),
-      appEnv,
-    );
+    // 1: count the hit and look the key up; 2: the submission, its key and its outbox row, atomically.
+    expect(atResponse.slice(0, 2)).toEqual([
+      ["rate_limits", "rate_limits", "idempotency_keys"],
+      ["submissions", "idempotency_keys", "deliveries"],
+    ]);
+    // Anything else before the response is the first delivery, which waitUntil runs after it.
+    expect(atResponse.slice(2).every((trip) => !trip.includes("submissions") && !trip.includes("rate_limits"))).toBe(true);
+    expect(await countRows("deliveries")).toBe(1);
+    const before = counted.trips();
+    const again = await send();
     expect(again.status).toBe(201);
-    expect(counted.trips()).toBe(3);
+    expect(atResponse.slice(before)).toEqual([["rate_limits", "rate_limits", "idempotency_keys"]]);
   });
 });
 
 describe("idempotency", () => {
-  it("answers a repeat with the same Idempotency-Key with the first answer and stores nothing new", async () => {
+  it("answers a repeat with the same Idempotency-Key with the first answer, storing and delivering nothing new", async () => {
     const token = standinToken();
     const send = () =>
-      appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": token }, { headers: { "Idempotency-Key": "k-123" } }));
+      appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": token }, { headers: { "Idempotency-Key": "k-123" } }), sinkEnv());
     const first = await send();
     const repeat = await send();
     expect(repeat.status).toBe(201);
@@ -136,6 +147,8 @@ describe("idempotency", () => {
     expect(repeat.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await countRows("submissions")).toBe(1);
     expect(await countRows("idempotency_keys")).toBe(1);
+    expect(await countRows("deliveries")).toBe(1);
+    expect((await sink.state()).unique).toHaveLength(1);
     // The repeat never reached the provider, so its spent token did not turn it into a refusal.
     expect(await standin.calls()).toHaveLength(1);
   });
@@ -231,8 +244,11 @@ describe("CORS and the origin check", () => {
 });
 
 describe("plain honeypot on API posts", () => {
-  it("gives a bot that fills _gotcha the human answer and quarantines it with the reason", async () => {
-    const response = await appFetch(apiPost("contact", { ...VALID, _gotcha: "http://spam.example", "cf-turnstile-response": standinToken() }));
+  it("gives a bot that fills _gotcha the human answer and quarantines it, never queued or delivered", async () => {
+    const response = await appFetch(
+      apiPost("contact", { ...VALID, _gotcha: "http://spam.example", "cf-turnstile-response": standinToken() }),
+      sinkEnv(),
+    );
     expect(response.status).toBe(201);
     const body = await response.json<{ id: string; status: string }>();
     expect(body.status).toBe("accepted");
@@ -241,5 +257,6 @@ describe("plain honeypot on API posts", () => {
     expect(row.status).toBe("quarantined");
     expect(row.quarantine_reason).toBe("honeypot_filled");
     expect(await countRows("deliveries")).toBe(0);
+    expect((await sink.state()).requests).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ERRORS, isErrorCode } from "~/lib/errors";
-import { appFetch, clearTables, countRows, standin, testEnv } from "./helpers";
+import { appFetch, clearTables, countRows, sink, sinkEnv, standin } from "./helpers";
 
 // Bad input never causes a 5xx. A seeded generator sends malformed requests to the public API and to
 // the HTML action of Gatepost's own page, and every answer must be a refusal below 500 carrying a
@@ -142,7 +142,8 @@ async function run(path: string, wrongMethods: readonly string[], seed: number):
   const outcomes: Outcome[] = [];
   // With the always-pass secret any token string verifies, as with Cloudflare's dummy secret, so the
   // fuzz uses the always-fail one: every request is refused at the latest by the captcha check.
-  const appEnv = testEnv({ TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA" });
+  // A webhook is configured, so anything stored would also be queued and sent to the sink.
+  const appEnv = sinkEnv({ TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA" });
   for (let start = 0; start < requests.length; start += CONCURRENCY) {
     const batch = requests.slice(start, start + CONCURRENCY);
     const answers = await Promise.all(batch.map((r) => appFetch(r, appEnv)));
@@ -165,6 +166,7 @@ function check(outcomes: Outcome[], seed: number, target: string) {
 describe(`fuzz: malformed requests (seed ${SEED})`, () => {
   beforeAll(async () => {
     await standin.reset();
+    await sink.reset();
     await clearTables();
   });
 
@@ -192,5 +194,6 @@ describe(`fuzz: malformed requests (seed ${SEED})`, () => {
     expect(await countRows("submissions")).toBe(0);
     expect(await countRows("deliveries")).toBe(0);
     expect(await countRows("idempotency_keys")).toBe(0);
+    expect((await sink.state()).requests).toHaveLength(0);
   });
 });

@@ -46,12 +46,17 @@ export function testEnv(overrides: Partial<Record<string, string>> = {}): Env {
  * Sends a request the way functions/[[path]].ts does (the page origin guard, then the built Remix
  * server) and waits for waitUntil work. Adds the Host header every real HTTP request carries.
  */
-export async function appFetch(request: Request, appEnv: Env = testEnv()): Promise<Response> {
+export async function appFetch(
+  request: Request,
+  appEnv: Env = testEnv(),
+  { onResponse }: { /** Runs when the response is ready, before waitUntil work is awaited. */ onResponse?: () => void } = {},
+): Promise<Response> {
   if (!request.headers.has("host")) request.headers.set("host", new URL(request.url).host);
   const refused = refuseCrossSitePagePost(request);
   if (refused) return refused;
   const ctx = createExecutionContext();
   const response = await handle(request, { cloudflare: { env: appEnv, ctx } });
+  onResponse?.();
   await waitOnExecutionContext(ctx);
   return response;
 }
@@ -145,19 +150,21 @@ export function apiPost(
 }
 
 /**
- * The app's D1 binding with a counter of round trips (each batch, exec or statement run is one), so a
- * test can hold the accept path to its budget of two.
+ * The app's D1 binding with a log of round trips (each batch, exec or statement run is one, listed
+ * with the tables its statements write or read), so a test can hold the accept path to its budget.
  */
-export function countingDb(db: D1Database): { db: D1Database; trips: () => number } {
-  let trips = 0;
+export function countingDb(db: D1Database): { db: D1Database; trips: () => number; log: () => string[][] } {
+  const log: string[][] = [];
   const real = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
+  const sqlOf = new WeakMap<object, string>();
+  const table = (sql: string) => /\b(?:INTO|FROM|UPDATE)\s+(\w+)/i.exec(sql)?.[1] ?? sql.slice(0, 20);
+  const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
       get(target, key) {
-        if (key === "bind") return (...args: unknown[]) => wrap(target.bind(...args));
+        if (key === "bind") return (...args: unknown[]) => wrap(target.bind(...args), sql);
         if (key === "first" || key === "all" || key === "run" || key === "raw") {
           return (...args: unknown[]) => {
-            trips++;
+            log.push([table(sql)]);
             return (target[key] as (...a: unknown[]) => unknown)(...args);
           };
         }
@@ -166,20 +173,21 @@ export function countingDb(db: D1Database): { db: D1Database; trips: () => numbe
       },
     });
     real.set(proxy, stmt);
+    sqlOf.set(proxy, sql);
     return proxy;
   };
   const proxy = new Proxy(db, {
     get(target, key) {
-      if (key === "prepare") return (query: string) => wrap(target.prepare(query));
+      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
       if (key === "batch") {
         return (statements: D1PreparedStatement[]) => {
-          trips++;
+          log.push(statements.map((s) => table(sqlOf.get(s) ?? "")));
           return target.batch(statements.map((s) => real.get(s) ?? s));
         };
       }
       if (key === "exec") {
         return (query: string) => {
-          trips++;
+          log.push([table(query)]);
           return target.exec(query);
         };
       }
@@ -187,7 +195,7 @@ export function countingDb(db: D1Database): { db: D1Database; trips: () => numbe
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return { db: proxy, trips: () => trips };
+  return { db: proxy, trips: () => log.length, log: () => log.map((t) => [...t]) };
 }
 
 /** Empties every table a submission can touch, so each test starts from nothing. */

@@ -1,12 +1,13 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { appFetch, clearTables, countRows, formPost, signedStamp, standin, standinToken, testEnv } from "./helpers";
+import { appFetch, clearTables, countRows, formPost, signedStamp, sink, sinkEnv, standin, standinToken, testEnv } from "./helpers";
 
 // The abuse controls of Gatepost's own form pages: the hidden trap and the signed timestamp.
 const VALID = { name: "Ada Lovelace", email: "ada@example.org", message: "Hello from the analytical engine." };
 
 beforeEach(async () => {
   await standin.reset();
+  await sink.reset();
   await clearTables();
 });
 
@@ -39,11 +40,12 @@ describe("the form page", () => {
 
 describe("posts from the form page", () => {
   it("accepts a human post (stamp old enough, trap empty) with status accepted", async () => {
-    const response = await appFetch(formPost("/f/contact", { ...VALID, _gp_hp: "", "cf-turnstile-response": standinToken() }));
+    const response = await appFetch(formPost("/f/contact", { ...VALID, _gp_hp: "", "cf-turnstile-response": standinToken() }), sinkEnv());
     expect(response.status).toBe(303);
     const row = await onlyRow();
     expect(row.status).toBe("accepted");
     expect(row.quarantine_reason).toBeNull();
+    expect(await countRows("deliveries")).toBe(1);
   });
 
   it.each([
@@ -56,14 +58,16 @@ describe("posts from the form page", () => {
   ])("gives a bot the human answer and quarantines it when %s", async (_label, extra, options, reason) => {
     const response = await appFetch(
       formPost("/f/contact", { ...VALID, ...extra, "cf-turnstile-response": standinToken() }, {}, options),
+      sinkEnv(),
     );
     expect(response.status).toBe(303);
     const row = await onlyRow();
     expect(response.headers.get("location")).toBe(`/f/contact/thanks/${row.id}`);
     expect(row.status).toBe("quarantined");
     expect(row.quarantine_reason).toBe(reason);
-    // Quarantined submissions are never queued for delivery.
+    // Quarantined submissions are never queued for delivery, with a destination configured.
     expect(await countRows("deliveries")).toBe(0);
+    expect((await sink.state()).requests).toHaveLength(0);
     // The thank-you page looks the same as for a person.
     const thanks = await appFetch(new Request(`http://localhost/f/contact/thanks/${row.id}`));
     expect(thanks.status).toBe(200);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { hitRateLimits, pruneRateLimits, type RateRule } from "~/lib/rate-limit.server";
-import { apiPost, appFetch, awayFromMinuteEdge, clearTables, countRows, standin, testEnv } from "./helpers";
+import { apiPost, appFetch, awayFromMinuteEdge, clearTables, countRows, formPost, standin, testEnv } from "./helpers";
 
 // Exactness of the D1 counters under concurrency, and the 429 the forms give (docs/decisions/002).
 beforeEach(async () => {
@@ -71,5 +71,16 @@ describe("form rate limits", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await appFetch(apiPost("contact", {}), env2)).status);
     expect(statuses).toEqual([422, 422, 429]);
+  });
+
+  it("refuses the form page's 6th post with 429, Retry-After and the code, and keeps the message on the page", async () => {
+    for (let i = 0; i < 5; i++) await appFetch(formPost("/f/newsletter", { email: "x" }), defaults());
+    const over = await appFetch(formPost("/f/newsletter", { email: "reader@example.org" }), defaults());
+    expect(over.status).toBe(429);
+    expect(over.headers.get("Gatepost-Error-Code")).toBe("rate_limited");
+    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(over.headers.get("RateLimit")).toMatch(/^limit=5, remaining=0, reset=\d+$/);
+    expect(await over.text()).toContain("Too many submissions from your network");
+    expect(await standin.calls()).toHaveLength(0);
   });
 });

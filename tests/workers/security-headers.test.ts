@@ -19,6 +19,7 @@ const PAGES: Array<[string, () => Request, number]> = [
   ["the landing page", () => new Request("http://localhost/"), 200],
   ["the contact form", () => new Request("http://localhost/f/contact"), 200],
   ["the thank-you view", () => new Request(`http://localhost${thanksPath}`), 200],
+  ["the operator sign-in page", () => new Request("http://localhost/admin/login"), 200],
   ["a form with field errors", () => formPost("/f/contact", { ...VALID, email: "nope" }), 422],
   ["an unknown form (404)", () => new Request("http://localhost/f/no-such-form"), 404],
   ["an unknown path (404)", () => new Request("http://localhost/no/such/page"), 404],

@@ -23,7 +23,7 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
             {d.destination} <StateBadge state={d.status} />
           </h3>
           <p>
-            Webhook id <code>{d.id}</code>, {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
+            Webhook id <code>{d.id}</code>, {`${d.log.length} attempt${d.log.length === 1 ? "" : "s"} logged`}
             {d.status === "delivered" ? `, delivered ${formatUtc(d.deliveredAt)}` : ""}
             {d.status === "pending" ? `, next attempt ${formatUtc(new Date(d.nextAttemptAt).toISOString())}` : ""}
             {d.lastError ? `, last error: ${d.lastError}` : ""}.
