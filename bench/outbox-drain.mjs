@@ -44,6 +44,8 @@ function queryD1(persistTo, sql) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Every running bench's cleanups, so Ctrl-C also stops the detached wrangler process groups.
+const running = new Set();
 
 /** Runs the benchmark and resolves to its figures. Throws if anything is lost or it overruns `timeoutMs`. */
 export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeoutMs = 600_000, log = console.log } = {}) {
@@ -53,7 +55,8 @@ export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeo
   rmSync(persistTo, { recursive: true, force: true });
   mkdirSync(persistTo, { recursive: true });
   applyLocalMigrations({ persistTo });
-  const stops = [];
+  const stops = [() => Promise.resolve(rmSync(persistTo, { recursive: true, force: true }))];
+  running.add(stops);
   try {
     const standin = await startTurnstileStandin();
     stops.push(() => standin.close());
@@ -142,12 +145,18 @@ export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeo
       lost,
     };
   } finally {
+    running.delete(stops);
     for (const stop of stops.reverse()) await stop().catch(() => {});
-    rmSync(persistTo, { recursive: true, force: true });
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, async () => {
+      for (const stops of running) for (const stop of stops.reverse()) await stop().catch(() => {});
+      process.exit(130);
+    });
+  }
   const count = Number(process.argv[2] ?? 1000);
   const result = await runOutboxDrainBench({ count });
   console.log(JSON.stringify(result, null, 2));
