@@ -88,7 +88,10 @@ export async function runLighthouse(pages, { runs = 3, chromePath = process.env.
       for (let i = 0; i < runs; i++) {
         const { lhr } = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
         if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
-        scores.push(Object.fromEntries(CATEGORIES.map((c) => [c, Math.round(lhr.categories[c].score * 100)])));
+        scores.push({
+          ...Object.fromEntries(CATEGORIES.map((c) => [c, Math.round(lhr.categories[c].score * 100)])),
+          benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+        });
         for (const c of CATEGORIES) {
           for (const ref of lhr.categories[c].auditRefs) {
             const audit = lhr.audits[ref.id];

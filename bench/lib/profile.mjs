@@ -77,6 +77,7 @@ export async function profileRequests({ inspectorPort, bundleFile, count, work, 
     const selfUs = new Map();
     profile.samples.forEach((nodeId, i) => selfUs.set(nodeId, (selfUs.get(nodeId) ?? 0) + (profile.timeDeltas[i] ?? 0)));
     const fns = new Map();
+    const appFns = new Map();
     const groups = new Map();
     let busyUs = 0;
     for (const [nodeId, us] of selfUs) {
@@ -88,6 +89,7 @@ export async function profileRequests({ inspectorPort, bundleFile, count, work, 
       const module = inBundle ? lineToModule(frame.lineNumber) : frame.url || "(native)";
       const key = `${name} (${module})`;
       fns.set(key, (fns.get(key) ?? 0) + us);
+      if (module.startsWith("build/server/")) appFns.set(name, (appFns.get(name) ?? 0) + us);
       const group = groupOf(module);
       groups.set(group, (groups.get(group) ?? 0) + us);
     }
@@ -102,6 +104,7 @@ export async function profileRequests({ inspectorPort, bundleFile, count, work, 
       cpuMsPerRequest: Math.round((busyUs / 1000 / count) * 1000) / 1000,
       topFunctions: top(fns, 8),
       topGroups: top(groups, 8),
+      topAppFunctions: top(appFns, 8),
     };
   } finally {
     cdp.close();

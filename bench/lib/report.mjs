@@ -67,6 +67,10 @@ export function renderResults(r) {
     lines.push("");
     lines.push(`### Submit path profile (workerd inspector, ${r.profile.ours.count} sequential accepted posts each)`);
     lines.push("");
+    lines.push("The app's own time per accepted submission is its CPU time in its isolate: the stand-in provider");
+    lines.push("runs in another process, so its time is not in it (sampling at 100 µs; a profiler and a loaded");
+    lines.push("machine inflate both sides alike). Gatepost runs with its webhook destination configured.");
+    lines.push("");
     lines.push("| App | CPU ms per accepted submission (app isolate) | Sequential p50 ms (incl. provider, D1) |");
     lines.push("|---|---|---|");
     lines.push(`| Gatepost POST /f/contact | ${r.profile.ours.cpuMsPerRequest} | ${r.profile.ours.sequentialP50Ms} |`);
@@ -79,6 +83,10 @@ export function renderResults(r) {
     lines.push("Top functions:");
     lines.push("");
     for (const f of r.profile.ours.topFunctions.slice(0, 6)) lines.push(`- \`${f.name}\`: ${f.msPerRequest} ms (${f.share} %)`);
+    lines.push("");
+    lines.push("Top functions inside the app's server build (build/server/index.js: routes, app/lib, entry):");
+    lines.push("");
+    for (const f of (r.profile.ours.topAppFunctions ?? []).slice(0, 6)) lines.push(`- \`${f.name}\`: ${f.msPerRequest} ms (${f.share} %)`);
   }
   if (r.outbox) {
     lines.push("");
@@ -92,11 +100,13 @@ export function renderResults(r) {
     lines.push("");
     lines.push("### Lighthouse 12.2.3, mobile preset, against `npm run start:offline` (median of each page's runs)");
     lines.push("");
+    lines.push("Lighthouse's own CPU benchmark index per run is in brackets (higher is a less loaded machine).");
+    lines.push("");
     lines.push("| Page | Performance | Accessibility | Best practices | SEO | Performance per run | Below 1 in some run |");
     lines.push("|---|---|---|---|---|---|---|");
     for (const p of [...r.lighthouse.results, ...(r.lighthouse.baseline ?? [])]) {
       const m = p.median;
-      lines.push(`| ${p.name} | ${m.performance} | ${m.accessibility} | ${m["best-practices"]} | ${m.seo} | ${p.runs.map((s) => s.performance).join(", ")} | ${p.notPerfect.join("; ") || "–"} |`);
+      lines.push(`| ${p.name} | ${m.performance} | ${m.accessibility} | ${m["best-practices"]} | ${m.seo} | ${p.runs.map((s) => `${s.performance} (${s.benchmarkIndex ?? "?"})`).join(", ")} | ${p.notPerfect.join("; ") || "–"} |`);
     }
     for (const missing of r.lighthouse.missing) lines.push(`\nNot measured: ${missing}.`);
   }
