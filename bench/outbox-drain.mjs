@@ -5,28 +5,17 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyLocalMigrations, startPagesDev } from "../scripts/pages-dev.mjs";
 import { startOutboxDrainDev } from "../scripts/outbox-drain-dev.mjs";
+import { freePort } from "../scripts/process-group.mjs";
 import { startTurnstileStandin } from "../tests/support/turnstile-standin.mjs";
 import { startWebhookSink } from "../tests/support/webhook-sink.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const SECRET = "1x0000000000000000000000000000000AA";
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function standinToken(hostname) {
   const claims = { n: randomUUID(), a: "contact", h: hostname, t: new Date().toISOString() };
