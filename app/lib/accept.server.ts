@@ -75,10 +75,11 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
   const gate = await hitRateLimitsWith(env.DB, rules, key.key ? lookupKeyStatement(env.DB, form.id, key.key) : null);
   if (!gate.ok) return { ok: false, code: gate.code };
   const rate = { verdict: gate.verdict, rules };
-  if (!gate.verdict.ok) return { ok: false, code: "rate_limited", rate };
-  // A repeat gets the first answer before its (already spent) token is checked again.
+  // A repeat gets the first answer before its (already spent) token is checked again, even over the
+  // limit: a client retrying after a lost answer must learn it was accepted, not that it was refused.
   const earlier = replayedSubmissionId(gate.rows);
   if (earlier) return { ok: true, id: earlier, replayed: true, rate };
+  if (!gate.verdict.ok) return { ok: false, code: "rate_limited", rate };
 
   const honeypot: HoneypotVerdict =
     channel === "page"
