@@ -5,28 +5,17 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyLocalMigrations, startPagesDev } from "../scripts/pages-dev.mjs";
 import { startOutboxDrainDev } from "../scripts/outbox-drain-dev.mjs";
+import { freePort } from "../scripts/process-group.mjs";
 import { startTurnstileStandin } from "../tests/support/turnstile-standin.mjs";
 import { startWebhookSink } from "../tests/support/webhook-sink.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const SECRET = "1x0000000000000000000000000000000AA";
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function standinToken(hostname) {
   const claims = { n: randomUUID(), a: "contact", h: hostname, t: new Date().toISOString() };
@@ -44,6 +33,8 @@ function queryD1(persistTo, sql) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// Every running bench's cleanups, so Ctrl-C also stops the detached wrangler process groups.
+const running = new Set();
 
 /** Runs the benchmark and resolves to its figures. Throws if anything is lost or it overruns `timeoutMs`. */
 export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeoutMs = 600_000, log = console.log } = {}) {
@@ -53,7 +44,8 @@ export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeo
   rmSync(persistTo, { recursive: true, force: true });
   mkdirSync(persistTo, { recursive: true });
   applyLocalMigrations({ persistTo });
-  const stops = [];
+  const stops = [() => Promise.resolve(rmSync(persistTo, { recursive: true, force: true }))];
+  running.add(stops);
   try {
     const standin = await startTurnstileStandin();
     stops.push(() => standin.close());
@@ -142,12 +134,18 @@ export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeo
       lost,
     };
   } finally {
+    running.delete(stops);
     for (const stop of stops.reverse()) await stop().catch(() => {});
-    rmSync(persistTo, { recursive: true, force: true });
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, async () => {
+      for (const stops of running) for (const stop of stops.reverse()) await stop().catch(() => {});
+      process.exit(130);
+    });
+  }
   const count = Number(process.argv[2] ?? 1000);
   const result = await runOutboxDrainBench({ count });
   console.log(JSON.stringify(result, null, 2));

@@ -1,23 +1,11 @@
 // Runs the scheduled companion Worker (workers/outbox-drain) locally with `wrangler dev --test-scheduled`
 // on the same persisted D1 state as the site, and fires its cron on a timer, so due webhook retries
 // happen locally without any new request. Own process group, stopped as a whole.
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { freePort, spawnGroup } from "./process-group.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts the drain Worker and triggers its cron every `intervalMs` (0: never; call `tick()` yourself).
@@ -29,18 +17,20 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
   for (const [key, value] of Object.entries(bindings)) {
     if (value !== undefined && value !== "") args.push("--var", `${key}:${value}`);
   }
-  const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, env: { ...process.env, CI: "true", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  let exited = false;
-  child.on("exit", () => (exited = true));
-  const onData = (chunk) => {
-    output += chunk;
-    for (const line of String(chunk).split("\n")) {
-      if (line.startsWith('{"maintenance"')) onReport?.(JSON.parse(line).maintenance);
-    }
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
+  // A report line can arrive split across chunks, so only whole lines are parsed.
+  let partial = "";
+  const group = spawnGroup(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    onData: (chunk) => {
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) {
+        if (line.startsWith('{"maintenance"')) onReport?.(JSON.parse(line).maintenance);
+      }
+    },
+  });
+  const { output, exited } = group;
 
   const url = `http://127.0.0.1:${port}/__scheduled?cron=${encodeURIComponent("* * * * *")}`;
   const tick = async () => {
@@ -48,30 +38,18 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
     if (!res.ok) throw new Error(`drain tick answered ${res.status}`);
   };
   let timer;
-  const stop = () =>
-    new Promise((resolve) => {
-      clearInterval(timer);
-      if (exited) return resolve();
-      child.once("exit", () => resolve());
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        return resolve();
-      }
-      setTimeout(() => {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {}
-      }, 5_000).unref();
-    });
+  const stop = () => {
+    clearInterval(timer);
+    return group.stop();
+  };
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exited) throw new Error(`the drain Worker exited early:\n${output}`);
-    if (/Ready on http/.test(output)) break;
+    if (exited()) throw new Error(`the drain Worker exited early:\n${output()}`);
+    if (/Ready on http/.test(output())) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`the drain Worker did not start within ${timeoutMs} ms:\n${output}`);
+      throw new Error(`the drain Worker did not start within ${timeoutMs} ms:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -85,5 +63,5 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
         .finally(() => (busy = false));
     }, intervalMs);
   }
-  return { tick, stop, pid: child.pid, output: () => output };
+  return { tick, stop, pid: group.pid, output };
 }

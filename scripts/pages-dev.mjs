@@ -1,7 +1,8 @@
 // Runs `wrangler pages dev` the way every local entry point needs it: migrations applied first, in its
 // own process group (it spawns workerd children), and stopped as a whole group.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { spawnGroup } from "./process-group.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
@@ -30,44 +31,22 @@ export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, p
   for (const [key, value] of Object.entries(bindings)) {
     if (value !== undefined && value !== "") args.push("--binding", `${key}=${value}`);
   }
-  const child = spawn(process.execPath, args, {
+  const { pid, output, exited, stop } = spawnGroup(process.execPath, args, {
     cwd: ROOT,
-    detached: true,
     env: { ...process.env, CI: "true", NO_COLOR: "1" },
-    stdio: log === "inherit" ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+    log,
   });
-  let output = "";
-  child.stdout?.on("data", (d) => (output += d));
-  child.stderr?.on("data", (d) => (output += d));
-  let exited = false;
-  child.on("exit", () => (exited = true));
-
-  const stop = () =>
-    new Promise((resolve) => {
-      if (exited) return resolve();
-      child.once("exit", () => resolve());
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        return resolve();
-      }
-      setTimeout(() => {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {}
-      }, 5_000).unref();
-    });
 
   const url = `http://${host}:${port}`;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`wrangler pages dev exited early:\n${output}`);
+    if (exited()) throw new Error(`wrangler pages dev exited early:\n${output()}`);
     try {
       const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
-      if (res.ok) return { url, stop, pid: child.pid, output: () => output };
+      if (res.ok) return { url, stop, pid, output };
     } catch {}
     await new Promise((r) => setTimeout(r, 500));
   }
   await stop();
-  throw new Error(`wrangler pages dev did not answer /healthz within ${timeoutMs} ms:\n${output}`);
+  throw new Error(`wrangler pages dev did not answer /healthz within ${timeoutMs} ms:\n${output()}`);
 }

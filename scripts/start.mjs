@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "./hash-password.mjs";
 import { applyLocalMigrations, startPagesDev } from "./pages-dev.mjs";
+import { settingNames } from "./setting-names.mjs";
 import { startOutboxDrainDev } from "./outbox-drain-dev.mjs";
 
 const offline = process.argv.includes("--offline");
@@ -65,7 +66,7 @@ if (offline) {
   settings.TURNSTILE_SCRIPT_URL = standin.scriptUrl;
   console.log(`Turnstile stand-in on ${standin.origin}`);
 }
-for (const key of Object.keys(settings)) {
+for (const key of new Set([...Object.keys(settings), ...settingNames()])) {
   if (process.env[key] !== undefined) settings[key] = process.env[key];
 }
 Object.assign(settings, await startLocalWebhookSink());

@@ -8,7 +8,7 @@ import { judgeApiPost, judgePagePost, type HoneypotVerdict } from "~/lib/honeypo
 import { findKeyedSubmission, lookupKeyStatement, readIdempotencyKey, replayedSubmissionId } from "~/lib/idempotency.server";
 import { formRateRules, hitRateLimitsWith, type RateRule, type RateVerdict } from "~/lib/rate-limit.server";
 import { readBody } from "~/lib/request-body.server";
-import { deliverSubmissionNow } from "~/lib/delivery.server";
+import { deliverAfterResponse } from "~/lib/delivery.server";
 import { outboxStatements } from "~/lib/outbox.server";
 import { storeSubmission } from "~/lib/submissions.server";
 import { verifyTurnstile } from "~/lib/turnstile.server";
@@ -75,10 +75,11 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
   const gate = await hitRateLimitsWith(env.DB, rules, key.key ? lookupKeyStatement(env.DB, form.id, key.key) : null);
   if (!gate.ok) return { ok: false, code: gate.code };
   const rate = { verdict: gate.verdict, rules };
-  if (!gate.verdict.ok) return { ok: false, code: "rate_limited", rate };
-  // A repeat gets the first answer before its (already spent) token is checked again.
+  // A repeat gets the first answer before its (already spent) token is checked again, even over the
+  // limit: a client retrying after a lost answer must learn it was accepted, not that it was refused.
   const earlier = replayedSubmissionId(gate.rows);
   if (earlier) return { ok: true, id: earlier, replayed: true, rate };
+  if (!gate.verdict.ok) return { ok: false, code: "rate_limited", rate };
 
   const honeypot: HoneypotVerdict =
     channel === "page"
@@ -139,6 +140,6 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
   }
   if (!stored.ok) return { ok: false, code: stored.code, values: echo, rate, keep };
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
-  if (outbox.length > 0) ctx.waitUntil(deliverSubmissionNow(env.DB, env, id));
+  if (outbox.length > 0) ctx.waitUntil(deliverAfterResponse(env.DB, env, id));
   return { ok: true, id: stored.id, replayed: false, rate };
 }

@@ -105,6 +105,15 @@ export async function deliverSubmissionNow(
   }
 }
 
+/**
+ * deliverSubmissionNow, started only once the current task is done, so the accept path's response
+ * goes out before the first delivery touches D1. For ctx.waitUntil. Logs instead of throwing.
+ */
+export async function deliverAfterResponse(db: D1Database, env: Env, submissionId: string): Promise<DrainReport | null> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return deliverSubmissionNow(db, env, submissionId);
+}
+
 async function runDrain(db: D1Database, env: Env, options: DrainOptions, submissionId?: string): Promise<DrainReport> {
   const { limit = 200, batchSize = BATCH_SIZE, leaseMs = LEASE_MS, timeoutMs = DELIVERY_TIMEOUT_MS } = options;
   if (leaseMs <= timeoutMs) throw new Error("the lease must outlast the delivery timeout");

@@ -1,10 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { launchBrowser } from "./chromium";
-import { resetStandin } from "./standin";
+import type { Page } from "playwright-core";
+import { describe, expect, it, inject } from "vitest";
+import { useBrowserPage } from "./browser-page";
 
 // axe-core (pinned in package.json) on every page, in Chromium, with the page's own CSP in force.
 // axe is evaluated through the DevTools protocol rather than a <script> tag, which the CSP would block.
@@ -12,23 +10,9 @@ import { resetStandin } from "./standin";
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const WAIT = { timeout: 30_000 };
 
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser(inject("chromiumPath"));
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  await resetStandin();
-  page = await browser.newPage();
-  // wrangler pages dev on a shared two-core machine can take a while to answer a first navigation.
-  page.setDefaultNavigationTimeout(60_000);
-});
-afterEach(async () => {
-  await page.close();
+useBrowserPage((p) => {
+  page = p;
 });
 
 interface AxeSummary {

@@ -38,3 +38,4 @@ export function watchErrors(page: Page): string[] {
   page.on("pageerror", (err) => errors.push(String(err)));
   return errors;
 }
+

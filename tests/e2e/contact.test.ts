@@ -1,9 +1,8 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { launchBrowser, watchErrors } from "./chromium";
-import { resetStandin, setStandinMode, standinCalls } from "./standin";
+import { beforeAll, describe, expect, it, inject } from "vitest";
+import { useBrowserPage } from "./browser-page";
+import { setStandinMode, standinCalls } from "./standin";
 
 const ARTIFACTS = new URL("../artifacts/", import.meta.url);
 const WAIT = { timeout: 30_000 };
@@ -11,21 +10,11 @@ const WAIT = { timeout: 30_000 };
 let browser: Browser;
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
+useBrowserPage((p, e, b) => {
+  [page, errors, browser] = [p, e, b];
+});
+beforeAll(() => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchBrowser(inject("chromiumPath"));
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  await resetStandin();
-  page = await browser.newPage();
-  errors = watchErrors(page);
-});
-afterEach(async () => {
-  await page.close();
 });
 
 async function openContact() {

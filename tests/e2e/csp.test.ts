@@ -1,8 +1,7 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { launchBrowser, watchErrors } from "./chromium";
-import { resetStandin } from "./standin";
+import { describe, expect, it, inject } from "vitest";
+import { watchErrors } from "./chromium";
+import { useBrowserPage } from "./browser-page";
 
 // Pages run under the real CSP header with nothing blocked: no securitypolicyviolation event, no CSP
 // console message, and the form completes its captcha and submits. Pages without a form never
@@ -14,18 +13,8 @@ let page: Page;
 let errors: string[];
 let scriptRequests: string[];
 
-beforeAll(async () => {
-  browser = await launchBrowser(inject("chromiumPath"));
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  await resetStandin();
-  page = await browser.newPage();
-  // wrangler pages dev on a shared two-core machine can take a while to answer a first navigation.
-  page.setDefaultNavigationTimeout(60_000);
-  errors = watchErrors(page);
+useBrowserPage(async (p, e, b) => {
+  [page, errors, browser] = [p, e, b];
   scriptRequests = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scriptRequests.push(request.url());
@@ -38,9 +27,6 @@ beforeEach(async () => {
       w.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`);
     });
   });
-});
-afterEach(async () => {
-  await page.close();
 });
 
 async function violations(): Promise<string[]> {

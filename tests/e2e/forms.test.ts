@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, inject } from "vitest";
-import { launchBrowser, watchErrors } from "./chromium";
-import { resetStandin, standinCalls } from "./standin";
+import { describe, expect, it, inject } from "vitest";
+import { useBrowserPage } from "./browser-page";
+import { standinCalls } from "./standin";
 
 // The forms Gatepost renders from their schema: the landing page lists them, every field is labelled
 // and hinted, errors are wired for assistive technology, and the newsletter works by keyboard alone.
@@ -10,20 +10,8 @@ const WAIT = { timeout: 30_000 };
 let browser: Browser;
 let page: Page;
 let errors: string[];
-
-beforeAll(async () => {
-  browser = await launchBrowser(inject("chromiumPath"));
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(async () => {
-  await resetStandin();
-  page = await browser.newPage();
-  errors = watchErrors(page);
-});
-afterEach(async () => {
-  await page.close();
+useBrowserPage((p, e, b) => {
+  [page, errors, browser] = [p, e, b];
 });
 
 async function waitForCaptcha() {

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 // @ts-ignore - plain ESM helpers shared with npm start
 import { applyLocalMigrations, startPagesDev } from "../../scripts/pages-dev.mjs";
+// @ts-ignore - plain ESM helper
+import { freePort } from "../../scripts/process-group.mjs";
 // @ts-ignore - plain ESM helper
 import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
 import { findChromium } from "./chromium";
@@ -23,18 +24,6 @@ declare module "vitest" {
 
 export const SITE_KEY = "1x00000000000000000000AA";
 export const SECRET = "1x0000000000000000000000000000000AA";
-
-/** A port nobody is using right now (several test runs may share this machine). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export default async function setup(project: TestProject) {
   // Fail loudly, never skip: a browser layer that silently does nothing proves nothing.

@@ -153,6 +153,22 @@ describe("idempotency", () => {
     expect(await standin.calls()).toHaveLength(1);
   });
 
+  it("answers a keyed repeat with the first answer even once the client is over its rate limit", async () => {
+    const appEnv = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "1" });
+    const send = (key: string) =>
+      appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": key } }), appEnv);
+    const first = await send("lost-answer");
+    expect(first.status).toBe(201);
+    const repeat = await send("lost-answer");
+    expect(repeat.status).toBe(201);
+    expect(await repeat.json()).toEqual(await first.json());
+    // A new key is a new submission, and that one is over the limit.
+    const fresh = await send("another");
+    expect(fresh.status).toBe(429);
+    expect(fresh.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect(await countRows("submissions")).toBe(1);
+  });
+
   it("keeps one row when two requests with the same key race", async () => {
     const send = () =>
       appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": "race" } }));
