@@ -255,7 +255,12 @@ async function main() {
     nproc: spawnSync("nproc", { encoding: "utf8" }).stdout.trim(),
     loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
     node: process.version,
-    command: "npm run bench",
+    command: [
+      ...["BENCH_DURATION", "BENCH_ROUNDS", "BENCH_CONNECTIONS", "LH_RUNS", "BENCH_OUTBOX_COUNT", "BENCH_SKIP_BUILD", "BENCH_SKIP_LIGHTHOUSE"]
+        .filter((name) => process.env[name])
+        .map((name) => `${name}=${process.env[name]}`),
+      "npm run bench",
+    ].join(" "),
     durationS: DURATION,
     connections: CONNECTIONS,
     js: { baseline: baselineJs, pages: pagesJs },
