@@ -52,6 +52,18 @@ describe("pages under the Content-Security-Policy", () => {
     expect(errors).toEqual([]);
   });
 
+  it("serves the hashed assets the pages load as immutable, straight from the asset server", async () => {
+    await page.goto(`${inject("baseUrl")}/`);
+    await page.getByRole("heading", { name: "Gatepost", level: 1 }).waitFor(WAIT);
+    const assets = scriptRequests.filter((url) => new URL(url).pathname.startsWith("/assets/"));
+    expect(assets.length).toBeGreaterThan(3);
+    for (const url of assets) {
+      const response = await fetch(url);
+      expect([url, response.status, response.headers.get("cache-control")]).toEqual([url, 200, "public, max-age=31536000, immutable"]);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    }
+  });
+
   it("the contact form loads the captcha, submits and shows the thank-you view with no violation", async () => {
     await page.goto(`${inject("baseUrl")}/f/contact`);
     await page.getByLabel("Your name").fill("Grace Hopper");
