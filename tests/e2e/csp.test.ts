@@ -59,6 +59,8 @@ describe("pages under the Content-Security-Policy", () => {
     expect(assets.length).toBeGreaterThan(3);
     for (const url of assets) {
       const response = await fetch(url);
+      // Read every body: an unread stream keeps pages dev's connection (and asset server) busy.
+      await response.arrayBuffer();
       expect([url, response.status, response.headers.get("cache-control")]).toEqual([url, 200, "public, max-age=31536000, immutable"]);
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     }
