@@ -153,8 +153,15 @@ export function apiPost(
  * The app's D1 binding with a log of round trips (each batch, exec or statement run is one, listed
  * with the tables its statements write or read), so a test can hold the accept path to its budget.
  */
-export function countingDb(db: D1Database): { db: D1Database; trips: () => number; log: () => string[][] } {
+export function countingDb(db: D1Database): {
+  db: D1Database;
+  trips: () => number;
+  log: () => string[][];
+  /** Each round trip's statements as SQL, whitespace collapsed. */
+  statements: () => string[][];
+} {
   const log: string[][] = [];
+  const sqlLog: string[][] = [];
   const real = new WeakMap<object, D1PreparedStatement>();
   const sqlOf = new WeakMap<object, string>();
   const table = (sql: string) => /\b(?:INTO|FROM|UPDATE)\s+(\w+)/i.exec(sql)?.[1] ?? sql.slice(0, 20);
@@ -165,6 +172,7 @@ export function countingDb(db: D1Database): { db: D1Database; trips: () => numbe
         if (key === "first" || key === "all" || key === "run" || key === "raw") {
           return (...args: unknown[]) => {
             log.push([table(sql)]);
+            sqlLog.push([sql]);
             return (target[key] as (...a: unknown[]) => unknown)(...args);
           };
         }
@@ -178,16 +186,18 @@ export function countingDb(db: D1Database): { db: D1Database; trips: () => numbe
   };
   const proxy = new Proxy(db, {
     get(target, key) {
-      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query);
+      if (key === "prepare") return (query: string) => wrap(target.prepare(query), query.replace(/\s+/g, " ").trim());
       if (key === "batch") {
         return (statements: D1PreparedStatement[]) => {
           log.push(statements.map((s) => table(sqlOf.get(s) ?? "")));
+          sqlLog.push(statements.map((s) => sqlOf.get(s) ?? "?"));
           return target.batch(statements.map((s) => real.get(s) ?? s));
         };
       }
       if (key === "exec") {
         return (query: string) => {
           log.push([table(query)]);
+          sqlLog.push([query]);
           return target.exec(query);
         };
       }
@@ -195,7 +205,7 @@ export function countingDb(db: D1Database): { db: D1Database; trips: () => numbe
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return { db: proxy, trips: () => log.length, log: () => log.map((t) => [...t]) };
+  return { db: proxy, trips: () => log.length, log: () => log.map((t) => [...t]), statements: () => sqlLog.map((t) => [...t]) };
 }
 
 /** Empties every table a submission can touch, so each test starts from nothing. */
