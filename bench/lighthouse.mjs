@@ -1,10 +1,10 @@
 // Lighthouse 12 (mobile preset, the default config) against `npm run start:offline`, in Debian's
 // Chromium. Each page runs `runs` times; the report keeps every run and the median per category,
 // as Lighthouse's own docs advise for a machine whose load varies. `node bench/lighthouse.mjs`.
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { spawnGroup } from "../scripts/process-group.mjs";
 import { freePort, ROOT } from "./lib/servers.mjs";
 import { gatepostBodies } from "./lib/submit.mjs";
 
@@ -21,39 +21,22 @@ const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
 /** `npm run start:offline` on `port` (built app, SKIP_BUILD), in its own process group. */
 export async function startOffline(port, timeoutMs = 180_000) {
-  const child = spawn("npm", ["run", "start:offline"], {
+  // start.mjs stops its own children (pages dev group, stand-in, sink, drain) on SIGTERM: give it time.
+  const { output, exited, stop } = spawnGroup("npm", ["run", "start:offline"], {
     cwd: ROOT,
-    detached: true,
     env: { ...process.env, PORT: String(port), STANDIN_PORT: String(await freePort()), SINK_PORT: "0", SKIP_BUILD: "1", NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
+    graceMs: 15_000,
   });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  let exited = false;
-  child.on("exit", () => (exited = true));
-  // start.mjs stops its own children (pages dev group, stand-in, sink, drain) on SIGTERM.
-  const stop = () =>
-    new Promise((resolve) => {
-      if (exited) return resolve();
-      child.once("exit", () => resolve());
-      process.kill(-child.pid, "SIGTERM");
-      setTimeout(() => {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {}
-      }, 15_000).unref();
-    });
   const url = `http://localhost:${port}`;
   const deadline = Date.now() + timeoutMs;
-  while (!output.includes("Gatepost is running")) {
-    if (exited || Date.now() > deadline) {
+  while (!output().includes("Gatepost is running")) {
+    if (exited() || Date.now() > deadline) {
       await stop();
-      throw new Error(`npm run start:offline did not start:\n${output}`);
+      throw new Error(`npm run start:offline did not start:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  return { url, stop, output: () => output };
+  return { url, stop, output };
 }
 
 /** Sends one real contact submission and returns the thank-you URL it redirects to. */

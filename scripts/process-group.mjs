@@ -5,9 +5,10 @@ import { createServer } from "node:net";
 
 /**
  * Spawns `command` with `args` in its own process group. `log: "inherit"` shows its output; otherwise
- * output is collected (and passed to `onData`). Returns { child, pid, output(), exited(), stop() }.
+ * output is collected (and passed to `onData`). `stop()` waits `graceMs` after SIGTERM before SIGKILL.
+ * Returns { child, pid, output(), exited(), stop() }.
  */
-export function spawnGroup(command, args, { cwd, env = process.env, log = "pipe", onData } = {}) {
+export function spawnGroup(command, args, { cwd, env = process.env, log = "pipe", onData, graceMs = 5_000 } = {}) {
   const child = spawn(command, args, {
     cwd,
     detached: true,
@@ -38,7 +39,7 @@ export function spawnGroup(command, args, { cwd, env = process.env, log = "pipe"
         try {
           process.kill(-child.pid, "SIGKILL");
         } catch {}
-      }, 5_000).unref();
+      }, graceMs).unref();
     });
 
   return { child, pid: child.pid, output: () => output, exited: () => exited, stop };

@@ -1,26 +1,16 @@
 // Servers the benchmarks start and stop: `wrangler pages dev` for any Pages project folder, and the
 // same Functions bundle run in workerd through Miniflare directly (no pages dev proxy in front).
 // Loopback only; every start returns a stop that ends what it started (pages dev as a process group).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort, spawnGroup } from "../../scripts/process-group.mjs";
+
+export { freePort };
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
-
-/** A free loopback port right now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Applies migrations to a project's local D1 under persistTo. Throws with wrangler's output on failure. */
 export function applyMigrations({ cwd, persistTo }) {
@@ -50,43 +40,15 @@ export async function startPagesDev({ cwd, port, bindings = {}, persistTo, ready
   const args = [WRANGLER, "pages", "dev", "./build/client", "--ip", "127.0.0.1", "--port", String(port)];
   args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--persist-to", persistTo);
   for (const [key, value] of Object.entries(bindings)) if (value !== "") args.push("--binding", `${key}=${value}`);
-  const child = spawn(process.execPath, args, {
-    cwd,
-    detached: true,
-    env: { ...process.env, CI: "true", NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  let exited = false;
-  child.on("exit", () => (exited = true));
-  const stop = () => stopGroup(child, () => exited);
+  const { output, exited, stop } = spawnGroup(process.execPath, args, { cwd, env: { ...process.env, CI: "true", NO_COLOR: "1" } });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(`${url}${readyPath}`, () => !exited, timeoutMs, () => `pages dev in ${cwd}:\n${output}`);
+    await waitFor(`${url}${readyPath}`, () => !exited(), timeoutMs, () => `pages dev in ${cwd}:\n${output()}`);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, stop, output: () => output };
-}
-
-function stopGroup(child, hasExited) {
-  return new Promise((resolve) => {
-    if (hasExited()) return resolve();
-    child.once("exit", () => resolve());
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      return resolve();
-    }
-    setTimeout(() => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
-    }, 5_000).unref();
-  });
+  return { url, stop, output };
 }
 
 /** The [[d1_databases]] id of a project's wrangler.toml (Miniflare must use wrangler's object name). */
