@@ -1,4 +1,5 @@
 import type { ErrorCode } from "~/lib/errors";
+import { readUpTo } from "~/lib/read-stream.server";
 
 // Reads a submission body with a hard size cap before anything parses it, so an oversized or
 // malformed request is refused cheaply and never reaches validation, the provider or D1.
@@ -29,30 +30,9 @@ export async function readBody(request: Request): Promise<BodyResult> {
 
 async function readCapped(request: Request): Promise<Uint8Array<ArrayBuffer> | "too_large" | null> {
   if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > MAX_BODY_BYTES) {
-        await reader.cancel();
-        return "too_large";
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return null;
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  const read = await readUpTo(request.body, MAX_BODY_BYTES);
+  if (!read) return null;
+  return read.overflow ? "too_large" : read.bytes;
 }
 
 function decode(bytes: Uint8Array): string {

@@ -1,5 +1,6 @@
 import type { StoredSubmission } from "~/lib/submissions.server";
 import { signWebhook } from "~/lib/webhook-signature.server";
+import { readUpTo } from "~/lib/read-stream.server";
 
 // One HTTP attempt to one destination, following Standard Webhooks: a fresh timestamp and signature per
 // attempt under a stable webhook-id. It never throws: every outcome comes back as an attempt record
@@ -101,27 +102,8 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptRecor
 /** The first 1 KiB of the body as text; the rest is cancelled unread. A broken body gives null. */
 async function readExcerpt(response: Response): Promise<string | null> {
   if (!response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < RESPONSE_EXCERPT_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-    await reader.cancel().catch(() => {});
-  } catch {
-    return null;
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES));
+  const read = await readUpTo(response.body, RESPONSE_EXCERPT_BYTES);
+  return read ? new TextDecoder().decode(read.bytes.subarray(0, RESPONSE_EXCERPT_BYTES)) : null;
 }
 
 function errorText(error: unknown): string {
