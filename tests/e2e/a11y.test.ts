@@ -2,13 +2,12 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, it, inject } from "vitest";
-import { useBrowserPage } from "./browser-page";
+import { WAIT, useBrowserPage } from "./browser-page";
 
 // axe-core (pinned in package.json) on every page, in Chromium, with the page's own CSP in force.
 // axe is evaluated through the DevTools protocol rather than a <script> tag, which the CSP would block.
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const WAIT = { timeout: 30_000 };
 
 let page: Page;
 useBrowserPage((p) => {

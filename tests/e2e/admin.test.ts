@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { E2E_ADMIN_PASSWORD } from "./bindings";
 import { launchBrowser, watchErrors } from "./chromium";
 import { resetStandin } from "./standin";
+import { WAIT, patient } from "./browser-page";
 
 const ARTIFACTS = new URL("../artifacts/", import.meta.url);
-const WAIT = { timeout: 30_000 };
 
 let browser: Browser;
 let page: Page;
@@ -62,14 +62,14 @@ function parseCsv(text: string): string[][] {
 
 describe("operator console in Chromium", () => {
   it("signs in, finds a submission, opens its timeline, exports a CSV and signs out", async () => {
-    const visitor = await browser.newPage();
+    const visitor = patient(await browser.newPage());
     const name = `Operator Test ${Date.now()}`;
     const reference = await submitContact(visitor, name);
     await visitor.close();
     expect(reference).toMatch(/^[0-9a-f-]{36}$/);
 
     const context = await browser.newContext({ acceptDownloads: true });
-    page = await context.newPage();
+    page = patient(await context.newPage());
     errors = watchErrors(page);
     await page.goto(`${inject("baseUrl")}/admin`);
     await page.getByRole("heading", { name: "Operator sign-in" }).waitFor(WAIT);

@@ -4,6 +4,19 @@ import { launchBrowser, watchErrors } from "./chromium";
 import { resetStandin } from "./standin";
 
 /**
+ * How long a test waits for anything. wrangler pages dev on this two-core machine now and then stalls a
+ * request for many seconds (DEVELOPERS.md), so Playwright's 30 s default fails tests at random.
+ */
+export const WAIT = { timeout: 60_000 };
+
+/** Gives a page WAIT's patience for navigations and every action. Returns the page. */
+export function patient(page: Page): Page {
+  page.setDefaultNavigationTimeout(WAIT.timeout);
+  page.setDefaultTimeout(WAIT.timeout);
+  return page;
+}
+
+/**
  * One Chromium per test file and a fresh page per test, with the stand-in reset and console errors
  * collected. `onPage` receives each new page (and may register more listeners before it is used).
  */
@@ -18,9 +31,7 @@ export function useBrowserPage(onPage: (page: Page, errors: string[], browser: B
   });
   beforeEach(async () => {
     await resetStandin();
-    page = await browser.newPage();
-    // wrangler pages dev on a shared two-core machine can take a while to answer a first navigation.
-    page.setDefaultNavigationTimeout(60_000);
+    page = patient(await browser.newPage());
     await onPage(page, watchErrors(page), browser);
   });
   afterEach(async () => {

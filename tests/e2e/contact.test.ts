@@ -1,11 +1,10 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it, inject } from "vitest";
-import { useBrowserPage } from "./browser-page";
+import { WAIT, patient, useBrowserPage } from "./browser-page";
 import { setStandinMode, standinCalls } from "./standin";
 
 const ARTIFACTS = new URL("../artifacts/", import.meta.url);
-const WAIT = { timeout: 30_000 };
 
 let browser: Browser;
 let page: Page;
@@ -127,7 +126,7 @@ describe("contact form in Chromium", () => {
 describe("contact form without JavaScript", () => {
   it("explains that the captcha needs JavaScript and refuses a post without a token", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
-    const noJs = await context.newPage();
+    const noJs = patient(await context.newPage());
     try {
       await noJs.goto(`${inject("baseUrl")}/f/contact`);
       // Playwright's no-JS mode still parses <noscript> as raw text, so check the markup a no-JS browser renders.

@@ -1,11 +1,10 @@
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it, inject } from "vitest";
-import { useBrowserPage } from "./browser-page";
+import { WAIT, useBrowserPage } from "./browser-page";
 import { standinCalls } from "./standin";
 
 // A static site on a second loopback origin posts to Gatepost's public API, with fetch and with a
 // plain HTML form; a third origin, not on the form's list, is refused both ways (tests/e2e/bindings.ts).
-const WAIT = { timeout: 30_000 };
 
 let browser: Browser;
 let page: Page;

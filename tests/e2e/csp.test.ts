@@ -1,13 +1,12 @@
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it, inject } from "vitest";
 import { watchErrors } from "./chromium";
-import { useBrowserPage } from "./browser-page";
+import { WAIT, patient, useBrowserPage } from "./browser-page";
 
 // Pages run under the real CSP header with nothing blocked: no securitypolicyviolation event, no CSP
 // console message, and the form completes its captcha and submits. Pages without a form never
 // request the Turnstile script.
 
-const WAIT = { timeout: 30_000 };
 let browser: Browser;
 let page: Page;
 let errors: string[];
@@ -89,7 +88,7 @@ describe("pages under the Content-Security-Policy", () => {
     await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
     const thanks = page.url();
 
-    const fresh = await browser.newPage();
+    const fresh = patient(await browser.newPage());
     const freshScripts: string[] = [];
     fresh.on("request", (r) => r.resourceType() === "script" && freshScripts.push(r.url()));
     const freshErrors = watchErrors(fresh);

@@ -1,11 +1,10 @@
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, it, inject } from "vitest";
-import { useBrowserPage } from "./browser-page";
+import { WAIT, useBrowserPage } from "./browser-page";
 import { standinCalls } from "./standin";
 
 // The forms Gatepost renders from their schema: the landing page lists them, every field is labelled
 // and hinted, errors are wired for assistive technology, and the newsletter works by keyboard alone.
-const WAIT = { timeout: 30_000 };
 
 let browser: Browser;
 let page: Page;

@@ -1,16 +1,16 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, watchErrors } from "./chromium";
+import { WAIT, patient } from "./browser-page";
 
 // The whole path a person trying Gatepost sees: a message sent in the browser arrives at the local
 // webhook sink, signed, right after the thank-you page.
-const WAIT = { timeout: 30_000 };
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   browser = await launchBrowser(inject("chromiumPath"));
-  page = await browser.newPage();
+  page = patient(await browser.newPage());
 });
 afterAll(async () => {
   await browser?.close();
