@@ -8,8 +8,8 @@ import { judgeApiPost, judgePagePost, type HoneypotVerdict } from "~/lib/honeypo
 import { findKeyedSubmission, lookupKeyStatement, readIdempotencyKey, replayedSubmissionId } from "~/lib/idempotency.server";
 import { formRateRules, hitRateLimitsWith, type RateRule, type RateVerdict } from "~/lib/rate-limit.server";
 import { readBody } from "~/lib/request-body.server";
-import { deliverAfterResponse } from "~/lib/delivery.server";
-import { outboxStatements } from "~/lib/outbox.server";
+import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery.server";
+import { leasedOutbox } from "~/lib/outbox.server";
 import { storeSubmission } from "~/lib/submissions.server";
 import { verifyTurnstile } from "~/lib/turnstile.server";
 import { validateFields, type FieldErrors } from "~/lib/validation";
@@ -18,7 +18,8 @@ import { validateFields, type FieldErrors } from "~/lib/validation";
 // body size → origin → rate limit (+ idempotency lookup) → honeypot → schema → Turnstile → store.
 // Every abuse control runs before the provider is called; a form with errors never spends the token;
 // nothing is stored unless the provider said yes. D1 sees two round trips: the rate-limit batch
-// (which also looks the idempotency key up) and the one atomic store batch.
+// (which also looks the idempotency key up) and the one atomic store batch; the first delivery adds
+// one more after the answer (docs/decisions/007-accept-path-costs.md).
 
 /** Where a post comes from: Gatepost's rendered page (signed stamp required) or another site via the API. */
 export type Channel = "page" | "api";
@@ -120,8 +121,12 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
 
   // Round trip 2: the submission, its idempotency key and its outbox rows in one atomic batch, so
   // "accepted" always means "queued for every destination" (issue 3). A quarantined bot gets no rows.
+  // The rows are inserted already leased to this request, which makes the first attempt itself.
   const id = crypto.randomUUID();
-  const outbox = honeypot.bot ? [] : outboxStatements(env.DB, env, form, id, Date.now());
+  const owner = `accept:${id}`;
+  const outbox = honeypot.bot
+    ? { statements: [], claims: [] }
+    : leasedOutbox(env.DB, env, form, id, Date.now(), owner, LEASE_MS);
   const stored = await storeSubmission(
     env.DB,
     {
@@ -131,7 +136,7 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
       verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
       quarantineReason: honeypot.bot ? honeypot.reason : undefined,
     },
-    { idempotencyKey: key.key, also: outbox },
+    { idempotencyKey: key.key, also: outbox.statements },
   );
   if (!stored.ok && stored.keyConflict && key.key) {
     // A concurrent twin stored first: answer as it did. Only this rare race costs a third round trip.
@@ -140,6 +145,6 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
   }
   if (!stored.ok) return { ok: false, code: stored.code, values: echo, rate, keep };
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
-  if (outbox.length > 0) ctx.waitUntil(deliverAfterResponse(env.DB, env, id));
+  if (outbox.claims.length > 0) ctx.waitUntil(deliverLeasedAfterResponse(env.DB, env, stored.stored, outbox.claims, owner));
   return { ok: true, id: stored.id, replayed: false, rate };
 }

@@ -106,12 +106,35 @@ export async function deliverSubmissionNow(
 }
 
 /**
- * deliverSubmissionNow, started only once the current task is done, so the accept path's response
- * goes out before the first delivery touches D1. For ctx.waitUntil. Logs instead of throwing.
+ * The first attempt at deliveries the accepting request inserted already leased to `owner`
+ * (outbox.server leasedOutbox), sent from the submission it holds in memory: no claim and no re-read,
+ * one D1 round trip to log every outcome. Started once the current task is done, so the answer goes
+ * out first. For ctx.waitUntil; logs instead of throwing, and the drain covers anything it misses.
  */
-export async function deliverAfterResponse(db: D1Database, env: Env, submissionId: string): Promise<DrainReport | null> {
+export async function deliverLeasedAfterResponse(
+  db: D1Database,
+  env: Env,
+  submission: StoredSubmission,
+  claims: readonly Claim[],
+  owner: string,
+  options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random"> = {},
+): Promise<DrainReport | null> {
   await new Promise((resolve) => setTimeout(resolve, 0));
-  return deliverSubmissionNow(db, env, submissionId);
+  const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
+  try {
+    const records = await Promise.all(
+      claims.map((claim) => attemptDelivery(env, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options.fetch)),
+    );
+    const nowMs = Date.now();
+    const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
+    await db.batch(settled.flatMap((s) => s.statements));
+    for (const { outcome } of settled) report[outcome] += 1;
+    return report;
+  } catch (error) {
+    // The rows are safe in D1: the scheduled drain picks them up once the lease lapses.
+    console.error(`first delivery of ${submission.id} failed; the drain will retry:`, error);
+    return null;
+  }
 }
 
 async function runDrain(db: D1Database, env: Env, options: DrainOptions, submissionId?: string): Promise<DrainReport> {
@@ -177,6 +200,20 @@ async function recordAttempt(
   nowMs: number,
   random?: () => number,
 ): Promise<"delivered" | "retrying" | "dead"> {
+  const { statements, outcome } = settleStatements(db, claim, owner, record, nowMs, random);
+  await db.batch(statements);
+  return outcome;
+}
+
+/** The attempt's log row and the update that settles its delivery, and which way it went. */
+function settleStatements(
+  db: D1Database,
+  claim: Claim,
+  owner: string,
+  record: AttemptRecord,
+  nowMs: number,
+  random?: () => number,
+): { statements: D1PreparedStatement[]; outcome: "delivered" | "retrying" | "dead" } {
   const attemptedAt = new Date(nowMs).toISOString();
   const log = db
     .prepare(
@@ -186,30 +223,24 @@ async function recordAttempt(
     .bind(claim.id, attemptedAt, record.httpStatus, record.error, record.latencyMs, record.excerpt);
   if (record.delivered) {
     // A success always wins, even if this drainer's lease lapsed: the receiver has it.
-    await db.batch([
-      log,
-      db
-        .prepare(
-          `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2,
-             lease_owner = NULL, lease_until = NULL, last_error = NULL
-           WHERE id = ?1 AND status = 'pending'`,
-        )
-        .bind(claim.id, attemptedAt),
-    ]);
-    return "delivered";
+    const done = db
+      .prepare(
+        `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2,
+           lease_owner = NULL, lease_until = NULL, last_error = NULL
+         WHERE id = ?1 AND status = 'pending'`,
+      )
+      .bind(claim.id, attemptedAt);
+    return { statements: [log, done], outcome: "delivered" };
   }
   const attempts = claim.attempts + 1;
   const delay = nextRetryDelayMs(attempts, random);
   // A failure only counts while the lease is still ours; otherwise someone else owns the row now.
-  await db.batch([
-    log,
-    db
-      .prepare(
-        `UPDATE deliveries SET attempts = ?3, status = ?4, next_attempt_at = ?5, last_error = ?6,
-           lease_owner = NULL, lease_until = NULL
-         WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
-      )
-      .bind(claim.id, owner, attempts, delay === null ? "dead" : "pending", nowMs + (delay ?? 0), record.detail),
-  ]);
-  return delay === null ? "dead" : "retrying";
+  const retry = db
+    .prepare(
+      `UPDATE deliveries SET attempts = ?3, status = ?4, next_attempt_at = ?5, last_error = ?6,
+         lease_owner = NULL, lease_until = NULL
+       WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
+    )
+    .bind(claim.id, owner, attempts, delay === null ? "dead" : "pending", nowMs + (delay ?? 0), record.detail);
+  return { statements: [log, retry], outcome: delay === null ? "dead" : "retrying" };
 }

@@ -1,3 +1,4 @@
+import { hmacKey } from "~/lib/hmac-key.server";
 import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD } from "~/lib/field-names";
 
 // Bot traps that cost humans nothing. Gatepost's own pages carry a hidden field people never fill
@@ -56,9 +57,7 @@ function isFilled(value: unknown): boolean {
 }
 
 async function hmac(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
+  const key = await hmacKey(secret);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
   return btoa(String.fromCharCode(...mac)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }

@@ -1,6 +1,7 @@
 import type { FormDef } from "~/forms/schema";
 import { findForm } from "~/forms/registry";
 import { configuredDestinations } from "~/lib/destinations.server";
+import type { Claim } from "~/lib/delivery.server";
 import type { ErrorCode } from "~/lib/errors";
 
 // The outbox: one `deliveries` row per (submission, destination), written in the same D1 batch as the
@@ -25,15 +26,53 @@ export function outboxStatements(
   submissionId: string,
   nowMs: number,
 ): D1PreparedStatement[] {
+  return planOutbox(db, env, form, submissionId, nowMs, null).statements;
+}
+
+/**
+ * As outboxStatements, but each row is inserted already leased to `owner` for `leaseMs`, and comes
+ * back as a claim. The accepting request then makes the first attempt from memory, with no claim
+ * and no re-read of the submission; if it never gets to, the drain takes the rows once the lease
+ * lapses, exactly as after a drainer that died holding its claim.
+ */
+export function leasedOutbox(
+  db: D1Database,
+  env: Env,
+  form: FormDef,
+  submissionId: string,
+  nowMs: number,
+  owner: string,
+  leaseMs: number,
+): { statements: D1PreparedStatement[]; claims: Claim[] } {
+  return planOutbox(db, env, form, submissionId, nowMs, { owner, untilMs: nowMs + leaseMs });
+}
+
+function planOutbox(
+  db: D1Database,
+  env: Env,
+  form: FormDef,
+  submissionId: string,
+  nowMs: number,
+  lease: { owner: string; untilMs: number } | null,
+): { statements: D1PreparedStatement[]; claims: Claim[] } {
   const createdAt = new Date(nowMs).toISOString();
-  return configuredDestinations(env as unknown as Record<string, unknown>, form).map((destination) =>
+  const claims = configuredDestinations(env as unknown as Record<string, unknown>, form).map((destination) => ({
+    id: newWebhookId(),
+    submissionId,
+    formId: form.id,
+    destination: destination.name,
+    attempts: 0,
+  }));
+  const statements = claims.map((claim) =>
     db
       .prepare(
-        `INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, 'pending', 0, ?5, ?6)`,
+        `INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at,
+           lease_owner, lease_until)
+         VALUES (?1, ?2, ?3, ?4, 'pending', 0, ?5, ?6, ?7, ?8)`,
       )
-      .bind(newWebhookId(), submissionId, form.id, destination.name, nowMs, createdAt),
+      .bind(claim.id, submissionId, form.id, claim.destination, nowMs, createdAt, lease?.owner ?? null, lease?.untilMs ?? null),
   );
+  return { statements, claims };
 }
 
 // Requeueing starts a fresh retry schedule; the attempts log keeps every earlier attempt.

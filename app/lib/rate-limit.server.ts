@@ -1,6 +1,5 @@
 // Fixed-window rate limits kept in D1. Each window is one atomic upsert that returns the new count,
 // so concurrent requests can never both read "4" and both pass a limit of 5 (docs/decisions/002).
-// Statements are exposed separately so a caller can fold them into a batch it already sends.
 
 export interface RateRule {
   /** What is counted, e.g. "form:contact:ip:203.0.113.0/64". */
@@ -20,15 +19,24 @@ function windowStart(rule: RateRule, nowMs: number): number {
   return seconds - (seconds % rule.windowSeconds);
 }
 
-/** The upsert for one rule; its single row carries the count after this hit. */
-export function rateLimitStatement(db: D1Database, rule: RateRule, nowMs: number): D1PreparedStatement {
+/**
+ * One upsert for every rule: each (key, window) row comes back with its count after this hit. One
+ * statement rather than one per rule, since each statement costs D1 encoding and decoding work.
+ */
+export function rateLimitStatement(db: D1Database, rules: readonly RateRule[], nowMs: number): D1PreparedStatement {
+  const rows = rules.map((_, i) => `(?${2 * i + 1}, ?${2 * i + 2}, 1)`).join(", ");
+  const params = rules.flatMap((rule) => [windowKey(rule), windowStart(rule, nowMs)]);
   return db
     .prepare(
-      `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
+      `INSERT INTO rate_limits (key, window_start, count) VALUES ${rows}
        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1
-       RETURNING count`,
+       RETURNING key, count`,
     )
-    .bind(`${rule.key}:${rule.windowSeconds}`, windowStart(rule, nowMs));
+    .bind(...params);
+}
+
+function windowKey(rule: RateRule): string {
+  return `${rule.key}:${rule.windowSeconds}`;
 }
 
 /** Judges counts returned by rateLimitStatement, in the same order as `rules`. The tightest rule wins. */
@@ -73,13 +81,21 @@ export async function hitRateLimitsWith(
   read: D1PreparedStatement | null,
   nowMs = Date.now(),
 ): Promise<RateLimitWithResult> {
-  const statements = rules.map((rule) => rateLimitStatement(db, rule, nowMs));
+  const statements = rules.length > 0 ? [rateLimitStatement(db, rules, nowMs)] : [];
   if (read) statements.push(read);
   if (statements.length === 0) return { ok: true, verdict: judgeRateLimits(rules, [], nowMs), rows: [] };
   try {
     const results = await db.batch<Record<string, unknown>>(statements);
-    const counts = results.slice(0, rules.length).map((r) => Number(r.results[0]?.count ?? Infinity));
-    return { ok: true, verdict: judgeRateLimits(rules, counts, nowMs), rows: read ? (results[rules.length]?.results ?? []) : [] };
+    const counted = rules.length > 0 ? results[0].results : [];
+    // RETURNING rows come in no promised order: match them to rules by key. A rule without its row
+    // counts as over its limit (fail closed).
+    const counts = new Map<string, number>();
+    for (const row of counted) {
+      const key = String(row.key);
+      counts.set(key, Math.max(counts.get(key) ?? 0, Number(row.count)));
+    }
+    const verdict = judgeRateLimits(rules, rules.map((rule) => counts.get(windowKey(rule)) ?? Infinity), nowMs);
+    return { ok: true, verdict, rows: read ? (results[statements.length - 1]?.results ?? []) : [] };
   } catch (error) {
     console.error("rate limit check failed:", error);
     return { ok: false, code: "storage_unavailable" };

@@ -1,5 +1,6 @@
 import { decodeBase64Url, encodeBase64Url } from "~/lib/base64url";
 import { isLoopbackHost } from "~/lib/loopback";
+import { hmacKey } from "~/lib/hmac-key.server";
 
 // Stateless admin sessions: a cookie holding a small JSON payload and its HMAC-SHA256 signature
 // (docs/decisions/004-admin-sessions.md). Nothing is stored server-side; a session ends when it
@@ -20,13 +21,6 @@ export interface SessionPayload {
   ver: string;
   iat: number;
   exp: number;
-}
-
-async function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
 }
 
 /** Secure everywhere except plain http to a loopback host (local development and tests). */

@@ -30,7 +30,8 @@ export interface StoredSubmission {
 }
 
 export type StoreResult =
-  | { ok: true; id: string; receivedAt: string }
+  /** `stored` is the submission exactly as a later read of its row would return it. */
+  | { ok: true; id: string; receivedAt: string; stored: StoredSubmission }
   /** keyConflict: a concurrent request with the same idempotency key stored first; nothing was written. */
   | { ok: false; code: "storage_unavailable"; keyConflict?: boolean };
 
@@ -41,26 +42,23 @@ export interface StoreOptions {
   also?: readonly D1PreparedStatement[];
 }
 
-/** Builds the INSERT for one submission, so callers can batch it with other writes. */
-export function insertSubmissionStatement(db: D1Database, id: string, receivedAt: string, s: NewSubmission) {
-  return db
-    .prepare(
-      `INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason,
-         verify_hostname, verify_action, verify_challenge_ts)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
-    )
-    .bind(
-      id,
-      s.formId,
-      JSON.stringify(s.fields),
-      receivedAt,
-      s.quarantineReason ? "quarantined" : "accepted",
-      s.quarantineReason ?? null,
-      s.verification?.hostname ?? null,
-      s.verification?.action ?? null,
-      s.verification?.challengeTs ?? null,
-    );
+/** The row one submission becomes, column by column, as D1 will hand it back. */
+function submissionRow(id: string, receivedAt: string, s: NewSubmission): Record<string, unknown> {
+  return {
+    id,
+    form_id: s.formId,
+    fields: JSON.stringify(s.fields),
+    received_at: receivedAt,
+    status: s.quarantineReason ? "quarantined" : "accepted",
+    quarantine_reason: s.quarantineReason ?? null,
+    verify_hostname: s.verification?.hostname ?? null,
+    verify_action: s.verification?.action ?? null,
+    verify_challenge_ts: s.verification?.challengeTs ?? null,
+  };
 }
+
+const COLUMNS = ["id", "form_id", "fields", "received_at", "status", "quarantine_reason", "verify_hostname", "verify_action", "verify_challenge_ts"];
+const INSERT_SUBMISSION = `INSERT INTO submissions (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `?${i + 1}`).join(", ")})`;
 
 /**
  * Stores one submission, its idempotency key and `also` (its outbox rows) in one atomic batch: all or
@@ -73,11 +71,12 @@ export async function storeSubmission(
 ): Promise<StoreResult> {
   const id = submission.id ?? crypto.randomUUID();
   const receivedAt = new Date().toISOString();
-  const statements = [insertSubmissionStatement(db, id, receivedAt, submission)];
+  const row = submissionRow(id, receivedAt, submission);
+  const statements = [db.prepare(INSERT_SUBMISSION).bind(...COLUMNS.map((column) => row[column]))];
   if (idempotencyKey) statements.push(insertKeyStatement(db, submission.formId, idempotencyKey, id, receivedAt));
   try {
     await db.batch([...statements, ...also]);
-    return { ok: true, id, receivedAt };
+    return { ok: true, id, receivedAt, stored: parseSubmissionRow(row) };
   } catch (error) {
     if (isKeyConflict(error)) return { ok: false, code: "storage_unavailable", keyConflict: true };
     console.error("storeSubmission failed:", error);

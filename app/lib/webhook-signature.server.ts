@@ -1,3 +1,5 @@
+import { hmacKey } from "~/lib/hmac-key.server";
+
 // Standard Webhooks signatures (https://www.standardwebhooks.com/), with Web Crypto only so the same
 // code runs in Pages, the drain Worker and Node. Secrets are `whsec_<base64>`; several secrets
 // separated by spaces each sign, so a receiver can rotate keys without downtime.
@@ -28,8 +30,7 @@ export function parseWebhookSecrets(raw: string | undefined | null): ParsedSecre
 
 /** The `v1,<base64>` signature of `id.timestamp.body` under one key. */
 export async function signWithKey(key: Uint8Array<ArrayBuffer>, id: string, timestampSeconds: number, body: string): Promise<string> {
-  const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(`${id}.${timestampSeconds}.${body}`));
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(key), encoder.encode(`${id}.${timestampSeconds}.${body}`));
   return `v1,${encodeBase64(new Uint8Array(mac))}`;
 }
 

@@ -102,9 +102,9 @@ export async function profileRequests({ inspectorPort, bundleFile, count, work, 
       count,
       wallMs,
       cpuMsPerRequest: Math.round((busyUs / 1000 / count) * 1000) / 1000,
-      topFunctions: top(fns, 8),
-      topGroups: top(groups, 8),
-      topAppFunctions: top(appFns, 8),
+      topFunctions: top(fns, Number(process.env.PROFILE_TOP || 8)),
+      topGroups: top(groups, Number(process.env.PROFILE_TOP || 8)),
+      topAppFunctions: top(appFns, Number(process.env.PROFILE_TOP || 8)),
     };
   } finally {
     cdp.close();

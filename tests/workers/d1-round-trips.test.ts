@@ -47,5 +47,16 @@ describe("D1 round trips on the accept path", () => {
     expect(storeAt + 1, JSON.stringify(trips.slice(0, storeAt + 1), null, 1)).toBeLessThanOrEqual(2);
     expect(trips[storeAt].some((sql) => /deliveries/i.test(sql))).toBe(true);
     expect(beforeAnswer).toBeGreaterThanOrEqual(storeAt + 1);
+    // The first delivery is sent from memory: one more trip, which logs the attempt and settles the
+    // row. No claim and no re-read of the submission.
+    const after = trips.slice(storeAt + 1);
+    expect(after, JSON.stringify(after, null, 1)).toHaveLength(1);
+    expect(after[0].map((sql) => sql.split(/\s+/).slice(0, 3).join(" "))).toEqual([
+      "INSERT INTO delivery_attempts",
+      "UPDATE deliveries SET",
+    ]);
+    const id = response.headers.get("Location")?.split("/").pop();
+    const row = await env.DB.prepare("SELECT status, attempts, lease_owner FROM deliveries WHERE submission_id = ?1").bind(id).first();
+    expect(row).toEqual({ status: "delivered", attempts: 1, lease_owner: null });
   });
 });

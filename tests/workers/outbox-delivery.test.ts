@@ -1,8 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { claimDue, drainOutbox, LEASE_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery.server";
+import { contactForm } from "~/forms/contact";
+import { claimDue, deliverLeasedAfterResponse, drainOutbox, LEASE_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery.server";
 import { readDeliveryLog } from "~/lib/delivery-log.server";
-import { redeliverDead, redeliverSubmission } from "~/lib/outbox.server";
+import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/outbox.server";
+import { getSubmission, storeSubmission } from "~/lib/submissions.server";
 import { appFetch, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 
 // Fault tests against the real local sink (a Node HTTP server on loopback). The drain runs here with
@@ -135,6 +137,48 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
 });
 
 describe("leases", () => {
+  it("an accepting request that dies before its first attempt holds its rows only until the lease lapses", async () => {
+    // The accept batch inserts the rows already leased to the request, which then dies before
+    // sending (nothing is handed to waitUntil here).
+    const id = crypto.randomUUID();
+    const t = Date.now();
+    const outbox = leasedOutbox(env.DB, sinkEnv(), contactForm, id, t, `accept:${id}`, LEASE_MS);
+    const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: outbox.statements });
+    expect(stored.ok).toBe(true);
+    expect(await deliveries()).toMatchObject([{ id: outbox.claims[0].id, status: "pending", attempts: 0, lease_owner: `accept:${id}`, lease_until: t + LEASE_MS }]);
+
+    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: t + LEASE_MS - 1 })).toMatchObject({ claimed: 0 });
+    expect((await sink.state()).requests).toHaveLength(0);
+    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: t + LEASE_MS })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await deliveries()).toMatchObject([{ status: "delivered", attempts: 1, lease_owner: null }]);
+    expect((await sink.state()).unique.map((u) => u.id)).toEqual([outbox.claims[0].id]);
+  });
+
+  it("the first attempt from memory sends exactly what the drain would send from D1, and logs its outcome", async () => {
+    const id = crypto.randomUUID();
+    const t = Date.now();
+    const owner = `accept:${id}`;
+    const outbox = leasedOutbox(env.DB, sinkEnv(), contactForm, id, t, owner, LEASE_MS);
+    const verification = { hostname: "example.com", action: "contact", challengeTs: "2026-11-22T10:00:00Z" };
+    const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: { ...VALID, message: "émoji ✓ \"quoted\"" }, verification }, { also: outbox.statements });
+    if (!stored.ok) throw new Error("store failed");
+    expect(stored.stored).toEqual(await getSubmission(env.DB, "contact", id));
+
+    await sink.setMode("down");
+    expect(await deliverLeasedAfterResponse(env.DB, sinkEnv(), stored.stored, outbox.claims, owner)).toEqual({ claimed: 1, delivered: 0, retrying: 1, dead: 0 });
+    const [failed] = await deliveries();
+    expect(failed).toMatchObject({ status: "pending", attempts: 1, lease_owner: null });
+    expect(failed.next_attempt_at).toBeGreaterThanOrEqual(t + RETRY_DELAYS_MS[0] * 0.8);
+    expect(await attemptsOf(failed.id)).toHaveLength(1);
+
+    await sink.setMode("normal");
+    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: failed.next_attempt_at })).toMatchObject({ claimed: 1, delivered: 1 });
+    const fromDrain = (await sink.state()).unique[0].payload;
+    await sink.reset();
+    await deliverLeasedAfterResponse(env.DB, sinkEnv(), stored.stored, outbox.claims, owner);
+    expect((await sink.state()).unique[0].payload).toEqual(fromDrain);
+  });
+
   it("a drainer killed after its claim holds the row only until the lease expires; then it is delivered", async () => {
     await sink.setMode("down");
     await acceptSome(1);
