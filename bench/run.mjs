@@ -14,15 +14,16 @@ import { auditGatepost, runLighthouse } from "./lighthouse.mjs";
 import { loadGet, loadPost, warmUp } from "./lib/load.mjs";
 import { profileRequests } from "./lib/profile.mjs";
 import { pairedRatio, writeReport } from "./lib/report.mjs";
-import { applyMigrations, freePort, ROOT, startMiniflare, startPagesDev } from "./lib/servers.mjs";
+import { applyMigrations, freePort, ROOT, startMiniflare, startPagesDev, workerdCpuMs } from "./lib/servers.mjs";
 import { baselineBodies, gatepostBodies } from "./lib/submit.mjs";
-import { startTurnstileStandin } from "../tests/support/turnstile-standin.mjs";
-import { startWebhookSink } from "../tests/support/webhook-sink.mjs";
+import { startProviders } from "./lib/providers.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION || 12);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const PROFILE_COUNT = 200;
+const CPU_COUNT = 300;
+const CPU_ROUNDS = 3;
 const SECRET = "1x0000000000000000000000000000000AA";
 const HARD_LIMIT_MS = 30 * 60_000;
 const log = (...args) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
@@ -84,24 +85,27 @@ async function measureRuntime(runtime, settings) {
   const oursBody = await gatepostBodies(`${ours.url}/f/contact`);
   const bareBody = await gatepostBodies(`${bare.url}/f/contact`);
   const baseBody = baselineBodies(`${base.url}/submit`);
+  const countedUrl = `${base.url}/submit?counted`;
   const post = (body, origin) => () => ({ method: "POST", body: body(), headers: { "content-type": "application/x-www-form-urlencoded", origin } });
   await warmUp(`${base.url}/`);
   await warmUp(`${ours.url}/`);
   await warmUp(`${ours.url}/f/contact`);
   await warmUp(`${base.url}/submit`, post(baseBody, base.url));
+  await warmUp(countedUrl, post(baseBody, base.url));
   await warmUp(`${ours.url}/f/contact`, post(oursBody, ours.url));
   await warmUp(`${bare.url}/f/contact`, post(bareBody, bare.url));
 
   // Rounds alternate baseline and Gatepost, so a change in the shared machine's load hits both sides
   // alike; each figure is the median over the rounds.
   const opts = { duration: Math.max(2, Math.round(DURATION / ROUNDS)), connections: CONNECTIONS };
-  const rounds = { ssr: { baseline: [], home: [], contact: [] }, submit: { baseline: [], ours: [], noDestination: [] } };
+  const rounds = { ssr: { baseline: [], home: [], contact: [] }, submit: { baseline: [], counted: [], ours: [], noDestination: [] } };
   for (let round = 0; round < ROUNDS; round++) {
     log(`${runtime}: round ${round + 1}/${ROUNDS}`);
     rounds.ssr.baseline.push(await loadGet(`${base.url}/`, opts));
     rounds.ssr.home.push(await loadGet(`${ours.url}/`, opts));
     rounds.ssr.contact.push(await loadGet(`${ours.url}/f/contact`, opts));
     rounds.submit.baseline.push(await loadPost(`${base.url}/submit`, baseBody, { ...opts, headers: { origin: base.url } }));
+    rounds.submit.counted.push(await loadPost(countedUrl, baseBody, { ...opts, headers: { origin: base.url } }));
     rounds.submit.ours.push(await loadPost(`${ours.url}/f/contact`, oursBody, { ...opts, headers: { origin: ours.url } }));
     rounds.submit.noDestination.push(await loadPost(`${bare.url}/f/contact`, bareBody, { ...opts, headers: { origin: bare.url } }));
   }
@@ -127,52 +131,92 @@ async function measureRuntime(runtime, settings) {
     contactRps: paired(result.ssr.contact, result.ssr.baseline),
     submitRps: paired(result.submit.ours, result.submit.baseline),
     submitNoDestinationRps: paired(result.submit.noDestination, result.submit.baseline),
+    countedRps: paired(result.submit.counted, result.submit.baseline),
+    submitVsCountedRps: paired(result.submit.ours, result.submit.counted),
+    submitNoDestinationVsCountedRps: paired(result.submit.noDestination, result.submit.counted),
   };
   for (let i = 0; i < 3; i++) await stops.pop()();
   return result;
 }
 
+// Four apps in workerd through Miniflare: Gatepost with and without its webhook destination, the
+// bare action, and the bare action with the rate-limit round trip (/submit?counted).
+const CPU_SIDES = {
+  ours: { gatepost: true, settings: "ours", path: "/f/contact", profile: true },
+  noDestination: { gatepost: true, settings: "oursNoDestination", path: "/f/contact" },
+  baseline: { gatepost: false, settings: "base", path: "/submit", profile: true },
+  counted: { gatepost: false, settings: "base", path: "/submit?counted" },
+};
+
+/**
+ * CPU per accepted submission, two ways: the workerd process's own CPU time over CPU_COUNT sequential
+ * posts (/proc; the app isolate plus local D1, without the provider), in alternating rounds; and a
+ * sampling profile of the app isolate for Gatepost and the bare action.
+ */
 async function profileSubmitPath(settings) {
-  const results = {};
-  for (const side of ["ours", "baseline"]) {
-    const cwd = side === "ours" ? ROOT : BASELINE_DIR;
+  const servers = {};
+  for (const [side, spec] of Object.entries(CPU_SIDES)) {
+    const cwd = spec.gatepost ? ROOT : BASELINE_DIR;
     const state = freshState(`profile-${side}`);
     applyMigrations({ cwd, persistTo: state });
-    const inspectorPort = await freePort();
+    const inspectorPort = spec.profile ? await freePort() : undefined;
+    const port = await freePort();
     const server = await startMiniflare({
       cwd,
-      functionFile: side === "ours" ? "[[path]].ts" : "[[path]].js",
-      port: await freePort(),
-      bindings: side === "ours" ? settings.ours : settings.base,
+      functionFile: spec.gatepost ? "[[path]].ts" : "[[path]].js",
+      port,
+      bindings: settings[spec.settings],
       persistTo: state,
       inspectorPort,
     });
     stops.push(server.stop);
-    const url = side === "ours" ? `${server.url}/f/contact` : `${server.url}/submit`;
-    const makeBody = side === "ours" ? await gatepostBodies(url) : baselineBodies(url);
+    // One bundle file per project folder: both sides of a project rebuild it with the same content.
+    const bundleFile = path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(cwd)}.js`);
+    const url = `${server.url}${spec.path}`;
+    const makeBody = spec.gatepost ? await gatepostBodies(url) : baselineBodies(url);
     const send = async () => {
       const res = await fetch(url, { method: "POST", redirect: "manual", body: makeBody(), headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url } });
       await res.arrayBuffer();
       if (res.status !== 303) throw new Error(`${side} answered ${res.status} while profiling`);
     };
     for (let i = 0; i < 20; i++) await send();
+    servers[side] = { spec, port, inspectorPort, bundleFile, send, cpu: [] };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  for (let round = 0; round < CPU_ROUNDS; round++) {
+    for (const s of Object.values(servers)) {
+      await settle();
+      const before = workerdCpuMs(s.port);
+      for (let i = 0; i < CPU_COUNT; i++) await s.send();
+      // waitUntil work (the first webhook delivery) finishes after the last answer: count it too.
+      await settle();
+      s.cpu.push((workerdCpuMs(s.port) - before) / CPU_COUNT);
+    }
+  }
+  const results = {};
+  for (const [side, s] of Object.entries(servers)) {
+    results[side] = { processCpuMsPerRequest: Math.round(median(s.cpu) * 100) / 100, processCpuPerRound: s.cpu.map((v) => Math.round(v * 100) / 100) };
+    if (!s.spec.profile) continue;
     const latencies = [];
-    results[side] = await profileRequests({
-      inspectorPort,
-      bundleFile: path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(cwd)}.js`),
-      count: PROFILE_COUNT,
-      work: async () => {
-        for (let i = 0; i < PROFILE_COUNT; i++) {
-          const t = performance.now();
-          await send();
-          latencies.push(performance.now() - t);
-        }
-      },
-    });
+    Object.assign(
+      results[side],
+      await profileRequests({
+        inspectorPort: s.inspectorPort,
+        bundleFile: s.bundleFile,
+        count: PROFILE_COUNT,
+        work: async () => {
+          for (let i = 0; i < PROFILE_COUNT; i++) {
+            const t = performance.now();
+            await s.send();
+            latencies.push(performance.now() - t);
+          }
+        },
+      }),
+    );
     latencies.sort((a, b) => a - b);
     results[side].sequentialP50Ms = Math.round(latencies[Math.floor(latencies.length / 2)] * 100) / 100;
-    await stops.pop()();
   }
+  for (let i = 0; i < Object.keys(servers).length; i++) await stops.pop()();
   return results;
 }
 
@@ -188,11 +232,11 @@ async function main() {
   const baselineJs = measureRouteJs(BASELINE_CLIENT, "routes/_index");
   const pagesJs = measureAllPages(path.join(ROOT, "build/client"));
 
-  const standin = await startTurnstileStandin();
-  stops.push(() => standin.close());
   const webhookSecret = `whsec_${randomBytes(32).toString("base64")}`;
-  const sink = await startWebhookSink({ secret: webhookSecret });
-  stops.push(() => sink.close());
+  const providers = await startProviders({ sinkSecret: webhookSecret });
+  stops.push(providers.stop);
+  const standin = { verifyUrl: providers.verifyUrl, scriptUrl: providers.scriptUrl, reset: providers.reset };
+  const sink = { url: providers.sinkUrl };
   const settings = {
     ours: {
       TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
@@ -216,11 +260,11 @@ async function main() {
   for (const runtime of ["pages dev", "miniflare"]) {
     log(`measuring under ${runtime}`);
     runtimes.push(await measureRuntime(runtime, settings));
-    standin.reset();
+    await standin.reset();
   }
   log("profiling the submit path in workerd (inspector)");
   const profile = await profileSubmitPath(settings);
-  standin.reset();
+  await standin.reset();
 
   let outbox = null;
   if (existsSync(new URL("./outbox-drain.mjs", import.meta.url))) {

@@ -1,3 +1,4 @@
+import { decodeBase64Url, encodeBase64Url } from "~/lib/base64url";
 import { hmacKey } from "~/lib/hmac-key.server";
 import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD } from "~/lib/field-names";
 
@@ -16,6 +17,7 @@ export type QuarantineReason =
 
 export type HoneypotVerdict = { bot: false } | { bot: true; reason: QuarantineReason };
 
+const encoder = new TextEncoder();
 const STAMP = /^v1\.(\d{13})\.([A-Za-z0-9_-]{43})$/;
 
 /** A stamp for a form rendered now: "v1.<ms>.<HMAC-SHA-256 of form id and ms, base64url>". */
@@ -37,8 +39,12 @@ export async function judgePagePost(input: {
   if (stamp === undefined || stamp === "") return { bot: true, reason: "timestamp_missing" };
   const match = typeof stamp === "string" ? STAMP.exec(stamp) : null;
   if (!match) return { bot: true, reason: "timestamp_forged" };
-  const expected = await hmac(input.secret, `v1.${input.formId}.${match[1]}`);
-  if (!equalInConstantTime(expected, match[2])) return { bot: true, reason: "timestamp_forged" };
+  // verify() compares in constant time natively; no signature is encoded and compared in JS.
+  const mac = decodeBase64Url(match[2]);
+  const signed = `v1.${input.formId}.${match[1]}`;
+  if (!mac || !(await crypto.subtle.verify("HMAC", await hmacKey(input.secret), mac, encoder.encode(signed)))) {
+    return { bot: true, reason: "timestamp_forged" };
+  }
   const age = (input.nowMs ?? Date.now()) - Number(match[1]);
   // A stamp from the future was not made by this server's clock: treat it as forged.
   if (age < -60_000) return { bot: true, reason: "timestamp_forged" };
@@ -57,14 +63,5 @@ function isFilled(value: unknown): boolean {
 }
 
 async function hmac(secret: string, message: string): Promise<string> {
-  const key = await hmacKey(secret);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
-  return btoa(String.fromCharCode(...mac)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function equalInConstantTime(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+  return encodeBase64Url(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(message)));
 }

@@ -1,5 +1,5 @@
 import type { ErrorCode } from "~/lib/errors";
-import { readUpTo } from "~/lib/read-stream.server";
+import { readMessageUpTo } from "~/lib/read-stream.server";
 
 // Reads a submission body with a hard size cap before anything parses it, so an oversized or
 // malformed request is refused cheaply and never reaches validation, the provider or D1.
@@ -29,8 +29,7 @@ export async function readBody(request: Request): Promise<BodyResult> {
 }
 
 async function readCapped(request: Request): Promise<Uint8Array<ArrayBuffer> | "too_large" | null> {
-  if (!request.body) return new Uint8Array();
-  const read = await readUpTo(request.body, MAX_BODY_BYTES);
+  const read = await readMessageUpTo(request, MAX_BODY_BYTES);
   if (!read) return null;
   return read.overflow ? "too_large" : read.bytes;
 }

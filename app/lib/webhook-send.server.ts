@@ -1,6 +1,6 @@
 import type { StoredSubmission } from "~/lib/submissions.server";
 import { signWebhook } from "~/lib/webhook-signature.server";
-import { readUpTo } from "~/lib/read-stream.server";
+import { readMessageUpTo } from "~/lib/read-stream.server";
 
 // One HTTP attempt to one destination, following Standard Webhooks: a fresh timestamp and signature per
 // attempt under a stable webhook-id. It never throws: every outcome comes back as an attempt record
@@ -102,7 +102,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptRecor
 /** The first 1 KiB of the body as text; the rest is cancelled unread. A broken body gives null. */
 async function readExcerpt(response: Response): Promise<string | null> {
   if (!response.body) return null;
-  const read = await readUpTo(response.body, RESPONSE_EXCERPT_BYTES);
+  const read = await readMessageUpTo(response, RESPONSE_EXCERPT_BYTES);
   return read ? new TextDecoder().decode(read.bytes.subarray(0, RESPONSE_EXCERPT_BYTES)) : null;
 }
 

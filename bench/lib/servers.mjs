@@ -2,7 +2,7 @@
 // same Functions bundle run in workerd through Miniflare directly (no pages dev proxy in front).
 // Loopback only; every start returns a stop that ends what it started (pages dev as a process group).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, spawnGroup } from "../../scripts/process-group.mjs";
@@ -75,11 +75,18 @@ export async function startMiniflare({ cwd, functionFile, port, bindings = {}, p
   writeFileSync(
     entry,
     `import { onRequest } from ${JSON.stringify(path.join(cwd, "functions", functionFile))};
+// No static files here: a handler that asks ASSETS first, as on Pages, gets a 404. Built once per
+// env, as Pages hands a Function the same env on every request.
+const ASSETS = { fetch: async () => new Response(null, { status: 404 }) };
+let pagesEnv = null;
+let pagesEnvOf = null;
 export default {
   async fetch(request, env, ctx) {
     try {
-      // No static files here: the handler asks ASSETS first, as on Pages, and gets a 404.
-      const pagesEnv = { ...env, ASSETS: { fetch: async () => new Response(null, { status: 404 }) } };
+      if (pagesEnvOf !== env) {
+        pagesEnv = { ...env, ASSETS };
+        pagesEnvOf = env;
+      }
       return await onRequest({
       // Pages hands Functions a mutable copy of the request (the Remix handler edits its headers).
       request: new Request(request), env: pagesEnv, params: {}, data: {}, functionPath: "",
@@ -127,4 +134,28 @@ export default {
   });
   const url = (await mf.ready).toString().replace(/\/$/, "");
   return { url, mf, stop: () => mf.dispose() };
+}
+
+let ticksPerSecond = null;
+
+/**
+ * CPU time (user + system, ms) used so far by the workerd process Miniflare started on `port`, read
+ * from /proc (Linux). It covers the app's isolate and the local D1 behind it, and nothing of the
+ * load generator or the stand-in provider, which run in other processes.
+ */
+export function workerdCpuMs(port) {
+  ticksPerSecond ??= Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+  const needle = `--socket-addr=entry=127.0.0.1:${port}`;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    if (!cmdline.split("\0").includes(needle)) continue;
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  }
+  throw new Error(`no workerd process serves 127.0.0.1:${port}`);
 }

@@ -2,9 +2,24 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 
 // The least a captcha-checked form can do: one siteverify call, then one D1 insert. The submit-path
 // benchmark compares Gatepost's /f/contact action with this.
+//
+// /submit?counted adds the one D1 round trip issue 6 asks every accept path to make before the
+// provider (count the hit in a rate-limit window). It is a reference, not a Gatepost feature: it
+// shows what that second round trip costs by itself. A query switch rather than a second route, so
+// the bare app's routes (and its SSR and JS figures) stay the template's.
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const form = await request.formData();
+  if (request.url.endsWith("?counted")) {
+    const window = Math.floor(Date.now() / 60_000) * 60;
+    const counted = await env.DB.prepare(
+      `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
+       ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
+    )
+      .bind(`baseline:${request.headers.get("CF-Connecting-IP") ?? "unknown"}`, window)
+      .first<{ count: number }>();
+    if (!counted) return new Response("storage unavailable", { status: 503 });
+  }
   const body = new URLSearchParams({
     secret: env.TURNSTILE_SECRET_KEY,
     response: String(form.get("cf-turnstile-response") ?? ""),

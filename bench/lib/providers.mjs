@@ -1,0 +1,35 @@
+// The Turnstile stand-in and the webhook sink, run in a child process of their own. In the bench's
+// own process they would share one event loop with autocannon, so every webhook the sink verified
+// would slow the load generator itself and count against Gatepost's figure. Loopback only; stop()
+// ends the child's whole process group.
+import { fileURLToPath } from "node:url";
+import { spawnGroup } from "../../scripts/process-group.mjs";
+
+const CHILD = fileURLToPath(new URL("./providers-child.mjs", import.meta.url));
+
+/** Starts both; resolves with their URLs, a stand-in reset, and stop(). */
+export async function startProviders({ sinkSecret, timeoutMs = 20_000 }) {
+  const { output, exited, stop } = spawnGroup(process.execPath, [CHILD], {
+    env: { ...process.env, BENCH_SINK_SECRET: sinkSecret },
+  });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = output().split("\n").find((l) => l.startsWith("{"));
+    if (line) {
+      const urls = JSON.parse(line);
+      return {
+        ...urls,
+        reset: async () => {
+          const res = await fetch(`${urls.standinOrigin}/__standin/reset`, { method: "POST" });
+          if (!res.ok) throw new Error(`the stand-in refused a reset: ${res.status}`);
+        },
+        stop,
+      };
+    }
+    if (exited() || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the providers process did not start:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
