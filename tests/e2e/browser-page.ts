@@ -4,8 +4,9 @@ import { launchBrowser, watchErrors } from "./chromium";
 import { resetStandin } from "./standin";
 
 /**
- * How long a test waits for anything. wrangler pages dev on this two-core machine now and then stalls a
- * request for many seconds (DEVELOPERS.md), so Playwright's 30 s default fails tests at random.
+ * How long a test waits for anything: generous, because the machine running the suite may be busy.
+ * The minute-long stalls this once covered were wrangler's dev proxy parking a request
+ * (scripts/patch-wrangler-proxy.mjs), not slowness.
  */
 export const WAIT = { timeout: 60_000 };
 
