@@ -12,13 +12,13 @@
 // The patch below, applied in place and idempotent: compare origins, retry a GET/HEAD that lost its
 // connection (twice at most, on a fresh connection), and drain the retry queue whenever a request is
 // parked in it. Upstream fixed the same failure later (workers-sdk#15252); drop this with an upgrade.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const PROXY_WORKER = fileURLToPath(new URL("../node_modules/wrangler/wrangler-dist/ProxyWorker.js", import.meta.url));
-const MARKER = "/* gatepost: ProxyWorker keep-alive retry (scripts/patch-wrangler-proxy.mjs) */";
+export const PROXY_WORKER = fileURLToPath(new URL("../node_modules/wrangler/wrangler-dist/ProxyWorker.js", import.meta.url));
+export const MARKER = "/* gatepost: ProxyWorker keep-alive retry (scripts/patch-wrangler-proxy.mjs) */";
 
-const EDITS = [
+export const EDITS = [
   [
     `        if (userWorkerUrl.href === newUserWorkerUrl?.href) {\n`,
     `        ${MARKER}
@@ -49,4 +49,16 @@ export function patchWranglerProxyWorker(file = PROXY_WORKER) {
   if (!EDITS.every(([from]) => source.split(from).length === 2)) return "not-applicable";
   writeFileSync(file, EDITS.reduce((text, [from, to]) => text.replace(from, () => to), source));
   return "patched";
+}
+
+// `npm install` runs this (package.json postinstall), so `npm start`, the tests and the bench all get
+// the fixed proxy; startPagesDev applies it again in case install scripts were skipped.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // An install without wrangler (or a moved file) must not fail `npm install` itself.
+  const result = existsSync(PROXY_WORKER) ? patchWranglerProxyWorker() : "not-applicable";
+  if (result === "not-applicable") {
+    console.warn("patch-wrangler-proxy: wrangler's ProxyWorker.js no longer holds the code this fixes; nothing changed.");
+  } else {
+    console.log(`patch-wrangler-proxy: ${result === "patched" ? "applied" : "already applied"}`);
+  }
 }
