@@ -1,8 +1,9 @@
 import { SUBMISSION_ID_FIELD } from "~/lib/field-names";
 
 // Idempotency keys: a repeat of a submission with the same key gets the first answer and stores
-// nothing. The lookup rides in the rate-limit batch and the record in the store batch, so the
-// accept path still makes two D1 round trips (docs/decisions/002-rate-limit-storage.md).
+// nothing. The key is a column of its submission (migration 0005), so it is stored by the same
+// INSERT; the lookup rides in the rate-limit batch, and the accept path still makes two D1 round trips
+// (docs/decisions/002-rate-limit-storage.md, 007-accept-path-costs.md).
 
 const MAX_KEY_LENGTH = 255;
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
@@ -26,14 +27,7 @@ export function readIdempotencyKey(request: Request, fields: Record<string, unkn
 
 /** Finds the submission a key already produced; its one row (if any) has `submission_id`. */
 export function lookupKeyStatement(db: D1Database, formId: string, key: string): D1PreparedStatement {
-  return db.prepare("SELECT submission_id FROM idempotency_keys WHERE form_id = ?1 AND key = ?2").bind(formId, key);
-}
-
-/** Records a key for the store batch; a concurrent twin makes the whole batch fail on the primary key. */
-export function insertKeyStatement(db: D1Database, formId: string, key: string, submissionId: string, createdAt: string) {
-  return db
-    .prepare("INSERT INTO idempotency_keys (form_id, key, submission_id, created_at) VALUES (?1, ?2, ?3, ?4)")
-    .bind(formId, key, submissionId, createdAt);
+  return db.prepare("SELECT id AS submission_id FROM submissions WHERE form_id = ?1 AND idempotency_key = ?2").bind(formId, key);
 }
 
 /** The submission id in a lookup's rows, or null. */
@@ -48,8 +42,8 @@ export async function findKeyedSubmission(db: D1Database, formId: string, key: s
   return replayedSubmissionId(row.results);
 }
 
-/** True when a D1 error is the idempotency primary key refusing a second row. */
+/** True when a D1 error is the idempotency key's unique index refusing a second submission. */
 export function isKeyConflict(error: unknown): boolean {
   const text = String(error instanceof Error ? error.message : error);
-  return /UNIQUE constraint failed: idempotency_keys/i.test(text);
+  return /UNIQUE constraint failed: submissions\.form_id, submissions\.idempotency_key/i.test(text);
 }

@@ -1,4 +1,4 @@
-import { insertKeyStatement, isKeyConflict } from "~/lib/idempotency.server";
+import { isKeyConflict } from "~/lib/idempotency.server";
 import type { FieldValue } from "~/lib/validation";
 
 // Storage of accepted submissions in D1. Bindings come in as arguments; rows read back are parsed
@@ -36,14 +36,14 @@ export type StoreResult =
   | { ok: false; code: "storage_unavailable"; keyConflict?: boolean };
 
 export interface StoreOptions {
-  /** Recorded in the same batch, so the key exists exactly when its submission does. */
+  /** Stored in the submission's own row, so the key exists exactly when its submission does. */
   idempotencyKey?: string | null;
   /** More writes that must land with the submission or not at all: its outbox rows. */
   also?: readonly D1PreparedStatement[];
 }
 
 /** The row one submission becomes, column by column, as D1 will hand it back. */
-function submissionRow(id: string, receivedAt: string, s: NewSubmission): Record<string, unknown> {
+function submissionRow(id: string, receivedAt: string, s: NewSubmission, idempotencyKey: string | null): Record<string, unknown> {
   return {
     id,
     form_id: s.formId,
@@ -54,15 +54,27 @@ function submissionRow(id: string, receivedAt: string, s: NewSubmission): Record
     verify_hostname: s.verification?.hostname ?? null,
     verify_action: s.verification?.action ?? null,
     verify_challenge_ts: s.verification?.challengeTs ?? null,
+    idempotency_key: idempotencyKey,
   };
 }
 
-const COLUMNS = ["id", "form_id", "fields", "received_at", "status", "quarantine_reason", "verify_hostname", "verify_action", "verify_challenge_ts"];
+const COLUMNS = [
+  "id",
+  "form_id",
+  "fields",
+  "received_at",
+  "status",
+  "quarantine_reason",
+  "verify_hostname",
+  "verify_action",
+  "verify_challenge_ts",
+  "idempotency_key",
+];
 const INSERT_SUBMISSION = `INSERT INTO submissions (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `?${i + 1}`).join(", ")})`;
 
 /**
- * Stores one submission, its idempotency key and `also` (its outbox rows) in one atomic batch: all or
- * nothing. Returns storage_unavailable instead of throwing when D1 fails.
+ * Stores one submission (its idempotency key is a column of its row) and `also` (its outbox rows)
+ * atomically: all or nothing. Returns storage_unavailable instead of throwing when D1 fails.
  */
 export async function storeSubmission(
   db: D1Database,
@@ -71,11 +83,12 @@ export async function storeSubmission(
 ): Promise<StoreResult> {
   const id = submission.id ?? crypto.randomUUID();
   const receivedAt = new Date().toISOString();
-  const row = submissionRow(id, receivedAt, submission);
-  const statements = [db.prepare(INSERT_SUBMISSION).bind(...COLUMNS.map((column) => row[column]))];
-  if (idempotencyKey) statements.push(insertKeyStatement(db, submission.formId, idempotencyKey, id, receivedAt));
+  const row = submissionRow(id, receivedAt, submission, idempotencyKey);
+  const insert = db.prepare(INSERT_SUBMISSION).bind(...COLUMNS.map((column) => row[column]));
   try {
-    await db.batch([...statements, ...also]);
+    // One statement is atomic by itself; a batch only when the outbox rows must land with it.
+    if (also.length === 0) await insert.run();
+    else await db.batch([insert, ...also]);
     return { ok: true, id, receivedAt, stored: parseSubmissionRow(row) };
   } catch (error) {
     if (isKeyConflict(error)) return { ok: false, code: "storage_unavailable", keyConflict: true };

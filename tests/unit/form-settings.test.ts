@@ -74,7 +74,7 @@ describe("readIdempotencyKey", () => {
     expect(readIdempotencyKey(req(), { _gp_sid: { a: 1 } }).ok).toBe(false);
   });
   it("recognises D1's primary-key refusal of a second key row", () => {
-    expect(isKeyConflict(new Error("D1_ERROR: UNIQUE constraint failed: idempotency_keys.form_id, idempotency_keys.key: SQLITE_CONSTRAINT"))).toBe(true);
+    expect(isKeyConflict(new Error("D1_ERROR: UNIQUE constraint failed: submissions.form_id, submissions.idempotency_key: SQLITE_CONSTRAINT"))).toBe(true);
     expect(isKeyConflict(new Error("UNIQUE constraint failed: submissions.id"))).toBe(false);
   });
 });

@@ -211,7 +211,7 @@ export function countingDb(db: D1Database): {
 /** Empties every table a submission can touch, so each test starts from nothing. */
 export async function clearTables() {
   await env.DB.batch(
-    ["idempotency_keys", "delivery_attempts", "deliveries", "submissions", "rate_limits"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
+    ["delivery_attempts", "deliveries", "submissions", "rate_limits"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
   );
 }
 
