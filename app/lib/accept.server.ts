@@ -5,7 +5,7 @@ import { ERRORS, type ErrorCode } from "~/lib/errors";
 import { allowedOriginsFor, rateLimitsFor, readFormSettings } from "~/lib/form-settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/field-names";
 import { judgeApiPost, judgePagePost, type HoneypotVerdict } from "~/lib/honeypot.server";
-import { findKeyedSubmission, lookupKeyStatement, readIdempotencyKey, replayedSubmissionId } from "~/lib/idempotency.server";
+import { findKeyedSubmission, keyLookup, readIdempotencyKey } from "~/lib/idempotency.server";
 import { formRateRules, hitRateLimitsWith, type RateRule, type RateVerdict } from "~/lib/rate-limit.server";
 import { readBody } from "~/lib/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery.server";
@@ -17,8 +17,8 @@ import { validateFields, type FieldErrors } from "~/lib/validation";
 // The one path every submission takes, from Gatepost's own page and the public API alike:
 // body size → origin → rate limit (+ idempotency lookup) → honeypot → schema → Turnstile → store.
 // Every abuse control runs before the provider is called; a form with errors never spends the token;
-// nothing is stored unless the provider said yes. D1 sees two round trips: the rate-limit batch
-// (which also looks the idempotency key up) and the one atomic store batch; the first delivery adds
+// nothing is stored unless the provider said yes. D1 sees two round trips: the rate-limit count
+// (whose one statement also looks the idempotency key up) and the one atomic store batch; the first delivery adds
 // one more after the answer (docs/decisions/007-accept-path-costs.md).
 
 /** Where a post comes from: Gatepost's rendered page (signed stamp required) or another site via the API. */
@@ -71,14 +71,14 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
   const key = readIdempotencyKey(request, fields);
   if (!key.ok) return { ok: false, code: key.code };
 
-  // Round trip 1: count this hit and look the idempotency key up in the same batch.
+  // Round trip 1: count this hit and look the idempotency key up in the same statement.
   const rules = formRateRules(form.id, rateLimitsFor(form, formSettings), clientIp(request));
-  const gate = await hitRateLimitsWith(env.DB, rules, key.key ? lookupKeyStatement(env.DB, form.id, key.key) : null);
+  const gate = await hitRateLimitsWith(env.DB, rules, key.key ? keyLookup(form.id, key.key) : null);
   if (!gate.ok) return { ok: false, code: gate.code };
   const rate = { verdict: gate.verdict, rules };
   // A repeat gets the first answer before its (already spent) token is checked again, even over the
   // limit: a client retrying after a lost answer must learn it was accepted, not that it was refused.
-  const earlier = replayedSubmissionId(gate.rows);
+  const earlier = typeof gate.lookedUp === "string" ? gate.lookedUp : null;
   if (earlier) return { ok: true, id: earlier, replayed: true, rate };
   if (!gate.verdict.ok) return { ok: false, code: "rate_limited", rate };
 

@@ -1,8 +1,9 @@
 import { SUBMISSION_ID_FIELD } from "~/lib/field-names";
+import type { RateLimitLookup } from "~/lib/rate-limit.server";
 
 // Idempotency keys: a repeat of a submission with the same key gets the first answer and stores
 // nothing. The key is a column of its submission (migration 0005), so it is stored by the same
-// INSERT; the lookup rides in the rate-limit batch, and the accept path still makes two D1 round trips
+// INSERT; the lookup rides in the rate-limit statement, and the accept path still makes two D1 round trips
 // (docs/decisions/002-rate-limit-storage.md, 007-accept-path-costs.md).
 
 const MAX_KEY_LENGTH = 255;
@@ -25,21 +26,21 @@ export function readIdempotencyKey(request: Request, fields: Record<string, unkn
   return typeof sid === "string" && UUID.test(sid) ? { ok: true, key: sid } : { ok: false, code: "idempotency_key_invalid" };
 }
 
-/** Finds the submission a key already produced; its one row (if any) has `submission_id`. */
-export function lookupKeyStatement(db: D1Database, formId: string, key: string): D1PreparedStatement {
-  return db.prepare("SELECT id AS submission_id FROM submissions WHERE form_id = ?1 AND idempotency_key = ?2").bind(formId, key);
-}
-
-/** The submission id in a lookup's rows, or null. */
-export function replayedSubmissionId(rows: readonly unknown[]): string | null {
-  const row = rows[0] as { submission_id?: unknown } | undefined;
-  return typeof row?.submission_id === "string" ? row.submission_id : null;
+/** The submission a key already produced, as a lookup for the rate-limit statement (its id or null). */
+export function keyLookup(formId: string, key: string): RateLimitLookup {
+  return {
+    sql: (n) => `(SELECT id FROM submissions WHERE form_id = ?${n} AND idempotency_key = ?${n + 1})`,
+    params: [formId, key],
+  };
 }
 
 /** Looks a key up on its own: only after a store batch lost the race to a concurrent twin. */
 export async function findKeyedSubmission(db: D1Database, formId: string, key: string): Promise<string | null> {
-  const row = await lookupKeyStatement(db, formId, key).all();
-  return replayedSubmissionId(row.results);
+  const row = await db
+    .prepare("SELECT id FROM submissions WHERE form_id = ?1 AND idempotency_key = ?2")
+    .bind(formId, key)
+    .first<{ id: unknown }>();
+  return typeof row?.id === "string" ? row.id : null;
 }
 
 /** True when a D1 error is the idempotency key's unique index refusing a second submission. */

@@ -20,19 +20,36 @@ function windowStart(rule: RateRule, nowMs: number): number {
 }
 
 /**
- * One upsert for every rule: each (key, window) row comes back with its count after this hit. One
- * statement rather than one per rule, since each statement costs D1 encoding and decoding work.
+ * A read to run inside the counting statement: a scalar subquery whose value comes back with every
+ * counted row, so a caller that also needs a lookup (an idempotency key) adds no statement at all.
+ * `sql` gets the number of its first parameter.
  */
-export function rateLimitStatement(db: D1Database, rules: readonly RateRule[], nowMs: number): D1PreparedStatement {
+export interface RateLimitLookup {
+  sql: (firstParam: number) => string;
+  params: unknown[];
+}
+
+/**
+ * One upsert for every rule: each (key, window) row comes back with its count after this hit (and
+ * the lookup's value, if any). One statement rather than one per rule, since under load every
+ * statement costs D1 encoding and decoding work.
+ */
+export function rateLimitStatement(
+  db: D1Database,
+  rules: readonly RateRule[],
+  nowMs: number,
+  lookup: RateLimitLookup | null = null,
+): D1PreparedStatement {
   const rows = rules.map((_, i) => `(?${2 * i + 1}, ?${2 * i + 2}, 1)`).join(", ");
   const params = rules.flatMap((rule) => [windowKey(rule), windowStart(rule, nowMs)]);
+  const extra = lookup ? `, ${lookup.sql(params.length + 1)} AS looked_up` : "";
   return db
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count) VALUES ${rows}
        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1
-       RETURNING key, count`,
+       RETURNING key, count${extra}`,
     )
-    .bind(...params);
+    .bind(...params, ...(lookup?.params ?? []));
 }
 
 function windowKey(rule: RateRule): string {
@@ -67,35 +84,36 @@ export async function hitRateLimits(
 }
 
 export type RateLimitWithResult =
-  | { ok: true; verdict: RateVerdict; rows: unknown[] }
+  /** `lookedUp`: the lookup's value (null when it found nothing or none was asked for). */
+  | { ok: true; verdict: RateVerdict; lookedUp: unknown }
   | { ok: false; code: "storage_unavailable" };
 
 /**
- * Counts one hit against every rule and runs one extra read in the same batch, so a caller that also
- * needs a lookup (an idempotency key) still makes a single round trip. D1 failures come back as
+ * Counts one hit against every rule and runs `lookup` in the same statement, so a caller that also
+ * needs a read (an idempotency key) still makes a single round trip. D1 failures come back as
  * storage_unavailable; it never throws.
  */
 export async function hitRateLimitsWith(
   db: D1Database,
   rules: readonly RateRule[],
-  read: D1PreparedStatement | null,
+  lookup: RateLimitLookup | null,
   nowMs = Date.now(),
 ): Promise<RateLimitWithResult> {
-  const statements = rules.length > 0 ? [rateLimitStatement(db, rules, nowMs)] : [];
-  if (read) statements.push(read);
-  if (statements.length === 0) return { ok: true, verdict: judgeRateLimits(rules, [], nowMs), rows: [] };
   try {
-    const results = await db.batch<Record<string, unknown>>(statements);
-    const counted = rules.length > 0 ? results[0].results : [];
+    if (rules.length === 0) {
+      const row = lookup ? await db.prepare(`SELECT ${lookup.sql(1)} AS looked_up`).bind(...lookup.params).first() : null;
+      return { ok: true, verdict: judgeRateLimits(rules, [], nowMs), lookedUp: row?.looked_up ?? null };
+    }
+    const { results } = await rateLimitStatement(db, rules, nowMs, lookup).all<Record<string, unknown>>();
     // RETURNING rows come in no promised order: match them to rules by key. A rule without its row
     // counts as over its limit (fail closed).
     const counts = new Map<string, number>();
-    for (const row of counted) {
+    for (const row of results) {
       const key = String(row.key);
       counts.set(key, Math.max(counts.get(key) ?? 0, Number(row.count)));
     }
     const verdict = judgeRateLimits(rules, rules.map((rule) => counts.get(windowKey(rule)) ?? Infinity), nowMs);
-    return { ok: true, verdict, rows: read ? (results[statements.length - 1]?.results ?? []) : [] };
+    return { ok: true, verdict, lookedUp: results[0]?.looked_up ?? null };
   } catch (error) {
     console.error("rate limit check failed:", error);
     return { ok: false, code: "storage_unavailable" };

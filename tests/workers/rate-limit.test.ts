@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { hitRateLimits, pruneRateLimits, type RateRule } from "~/lib/rate-limit.server";
+import { keyLookup } from "~/lib/idempotency.server";
+import { hitRateLimits, hitRateLimitsWith, pruneRateLimits, type RateRule } from "~/lib/rate-limit.server";
 import { apiPost, appFetch, awayFromMinuteEdge, clearTables, countRows, formPost, standin, testEnv } from "./helpers";
 
 // Exactness of the D1 counters under concurrency, and the 429 the forms give (docs/decisions/002).
@@ -82,5 +83,24 @@ describe("form rate limits", () => {
     expect(over.headers.get("RateLimit")).toMatch(/^limit=5, remaining=0, reset=\d+$/);
     expect(await over.text()).toContain("Too many submissions from your network");
     expect(await standin.calls()).toHaveLength(0);
+  });
+});
+
+describe("hitRateLimitsWith: a lookup in the counting statement", () => {
+  it("counts every rule and returns the lookup's value, in one statement", async () => {
+    const t = Date.UTC(2026, 10, 22, 12, 0, 30);
+    const rules: RateRule[] = [
+      { key: "look:ip:203.0.113.9", limit: 2, windowSeconds: 60 },
+      { key: "look:ip:203.0.113.9", limit: 9, windowSeconds: 86_400 },
+    ];
+    await env.DB.prepare("INSERT INTO submissions (id, form_id, fields, received_at, idempotency_key) VALUES ('s-1', 'contact', '{}', 'x', 'k-1')").run();
+    const found = await hitRateLimitsWith(env.DB, rules, keyLookup("contact", "k-1"), t);
+    expect(found).toMatchObject({ ok: true, lookedUp: "s-1", verdict: { ok: true, limit: 2, remaining: 1 } });
+    const missing = await hitRateLimitsWith(env.DB, rules, keyLookup("contact", "k-2"), t);
+    expect(missing).toMatchObject({ ok: true, lookedUp: null, verdict: { ok: true, remaining: 0 } });
+    // Another form's key is not this form's.
+    expect(await hitRateLimitsWith(env.DB, rules, keyLookup("newsletter", "k-1"), t)).toMatchObject({ lookedUp: null, verdict: { ok: false } });
+    // Without rules the lookup still answers.
+    expect(await hitRateLimitsWith(env.DB, [], keyLookup("contact", "k-1"), t)).toMatchObject({ ok: true, lookedUp: "s-1" });
   });
 });
