@@ -14,15 +14,15 @@ import { auditGatepost, runLighthouse } from "./lighthouse.mjs";
 import { loadGet, loadPost, warmUp } from "./lib/load.mjs";
 import { profileRequests } from "./lib/profile.mjs";
 import { pairedRatio, writeReport } from "./lib/report.mjs";
-import { applyMigrations, freePort, ROOT, startMiniflare, startPagesDev, workerdCpuMs } from "./lib/servers.mjs";
+import { applyMigrations, freePort, ROOT, startMiniflare, startPagesDev, stopStartedServers, workerdCpuMs } from "./lib/servers.mjs";
 import { baselineBodies, gatepostBodies } from "./lib/submit.mjs";
 import { startProviders } from "./lib/providers.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION || 12);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
-const PROFILE_COUNT = 200;
-const CPU_COUNT = 300;
+const PROFILE_SECONDS = 5;
+const CPU_SECONDS = 4;
 const CPU_ROUNDS = 3;
 const SECRET = "1x0000000000000000000000000000000AA";
 const HARD_LIMIT_MS = 30 * 60_000;
@@ -31,6 +31,7 @@ const log = (...args) => console.log(`[bench ${new Date().toISOString().slice(11
 const stops = [];
 async function stopAll() {
   while (stops.length > 0) await stops.pop()().catch((e) => log("stop failed:", e.message));
+  await stopStartedServers();
 }
 const watchdog = setTimeout(async () => {
   log(`over ${HARD_LIMIT_MS / 60_000} minutes: stopping everything`);
@@ -142,16 +143,16 @@ async function measureRuntime(runtime, settings) {
 // Four apps in workerd through Miniflare: Gatepost with and without its webhook destination, the
 // bare action, and the bare action with the rate-limit round trip (/submit?counted).
 const CPU_SIDES = {
-  ours: { gatepost: true, settings: "ours", path: "/f/contact", profile: true },
+  ours: { gatepost: true, settings: "ours", path: "/f/contact" },
   noDestination: { gatepost: true, settings: "oursNoDestination", path: "/f/contact" },
-  baseline: { gatepost: false, settings: "base", path: "/submit", profile: true },
+  baseline: { gatepost: false, settings: "base", path: "/submit" },
   counted: { gatepost: false, settings: "base", path: "/submit?counted" },
 };
 
 /**
- * CPU per accepted submission, two ways: the workerd process's own CPU time over CPU_COUNT sequential
- * posts (/proc; the app isolate plus local D1, without the provider), in alternating rounds; and a
- * sampling profile of the app isolate for Gatepost and the bare action.
+ * CPU per accepted submission under load (autocannon, as the throughput figures), two ways: the
+ * workerd process's own CPU time (/proc; the app isolate plus local D1, without the provider) in
+ * alternating rounds, and a sampling profile of the app isolate.
  */
 async function profileSubmitPath(settings) {
   const servers = {};
@@ -159,7 +160,7 @@ async function profileSubmitPath(settings) {
     const cwd = spec.gatepost ? ROOT : BASELINE_DIR;
     const state = freshState(`profile-${side}`);
     applyMigrations({ cwd, persistTo: state });
-    const inspectorPort = spec.profile ? await freePort() : undefined;
+    const inspectorPort = await freePort();
     const port = await freePort();
     const server = await startMiniflare({
       cwd,
@@ -180,41 +181,42 @@ async function profileSubmitPath(settings) {
       if (res.status !== 303) throw new Error(`${side} answered ${res.status} while profiling`);
     };
     for (let i = 0; i < 20; i++) await send();
-    servers[side] = { spec, port, inspectorPort, bundleFile, send, cpu: [] };
+    servers[side] = { spec, port, inspectorPort, bundleFile, send, url, makeBody, origin: server.url, cpu: [] };
   }
   const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
   for (let round = 0; round < CPU_ROUNDS; round++) {
     for (const s of Object.values(servers)) {
       await settle();
       const before = workerdCpuMs(s.port);
-      for (let i = 0; i < CPU_COUNT; i++) await s.send();
+      const load = await loadPost(s.url, s.makeBody, { duration: CPU_SECONDS, connections: CONNECTIONS, headers: { origin: s.origin } });
+      if (Object.keys(load.statusCodes).some((code) => code !== "303") || load.errors > 0) {
+        throw new Error(`${s.url} answered ${JSON.stringify(load.statusCodes)} while measured`);
+      }
       // waitUntil work (the first webhook delivery) finishes after the last answer: count it too.
       await settle();
-      s.cpu.push((workerdCpuMs(s.port) - before) / CPU_COUNT);
+      s.cpu.push((workerdCpuMs(s.port) - before) / load.requests);
     }
   }
   const results = {};
   for (const [side, s] of Object.entries(servers)) {
     results[side] = { processCpuMsPerRequest: Math.round(median(s.cpu) * 100) / 100, processCpuPerRound: s.cpu.map((v) => Math.round(v * 100) / 100) };
-    if (!s.spec.profile) continue;
-    const latencies = [];
+    // Profiled under load, as the throughput figures are measured: a sequential profile also samples
+    // the isolate waking up for every request, which inflates both sides by different amounts.
+    let load = null;
     Object.assign(
       results[side],
       await profileRequests({
         inspectorPort: s.inspectorPort,
         bundleFile: s.bundleFile,
-        count: PROFILE_COUNT,
         work: async () => {
-          for (let i = 0; i < PROFILE_COUNT; i++) {
-            const t = performance.now();
-            await s.send();
-            latencies.push(performance.now() - t);
-          }
+          load = await loadPost(s.url, s.makeBody, { duration: PROFILE_SECONDS, connections: CONNECTIONS, headers: { origin: s.origin } });
+          const other = Object.keys(load.statusCodes).filter((code) => code !== "303");
+          if (other.length > 0 || load.errors > 0) throw new Error(`${side} answered ${JSON.stringify(load.statusCodes)} while profiled`);
+          return load.requests;
         },
       }),
     );
-    latencies.sort((a, b) => a - b);
-    results[side].sequentialP50Ms = Math.round(latencies[Math.floor(latencies.length / 2)] * 100) / 100;
+    results[side].profiledRps = load.rps;
   }
   for (let i = 0; i < Object.keys(servers).length; i++) await stops.pop()();
   return results;

@@ -59,17 +59,18 @@ function groupOf(modulePath) {
 }
 
 /**
- * Profiles `work()` (which sends `count` requests) in the isolate behind `inspectorPort`. Returns CPU
- * ms per request and the top self-time functions and modules/packages.
+ * Profiles `work()` in the isolate behind `inspectorPort`; `work` resolves to the number of requests
+ * it completed. Returns CPU ms per request and the top self-time functions and modules/packages.
  */
-export async function profileRequests({ inspectorPort, bundleFile, count, work, intervalUs = 100 }) {
+export async function profileRequests({ inspectorPort, bundleFile, work, intervalUs = 100 }) {
   const cdp = await connect(inspectorPort);
   try {
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: intervalUs });
     await cdp.send("Profiler.start");
     const started = Date.now();
-    await work();
+    const count = await work();
+    if (!(count > 0)) throw new Error("the profiled work completed no requests");
     const wallMs = Date.now() - started;
     const { profile } = await cdp.send("Profiler.stop");
     const lineToModule = moduleMap(bundleFile);
@@ -100,6 +101,7 @@ export async function profileRequests({ inspectorPort, bundleFile, count, work, 
         .map(([name, us]) => ({ name, msPerRequest: Math.round((us / 1000 / count) * 1000) / 1000, share: Math.round((us / busyUs) * 1000) / 10 }));
     return {
       count,
+      busyMs: Math.round(busyUs / 1000),
       wallMs,
       cpuMsPerRequest: Math.round((busyUs / 1000 / count) * 1000) / 1000,
       topFunctions: top(fns, Number(process.env.PROFILE_TOP || 8)),

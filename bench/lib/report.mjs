@@ -90,12 +90,13 @@ export function renderResults(r) {
     lines.push("");
     lines.push("### The app's own time per accepted submission (workerd through Miniflare)");
     lines.push("");
-    lines.push("Measured two ways, without the provider: the workerd process's CPU time (user + system from /proc,");
-    lines.push(`sequential posts in ${p.ours.processCpuPerRound?.length ?? "?"} alternating rounds; it holds the app's isolate and the local D1, while the stand-in`);
-    lines.push("provider and the load generator run in other processes), and a sampling profile of the app isolate");
-    lines.push("alone (workerd's inspector at 100 µs; a profiler and a loaded machine inflate both sides alike).");
+    lines.push("Measured under load (autocannon, the same connections as above) and without the provider, two ways:");
+    lines.push("the workerd process's CPU time per completed post (user + system from /proc, in");
+    lines.push(`${p.ours.processCpuPerRound?.length ?? "?"} alternating rounds; it holds the app's isolate and the local D1, while the stand-in provider and`);
+    lines.push("the load generator run in other processes), and a sampling profile of the app isolate alone");
+    lines.push("(workerd's inspector at 100 µs, one more load run per app).");
     lines.push("");
-    lines.push("| App | workerd process CPU ms per accepted submission (per round) | Bare action's CPU ÷ this | App isolate CPU ms (profile) | Sequential p50 ms (incl. provider, D1) |");
+    lines.push("| App | workerd process CPU ms per accepted submission (per round) | Bare action's CPU ÷ this | App isolate CPU ms (profile) | req/s while profiled |");
     lines.push("|---|---|---|---|---|");
     const sides = [
       ["baseline POST /submit (bare action)", p.baseline],
@@ -106,10 +107,10 @@ export function renderResults(r) {
     for (const [name, side] of sides) {
       if (!side) continue;
       const ratio = side.processCpuMsPerRequest ? (p.baseline.processCpuMsPerRequest / side.processCpuMsPerRequest).toFixed(2) : "–";
-      lines.push(`| ${name} | ${ms(side.processCpuMsPerRequest)} (${(side.processCpuPerRound ?? []).join(" / ")}) | ${ratio} | ${ms(side.cpuMsPerRequest)} | ${ms(side.sequentialP50Ms)} |`);
+      lines.push(`| ${name} | ${ms(side.processCpuMsPerRequest)} (${(side.processCpuPerRound ?? []).join(" / ")}) | ${ratio} | ${ms(side.cpuMsPerRequest)} | ${ms(side.profiledRps)} |`);
     }
     lines.push("");
-    lines.push(`Gatepost's profile (webhook destination, ${p.ours.count} sequential posts): biggest self-time groups (package or app module), CPU ms per submission and share:`);
+    lines.push(`Gatepost's profile (webhook destination, ${p.ours.count} posts under load): biggest self-time groups (package or app module), CPU ms per submission and share:`);
     lines.push("");
     for (const g of p.ours.topGroups.slice(0, 6)) lines.push(`- ${g.name}: ${g.msPerRequest} ms (${g.share} %)`);
     lines.push("");

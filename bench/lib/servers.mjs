@@ -36,6 +36,14 @@ async function waitFor(url, isAlive, timeoutMs, describe) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+const starting = new Set();
+
+/** Stops every pages dev this module spawned that has not been stopped yet (for interrupts). */
+export async function stopStartedServers() {
+  await Promise.allSettled([...starting].map((stop) => stop()));
+  starting.clear();
+}
+
 /** `wrangler pages dev` in `cwd` (its functions/ and wrangler.toml), in its own process group. */
 export async function startPagesDev({ cwd, port, bindings = {}, persistTo, readyPath = "/", timeoutMs = 120_000 }) {
   // Both apps get wrangler's dev proxy with its keep-alive fix (scripts/patch-wrangler-proxy.mjs).
@@ -43,7 +51,11 @@ export async function startPagesDev({ cwd, port, bindings = {}, persistTo, ready
   const args = [WRANGLER, "pages", "dev", "./build/client", "--ip", "127.0.0.1", "--port", String(port)];
   args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--persist-to", persistTo);
   for (const [key, value] of Object.entries(bindings)) if (value !== "") args.push("--binding", `${key}=${value}`);
-  const { output, exited, stop } = spawnGroup(process.execPath, args, { cwd, env: { ...process.env, CI: "true", NO_COLOR: "1" } });
+  const group = spawnGroup(process.execPath, args, { cwd, env: { ...process.env, CI: "true", NO_COLOR: "1" } });
+  const { output, exited } = group;
+  // Tracked from the moment it is spawned, so an interrupt during start-up still stops it.
+  const stop = () => (starting.delete(group.stop), group.stop());
+  starting.add(group.stop);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${url}${readyPath}`, () => !exited(), timeoutMs, () => `pages dev in ${cwd}:\n${output()}`);
