@@ -3,8 +3,8 @@ import type { RateLimitLookup } from "~/lib/rate-limit.server";
 
 // Idempotency keys: a repeat of a submission with the same key gets the first answer and stores
 // nothing. The key is a column of its submission (migration 0005), so it is stored by the same
-// INSERT; the lookup rides in the rate-limit statement, and the accept path still makes two D1 round trips
-// (docs/decisions/002-rate-limit-storage.md, 007-accept-path-costs.md).
+// INSERT; the lookup rides in the rate-limit statement, and the accept path still makes two D1
+// round trips (docs/decisions/002-rate-limit-storage.md, 007-accept-path-costs.md).
 
 const MAX_KEY_LENGTH = 255;
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
@@ -36,10 +36,8 @@ export function keyLookup(formId: string, key: string): RateLimitLookup {
 
 /** Looks a key up on its own: only after a store batch lost the race to a concurrent twin. */
 export async function findKeyedSubmission(db: D1Database, formId: string, key: string): Promise<string | null> {
-  const row = await db
-    .prepare("SELECT id FROM submissions WHERE form_id = ?1 AND idempotency_key = ?2")
-    .bind(formId, key)
-    .first<{ id: unknown }>();
+  const lookup = keyLookup(formId, key);
+  const row = await db.prepare(`SELECT ${lookup.sql(1)} AS id`).bind(...lookup.params).first<{ id: unknown }>();
   return typeof row?.id === "string" ? row.id : null;
 }
 
