@@ -4,19 +4,12 @@
 import { fileURLToPath } from "node:url";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { CHROMIUM_FLAGS } from "../scripts/chromium-flags.mjs";
 import { spawnGroup } from "../scripts/process-group.mjs";
 import { freePort, ROOT } from "./lib/servers.mjs";
 import { gatepostBodies } from "./lib/submit.mjs";
 
-export const CHROME_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-];
+export const CHROME_FLAGS = ["--headless", ...CHROMIUM_FLAGS];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
 /** `npm run start:offline` on `port` (built app, SKIP_BUILD), in its own process group. */

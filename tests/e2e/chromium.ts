@@ -1,16 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+// @ts-ignore - plain ESM helper shared with the Lighthouse runner
+import { CHROMIUM_FLAGS } from "../../scripts/chromium-flags.mjs";
 
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
+const ARGS = [...CHROMIUM_FLAGS, "--no-first-run"];
 
 /** Where Debian's Chromium is; throws with the fix when it is missing (tests must not skip). */
 export function findChromium(): string {
