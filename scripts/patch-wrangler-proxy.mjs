@@ -12,8 +12,9 @@
 // The patch below, applied in place and idempotent: compare origins, retry a GET/HEAD that lost its
 // connection (twice at most, on a fresh connection), and drain the retry queue whenever a request is
 // parked in it. Upstream fixed the same failure later (workers-sdk#15252); drop this with an upgrade.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { applyEdits } from "./patch-file.mjs";
 
 export const PROXY_WORKER = fileURLToPath(new URL("../node_modules/wrangler/wrangler-dist/ProxyWorker.js", import.meta.url));
 export const MARKER = "/* gatepost: ProxyWorker keep-alive retry (scripts/patch-wrangler-proxy.mjs) */";
@@ -44,11 +45,7 @@ export const EDITS = [
  * (the file no longer holds the code it fixes, e.g. after a wrangler upgrade); throws only on I/O errors.
  */
 export function patchWranglerProxyWorker(file = PROXY_WORKER) {
-  const source = readFileSync(file, "utf8");
-  if (source.includes(MARKER)) return "already";
-  if (!EDITS.every(([from]) => source.split(from).length === 2)) return "not-applicable";
-  writeFileSync(file, EDITS.reduce((text, [from, to]) => text.replace(from, () => to), source));
-  return "patched";
+  return applyEdits(file, MARKER, EDITS);
 }
 
 // `npm install` runs this (package.json postinstall), so `npm start`, the tests and the bench all get

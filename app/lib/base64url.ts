@@ -12,11 +12,17 @@ export function encodeBase64Url(bytes: ArrayBuffer | Uint8Array): string {
 export function decodeBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
   try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    return bytesOfBinary(atob(text.replace(/-/g, "+").replace(/_/g, "/")));
   } catch {
     return null;
   }
+}
+
+/** The bytes of a binary string (as atob returns). A plain loop: Uint8Array.from with a mapper costs several times more. */
+export function bytesOfBinary(binary: string): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 /** Compares two byte arrays in time that depends only on their lengths. */

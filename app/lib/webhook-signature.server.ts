@@ -1,3 +1,4 @@
+import { bytesOfBinary } from "~/lib/base64url";
 import { hmacKey } from "~/lib/hmac-key.server";
 
 // Standard Webhooks signatures (https://www.standardwebhooks.com/), with Web Crypto only so the same
@@ -10,9 +11,24 @@ const encoder = new TextEncoder();
 
 export type ParsedSecrets = { ok: true; keys: Uint8Array<ArrayBuffer>[] } | { ok: false; reason: string };
 
+// Every delivery reads its destination's secret variable; the same few values are parsed once per
+// isolate (bounded, like the imported keys in hmac-key.server.ts). Callers never change the result.
+const MAX_PARSED = 16;
+const parsed = new Map<string, ParsedSecrets>();
+
 /** Parses a space-separated list of `whsec_<base64>` secrets. Never throws. */
 export function parseWebhookSecrets(raw: string | undefined | null): ParsedSecrets {
-  const parts = (raw ?? "").trim().split(/\s+/).filter(Boolean);
+  const text = raw ?? "";
+  const known = parsed.get(text);
+  if (known) return known;
+  const result = parseSecrets(text);
+  if (parsed.size >= MAX_PARSED) parsed.delete(parsed.keys().next().value!);
+  parsed.set(text, result);
+  return result;
+}
+
+function parseSecrets(raw: string): ParsedSecrets {
+  const parts = raw.trim().split(/\s+/).filter(Boolean);
   if (parts.length === 0) return { ok: false, reason: "no secret is set" };
   const keys: Uint8Array<ArrayBuffer>[] = [];
   for (const part of parts) {
@@ -46,8 +62,7 @@ export function generateWebhookSecret(): string {
 }
 
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return bytesOfBinary(atob(text));
 }
 
 function encodeBase64(bytes: Uint8Array): string {

@@ -65,4 +65,15 @@ describe("parseWebhookSecrets", () => {
     const parsed = parseWebhookSecrets(`${generateWebhookSecret()} ${SPEC.secret}`);
     expect(parsed.ok && parsed.keys.map((k) => k.length)).toEqual([32, 24]);
   });
+
+  it("parses each value once per isolate, and still judges every value on its own", () => {
+    const secret = generateWebhookSecret();
+    const first = parseWebhookSecrets(secret);
+    expect(parseWebhookSecrets(secret)).toBe(first);
+    expect(parseWebhookSecrets("whsec_short").ok).toBe(false);
+    // Many other values later, the first is still parsed right (the cache is bounded, not wrong).
+    for (let i = 0; i < 40; i++) parseWebhookSecrets(generateWebhookSecret());
+    const again = parseWebhookSecrets(secret);
+    expect(again.ok && first.ok && again.keys[0]).toEqual(first.ok && first.keys[0]);
+  });
 });
