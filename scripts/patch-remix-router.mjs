@@ -9,6 +9,9 @@
 // - the flattened, ranked branches are kept per routes array, on the server only: there the route
 //   tree is built once per handler and never changed, while in the browser lazy route discovery adds
 //   routes to it in place, so there it keeps recomputing;
+// - on the server, each kept tree also remembers which branch first matched a pathname (bounded):
+//   matching is pure, so the branches before it would fail again; match objects are still built
+//   fresh on every call;
 // - a compiled path is kept per (path, caseSensitive, end), everywhere: it is a pure function of
 //   those, and the map is bounded as upstream's is.
 // router.umd.js is left as published, and the test compares the two on Gatepost's routes.
@@ -19,12 +22,16 @@ import { applyEdits } from "./patch-file.mjs";
 const DIST = new URL("../node_modules/@remix-run/router/dist/", import.meta.url);
 /** The builds bundlers pick: ESM (wrangler, Vite) and CommonJS (Node's require). */
 export const ROUTER_FILES = ["router.js", "router.cjs.js"].map((name) => fileURLToPath(new URL(name, DIST)));
-export const MARKER = "/* gatepost: cached route branches and compiled paths (scripts/patch-remix-router.mjs) */";
+export const MARKER = "/* gatepost: cached route matching v2 (scripts/patch-remix-router.mjs) */";
 
 export const EDITS = [
   [
-    `  let branches = flattenRoutes(routes);\n  rankRouteBranches(branches);\n  let matches = null;\n`,
-    `  let branches = gatepostRankedBranches(routes);\n  let matches = null;\n`,
+    `  let branches = flattenRoutes(routes);\n  rankRouteBranches(branches);\n  let matches = null;\n  let decoded = decodePath(pathname);\n  for (let i = 0; matches == null && i < branches.length; ++i) {\n`,
+    `  let branches = gatepostRankedBranches(routes);\n  let matches = null;\n  let decoded = decodePath(pathname);\n  for (let i = gatepostFirstBranch(branches, decoded, allowPartial); matches == null && i < branches.length; ++i) {\n`,
+  ],
+  [
+    `    matches = matchRouteBranch(branches[i], decoded, allowPartial);\n  }\n  return matches;\n`,
+    `    matches = matchRouteBranch(branches[i], decoded, allowPartial);\n    if (matches != null) gatepostRememberBranch(branches, decoded, allowPartial, i);\n  }\n  if (matches == null) gatepostRememberBranch(branches, decoded, allowPartial, branches.length);\n  return matches;\n`,
   ],
   [
     `function compilePath(path, caseSensitive, end) {\n`,
@@ -39,16 +46,29 @@ function gatepostRankedBranches(routes) {
   }
   return branches;
 }
+// Per kept tree: the index of the first branch that matched a pathname (or branches.length for none).
+// Matching is a pure function of the branches and the pathname, so the branches before it would fail
+// again; fresh match objects are still built from that branch on every call.
+const gatepostFirstBranches = new WeakMap();
+function gatepostFirstBranch(branches, decoded, allowPartial) {
+  return gatepostFirstBranches.get(branches)?.get(allowPartial ? "p" + decoded : "f" + decoded) ?? 0;
+}
+function gatepostRememberBranch(branches, decoded, allowPartial, index) {
+  if (typeof document !== "undefined" || decoded.length > 512) return;
+  let first = gatepostFirstBranches.get(branches);
+  if (first === undefined) gatepostFirstBranches.set(branches, (first = new Map()));
+  if (first.size >= 1000) first.clear();
+  first.set(allowPartial ? "p" + decoded : "f" + decoded, index);
+}
 const gatepostCompiledPaths = new Map();
 function compilePath(path, caseSensitive, end) {
-  const key = path + "\\u0000" + caseSensitive + "\\u0000" + end;
-  let compiled = gatepostCompiledPaths.get(key);
-  if (compiled === undefined) {
+  let byFlags = gatepostCompiledPaths.get(path);
+  if (byFlags === undefined) {
     if (gatepostCompiledPaths.size >= 1000) gatepostCompiledPaths.clear();
-    compiled = gatepostCompilePathUncached(path, caseSensitive, end);
-    gatepostCompiledPaths.set(key, compiled);
+    gatepostCompiledPaths.set(path, (byFlags = []));
   }
-  return compiled;
+  const flags = (caseSensitive ? 1 : 0) + (end === false ? 0 : 2);
+  return (byFlags[flags] ??= gatepostCompilePathUncached(path, caseSensitive, end));
 }
 function gatepostCompilePathUncached(path, caseSensitive, end) {\n`,
   ],

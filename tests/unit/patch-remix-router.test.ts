@@ -75,12 +75,25 @@ describe("patch-remix-router", () => {
   });
 
   it("matches every path as the published router does, on the first call and on later (cached) ones", () => {
-    const routes = gatepostRoutes();
-    for (const patched of [patchedEsm, patchedCjs]) {
-      for (let pass = 0; pass < 2; pass++) {
-        for (const path of PATHS) expect(shape(patched(routes, path)), `${path}, pass ${pass + 1}`).toEqual(shape(reference(routes, path)));
+    const withoutSplat = gatepostRoutes();
+    withoutSplat[0].children = withoutSplat[0].children!.filter((route) => route.path !== "*");
+    for (const routes of [gatepostRoutes(), withoutSplat]) {
+      for (const patched of [patchedEsm, patchedCjs]) {
+        for (let pass = 0; pass < 3; pass++) {
+          for (const path of PATHS) expect(shape(patched(routes, path)), `${path}, pass ${pass + 1}`).toEqual(shape(reference(routes, path)));
+        }
       }
     }
+    // A path nothing matches stays unmatched once remembered.
+    expect(patchedEsm(withoutSplat, "/nowhere")).toBeNull();
+  });
+
+  it("builds fresh match objects on every call, so no request sees another's", () => {
+    const routes = gatepostRoutes();
+    const first = patchedEsm(routes, "/f/contact")!;
+    first[1].params.formId = "changed";
+    expect(patchedEsm(routes, "/f/contact")![1].params.formId).toBe("contact");
+    expect(patchedEsm(routes, "/f/other")![1].params.formId).toBe("other");
   });
 
   it("keeps a routes array's branches on the server, and recomputes them where a document exists", () => {
