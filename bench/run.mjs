@@ -5,7 +5,7 @@
 // BENCH_OUTBOX_COUNT (default 200), BENCH_SKIP_BUILD=1 to reuse build/, BENCH_SKIP_LIGHTHOUSE=1.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BASELINE_CLIENT, BASELINE_DIR, buildBaseline } from "./build-baseline.mjs";
@@ -47,6 +47,9 @@ function freshState(name) {
   return dir;
 }
 
+/** Lets after-response work (first webhook deliveries, waitUntil) finish before the next measurement. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Medians of rate and latency over rounds; status codes and errors summed. */
@@ -65,7 +68,7 @@ function combineRounds(list) {
 }
 
 
-async function measureRuntime(runtime, settings) {
+async function measureRuntime(runtime, settings, between) {
   const oursState = freshState(`ours-${runtime}`);
   const baseState = freshState(`base-${runtime}`);
   applyMigrations({ cwd: ROOT, persistTo: oursState });
@@ -97,18 +100,28 @@ async function measureRuntime(runtime, settings) {
   await warmUp(`${bare.url}/f/contact`, post(bareBody, bare.url));
 
   // Rounds alternate baseline and Gatepost, so a change in the shared machine's load hits both sides
-  // alike; each figure is the median over the rounds.
+  // alike; each figure is the median over the rounds. Every other round runs its tests in reverse
+  // order, so no request type always follows the same one. Before each test the previous one's
+  // after-response work (first webhook deliveries) is let finish, and the providers forget their
+  // history, so no test pays for the one before it.
   const opts = { duration: Math.max(2, Math.round(DURATION / ROUNDS)), connections: CONNECTIONS };
   const rounds = { ssr: { baseline: [], home: [], contact: [] }, submit: { baseline: [], counted: [], ours: [], noDestination: [] } };
+  const tests = [
+    [rounds.ssr.baseline, () => loadGet(`${base.url}/`, opts)],
+    [rounds.ssr.home, () => loadGet(`${ours.url}/`, opts)],
+    [rounds.ssr.contact, () => loadGet(`${ours.url}/f/contact`, opts)],
+    [rounds.submit.baseline, () => loadPost(`${base.url}/submit`, baseBody, { ...opts, headers: { origin: base.url } })],
+    [rounds.submit.counted, () => loadPost(countedUrl, baseBody, { ...opts, headers: { origin: base.url } })],
+    [rounds.submit.ours, () => loadPost(`${ours.url}/f/contact`, oursBody, { ...opts, headers: { origin: ours.url } })],
+    [rounds.submit.noDestination, () => loadPost(`${bare.url}/f/contact`, bareBody, { ...opts, headers: { origin: bare.url } })],
+  ];
   for (let round = 0; round < ROUNDS; round++) {
     log(`${runtime}: round ${round + 1}/${ROUNDS}`);
-    rounds.ssr.baseline.push(await loadGet(`${base.url}/`, opts));
-    rounds.ssr.home.push(await loadGet(`${ours.url}/`, opts));
-    rounds.ssr.contact.push(await loadGet(`${ours.url}/f/contact`, opts));
-    rounds.submit.baseline.push(await loadPost(`${base.url}/submit`, baseBody, { ...opts, headers: { origin: base.url } }));
-    rounds.submit.counted.push(await loadPost(countedUrl, baseBody, { ...opts, headers: { origin: base.url } }));
-    rounds.submit.ours.push(await loadPost(`${ours.url}/f/contact`, oursBody, { ...opts, headers: { origin: ours.url } }));
-    rounds.submit.noDestination.push(await loadPost(`${bare.url}/f/contact`, bareBody, { ...opts, headers: { origin: bare.url } }));
+    for (const [list, run] of round % 2 === 0 ? tests : [...tests].reverse()) {
+      await settle();
+      await between();
+      list.push(await run());
+    }
   }
   const result = { runtime, rounds: ROUNDS, secondsPerRound: opts.duration, ssr: {}, submit: {} };
   for (const kind of ["ssr", "submit"]) {
@@ -154,7 +167,7 @@ const CPU_SIDES = {
  * workerd process's own CPU time (/proc; the app isolate plus local D1, without the provider) in
  * alternating rounds, and a sampling profile of the app isolate.
  */
-async function profileSubmitPath(settings) {
+async function profileSubmitPath(settings, between) {
   const servers = {};
   for (const [side, spec] of Object.entries(CPU_SIDES)) {
     const cwd = spec.gatepost ? ROOT : BASELINE_DIR;
@@ -183,10 +196,10 @@ async function profileSubmitPath(settings) {
     for (let i = 0; i < 20; i++) await send();
     servers[side] = { spec, port, inspectorPort, bundleFile, send, url, makeBody, origin: server.url, cpu: [] };
   }
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
   for (let round = 0; round < CPU_ROUNDS; round++) {
     for (const s of Object.values(servers)) {
       await settle();
+      await between();
       const before = workerdCpuMs(s.port);
       const load = await loadPost(s.url, s.makeBody, { duration: CPU_SECONDS, connections: CONNECTIONS, headers: { origin: s.origin } });
       if (Object.keys(load.statusCodes).some((code) => code !== "303") || load.errors > 0) {
@@ -203,6 +216,8 @@ async function profileSubmitPath(settings) {
     // Profiled under load, as the throughput figures are measured: a sequential profile also samples
     // the isolate waking up for every request, which inflates both sides by different amounts.
     let load = null;
+    await settle();
+    await between();
     Object.assign(
       results[side],
       await profileRequests({
@@ -222,8 +237,15 @@ async function profileSubmitPath(settings) {
   return results;
 }
 
+/** The machine's CPU time counters (/proc/stat, all CPUs, in ticks): total and stolen by the hypervisor. */
+function cpuTicks() {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.slice(0, 8).reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+}
+
 async function main() {
   const startedAt = new Date();
+  const ticksAtStart = cpuTicks();
   if (!process.env.BENCH_SKIP_BUILD) {
     log("building Gatepost");
     const build = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
@@ -261,12 +283,11 @@ async function main() {
   const runtimes = [];
   for (const runtime of ["pages dev", "miniflare"]) {
     log(`measuring under ${runtime}`);
-    runtimes.push(await measureRuntime(runtime, settings));
-    await standin.reset();
+    runtimes.push(await measureRuntime(runtime, settings, providers.reset));
   }
   log("profiling the submit path in workerd (inspector)");
-  const profile = await profileSubmitPath(settings);
-  await standin.reset();
+  const profile = await profileSubmitPath(settings, providers.reset);
+  await providers.reset();
 
   let outbox = null;
   if (existsSync(new URL("./outbox-drain.mjs", import.meta.url))) {
@@ -300,6 +321,11 @@ async function main() {
     cores: os.cpus().length,
     nproc: spawnSync("nproc", { encoding: "utf8" }).stdout.trim(),
     loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
+    // Share of this VM's CPU time the hypervisor gave to other guests during the run.
+    stealPercent: (() => {
+      const end = cpuTicks();
+      return Math.round(((end.steal - ticksAtStart.steal) / Math.max(1, end.total - ticksAtStart.total)) * 1000) / 10;
+    })(),
     node: process.version,
     command: [
       ...["BENCH_DURATION", "BENCH_ROUNDS", "BENCH_CONNECTIONS", "LH_RUNS", "BENCH_OUTBOX_COUNT", "BENCH_SKIP_BUILD", "BENCH_SKIP_LIGHTHOUSE"]

@@ -7,7 +7,7 @@ import { spawnGroup } from "../../scripts/process-group.mjs";
 
 const CHILD = fileURLToPath(new URL("./providers-child.mjs", import.meta.url));
 
-/** Starts both; resolves with their URLs, a stand-in reset, and stop(). */
+/** Starts both; resolves with their URLs, reset() (both forget their history), and stop(). */
 export async function startProviders({ sinkSecret, timeoutMs = 20_000 }) {
   const { output, exited, stop } = spawnGroup(process.execPath, [CHILD], {
     env: { ...process.env, BENCH_SINK_SECRET: sinkSecret },
@@ -19,9 +19,13 @@ export async function startProviders({ sinkSecret, timeoutMs = 20_000 }) {
       const urls = JSON.parse(line);
       return {
         ...urls,
+        // Forgets every call, token and delivery so far: the providers' memory (and their garbage
+        // collector's work) stays the same from the first load test to the last.
         reset: async () => {
-          const res = await fetch(`${urls.standinOrigin}/__standin/reset`, { method: "POST" });
-          if (!res.ok) throw new Error(`the stand-in refused a reset: ${res.status}`);
+          for (const url of [`${urls.standinOrigin}/__standin/reset`, `${urls.sinkControlOrigin}/reset`]) {
+            const res = await fetch(url, { method: "POST" });
+            if (!res.ok) throw new Error(`${url} refused a reset: ${res.status}`);
+          }
         },
         stop,
       };

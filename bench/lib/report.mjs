@@ -41,7 +41,7 @@ export function renderResults(r) {
   const lines = [];
   lines.push(`Measured ${r.date} (finished ${r.finished}) with \`${r.command}\` on ${r.nproc} cores (\`nproc\`),`);
   lines.push(`Node ${r.node}, load average at the end ${r.loadAverage.join(" / ")} (the machine is shared with other`);
-  lines.push(`test runs). Load tests: autocannon, ${r.connections} connections; baseline and Gatepost alternate in rounds,`);
+  lines.push(`test runs)${r.stealPercent === undefined ? "" : `, ${r.stealPercent} % of this VM's CPU time taken by other guests (steal, /proc/stat) during the run`}. Load tests: autocannon, ${r.connections} connections; baseline and Gatepost alternate in rounds,`);
   lines.push(`in the same run and the same runtime, so both sides of every ratio were measured together.`);
   lines.push("");
   lines.push("### JS per page (from the build manifests; gzip level 9, file by file)");
