@@ -88,6 +88,27 @@ describe("patch-remix-router", () => {
     expect(patchedEsm(withoutSplat, "/nowhere")).toBeNull();
   });
 
+  it("matches a new tree of a known shape (Remix builds one per render) over that tree's own route objects", () => {
+    for (const patched of [patchedEsm, patchedCjs]) {
+      for (let pass = 0; pass < 3; pass++) {
+        for (const path of PATHS) {
+          const tree = gatepostRoutes();
+          const matches = patched(tree, path);
+          expect(shape(matches), `${path}, pass ${pass + 1}`).toEqual(shape(reference(gatepostRoutes(), path)));
+          // Every matched route is an object of this call's tree, never one kept from an earlier tree.
+          const objects = new Set<Route>();
+          const collect = (routes: Route[]) => routes.forEach((r) => (objects.add(r), collect(r.children ?? [])));
+          collect(tree);
+          for (const match of matches ?? []) expect(objects.has(match.route)).toBe(true);
+        }
+      }
+    }
+    // Another shape (one route more) is matched on its own, not as the known one.
+    const grown = gatepostRoutes();
+    grown[0].children!.push({ id: "routes/late", path: "late" });
+    expect(shape(patchedEsm(grown, "/late"))?.at(-1)?.id).toBe("routes/late");
+  });
+
   it("builds fresh match objects on every call, so no request sees another's", () => {
     const routes = gatepostRoutes();
     const first = patchedEsm(routes, "/f/contact")!;
