@@ -1,8 +1,7 @@
 // @remix-run/router 1.23 (under Remix 2.17) matches a URL by flattening and ranking the whole route
 // tree, and compiling a RegExp for every route path it tries, on every call of matchRoutes. Remix's
-// server calls it several times per request (the handler, the static handler, the render), so with
-// Gatepost's 16 routes route matching was the biggest single cost of an SSR request in workerd and a
-// fifth of a form post (docs/performance.md). React Router 7 caches the same work upstream
+// server calls it several times per request (the handler, the static handler, the render), and the
+// work grows with the route count: Gatepost has 16, the template 2 (docs/performance.md). React Router 7 caches the same work upstream
 // (remix-run/react-router#14967, #14866), but there is no 1.x release with it.
 //
 // The patch below, applied in place and idempotent (ADR 009):
