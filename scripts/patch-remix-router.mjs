@@ -22,7 +22,7 @@ import { applyEdits } from "./patch-file.mjs";
 const DIST = new URL("../node_modules/@remix-run/router/dist/", import.meta.url);
 /** The builds bundlers pick: ESM (wrangler, Vite) and CommonJS (Node's require). */
 export const ROUTER_FILES = ["router.js", "router.cjs.js"].map((name) => fileURLToPath(new URL(name, DIST)));
-export const MARKER = "/* gatepost: cached route matching v3 (scripts/patch-remix-router.mjs) */";
+export const MARKER = "/* gatepost: cached route matching v4 (scripts/patch-remix-router.mjs) */";
 
 // matchRoutesImpl's loop over freshly flattened, ranked branches, as published in 1.23.3.
 const MATCH_LOOP = `  let branches = flattenRoutes(routes);
@@ -124,7 +124,7 @@ function compilePath(path, caseSensitive, end) {
     if (gatepostCompiledPaths.size >= 1000) gatepostCompiledPaths.clear();
     gatepostCompiledPaths.set(path, (byFlags = []));
   }
-  const flags = (caseSensitive ? 1 : 0) + (end === false ? 0 : 2);
+  const flags = (caseSensitive ? 1 : 0) + (end === undefined || end ? 2 : 0);
   return (byFlags[flags] ??= gatepostCompilePathUncached(path, caseSensitive, end));
 }
 function gatepostCompilePathUncached(path, caseSensitive, end) {\n`,

@@ -109,6 +109,19 @@ describe("patch-remix-router", () => {
     expect(shape(patchedEsm(grown, "/late"))?.at(-1)?.id).toBe("routes/late");
   });
 
+  it("compiles a path pattern as the published router does, whatever form its flags take", () => {
+    const patched = require(files[1]) as { matchPath: (pattern: unknown, pathname: string) => unknown };
+    const published = require("@remix-run/router/dist/router.umd.js") as typeof patched;
+    for (const end of [undefined, true, false, 0, null, 1]) {
+      for (const caseSensitive of [undefined, true, false]) {
+        for (const pathname of ["/f/contact", "/f/contact/more", "/F/Contact"]) {
+          const pattern = { path: "/f/:formId", end, caseSensitive };
+          expect(patched.matchPath(pattern, pathname), `${JSON.stringify(pattern)} ${pathname}`).toEqual(published.matchPath(pattern, pathname));
+        }
+      }
+    }
+  });
+
   it("builds fresh match objects on every call, so no request sees another's", () => {
     const routes = gatepostRoutes();
     const first = patchedEsm(routes, "/f/contact")!;
