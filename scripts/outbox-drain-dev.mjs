@@ -9,9 +9,11 @@ const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js
 
 /**
  * Starts the drain Worker and triggers its cron every `intervalMs` (0: never; call `tick()` yourself).
- * `onReport(results)` receives each run's job results. Resolves to { tick, stop, output }.
+ * `onReport(results)` receives each run's job results. `onSpawn(stop)` gets the stop function as soon
+ * as the process exists, so a caller interrupted during start-up can still stop it. Resolves to
+ * { tick, stop, output }.
  */
-export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindings = {}, intervalMs = 15_000, onReport, timeoutMs = 120_000 } = {}) {
+export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindings = {}, intervalMs = 15_000, onReport, onSpawn, timeoutMs = 120_000 } = {}) {
   const port = await freePort();
   const args = [WRANGLER, "dev", "-c", "workers/outbox-drain/wrangler.toml", "--test-scheduled", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", persistTo, "--show-interactive-dev-session=false"];
   for (const [key, value] of Object.entries(bindings)) {
@@ -42,6 +44,7 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
     clearInterval(timer);
     return group.stop();
   };
+  onSpawn?.(stop);
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -27,7 +27,7 @@ export function applyLocalMigrations({ persistTo } = {}) {
  * Starts wrangler pages dev on `port` with `bindings` as vars/secrets and waits for /healthz.
  * Resolves to { url, stop }. `stop()` kills the whole process group.
  */
-export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, persistTo, log = "inherit", timeoutMs = 120_000 }) {
+export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, persistTo, log = "inherit", onSpawn, timeoutMs = 120_000 }) {
   // Without it, a request now and then hangs until the next one arrives (see the patch's header).
   if (patchWranglerProxyWorker() === "not-applicable") {
     console.warn("scripts/patch-wrangler-proxy.mjs no longer matches wrangler's ProxyWorker: check that this wrangler retries dropped keep-alive connections itself.");
@@ -42,6 +42,8 @@ export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, p
     env: { ...process.env, CI: "true", NO_COLOR: "1" },
     log,
   });
+  // Handed over before the wait, so a caller interrupted during start-up can still stop it.
+  onSpawn?.(stop);
 
   const url = `http://${host}:${port}`;
   const deadline = Date.now() + timeoutMs;

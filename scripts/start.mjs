@@ -71,8 +71,8 @@ for (const key of new Set([...Object.keys(settings), ...settingNames()])) {
 }
 Object.assign(settings, await startLocalWebhookSink());
 
-const server = await startPagesDev({ port, host: process.env.HOST || "localhost", bindings: settings });
-cleanups.push(() => server.stop());
+// Each server is in the cleanups from the moment it is spawned: Ctrl-C during start-up stops it too.
+await startPagesDev({ port, host: process.env.HOST || "localhost", bindings: settings, onSpawn: (stop) => cleanups.push(stop) });
 await startLocalOutboxDrain(settings).catch(async (error) => {
   console.error(error);
   await shutdown(1);
@@ -120,7 +120,7 @@ async function startLocalWebhookSink() {
 /** Runs workers/outbox-drain on the same local D1 and fires its cron every 15 s, so retries need no request. */
 async function startLocalOutboxDrain(settings) {
   const keys = ["ALLOW_LOOPBACK_WEBHOOKS", ...webhookDestinations().flat()];
-  const drain = await startOutboxDrainDev({
+  await startOutboxDrainDev({
     bindings: Object.fromEntries(keys.map((k) => [k, settings[k]])),
     intervalMs: 15_000,
     onReport(results) {
@@ -129,7 +129,7 @@ async function startLocalOutboxDrain(settings) {
         else if (job.name === "drain-outbox" && job.result.claimed > 0) console.log(`[outbox drain] ${JSON.stringify(job.result)}`);
       }
     },
+    onSpawn: (stop) => cleanups.push(stop),
   });
-  cleanups.push(() => drain.stop());
   console.log("Outbox drain Worker running: due webhook retries are sent every 15 s.");
 }
