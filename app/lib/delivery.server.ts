@@ -153,7 +153,10 @@ async function runDrain(db: D1Database, env: Env, options: DrainOptions, submiss
     const outcomes = await Promise.all(
       claims.map(async (claim) => {
         const record = await attemptDelivery(env, claim, submissions.get(claim.submissionId), timeoutMs, options.fetch);
-        return recordAttempt(db, claim, owner, record, options.nowMs ?? Date.now(), options.random);
+        // The attempt's log row and its delivery's new state land together, in one batch.
+        const { statements, outcome } = settleStatements(db, claim, owner, record, options.nowMs ?? Date.now(), options.random);
+        await db.batch(statements);
+        return outcome;
       }),
     );
     for (const outcome of outcomes) report[outcome] += 1;
@@ -189,20 +192,6 @@ async function attemptDelivery(
   }
   const body = JSON.stringify(buildPayload(submission));
   return sendWebhook({ url: target.destination.url, keys: target.destination.keys, webhookId: claim.id, body, timeoutMs, fetch: doFetch });
-}
-
-/** Logs the attempt and settles the delivery in one batch. Returns which way it went. */
-async function recordAttempt(
-  db: D1Database,
-  claim: Claim,
-  owner: string,
-  record: AttemptRecord,
-  nowMs: number,
-  random?: () => number,
-): Promise<"delivered" | "retrying" | "dead"> {
-  const { statements, outcome } = settleStatements(db, claim, owner, record, nowMs, random);
-  await db.batch(statements);
-  return outcome;
 }
 
 /** The attempt's log row and the update that settles its delivery, and which way it went. */
