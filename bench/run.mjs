@@ -259,24 +259,22 @@ async function main() {
   const webhookSecret = `whsec_${randomBytes(32).toString("base64")}`;
   const providers = await startProviders({ sinkSecret: webhookSecret });
   stops.push(providers.stop);
-  const standin = { verifyUrl: providers.verifyUrl, scriptUrl: providers.scriptUrl, reset: providers.reset };
-  const sink = { url: providers.sinkUrl };
   const settings = {
     ours: {
       TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
       TURNSTILE_SECRET_KEY: SECRET,
-      TURNSTILE_VERIFY_URL: standin.verifyUrl,
-      TURNSTILE_SCRIPT_URL: standin.scriptUrl,
+      TURNSTILE_VERIFY_URL: providers.verifyUrl,
+      TURNSTILE_SCRIPT_URL: providers.scriptUrl,
       FORM_SIGNING_SECRET: randomBytes(32).toString("hex"),
       // Settings, not code: the load test's posts are all from one IP and arrive at once.
       FORM_MIN_FILL_SECONDS: "0",
       FORM_RATE_LIMIT_PER_MINUTE: "1000000000",
       FORM_RATE_LIMIT_PER_DAY: "1000000000",
       ALLOW_LOOPBACK_WEBHOOKS: "true",
-      CONTACT_WEBHOOK_URL: sink.url,
+      CONTACT_WEBHOOK_URL: providers.sinkUrl,
       CONTACT_WEBHOOK_SECRET: webhookSecret,
     },
-    base: { TURNSTILE_SECRET_KEY: SECRET, TURNSTILE_VERIFY_URL: standin.verifyUrl },
+    base: { TURNSTILE_SECRET_KEY: SECRET, TURNSTILE_VERIFY_URL: providers.verifyUrl },
   };
   settings.oursNoDestination = { ...settings.ours, CONTACT_WEBHOOK_URL: "", CONTACT_WEBHOOK_SECRET: "" };
 
