@@ -1,5 +1,5 @@
 // Lighthouse 12 (mobile preset, the default config) against `npm run start:offline`, in Debian's
-// Chromium. Each page runs `runs` times; the report keeps every run and the median per category,
+// Chromium. Each page runs `runs` times, in rounds; the report keeps every run and the median per category,
 // as Lighthouse's own docs advise for a machine whose load varies. `node bench/lighthouse.mjs`.
 import { fileURLToPath } from "node:url";
 import * as chromeLauncher from "chrome-launcher";
@@ -7,6 +7,7 @@ import lighthouse from "lighthouse";
 import { CHROMIUM_FLAGS } from "../scripts/chromium-flags.mjs";
 import { spawnGroup } from "../scripts/process-group.mjs";
 import { freePort, ROOT } from "./lib/servers.mjs";
+import { cpuTicks, stealSince } from "./lib/steal.mjs";
 import { gatepostBodies } from "./lib/submit.mjs";
 
 export const CHROME_FLAGS = ["--headless", ...CHROMIUM_FLAGS];
@@ -53,39 +54,48 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** Runs Lighthouse `runs` times on each page; resolves to scores (0–100) per run and their medians. */
+/**
+ * Runs Lighthouse `runs` times on each page, in rounds (every page once per round), so a stretch of
+ * machine load hits all pages of a round alike. Resolves to scores (0–100) per run, each with
+ * Lighthouse's benchmark index and the VM's steal during that run, and their medians.
+ */
 export async function runLighthouse(pages, { runs = 3, chromePath = process.env.CHROME_PATH || "/usr/bin/chromium" } = {}) {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
-  const results = [];
+  const results = pages.map(({ name, url }) => ({ name, url, runs: [], failing: new Set() }));
   try {
-    for (const { name, url } of pages) {
-      const scores = [];
-      const failing = new Set();
-      for (let i = 0; i < runs; i++) {
-        const { lhr } = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
-        if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
-        scores.push({
+    for (let i = 0; i < runs; i++) {
+      for (const page of results) {
+        const ticks = cpuTicks();
+        const { lhr } = await lighthouse(page.url, { port: chrome.port, output: "json", logLevel: "error" });
+        if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${page.url}: ${lhr.runtimeError.message}`);
+        page.runs.push({
           ...Object.fromEntries(CATEGORIES.map((c) => [c, Math.round(lhr.categories[c].score * 100)])),
           benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+          stealPercent: stealSince(ticks),
         });
         for (const c of CATEGORIES) {
           for (const ref of lhr.categories[c].auditRefs) {
             const audit = lhr.audits[ref.id];
-            if (ref.weight > 0 && audit.score !== null && audit.score < 1) failing.add(`${audit.id} ${audit.displayValue ?? audit.score}`);
+            if (ref.weight > 0 && audit.score !== null && audit.score < 1) page.failing.add(`${audit.id} ${audit.displayValue ?? audit.score}`);
           }
         }
       }
-      const medians = Object.fromEntries(CATEGORIES.map((c) => [c, median(scores.map((s) => s[c]))]));
-      results.push({ name, url, runs: scores, median: medians, notPerfect: [...failing] });
     }
   } finally {
     chrome.kill();
   }
-  return results;
+  return results.map(({ failing, ...page }) => ({
+    ...page,
+    median: Object.fromEntries(CATEGORIES.map((c) => [c, median(page.runs.map((s) => s[c]))])),
+    notPerfect: [...failing],
+  }));
 }
 
-/** Starts the app, creates a thank-you page, and audits the four pages of issue 6. */
-export async function auditGatepost({ runs = 3, port } = {}) {
+/**
+ * Starts the app, creates a thank-you page, and audits the four pages of issue 6. A `control` page
+ * (the baseline's) runs in the same rounds and comes back as `baseline`.
+ */
+export async function auditGatepost({ runs = 3, port, control } = {}) {
   const app = await startOffline(port ?? (await freePort()));
   try {
     const pages = [
@@ -97,7 +107,8 @@ export async function auditGatepost({ runs = 3, port } = {}) {
     const missing = [];
     if (admin.status === 200) pages.push({ name: "/admin/login", url: `${app.url}/admin/login` });
     else missing.push(`/admin/login answered ${admin.status}`);
-    return { results: await runLighthouse(pages, { runs }), missing };
+    const results = await runLighthouse(control ? [control, ...pages] : pages, { runs });
+    return control ? { results: results.slice(1), baseline: results.slice(0, 1), missing } : { results, missing };
   } finally {
     await app.stop();
   }

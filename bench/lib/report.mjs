@@ -134,13 +134,14 @@ export function renderResults(r) {
     lines.push("");
     lines.push("### Lighthouse 12.2.3, mobile preset, against `npm run start:offline` (median of each page's runs)");
     lines.push("");
-    lines.push("Lighthouse's own CPU benchmark index per run is in brackets (higher is a less loaded machine).");
+    lines.push("Each page ran once per round, the baseline's first, so every round met the same machine. In brackets per run: Lighthouse's own");
+    lines.push("CPU benchmark index (higher is a less loaded machine) and the VM's steal during that run.");
     lines.push("");
     lines.push("| Page | Performance | Accessibility | Best practices | SEO | Performance per run | Below 1 in some run |");
     lines.push("|---|---|---|---|---|---|---|");
     for (const p of [...r.lighthouse.results, ...(r.lighthouse.baseline ?? [])]) {
       const m = p.median;
-      lines.push(`| ${p.name} | ${m.performance} | ${m.accessibility} | ${m["best-practices"]} | ${m.seo} | ${p.runs.map((s) => `${s.performance} (${s.benchmarkIndex ?? "?"})`).join(", ")} | ${p.notPerfect.join("; ") || "–"} |`);
+      lines.push(`| ${p.name} | ${m.performance} | ${m.accessibility} | ${m["best-practices"]} | ${m.seo} | ${p.runs.map((s) => `${s.performance} (${s.benchmarkIndex ?? "?"}${s.stealPercent === undefined ? "" : `, ${s.stealPercent} %`})`).join(", ")} | ${p.notPerfect.join("; ") || "–"} |`);
     }
     for (const missing of r.lighthouse.missing) lines.push(`\nNot measured: ${missing}.`);
   }
