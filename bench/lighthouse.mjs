@@ -107,8 +107,9 @@ export async function auditGatepost({ runs = 3, port, control } = {}) {
     const missing = [];
     if (admin.status === 200) pages.push({ name: "/admin/login", url: `${app.url}/admin/login` });
     else missing.push(`/admin/login answered ${admin.status}`);
-    const results = await runLighthouse(control ? [control, ...pages] : pages, { runs });
-    return control ? { results: results.slice(1), baseline: results.slice(0, 1), missing } : { results, missing };
+    const controls = control ? [control] : [];
+    const results = await runLighthouse([...controls, ...pages], { runs });
+    return { results: results.slice(controls.length), baseline: results.slice(0, controls.length), missing };
   } finally {
     await app.stop();
   }
