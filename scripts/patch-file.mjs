@@ -1,6 +1,6 @@
 // In-place edits of an installed dependency's file, applied once: a marker comment makes them
 // idempotent, and a file that no longer holds exactly one copy of each text to replace (an upgrade)
-// is left alone. Used by the patches `npm install` applies (ADRs 008 and 009).
+// is left alone. Used by the patches `npm install` applies (ADRs 008, 009 and 010).
 import { readFileSync, writeFileSync } from "node:fs";
 
 /**
