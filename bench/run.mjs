@@ -154,6 +154,43 @@ async function measureRuntime(runtime, settings, between) {
   return result;
 }
 
+/**
+ * CPU per page view under load in workerd through Miniflare: the workerd process's own CPU time
+ * (/proc) for the baseline's `/` and Gatepost's `/` and `/f/contact`, in alternating rounds. Steadier
+ * than req/s on a shared VM, where a neighbour's load moves throughput between rounds.
+ */
+async function measurePageCpu(settings, between) {
+  const start = async (cwd, functionFile, bindings, name) => {
+    const state = freshState(`page-cpu-${name}`);
+    applyMigrations({ cwd, persistTo: state });
+    const port = await freePort();
+    const server = await startMiniflare({ cwd, functionFile, port, bindings, persistTo: state });
+    stops.push(server.stop);
+    return { port, url: server.url };
+  };
+  const base = await start(BASELINE_DIR, "[[path]].js", settings.base, "base");
+  const ours = await start(ROOT, "[[path]].ts", settings.ours, "ours");
+  const pages = { baseline: [base, "/"], home: [ours, "/"], contact: [ours, "/f/contact"] };
+  for (const [server, pathname] of Object.values(pages)) await warmUp(`${server.url}${pathname}`, {}, 100);
+  const cpu = { baseline: [], home: [], contact: [] };
+  for (let round = 0; round < CPU_ROUNDS; round++) {
+    const order = Object.entries(pages);
+    for (const [name, [server, pathname]] of round % 2 === 0 ? order : order.reverse()) {
+      await settle();
+      await between();
+      const before = workerdCpuMs(server.port);
+      const load = await loadGet(`${server.url}${pathname}`, { duration: CPU_SECONDS, connections: CONNECTIONS });
+      if (Object.keys(load.statusCodes).some((code) => code !== "200") || load.errors > 0) {
+        throw new Error(`${server.url}${pathname} answered ${JSON.stringify(load.statusCodes)} while measured`);
+      }
+      cpu[name].push((workerdCpuMs(server.port) - before) / load.requests);
+    }
+  }
+  for (let i = 0; i < 2; i++) await stops.pop()();
+  const round2 = (v) => Math.round(v * 100) / 100;
+  return Object.fromEntries(Object.entries(cpu).map(([name, list]) => [name, { processCpuMsPerView: round2(median(list)), perRound: list.map(round2) }]));
+}
+
 // Four apps in workerd through Miniflare: Gatepost with and without its webhook destination, the
 // bare action, and the bare action with the rate-limit round trip (/submit?counted).
 const CPU_SIDES = {
@@ -293,6 +330,8 @@ async function main() {
     log(`measuring under ${runtime}`);
     runtimes.push(await measureRuntime(runtime, settings, providers.reset));
   }
+  log("CPU per page view in workerd");
+  const pageCpu = await measurePageCpu(settings, providers.reset);
   log("profiling the submit path in workerd (inspector)");
   const profile = await profileSubmitPath(settings, providers.reset);
   await providers.reset();
@@ -329,6 +368,7 @@ async function main() {
     connections: CONNECTIONS,
     js: { baseline: baselineJs, pages: pagesJs },
     runtimes,
+    pageCpu,
     profile,
     outbox,
     lighthouse,

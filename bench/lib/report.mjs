@@ -85,6 +85,21 @@ export function renderResults(r) {
       }
     }
   }
+  if (r.pageCpu) {
+    const c = r.pageCpu;
+    lines.push("");
+    lines.push("### The app's own time per page view (workerd through Miniflare)");
+    lines.push("");
+    lines.push("The workerd process's CPU time per GET under load (autocannon, the same connections as above; user + system");
+    lines.push(`from /proc, in ${c.baseline.perRound.length} alternating rounds). On a shared VM it moves less than req/s, which a neighbour's load shifts between rounds.`);
+    lines.push("");
+    lines.push("| Page | workerd process CPU ms per view (per round) | Baseline's CPU ÷ this |");
+    lines.push("|---|---|---|");
+    for (const [name, key] of [["baseline GET /", "baseline"], ["GET /", "home"], ["GET /f/contact", "contact"]]) {
+      const ratio = key === "baseline" ? "" : x(c.baseline.processCpuMsPerView / c[key].processCpuMsPerView);
+      lines.push(`| ${name} | ${ms(c[key].processCpuMsPerView)} (${c[key].perRound.join(" / ")}) | ${ratio} |`);
+    }
+  }
   if (r.profile) {
     const p = r.profile;
     lines.push("");
