@@ -39,7 +39,10 @@ export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, p
   }
   const { pid, output, exited, stop } = spawnGroup(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, CI: "true", NO_COLOR: "1" },
+    // wrangler bundles the Function with NODE_ENV "development" in dev unless told otherwise, which
+    // renders with React's development build; `wrangler pages deploy` uses "production". Locally, in
+    // the tests and in the bench the Function is the one that is deployed (ADR 010).
+    env: { ...process.env, CI: "true", NO_COLOR: "1", NODE_ENV: "production" },
     log,
   });
   // Handed over before the wait, so a caller interrupted during start-up can still stop it.

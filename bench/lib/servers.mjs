@@ -51,7 +51,8 @@ export async function startPagesDev({ cwd, port, bindings = {}, persistTo, ready
   const args = [WRANGLER, "pages", "dev", "./build/client", "--ip", "127.0.0.1", "--port", String(port)];
   args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--persist-to", persistTo);
   for (const [key, value] of Object.entries(bindings)) if (value !== "") args.push("--binding", `${key}=${value}`);
-  const group = spawnGroup(process.execPath, args, { cwd, env: { ...process.env, CI: "true", NO_COLOR: "1" } });
+  // As scripts/pages-dev.mjs: the Function bundled as `wrangler pages deploy` bundles it (production React).
+  const group = spawnGroup(process.execPath, args, { cwd, env: { ...process.env, CI: "true", NO_COLOR: "1", NODE_ENV: "production" } });
   const { output, exited } = group;
   // Tracked from the moment it is spawned, so an interrupt during start-up still stops it.
   const stop = () => (starting.delete(group.stop), group.stop());
