@@ -53,6 +53,24 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/**
+ * The workerd process's CPU ms per completed request while `runLoad` (autocannon) runs, once the
+ * previous test's after-response work has finished and the providers have forgotten it. Work left in
+ * waitUntil when the last answer is sent (first webhook deliveries) is counted too. Throws when any
+ * answer was not `code`: a run that was refused measures the wrong path.
+ */
+async function cpuPerRequest(port, runLoad, code, between) {
+  await settle();
+  await between();
+  const before = workerdCpuMs(port);
+  const load = await runLoad();
+  if (Object.keys(load.statusCodes).some((c) => c !== code) || load.errors > 0) {
+    throw new Error(`127.0.0.1:${port} answered ${JSON.stringify(load.statusCodes)} while measured`);
+  }
+  await settle();
+  return (workerdCpuMs(port) - before) / load.requests;
+}
+
 /** Medians of rate and latency over rounds; status codes and errors summed. */
 function combineRounds(list) {
   const statusCodes = {};
@@ -176,14 +194,8 @@ async function measurePageCpu(settings, between) {
   for (let round = 0; round < CPU_ROUNDS; round++) {
     const order = Object.entries(pages);
     for (const [name, [server, pathname]] of round % 2 === 0 ? order : order.reverse()) {
-      await settle();
-      await between();
-      const before = workerdCpuMs(server.port);
-      const load = await loadGet(`${server.url}${pathname}`, { duration: CPU_SECONDS, connections: CONNECTIONS });
-      if (Object.keys(load.statusCodes).some((code) => code !== "200") || load.errors > 0) {
-        throw new Error(`${server.url}${pathname} answered ${JSON.stringify(load.statusCodes)} while measured`);
-      }
-      cpu[name].push((workerdCpuMs(server.port) - before) / load.requests);
+      const get = () => loadGet(`${server.url}${pathname}`, { duration: CPU_SECONDS, connections: CONNECTIONS });
+      cpu[name].push(await cpuPerRequest(server.port, get, "200", between));
     }
   }
   for (let i = 0; i < 2; i++) await stops.pop()();
@@ -236,16 +248,8 @@ async function profileSubmitPath(settings, between) {
   }
   for (let round = 0; round < CPU_ROUNDS; round++) {
     for (const s of Object.values(servers)) {
-      await settle();
-      await between();
-      const before = workerdCpuMs(s.port);
-      const load = await loadPost(s.url, s.makeBody, { duration: CPU_SECONDS, connections: CONNECTIONS, headers: { origin: s.origin } });
-      if (Object.keys(load.statusCodes).some((code) => code !== "303") || load.errors > 0) {
-        throw new Error(`${s.url} answered ${JSON.stringify(load.statusCodes)} while measured`);
-      }
-      // waitUntil work (the first webhook delivery) finishes after the last answer: count it too.
-      await settle();
-      s.cpu.push((workerdCpuMs(s.port) - before) / load.requests);
+      const post = () => loadPost(s.url, s.makeBody, { duration: CPU_SECONDS, connections: CONNECTIONS, headers: { origin: s.origin } });
+      s.cpu.push(await cpuPerRequest(s.port, post, "303", between));
     }
   }
   const results = {};
