@@ -71,6 +71,18 @@ async function cpuPerRequest(port, runLoad, code, between) {
   return (workerdCpuMs(port) - before) / load.requests;
 }
 
+/**
+ * Fails the run unless the baseline's /submit?counted reference really makes its rate-limit round
+ * trip: its redirect carries the count it read back from D1. Until 23 November it counted nothing:
+ * the action looked for the query in the raw URL, which Remix hands it rewritten as "?counted=".
+ */
+async function assertCounts(countedUrl, makeBody, origin) {
+  const res = await fetch(countedUrl, { method: "POST", redirect: "manual", body: makeBody(), headers: { "content-type": "application/x-www-form-urlencoded", origin } });
+  await res.arrayBuffer();
+  const count = Number(/[?&]count=(\d+)/.exec(res.headers.get("location") ?? "")?.[1]);
+  if (res.status !== 303 || !(count >= 1)) throw new Error(`${countedUrl} did not count its hit in D1 (${res.status}, ${res.headers.get("location")})`);
+}
+
 /** Medians of rate and latency over rounds; status codes and errors summed. */
 function combineRounds(list) {
   const statusCodes = {};
@@ -115,6 +127,7 @@ async function measureRuntime(runtime, settings, between) {
   await warmUp(`${ours.url}/f/contact`);
   await warmUp(`${base.url}/submit`, post(baseBody, base.url));
   await warmUp(countedUrl, post(baseBody, base.url));
+  await assertCounts(countedUrl, baseBody, base.url);
   await warmUp(`${ours.url}/f/contact`, post(oursBody, ours.url));
   await warmUp(`${bare.url}/f/contact`, post(bareBody, bare.url));
 
@@ -244,6 +257,7 @@ async function profileSubmitPath(settings, between) {
       if (res.status !== 303) throw new Error(`${side} answered ${res.status} while profiling`);
     };
     for (let i = 0; i < 20; i++) await send();
+    if (side === "counted") await assertCounts(url, makeBody, server.url);
     servers[side] = { spec, port, inspectorPort, bundleFile, send, url, makeBody, origin: server.url, cpu: [] };
   }
   for (let round = 0; round < CPU_ROUNDS; round++) {
