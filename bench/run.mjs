@@ -261,7 +261,9 @@ async function profileSubmitPath(settings, between) {
     servers[side] = { spec, port, inspectorPort, bundleFile, send, url, makeBody, origin: server.url, cpu: [] };
   }
   for (let round = 0; round < CPU_ROUNDS; round++) {
-    for (const s of Object.values(servers)) {
+    // Every other round in reverse, as the throughput rounds: no app always follows the same one.
+    const order = Object.values(servers);
+    for (const s of round % 2 === 0 ? order : order.reverse()) {
       const post = () => loadPost(s.url, s.makeBody, { duration: CPU_SECONDS, connections: CONNECTIONS, headers: { origin: s.origin } });
       s.cpu.push(await cpuPerRequest(s.port, post, "303", between));
     }
