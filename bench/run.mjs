@@ -185,22 +185,25 @@ async function measureRuntime(runtime, settings, between) {
   return result;
 }
 
+/** One app in workerd through Miniflare on a fresh, migrated D1 of its own, stopped with the rest. */
+async function startFreshMiniflare({ cwd, bindings, name, inspectorPort }) {
+  const state = freshState(name);
+  applyMigrations({ cwd, persistTo: state });
+  const port = await freePort();
+  const functionFile = cwd === ROOT ? "[[path]].ts" : "[[path]].js";
+  const server = await startMiniflare({ cwd, functionFile, port, bindings, persistTo: state, inspectorPort });
+  stops.push(server.stop);
+  return { port, url: server.url };
+}
+
 /**
  * CPU per page view under load in workerd through Miniflare: the workerd process's own CPU time
  * (/proc) for the baseline's `/` and Gatepost's `/` and `/f/contact`, in alternating rounds. Steadier
  * than req/s on a shared VM, where a neighbour's load moves throughput between rounds.
  */
 async function measurePageCpu(settings, between) {
-  const start = async (cwd, functionFile, bindings, name) => {
-    const state = freshState(`page-cpu-${name}`);
-    applyMigrations({ cwd, persistTo: state });
-    const port = await freePort();
-    const server = await startMiniflare({ cwd, functionFile, port, bindings, persistTo: state });
-    stops.push(server.stop);
-    return { port, url: server.url };
-  };
-  const base = await start(BASELINE_DIR, "[[path]].js", settings.base, "base");
-  const ours = await start(ROOT, "[[path]].ts", settings.ours, "ours");
+  const base = await startFreshMiniflare({ cwd: BASELINE_DIR, bindings: settings.base, name: "page-cpu-base" });
+  const ours = await startFreshMiniflare({ cwd: ROOT, bindings: settings.ours, name: "page-cpu-ours" });
   const pages = { baseline: [base, "/"], home: [ours, "/"], contact: [ours, "/f/contact"] };
   for (const [server, pathname] of Object.values(pages)) await warmUp(`${server.url}${pathname}`, {}, 100);
   const cpu = { baseline: [], home: [], contact: [] };
@@ -234,19 +237,9 @@ async function profileSubmitPath(settings, between) {
   const servers = {};
   for (const [side, spec] of Object.entries(CPU_SIDES)) {
     const cwd = spec.gatepost ? ROOT : BASELINE_DIR;
-    const state = freshState(`profile-${side}`);
-    applyMigrations({ cwd, persistTo: state });
     const inspectorPort = await freePort();
-    const port = await freePort();
-    const server = await startMiniflare({
-      cwd,
-      functionFile: spec.gatepost ? "[[path]].ts" : "[[path]].js",
-      port,
-      bindings: settings[spec.settings],
-      persistTo: state,
-      inspectorPort,
-    });
-    stops.push(server.stop);
+    const server = await startFreshMiniflare({ cwd, bindings: settings[spec.settings], name: `profile-${side}`, inspectorPort });
+    const { port } = server;
     // One bundle file per project folder: both sides of a project rebuild it with the same content.
     const bundleFile = path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(cwd)}.js`);
     const url = `${server.url}${spec.path}`;
