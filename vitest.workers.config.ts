@@ -29,7 +29,6 @@ export default defineWorkersConfig(async () => {
               "react-dom/server",
               "react/jsx-runtime",
               "react-turnstile",
-              "isbot",
             ],
           },
         },

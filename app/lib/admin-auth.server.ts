@@ -49,8 +49,7 @@ export async function requireUser(request: Request, env: Env, audience: Audience
   if (user) return user;
   if (audience === "document" && request.method === "GET") {
     const url = new URL(request.url);
-    const next = url.pathname.replace(/\.data$/, "") + url.search;
-    throw redirect(`/admin/login?next=${encodeURIComponent(next)}`, 303);
+    throw redirect(`/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
   }
   throw refusal("admin_unauthenticated");
 }

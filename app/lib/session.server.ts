@@ -29,8 +29,9 @@ export function isSecureContext(request: Request): boolean {
   return !(url.protocol === "http:" && isLoopbackHost(url.hostname));
 }
 
-// Path=/ rather than /admin: Remix's single fetch loads /admin's data from /admin.data, which a
-// cookie scoped to /admin would not be sent to.
+// Path=/ rather than /admin: chosen when Remix's single fetch loaded /admin's data from /admin.data
+// (ADR 004). It stays, because a narrower path would leave the cookies already issued for Path=/ in
+// browsers, where sign-out (which clears this path) could no longer reach them.
 function cookieAttributes(request: Request, maxAge: number): string {
   const secure = isSecureContext(request) ? "; Secure" : "";
   return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;

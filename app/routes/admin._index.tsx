@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OutcomeChart } from "~/components/admin/outcome-chart";
 import { FORMS } from "~/forms/registry";
@@ -21,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireAdminAction(request, env);
   const form = await request.formData();
   const result = await redeliverFormDead({ env, user, request }, String(form.get("formId") ?? ""));
-  return data(result, { status: result.ok ? 200 : 400 });
+  return json(result, { status: result.ok ? 200 : 400 });
 }
 
 export default function Dashboard() {

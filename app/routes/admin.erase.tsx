@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData } from "@remix-run/react";
 import { eraseEmail } from "~/lib/admin-actions.server";
 import { requireAdminAction, requireUser } from "~/lib/admin-auth.server";
@@ -20,7 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireAdminAction(request, env);
   const form = await request.formData();
   const email = normaliseEmail(String(form.get("email") ?? ""));
-  if (!email) return data({ step: "error" as const, message: "Enter a whole e-mail address." }, { status: 400 });
+  if (!email) return json({ step: "error" as const, message: "Enter a whole e-mail address." }, { status: 400 });
   if (form.get("intent") === "erase" && form.get("confirm") === "yes") {
     const result = await eraseEmail({ env, user, request }, email);
     return { step: "done" as const, message: result.message };

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
@@ -32,7 +32,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const result = intent === "redeliver" ? await redeliverOne(ctx, id) : intent === "release" ? await releaseQuarantined(ctx, id) : null;
   if (!result) throw refusal("admin_bad_request");
-  return data(result, { status: result.ok ? 200 : 409 });
+  return json(result, { status: result.ok ? 200 : 409 });
 }
 
 export default function SubmissionDetail() {

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { findUser, requireSameOrigin, safeNext, signIn } from "~/lib/admin-auth.server";
 import { readAdminConfig } from "~/lib/admin-config.server";
@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
     return redirect(safeNext(String(form.get("next") ?? "")), { status: 303, headers: { "Set-Cookie": result.cookie } });
   }
-  return data({ code: result.code }, { status: ERRORS[result.code].status });
+  return json({ code: result.code }, { status: ERRORS[result.code].status });
 }
 
 export default function AdminLogin() {

@@ -1,5 +1,5 @@
 import {
-  data,
+  json,
   redirect,
   type ActionFunctionArgs,
   type HeadersFunction,
@@ -38,7 +38,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const settings = readSettings(env);
   const secret = readFormSettings(env).signingSecret;
   const { id, title, description, fields } = form;
-  return data(
+  return json(
     {
       form: { id, title, description, fields },
       siteKey: settings.siteKey,
@@ -72,7 +72,7 @@ function refuse(
 ) {
   headers.set(ERROR_CODE_HEADER, code);
   headers.set("Cache-Control", "no-store");
-  return data({ code, fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
+  return json({ code, fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
 }
 
 export default function FormPage() {

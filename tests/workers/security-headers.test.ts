@@ -49,12 +49,30 @@ describe("security headers on every HTML response", () => {
     expect(response.headers.get("permissions-policy")).toContain("camera=()");
 
     const html = await response.text();
+    // One whole document in standards mode (renderToString leaves the doctype to the entry).
+    expect(html).toMatch(/^<!DOCTYPE html><html lang="en"[^>]*>[\s\S]*<\/html>$/);
     const scripts = scriptNonces(html);
     expect(scripts.total).toBeGreaterThan(0);
     expect(scripts.nonces.every((n) => n === nonce)).toBe(true);
     // default-src 'self' also governs styles: an inline style attribute would be blocked.
     expect(html).not.toMatch(/\sstyle="/);
     expect(html).not.toMatch(/\son[a-z]+="/);
+  });
+
+  it("hands the page's loader data to the browser inside the document, under the nonce", async () => {
+    // The page is rendered to a string with Remix's classic data handoff (ADR 011): the data the
+    // browser hydrates from must be the very data the markup was rendered with.
+    const response = await appFetch(new Request("http://localhost/f/contact"));
+    const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+    const html = await response.text();
+    const handoff = new RegExp(`<script nonce="${nonce}">window\\.__remixContext = (\\{.*?\\});</script>`).exec(html);
+    expect(handoff, "no window.__remixContext script with the response's nonce").not.toBeNull();
+    const data = JSON.parse(handoff![1]).state.loaderData["routes/f.$formId"];
+    const rendered = (name: string) => new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(html)?.[1];
+    expect(data.form.id).toBe("contact");
+    expect(data.stamp).toMatch(/^v1\.\d{13}\./);
+    expect(rendered("_gp_ts")).toBe(data.stamp);
+    expect(rendered("_gp_sid")).toBe(data.sid);
   });
 
   it("uses a new nonce for every response", async () => {
