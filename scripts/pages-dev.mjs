@@ -41,7 +41,7 @@ export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, p
     cwd: ROOT,
     // wrangler bundles the Function with NODE_ENV "development" in dev unless told otherwise, which
     // renders with React's development build; `wrangler pages deploy` uses "production". Locally, in
-    // the tests and in the bench the Function is the one that is deployed (ADR 010).
+    // the tests and in the bench the Function is the one that is deployed (ADR 010, kept by ADR 011).
     env: { ...process.env, CI: "true", NO_COLOR: "1", NODE_ENV: "production" },
     log,
   });

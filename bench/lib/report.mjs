@@ -39,15 +39,19 @@ function loadRow(name, load, base) {
 /** The markdown for one results object. */
 export function renderResults(r) {
   const lines = [];
+  // A paragraph between blank lines; a "###" section with its intro; a table's head.
+  const block = (...text) => lines.push("", ...text, "");
+  const section = (title, ...intro) => {
+    block(`### ${title}`);
+    if (intro.length > 0) lines.push(...intro, "");
+  };
+  const table = (...headers) => lines.push(`| ${headers.join(" | ")} |`, `|${"---|".repeat(headers.length)}`);
   lines.push(`Measured ${r.date} (finished ${r.finished}) with \`${r.command}\` on ${r.nproc} cores (\`nproc\`),`);
   lines.push(`Node ${r.node}, load average at the end ${r.loadAverage.join(" / ")} (the machine is shared with other`);
   lines.push(`test runs)${r.stealPercent === undefined ? "" : `, ${r.stealPercent} % of this VM's CPU time taken by other guests (steal, /proc/stat) during the run`}. Load tests: autocannon, ${r.connections} connections; baseline and Gatepost alternate in rounds,`);
   lines.push(`in the same run and the same runtime, so both sides of every ratio were measured together.`);
-  lines.push("");
-  lines.push("### JS per page (from the build manifests; gzip level 9, file by file)");
-  lines.push("");
-  lines.push("| Page (route) | Files | Raw KiB | Gzip KiB | Baseline gzip KiB | Δ gzip KiB | Budget (≤ +10 KiB) |");
-  lines.push("|---|---|---|---|---|---|---|");
+  section("JS per page (from the build manifests; gzip level 9, file by file)");
+  table("Page (route)", "Files", "Raw KiB", "Gzip KiB", "Baseline gzip KiB", "Δ gzip KiB", "Budget (≤ +10 KiB)");
   const base = r.js.baseline;
   for (const page of r.js.pages) {
     const name = PAGE_NAMES[page.routeId] ?? page.routeId;
@@ -56,14 +60,12 @@ export function renderResults(r) {
   }
   lines.push(`| baseline / | ${base.files.length} | ${kib(base.raw)} | ${kib(base.gzip)} | | | |`);
   for (const run of r.runtimes) {
-    lines.push("");
-    lines.push(`### ${run.runtime === "pages dev" ? "Under `wrangler pages dev`" : "Under workerd through Miniflare directly (no pages dev proxy)"}`);
-    lines.push("");
-    lines.push(`Median of ${run.rounds} alternating rounds of ${run.secondsPerRound} s (each round's figure in brackets). The ratio is`);
-    lines.push("the median of the per-round ratios, each from a baseline and a Gatepost measurement taken back to back.");
-    lines.push("");
-    lines.push("| Request | req/s | p50 ms | p99 ms | Status codes | Baseline req/s | Ratio, req/s (target) |");
-    lines.push("|---|---|---|---|---|---|---|");
+    section(
+      run.runtime === "pages dev" ? "Under `wrangler pages dev`" : "Under workerd through Miniflare directly (no pages dev proxy)",
+      `Median of ${run.rounds} alternating rounds of ${run.secondsPerRound} s (each round's figure in brackets). The ratio is`,
+      "the median of the per-round ratios, each from a baseline and a Gatepost measurement taken back to back.",
+    );
+    table("Request", "req/s", "p50 ms", "p99 ms", "Status codes", "Baseline req/s", "Ratio, req/s (target)");
     lines.push(`| baseline GET / | ${run.ssr.baseline.rps} (${run.ssr.baseline.perRound.join(" / ")}) | ${ms(run.ssr.baseline.p50)} | ${ms(run.ssr.baseline.p99)} | ${codes(run.ssr.baseline)} | | |`);
     lines.push(loadRow("GET /", run.ssr.home, run.ssr.baseline).replace(/\|$/, "") + "(≥ 0.9) |");
     lines.push(loadRow("GET /f/contact", run.ssr.contact, run.ssr.baseline).replace(/\|$/, "") + "(≥ 0.9) |");
@@ -74,11 +76,8 @@ export function renderResults(r) {
     lines.push(loadRow("POST /f/contact, accepted, no destination", run.submit.noDestination, run.submit.baseline).replace(/\|$/, "") + "(≥ 0.8) |");
     lines.push(loadRow("POST /f/contact, accepted, webhook destination (first delivery in waitUntil)", run.submit.ours, run.submit.baseline).replace(/\|$/, "") + "(≥ 0.8) |");
     if (run.submit.counted) {
-      lines.push("");
-      lines.push("Against the two-round-trip reference (the bare action plus the rate-limit count issue 6 requires):");
-      lines.push("");
-      lines.push("| Request | Ratio to /submit?counted, req/s |");
-      lines.push("|---|---|");
+      block("Against the two-round-trip reference (the bare action plus the rate-limit count issue 6 requires):");
+      table("Request", "Ratio to /submit?counted, req/s");
       for (const [name, load] of [["no destination", run.submit.noDestination], ["webhook destination", run.submit.ours]]) {
         const ratio = pairedRatio(load, run.submit.counted);
         lines.push(`| POST /f/contact, ${name} | ${x(ratio.median)} (${ratio.perRound.map(x).join(" / ")}) |`);
@@ -87,14 +86,12 @@ export function renderResults(r) {
   }
   if (r.pageCpu) {
     const c = r.pageCpu;
-    lines.push("");
-    lines.push("### The app's own time per page view (workerd through Miniflare)");
-    lines.push("");
-    lines.push("The workerd process's CPU time per GET under load (autocannon, the same connections as above; user + system");
-    lines.push(`from /proc, in ${c.baseline.perRound.length} alternating rounds). On a shared VM it moves less than req/s, which a neighbour's load shifts between rounds.`);
-    lines.push("");
-    lines.push("| Page | workerd process CPU ms per view (per round) | Baseline's CPU ÷ this |");
-    lines.push("|---|---|---|");
+    section(
+      "The app's own time per page view (workerd through Miniflare)",
+      "The workerd process's CPU time per GET under load (autocannon, the same connections as above; user + system",
+      `from /proc, in ${c.baseline.perRound.length} alternating rounds). On a shared VM it moves less than req/s, which a neighbour's load shifts between rounds.`,
+    );
+    table("Page", "workerd process CPU ms per view (per round)", "Baseline's CPU ÷ this");
     for (const [name, key] of [["baseline GET /", "baseline"], ["GET /", "home"], ["GET /f/contact", "contact"]]) {
       const ratio = key === "baseline" ? "" : x(c.baseline.processCpuMsPerView / c[key].processCpuMsPerView);
       lines.push(`| ${name} | ${ms(c[key].processCpuMsPerView)} (${c[key].perRound.join(" / ")}) | ${ratio} |`);
@@ -102,17 +99,22 @@ export function renderResults(r) {
   }
   if (r.profile) {
     const p = r.profile;
-    lines.push("");
-    lines.push("### The app's own time per accepted submission (workerd through Miniflare)");
-    lines.push("");
-    lines.push("Measured under load (autocannon, the same connections as above) and without the provider, two ways:");
-    lines.push("the workerd process's CPU time per completed post (user + system from /proc, in");
-    lines.push(`${p.ours.processCpuPerRound?.length ?? "?"} alternating rounds; it holds the app's isolate and the local D1, while the stand-in provider and`);
-    lines.push("the load generator run in other processes), and a sampling profile of the app isolate alone");
-    lines.push("(workerd's inspector at 100 µs, one more load run per app).");
-    lines.push("");
-    lines.push("| App | workerd process CPU ms per accepted submission (per round) | Bare action's CPU ÷ this | Two-trip reference's CPU ÷ this | App isolate CPU ms (profile) | req/s while profiled |");
-    lines.push("|---|---|---|---|---|---|");
+    section(
+      "The app's own time per accepted submission (workerd through Miniflare)",
+      "Measured under load (autocannon, the same connections as above) and without the provider, two ways:",
+      "the workerd process's CPU time per completed post (user + system from /proc, in",
+      `${p.ours.processCpuPerRound?.length ?? "?"} alternating rounds; it holds the app's isolate and the local D1, while the stand-in provider and`,
+      "the load generator run in other processes), and a sampling profile of the app isolate alone",
+      "(workerd's inspector at 100 µs, one more load run per app).",
+    );
+    table(
+      "App",
+      "workerd process CPU ms per accepted submission (per round)",
+      "Bare action's CPU ÷ this",
+      "Two-trip reference's CPU ÷ this",
+      "App isolate CPU ms (profile)",
+      "req/s while profiled",
+    );
     const sides = [
       ["baseline POST /submit (bare action)", p.baseline],
       ["reference: baseline POST /submit?counted", p.counted],
@@ -124,36 +126,26 @@ export function renderResults(r) {
       const over = (reference) => (reference && side.processCpuMsPerRequest ? (reference.processCpuMsPerRequest / side.processCpuMsPerRequest).toFixed(2) : "–");
       lines.push(`| ${name} | ${ms(side.processCpuMsPerRequest)} (${(side.processCpuPerRound ?? []).join(" / ")}) | ${over(p.baseline)} | ${over(p.counted)} | ${ms(side.cpuMsPerRequest)} | ${ms(side.profiledRps)} |`);
     }
-    lines.push("");
-    lines.push(`Gatepost's profile (webhook destination, ${p.ours.count} posts under load): biggest self-time groups (package or app module), CPU ms per submission and share:`);
-    lines.push("");
+    block(`Gatepost's profile (webhook destination, ${p.ours.count} posts under load): biggest self-time groups (package or app module), CPU ms per submission and share:`);
     for (const g of p.ours.topGroups.slice(0, 6)) lines.push(`- ${g.name}: ${g.msPerRequest} ms (${g.share} %)`);
-    lines.push("");
-    lines.push("Top functions:");
-    lines.push("");
+    block("Top functions:");
     for (const f of p.ours.topFunctions.slice(0, 6)) lines.push(`- \`${f.name}\`: ${f.msPerRequest} ms (${f.share} %)`);
-    lines.push("");
-    lines.push("Top functions inside the app's server build (build/server/index.js: routes, app/lib, entry):");
-    lines.push("");
+    block("Top functions inside the app's server build (build/server/index.js: routes, app/lib, entry):");
     for (const f of (p.ours.topAppFunctions ?? []).slice(0, 6)) lines.push(`- \`${f.name}\`: ${f.msPerRequest} ms (${f.share} %)`);
   }
   if (r.outbox) {
-    lines.push("");
-    lines.push("### Outbox drain (bench/outbox-drain.mjs, called from this run)");
-    lines.push("");
+    section("Outbox drain (bench/outbox-drain.mjs, called from this run)");
     lines.push("```json");
     lines.push(JSON.stringify(r.outbox, null, 2));
     lines.push("```");
   }
   if (r.lighthouse) {
-    lines.push("");
-    lines.push("### Lighthouse 12.2.3, mobile preset, against `npm run start:offline` (median of each page's runs)");
-    lines.push("");
-    lines.push("Each page ran once per round, the baseline's first, so every round met the same machine. In brackets per run: Lighthouse's own");
-    lines.push("CPU benchmark index (higher is a less loaded machine) and the VM's steal during that run.");
-    lines.push("");
-    lines.push("| Page | Performance | Accessibility | Best practices | SEO | Performance per run | Below 1 in some run |");
-    lines.push("|---|---|---|---|---|---|---|");
+    section(
+      "Lighthouse 12.2.3, mobile preset, against `npm run start:offline` (median of each page's runs)",
+      "Each page ran once per round, the baseline's first, so every round met the same machine. In brackets per run: Lighthouse's own",
+      "CPU benchmark index (higher is a less loaded machine) and the VM's steal during that run.",
+    );
+    table("Page", "Performance", "Accessibility", "Best practices", "SEO", "Performance per run", "Below 1 in some run");
     for (const p of [...r.lighthouse.results, ...(r.lighthouse.baseline ?? [])]) {
       const m = p.median;
       lines.push(`| ${p.name} | ${m.performance} | ${m.accessibility} | ${m["best-practices"]} | ${m.seo} | ${p.runs.map((s) => `${s.performance} (${s.benchmarkIndex ?? "?"}${s.stealPercent === undefined ? "" : `, ${s.stealPercent} %`})`).join(", ")} | ${p.notPerfect.join("; ") || "–"} |`);
