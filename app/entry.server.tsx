@@ -1,11 +1,11 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
-import { ERROR_CODE_HEADER } from "~/lib/api-response.server";
-import { boundaryErrorCode } from "~/lib/error-code.server";
+import { ERROR_CODE_HEADER } from "~/lib/http/api-response.server";
+import { boundaryErrorCode } from "~/lib/http/error-code.server";
 import { NonceProvider } from "~/components/nonce";
-import { readSettings } from "~/lib/env.server";
-import { applySecurityHeaders, createNonce } from "~/lib/security-headers.server";
+import { readSettings } from "~/lib/http/settings.server";
+import { applySecurityHeaders, createNonce } from "~/lib/http/security-headers.server";
 
 // Every HTML document (pages, 404s, error boundaries) is rendered here, so the CSP nonce and the
 // hardening headers are set in this one place.

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { ERRORS, isErrorCode } from "~/lib/errors";
+import { ERRORS, isErrorCode } from "~/lib/http/errors";
 
 // One boundary for every route. Refusals (thrown Responses) show their catalogue message; bugs show
 // a generic line, never the internal error text.

@@ -1,5 +1,5 @@
 import type { FieldDef, FormDef } from "~/forms/schema";
-import { RESERVED_FIELDS } from "~/lib/field-names";
+import { RESERVED_FIELDS } from "~/lib/submit/field-names";
 
 const ID = /^[a-z][a-z0-9-]{0,39}$/;
 const FIELD_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;

@@ -3,6 +3,9 @@
 
 export type FieldType = "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "url" | "hidden";
 
+/** A validated field value as stored and delivered. */
+export type FieldValue = string | number | boolean | null;
+
 export interface FieldOption {
   value: string;
   label: string;

@@ -1,4 +1,4 @@
-import { refusal } from "~/lib/responses.server";
+import { refusal } from "~/lib/http/responses.server";
 
 // Any path no other route claims: a real 404 with the site's layout, for GET and POST alike.
 export function loader() {

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { publicForms } from "~/forms/registry";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/http/meta";
 
 export const meta: MetaFunction = () =>
   pageMeta("Forms you can trust", "Gatepost shows forms, checks each sender is human with Cloudflare Turnstile, and only then keeps and forwards what they sent.");

@@ -2,10 +2,10 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OutcomeChart } from "~/components/admin/outcome-chart";
 import { FORMS } from "~/forms/registry";
-import { requireAdminAction, requireUser } from "~/lib/admin-auth.server";
-import { adminHeaders, adminMeta } from "~/lib/admin-http";
-import { redeliverFormDead } from "~/lib/admin-actions.server";
-import { loadDashboard } from "~/lib/admin-queries.server";
+import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
+import { adminHeaders, adminMeta } from "~/lib/admin/http";
+import { redeliverFormDead } from "~/lib/admin/actions.server";
+import { loadDashboard } from "~/lib/admin/queries.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 
 export const headers = adminHeaders;

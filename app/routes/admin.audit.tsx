@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/lib/admin-auth.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin-http";
-import { listAudit } from "~/lib/audit.server";
+import { requireUser } from "~/lib/admin/auth.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
+import { listAudit } from "~/lib/admin/audit.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Audit log", "Who did what in the operator console, and when.");

@@ -1,10 +1,10 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData } from "@remix-run/react";
-import { eraseEmail } from "~/lib/admin-actions.server";
-import { requireAdminAction, requireUser } from "~/lib/admin-auth.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin-http";
-import { auditStatement } from "~/lib/audit.server";
-import { emailTag, findByEmail, normaliseEmail } from "~/lib/erase.server";
+import { eraseEmail } from "~/lib/admin/actions.server";
+import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
+import { auditStatement } from "~/lib/admin/audit.server";
+import { emailTag, findByEmail, normaliseEmail } from "~/lib/admin/erase.server";
 
 // Erasure for a data request, in two steps: "find" shows what would go, "erase" deletes it.
 export const headers = adminHeaders;

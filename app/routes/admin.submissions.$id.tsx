@@ -2,11 +2,11 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
-import { deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin-actions.server";
-import { requireAdminAction, requireUser } from "~/lib/admin-auth.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin-http";
-import { loadSubmissionDetail } from "~/lib/admin-queries.server";
-import { refusal } from "~/lib/responses.server";
+import { deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin/actions.server";
+import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
+import { loadSubmissionDetail } from "~/lib/admin/queries.server";
+import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 
 export const headers = adminHeaders;

@@ -2,10 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { FORMS } from "~/forms/registry";
-import { requireUser } from "~/lib/admin-auth.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin-http";
-import { listSubmissions, parseListFilters } from "~/lib/admin-queries.server";
-import { STATES } from "~/lib/submission-states";
+import { requireUser } from "~/lib/admin/auth.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
+import { listSubmissions, parseListFilters } from "~/lib/admin/queries.server";
+import { STATES } from "~/lib/storage/submission-states";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");

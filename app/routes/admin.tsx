@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/lib/admin-auth.server";
-import { adminHeaders } from "~/lib/admin-http";
+import { requireUser } from "~/lib/admin/auth.server";
+import { adminHeaders } from "~/lib/admin/http";
 
 // The console's frame. This loader does not guard the pages inside it (Remix runs them in
 // parallel): each child loader and action calls requireUser / requireAdminAction itself.

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { findForm } from "~/forms/registry";
-import { auditExport } from "~/lib/admin-actions.server";
-import { requireUser } from "~/lib/admin-auth.server";
-import { parseListFilters } from "~/lib/admin-queries.server";
-import { loadExportRows, toCsv, toJson } from "~/lib/export.server";
-import { refusal } from "~/lib/responses.server";
+import { auditExport } from "~/lib/admin/actions.server";
+import { requireUser } from "~/lib/admin/auth.server";
+import { parseListFilters } from "~/lib/admin/queries.server";
+import { loadExportRows, toCsv, toJson } from "~/lib/admin/export.server";
+import { refusal } from "~/lib/http/responses.server";
 
 // GET /admin/export?form=contact&from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json — a file download.
 // Data, not a page: without a session it answers 401 rather than redirecting. Viewers may export.

@@ -1,10 +1,10 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { findUser, requireSameOrigin, safeNext, signIn } from "~/lib/admin-auth.server";
-import { readAdminConfig } from "~/lib/admin-config.server";
-import { auditStatement } from "~/lib/audit.server";
-import { ERRORS } from "~/lib/errors";
-import { pageMeta } from "~/lib/meta";
+import { findUser, requireSameOrigin, safeNext, signIn } from "~/lib/admin/auth.server";
+import { readAdminConfig } from "~/lib/admin/config.server";
+import { auditStatement } from "~/lib/admin/audit.server";
+import { ERRORS } from "~/lib/http/errors";
+import { pageMeta } from "~/lib/http/meta";
 
 // Public by nature: the one admin page without a session. Light on purpose (no client library, one
 // field), since it must score 100 in Lighthouse. Indexable, because Lighthouse's SEO audit fails noindex.

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
-import { requireSameOrigin, requireUser } from "~/lib/admin-auth.server";
-import { auditStatement } from "~/lib/audit.server";
-import { clearSessionCookie } from "~/lib/session.server";
+import { requireSameOrigin, requireUser } from "~/lib/admin/auth.server";
+import { auditStatement } from "~/lib/admin/audit.server";
+import { clearSessionCookie } from "~/lib/admin/session.server";
 
 // Sign-out: POST only (a GET link could be triggered by any page), same-origin, audited. Any role
 // may sign out, so this is the one action a viewer is allowed.

@@ -1,10 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { findForm } from "~/forms/registry";
-import { acceptSubmission } from "~/lib/accept.server";
-import { acceptedJson, problemHtml, problemJson, wantsJson } from "~/lib/api-response.server";
-import { answerPreflight, checkOrigin, corsHeaders } from "~/lib/cors.server";
-import { allowedOriginsFor, readFormSettings } from "~/lib/form-settings.server";
-import { rateLimitHeaders } from "~/lib/rate-limit.server";
+import { acceptSubmission } from "~/lib/submit/accept.server";
+import { acceptedJson, problemHtml, problemJson, wantsJson } from "~/lib/http/api-response.server";
+import { answerPreflight, checkOrigin, corsHeaders } from "~/lib/http/cors.server";
+import { allowedOriginsFor, readFormSettings } from "~/lib/http/form-settings.server";
+import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 
 // POST /api/forms/:formId/submissions — the public API other sites post to, with fetch or a plain
 // HTML form. The accept pipeline does the work; this route only shapes the answer (JSON or HTML).

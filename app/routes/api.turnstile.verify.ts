@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { problemJson } from "~/lib/api-response.server";
-import { answerVerifyCall } from "~/lib/verify-api.server";
+import { problemJson } from "~/lib/http/api-response.server";
+import { answerVerifyCall } from "~/lib/turnstile/verify-api.server";
 
 // POST /api/turnstile/verify — token checks for other backends (docs/api.md).
 export function loader() {

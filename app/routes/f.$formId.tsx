@@ -12,16 +12,16 @@ import { CaptchaWidget } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
 import { FormField } from "~/components/form-field";
 import { findForm } from "~/forms/registry";
-import { acceptSubmission } from "~/lib/accept.server";
-import { ERROR_CODE_HEADER } from "~/lib/api-response.server";
-import { readSettings } from "~/lib/env.server";
-import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/errors";
-import { readFormSettings } from "~/lib/form-settings.server";
-import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/field-names";
-import { signFormStamp } from "~/lib/honeypot.server";
-import { pageMeta } from "~/lib/meta";
-import { rateLimitHeaders } from "~/lib/rate-limit.server";
-import { refusal } from "~/lib/responses.server";
+import { acceptSubmission } from "~/lib/submit/accept.server";
+import { ERROR_CODE_HEADER } from "~/lib/http/api-response.server";
+import { readSettings } from "~/lib/http/settings.server";
+import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/http/errors";
+import { readFormSettings } from "~/lib/http/form-settings.server";
+import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
+import { signFormStamp } from "~/lib/submit/honeypot.server";
+import { pageMeta } from "~/lib/http/meta";
+import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
+import { refusal } from "~/lib/http/responses.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data ? pageMeta(data.form.title, data.form.description) : [];

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { findForm } from "~/forms/registry";
-import { pageMeta } from "~/lib/meta";
-import { refusal } from "~/lib/responses.server";
-import { getSubmission } from "~/lib/submissions.server";
+import { pageMeta } from "~/lib/http/meta";
+import { refusal } from "~/lib/http/responses.server";
+import { getSubmission } from "~/lib/storage/submissions.server";
 
 // No robots noindex: the page is only reachable through its unguessable, never-linked URL (and
 // Referrer-Policy keeps that URL from leaking), and issue 6 asks for a Lighthouse SEO score of 100 here.

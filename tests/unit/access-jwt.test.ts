@@ -1,6 +1,6 @@
 import { generateKeyPairSync, createSign } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { verifyAccessJwt } from "~/lib/access-jwt.server";
+import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
 
 // A locally generated RSA key pair stands in for the team's Access signing key; fetch is injected.
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { requireSameOrigin, safeNext } from "~/lib/admin-auth.server";
-import { readAdminConfig } from "~/lib/admin-config.server";
+import { requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
+import { readAdminConfig } from "~/lib/admin/config.server";
 
 describe("safeNext", () => {
   it.each([

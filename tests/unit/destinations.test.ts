@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { configuredDestinations, isAllowedWebhookUrl, resolveDestination } from "~/lib/destinations.server";
+import { configuredDestinations, isAllowedWebhookUrl, resolveDestination } from "~/lib/delivery/destinations.server";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ERRORS } from "~/lib/errors";
+import { ERRORS } from "~/lib/http/errors";
 
 const doc = readFileSync(new URL("../../docs/errors.md", import.meta.url), "utf8");
 const rows = new Map(

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { answerPreflight, checkOrigin } from "~/lib/cors.server";
-import { allowedOriginsFor, parseExtraOrigins, rateLimitsFor, readFormSettings } from "~/lib/form-settings.server";
-import { isKeyConflict, readIdempotencyKey } from "~/lib/idempotency.server";
-import { wantsJson } from "~/lib/api-response.server";
+import { answerPreflight, checkOrigin } from "~/lib/http/cors.server";
+import { allowedOriginsFor, parseExtraOrigins, rateLimitsFor, readFormSettings } from "~/lib/http/form-settings.server";
+import { readIdempotencyKey } from "~/lib/submit/idempotency.server";
+import { isKeyConflict } from "~/lib/storage/submissions.server";
+import { wantsJson } from "~/lib/http/api-response.server";
 
 describe("readFormSettings", () => {
   it("has safe defaults and treats a short signing secret as missing", () => {

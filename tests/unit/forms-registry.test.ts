@@ -4,7 +4,7 @@ import { contactForm } from "~/forms/contact";
 import { FORMS, publicForms } from "~/forms/registry";
 import { defineForm, type FormValues } from "~/forms/schema";
 import { newsletterForm } from "~/forms/newsletter";
-import { validateFields } from "~/lib/validation";
+import { validateFields } from "~/lib/submit/validation";
 
 describe("the form registry", () => {
   it("loads both example forms and lists them as public", () => {

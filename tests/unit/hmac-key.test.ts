@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hmacKey } from "~/lib/hmac-key.server";
+import { hmacKey } from "~/lib/crypto/hmac-key.server";
 
 const sign = async (key: CryptoKey, text: string) =>
   Buffer.from(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text))).toString("hex");

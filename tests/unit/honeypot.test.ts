@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeApiPost, judgePagePost, signFormStamp } from "~/lib/honeypot.server";
+import { judgeApiPost, judgePagePost, signFormStamp } from "~/lib/submit/honeypot.server";
 
 const SECRET = "unit-test-signing-secret-0123456789abcdef";
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);

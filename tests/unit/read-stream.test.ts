@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readMessageUpTo, readUpTo } from "~/lib/read-stream.server";
+import { readMessageUpTo, readUpTo } from "~/lib/http/read-stream.server";
 
 function streamOf(chunks: string[], { failAfter }: { failAfter?: number } = {}) {
   let i = 0;

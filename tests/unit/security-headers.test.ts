@@ -5,7 +5,7 @@ import {
   createNonce,
   PERMISSIONS_POLICY,
   standinScriptOrigin,
-} from "~/lib/security-headers.server";
+} from "~/lib/http/security-headers.server";
 
 function directives(csp: string): Map<string, string[]> {
   return new Map(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearSessionCookie, createSessionCookie, readSession, SESSION_TTL_SECONDS } from "~/lib/session.server";
+import { clearSessionCookie, createSessionCookie, readSession, SESSION_TTL_SECONDS } from "~/lib/admin/session.server";
 
 const SECRET = "unit-test-secret-0123456789abcdef0123456789";
 const NOW = Date.parse("2026-06-01T12:00:00Z");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { verifyTurnstile, type VerifyTurnstileInput } from "~/lib/turnstile.server";
+import { verifyTurnstile, type VerifyTurnstileInput } from "~/lib/turnstile/siteverify.server";
 
 // The action check: exact for real secrets; Cloudflare's dummy secrets answer with no action at all,
 // so only then may it be absent. The verify endpoint passes null to accept any action.

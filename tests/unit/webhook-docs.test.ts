@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPayload } from "~/lib/webhook-send.server";
-import { generateWebhookSecret, parseWebhookSecrets, signWebhook } from "~/lib/webhook-signature.server";
+import { buildPayload } from "~/lib/delivery/webhook.server";
+import { generateWebhookSecret, parseWebhookSecrets, signWebhook } from "~/lib/delivery/webhook-signature.server";
 
 // docs/webhooks.md must stay true: its example request is re-signed here, and its Node receiver is run
 // as written against Gatepost's own signer.

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
-import { fingerprint, createSessionCookie } from "~/lib/session.server";
-import { hashPassword } from "~/lib/password.server";
+import { fingerprint, createSessionCookie } from "~/lib/admin/session.server";
+import { hashPassword } from "~/lib/admin/password.server";
 import { testEnv } from "./helpers";
 
 // Fixtures for the operator console tests: hashed passwords, session cookies, and submissions with

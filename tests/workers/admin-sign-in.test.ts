@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { appFetch, countRows, testEnv } from "./helpers";
 import { ADMIN_PASSWORD, adminEnv, adminGet, adminPost, clearAdminTables, VIEWER_PASSWORD } from "./admin-helpers";
-import { encodeBase64Url } from "~/lib/base64url";
+import { encodeBase64Url } from "~/lib/crypto/base64url";
 
 beforeEach(clearAdminTables);
 afterEach(() => vi.restoreAllMocks());

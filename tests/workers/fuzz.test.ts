@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ERRORS, isErrorCode } from "~/lib/errors";
+import { ERRORS, isErrorCode } from "~/lib/http/errors";
 import { appFetch, clearTables, countRows, sink, sinkEnv, standin } from "./helpers";
 
 // Bad input never causes a 5xx. A seeded generator sends malformed requests to the public API and to

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { claimDue, deliverLeasedAfterResponse, drainOutbox, LEASE_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery.server";
-import { readDeliveryLog } from "~/lib/delivery-log.server";
-import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/outbox.server";
-import { getSubmission, storeSubmission } from "~/lib/submissions.server";
+import { claimDue, deliverLeasedAfterResponse, drainOutbox, LEASE_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery/delivery.server";
+import { readDeliveryLog } from "~/lib/delivery/delivery-log.server";
+import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
+import { getSubmission, storeSubmission } from "~/lib/storage/submissions.server";
 import { appFetch, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 
 // Fault tests against the real local sink (a Node HTTP server on loopback). The drain runs here with

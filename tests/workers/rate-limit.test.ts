@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { keyLookup } from "~/lib/idempotency.server";
-import { hitRateLimits, hitRateLimitsWith, pruneRateLimits, type RateRule } from "~/lib/rate-limit.server";
+import { keyLookup } from "~/lib/submit/idempotency.server";
+import { hitRateLimits, hitRateLimitsWith, pruneRateLimits, type RateRule } from "~/lib/http/rate-limit.server";
 import { apiPost, appFetch, awayFromMinuteEdge, clearTables, countRows, formPost, standin, testEnv } from "./helpers";
 
 // Exactness of the D1 counters under concurrency, and the 429 the forms give (docs/decisions/002).

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { defineForm } from "~/forms/schema";
-import { applyRetention } from "~/lib/retention.server";
+import { applyRetention } from "~/lib/storage/retention.server";
 import { countRows } from "./helpers";
 import { clearAdminTables, seedSubmission } from "./admin-helpers";
 

@@ -1,7 +1,7 @@
 import { FORMS } from "~/forms/registry";
-import { drainOutbox } from "~/lib/delivery.server";
-import { pruneRateLimits } from "~/lib/rate-limit.server";
-import { applyRetention } from "~/lib/retention.server";
+import { drainOutbox } from "~/lib/delivery/delivery.server";
+import { pruneRateLimits } from "~/lib/http/rate-limit.server";
+import { applyRetention } from "~/lib/storage/retention.server";
 
 // The maintenance jobs the scheduled Worker runs every minute. Adding a job is adding an entry to
 // MAINTENANCE_JOBS. (Kept apart from index.ts: a Worker module may only export handlers.)

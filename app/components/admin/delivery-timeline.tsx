@@ -1,5 +1,5 @@
 import { StateBadge } from "~/components/admin/state-badge";
-import { formatUtc } from "~/lib/admin-http";
+import { formatUtc } from "~/lib/admin/http";
 
 interface Delivery {
   id: string;

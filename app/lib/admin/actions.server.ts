@@ -1,0 +1,95 @@
+import { findForm } from "~/forms/registry";
+import type { AdminUser } from "~/lib/admin/auth.server";
+import { auditStatement } from "~/lib/admin/audit.server";
+import { deliverSubmissionNow } from "~/lib/delivery/delivery.server";
+import { ERRORS } from "~/lib/http/errors";
+import { outboxStatements, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
+import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
+import { purgeStatements } from "~/lib/storage/purge.server";
+
+// What the console's buttons do. Each function makes one change and writes its audit row; where
+// the change is ours (delete, erase, release) the audit row rides in the same D1 batch.
+
+export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
+
+interface Ctx {
+  env: Env;
+  user: AdminUser;
+  request: Request;
+  /** For the first delivery after a redeliver or release, after the response. */
+  ctx?: { waitUntil(promise: Promise<unknown>): void };
+}
+
+/** Deletes one submission with its deliveries and attempts. Returns ok:false when it did not exist. */
+export async function deleteSubmission({ env, user, request }: Ctx, id: string): Promise<ActionResult> {
+  const results = await env.DB.batch([
+    ...purgeStatements(env.DB, { ids: [id] }),
+    auditStatement(env.DB, { user, request, action: "submission.delete", target: id }),
+  ]);
+  const deleted = results[2].meta.changes ?? 0;
+  return deleted > 0 ? { ok: true, message: "The submission and its delivery log were deleted." } : { ok: false, message: "There is no such submission." };
+}
+
+/** Erases every submission holding `email`; the audit row keeps a hash tag, never the address. */
+export async function eraseEmail({ env, user, request }: Ctx, email: string): Promise<ActionResult> {
+  const tag = await emailTag(email);
+  const deleted = await eraseByEmail(env.DB, email, (matched) =>
+    auditStatement(env.DB, { user, request, action: "erase", detail: { emailTag: tag, matched } }),
+  );
+  return { ok: true, message: `Erased ${deleted} submission${deleted === 1 ? "" : "s"} and their delivery logs.` };
+}
+
+/** Writes the audit row for an export (reading personal data in bulk is worth a record). */
+export async function auditExport({ env, user, request }: Ctx, formId: string, detail: Record<string, unknown>) {
+  await env.DB.batch([auditStatement(env.DB, { user, request, action: "export", target: formId, detail })]);
+}
+
+/** Queues every dead delivery of a form again (the scheduled drain sends them). */
+export async function redeliverFormDead({ env, user, request }: Ctx, formId: string): Promise<ActionResult> {
+  const result = await redeliverDead(env.DB, formId);
+  await env.DB.batch([
+    auditStatement(env.DB, { user, request, action: "form.redeliver-dead", target: formId, detail: result.ok ? { requeued: result.requeued } : { refused: result.code } }),
+  ]);
+  if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
+  return { ok: true, message: `Queued ${plural(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
+}
+
+/** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */
+export async function redeliverOne({ env, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
+  const result = await redeliverSubmission(env.DB, id);
+  await env.DB.batch([
+    auditStatement(env.DB, { user, request, action: "submission.redeliver", target: id, detail: result.ok ? { requeued: result.requeued } : { refused: result.code } }),
+  ]);
+  if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
+  ctx?.waitUntil(deliverSubmissionNow(env.DB, env, id));
+  return { ok: true, message: `Queued ${plural(result.requeued, "delivery", "deliveries")} again.` };
+}
+
+/**
+ * Releases a quarantined submission: flips its status and puts it in the outbox, with the audit row,
+ * in one batch. A second release fails on the outbox's UNIQUE (submission, destination) and rolls back.
+ */
+export async function releaseQuarantined({ env, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
+  const row = await env.DB.prepare("SELECT form_id, status FROM submissions WHERE id = ?1").bind(id).first<{ form_id: string; status: string }>();
+  if (!row) return { ok: false, message: ERRORS.not_found.message };
+  const form = findForm(row.form_id);
+  if (row.status !== "quarantined" || !form) return { ok: false, message: ERRORS.admin_not_quarantined.message };
+  const nowMs = Date.now();
+  const outbox = outboxStatements(env.DB, env, form, id, nowMs);
+  try {
+    const [flip] = await env.DB.batch([
+      env.DB.prepare("UPDATE submissions SET status = 'accepted' WHERE id = ?1 AND status = 'quarantined'").bind(id),
+      ...outbox,
+      auditStatement(env.DB, { user, request, action: "submission.release", target: id, detail: { destinations: outbox.length }, nowMs }),
+    ]);
+    if ((flip.meta.changes ?? 0) === 0) throw new Error("released concurrently");
+  } catch {
+    return { ok: false, message: ERRORS.admin_not_quarantined.message };
+  }
+  if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, env, id));
+  return { ok: true, message: `Released from quarantine and queued for ${plural(outbox.length, "destination", "destinations")}.` };
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,40 @@
+import type { AdminUser } from "~/lib/admin/auth.server";
+import { clientIp } from "~/lib/http/settings.server";
+
+// The audit log. Actions build their audit row as a statement and send it in the same D1 batch as
+// the change itself, so a change is never made without its record (or recorded without being made).
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string;
+  role: string;
+  action: string;
+  target: string | null;
+  detail: string | null;
+  ip: string | null;
+}
+
+/** The INSERT for one audit row; batch it with the change it records. */
+export function auditStatement(
+  db: D1Database,
+  entry: { user: AdminUser; request: Request; action: string; target?: string | null; detail?: Record<string, unknown>; nowMs?: number },
+): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO audit_log (at, actor, role, action, target, detail, ip) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+    .bind(
+      new Date(entry.nowMs ?? Date.now()).toISOString(),
+      entry.user.id,
+      entry.user.role,
+      entry.action,
+      entry.target ?? null,
+      entry.detail ? JSON.stringify(entry.detail) : null,
+      clientIp(entry.request),
+    );
+}
+
+/** The newest audit rows first. D1 failures throw (the page's boundary shows them). */
+export async function listAudit(db: D1Database, limit = 100): Promise<AuditEntry[]> {
+  const { results } = await db.prepare("SELECT * FROM audit_log ORDER BY id DESC LIMIT ?1").bind(limit).all<AuditEntry>();
+  return results;
+}

@@ -1,0 +1,47 @@
+import { parsePasswordHash } from "~/lib/admin/password.server";
+import { MIN_SECRET_LENGTH } from "~/lib/admin/session.server";
+
+// Which ways into the operator console are configured. The console never opens by default: with no
+// valid password hash and no Cloudflare Access settings it stays closed and explains what to set.
+
+export interface AdminConfig {
+  adminHash: string | null;
+  viewerHash: string | null;
+  sessionSecret: string | null;
+  access: { teamDomain: string; audience: string } | null;
+  /** Password sign-in works: a valid hash and a long enough SESSION_SECRET. */
+  passwordSignIn: boolean;
+  /** Anything at all lets someone in. */
+  open: boolean;
+  /** What an operator should fix, in plain words (shown on /admin/login). */
+  problems: string[];
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value.trim() : "";
+}
+
+/** Reads the admin settings from env. Never throws; bad values become `problems`. */
+export function readAdminConfig(env: Partial<Env>): AdminConfig {
+  const problems: string[] = [];
+  const rawAdmin = text(env.ADMIN_PASSWORD_HASH);
+  const rawViewer = text(env.VIEWER_PASSWORD_HASH);
+  const adminHash = parsePasswordHash(rawAdmin) ? rawAdmin : null;
+  const viewerHash = parsePasswordHash(rawViewer) ? rawViewer : null;
+  if (rawAdmin && !adminHash) problems.push("ADMIN_PASSWORD_HASH is not a hash made by `npm run admin:hash-password`.");
+  if (rawViewer && !viewerHash) problems.push("VIEWER_PASSWORD_HASH is not a hash made by `npm run admin:hash-password`.");
+  const secret = text(env.SESSION_SECRET);
+  const sessionSecret = secret.length >= MIN_SECRET_LENGTH ? secret : null;
+  if ((adminHash || viewerHash) && !sessionSecret) {
+    problems.push(`SESSION_SECRET must be set to at least ${MIN_SECRET_LENGTH} random characters for password sign-in.`);
+  }
+  const teamDomain = text(env.CF_ACCESS_TEAM_DOMAIN);
+  const audience = text(env.CF_ACCESS_AUD);
+  const access = teamDomain && audience ? { teamDomain, audience } : null;
+  if (!access && (teamDomain || audience)) problems.push("Cloudflare Access needs both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD.");
+  const passwordSignIn = Boolean((adminHash || viewerHash) && sessionSecret);
+  if (!passwordSignIn && !access && !rawAdmin && !rawViewer) {
+    problems.push("No password is configured. Run `npm run admin:hash-password` and set its output as ADMIN_PASSWORD_HASH.");
+  }
+  return { adminHash, viewerHash, sessionSecret, access, passwordSignIn, open: passwordSignIn || Boolean(access), problems };
+}

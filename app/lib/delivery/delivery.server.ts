@@ -1,0 +1,235 @@
+import { findForm } from "~/forms/registry";
+import { resolveDestination } from "~/lib/delivery/destinations.server";
+import { parseSubmissionRow, type StoredSubmission } from "~/lib/storage/submissions.server";
+import { buildPayload, DELIVERY_TIMEOUT_MS, sendWebhook, type AttemptRecord } from "~/lib/delivery/webhook.server";
+
+// Drives the outbox: claim due deliveries under a lease, send each once, log the attempt and either
+// finish the delivery or schedule the next try. A drainer that dies mid-way simply lets its lease
+// expire; the next drain claims the row again (at-least-once, same webhook-id).
+
+/** Waits after attempt 1, 2, …: about 44 h in all, so a receiver down for a day still gets everything. */
+export const RETRY_DELAYS_MS = [10e3, 60e3, 300e3, 1_800e3, 7_200e3, 21_600e3, 43_200e3, 86_400e3] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** ±20 % jitter spreads retries of many deliveries that failed together. */
+export const JITTER = 0.2;
+/** Longer than the 10 s timeout plus logging, so a live drainer never loses its claim mid-attempt. */
+export const LEASE_MS = 60_000;
+/** Cloudflare allows six simultaneous outbound connections per invocation. */
+export const BATCH_SIZE = 6;
+
+export interface DrainOptions {
+  /** Names the claim holder; unique per drainer run. */
+  owner?: string;
+  /** Most deliveries to attempt in this run. */
+  limit?: number;
+  batchSize?: number;
+  /** Scheduling clock (claims, next_attempt_at, attempted_at). Signatures always use real time. */
+  nowMs?: number;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  leaseMs?: number;
+  random?: () => number;
+  /** Stop claiming new batches after this much wall time; claimed work still finishes. */
+  budgetMs?: number;
+}
+
+export interface DrainReport {
+  claimed: number;
+  delivered: number;
+  retrying: number;
+  dead: number;
+}
+
+export interface Claim {
+  id: string;
+  submissionId: string;
+  formId: string;
+  destination: string;
+  attempts: number;
+}
+
+/** The delay before the attempt after `attemptsSoFar` failures, with jitter; null once it is the last. */
+export function nextRetryDelayMs(attemptsSoFar: number, random: () => number = Math.random): number | null {
+  if (attemptsSoFar >= MAX_ATTEMPTS) return null;
+  const base = RETRY_DELAYS_MS[attemptsSoFar - 1];
+  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+}
+
+const CLAIM = `UPDATE deliveries SET lease_owner = ?1, lease_until = ?2
+  WHERE id IN (
+    SELECT id FROM deliveries
+    WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3) FILTER
+    ORDER BY next_attempt_at LIMIT ?4)
+  RETURNING id, submission_id, form_id, destination, attempts`;
+
+/** Leases up to `limit` due deliveries (optionally of one submission). One atomic statement. */
+export async function claimDue(
+  db: D1Database,
+  owner: string,
+  nowMs: number,
+  limit: number,
+  leaseMs = LEASE_MS,
+  submissionId?: string,
+): Promise<Claim[]> {
+  const sql = CLAIM.replace("FILTER", submissionId ? "AND submission_id = ?5" : "");
+  const params: unknown[] = [owner, nowMs + leaseMs, nowMs, limit];
+  if (submissionId) params.push(submissionId);
+  const { results } = await db.prepare(sql).bind(...params).all<Record<string, unknown>>();
+  return results.map((row) => ({
+    id: String(row.id),
+    submissionId: String(row.submission_id),
+    formId: String(row.form_id),
+    destination: String(row.destination),
+    attempts: Number(row.attempts),
+  }));
+}
+
+/** Drains due deliveries in batches until none are due or `limit` is reached. Throws only if D1 fails. */
+export async function drainOutbox(db: D1Database, env: Env, options: DrainOptions = {}): Promise<DrainReport> {
+  return runDrain(db, env, options);
+}
+
+/** The first attempt for one submission, run in waitUntil after "accepted". Logs instead of throwing. */
+export async function deliverSubmissionNow(
+  db: D1Database,
+  env: Env,
+  submissionId: string,
+  options: DrainOptions = {},
+): Promise<DrainReport | null> {
+  try {
+    return await runDrain(db, env, { ...options, owner: options.owner ?? `accept:${submissionId}` }, submissionId);
+  } catch (error) {
+    // The rows are safe in D1: the scheduled drain picks them up once the lease lapses.
+    console.error(`first delivery of ${submissionId} failed; the drain will retry:`, error);
+    return null;
+  }
+}
+
+/**
+ * The first attempt at deliveries the accepting request inserted already leased to `owner`
+ * (outbox.server leasedOutbox), sent from the submission it holds in memory: no claim and no re-read,
+ * one D1 round trip to log every outcome. Started once the current task is done, so the answer goes
+ * out first. For ctx.waitUntil; logs instead of throwing, and the drain covers anything it misses.
+ */
+export async function deliverLeasedAfterResponse(
+  db: D1Database,
+  env: Env,
+  submission: StoredSubmission,
+  claims: readonly Claim[],
+  owner: string,
+  options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random"> = {},
+): Promise<DrainReport | null> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
+  try {
+    const records = await Promise.all(
+      claims.map((claim) => attemptDelivery(env, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options.fetch)),
+    );
+    const nowMs = Date.now();
+    const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
+    await db.batch(settled.flatMap((s) => s.statements));
+    for (const { outcome } of settled) report[outcome] += 1;
+    return report;
+  } catch (error) {
+    // The rows are safe in D1: the scheduled drain picks them up once the lease lapses.
+    console.error(`first delivery of ${submission.id} failed; the drain will retry:`, error);
+    return null;
+  }
+}
+
+async function runDrain(db: D1Database, env: Env, options: DrainOptions, submissionId?: string): Promise<DrainReport> {
+  const { limit = 200, batchSize = BATCH_SIZE, leaseMs = LEASE_MS, timeoutMs = DELIVERY_TIMEOUT_MS } = options;
+  if (leaseMs <= timeoutMs) throw new Error("the lease must outlast the delivery timeout");
+  const owner = options.owner ?? `drain:${crypto.randomUUID()}`;
+  const report: DrainReport = { claimed: 0, delivered: 0, retrying: 0, dead: 0 };
+  const stopAt = options.budgetMs === undefined ? Infinity : Date.now() + options.budgetMs;
+  while (report.claimed < limit && Date.now() < stopAt) {
+    const nowMs = options.nowMs ?? Date.now();
+    const size = Math.min(batchSize, limit - report.claimed);
+    const claims = await claimDue(db, owner, nowMs, size, leaseMs, submissionId);
+    report.claimed += claims.length;
+    if (claims.length === 0) break;
+    const submissions = await loadSubmissions(db, claims);
+    const outcomes = await Promise.all(
+      claims.map(async (claim) => {
+        const record = await attemptDelivery(env, claim, submissions.get(claim.submissionId), timeoutMs, options.fetch);
+        // The attempt's log row and its delivery's new state land together, in one batch.
+        const { statements, outcome } = settleStatements(db, claim, owner, record, options.nowMs ?? Date.now(), options.random);
+        await db.batch(statements);
+        return outcome;
+      }),
+    );
+    for (const outcome of outcomes) report[outcome] += 1;
+    if (claims.length < size) break;
+  }
+  return report;
+}
+
+async function loadSubmissions(db: D1Database, claims: Claim[]): Promise<Map<string, StoredSubmission>> {
+  const ids = [...new Set(claims.map((c) => c.submissionId))];
+  const { results } = await db
+    .prepare("SELECT * FROM submissions WHERE id IN (SELECT value FROM json_each(?1))")
+    .bind(JSON.stringify(ids))
+    .all<Record<string, unknown>>();
+  return new Map(results.map((row) => [String(row.id), parseSubmissionRow(row)]));
+}
+
+async function attemptDelivery(
+  env: Env,
+  claim: Claim,
+  submission: StoredSubmission | undefined,
+  timeoutMs: number,
+  doFetch: typeof fetch | undefined,
+): Promise<AttemptRecord> {
+  const form = findForm(claim.formId);
+  const target = form ? resolveDestination(env as unknown as Record<string, unknown>, form, claim.destination) : null;
+  if (!submission || !target?.ok) {
+    const detail = !submission
+      ? "the submission no longer exists"
+      : (target && !target.ok ? target.reason : `form ${claim.formId} is not defined`);
+    console.error(`delivery ${claim.id} cannot be sent: ${detail}`);
+    return { delivered: false, httpStatus: null, error: "config", detail, latencyMs: 0, excerpt: null };
+  }
+  const body = JSON.stringify(buildPayload(submission));
+  return sendWebhook({ url: target.destination.url, keys: target.destination.keys, webhookId: claim.id, body, timeoutMs, fetch: doFetch });
+}
+
+/** The attempt's log row and the update that settles its delivery, and which way it went. */
+function settleStatements(
+  db: D1Database,
+  claim: Claim,
+  owner: string,
+  record: AttemptRecord,
+  nowMs: number,
+  random?: () => number,
+): { statements: D1PreparedStatement[]; outcome: "delivered" | "retrying" | "dead" } {
+  const attemptedAt = new Date(nowMs).toISOString();
+  const log = db
+    .prepare(
+      `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+    )
+    .bind(claim.id, attemptedAt, record.httpStatus, record.error, record.latencyMs, record.excerpt);
+  if (record.delivered) {
+    // A success always wins, even if this drainer's lease lapsed: the receiver has it.
+    const done = db
+      .prepare(
+        `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2,
+           lease_owner = NULL, lease_until = NULL, last_error = NULL
+         WHERE id = ?1 AND status = 'pending'`,
+      )
+      .bind(claim.id, attemptedAt);
+    return { statements: [log, done], outcome: "delivered" };
+  }
+  const attempts = claim.attempts + 1;
+  const delay = nextRetryDelayMs(attempts, random);
+  // A failure only counts while the lease is still ours; otherwise someone else owns the row now.
+  const retry = db
+    .prepare(
+      `UPDATE deliveries SET attempts = ?3, status = ?4, next_attempt_at = ?5, last_error = ?6,
+         lease_owner = NULL, lease_until = NULL
+       WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
+    )
+    .bind(claim.id, owner, attempts, delay === null ? "dead" : "pending", nowMs + (delay ?? 0), record.detail);
+  return { statements: [log, retry], outcome: delay === null ? "dead" : "retrying" };
+}

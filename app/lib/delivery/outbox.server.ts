@@ -1,0 +1,119 @@
+import type { FormDef } from "~/forms/schema";
+import { findForm } from "~/forms/registry";
+import { configuredDestinations } from "~/lib/delivery/destinations.server";
+import type { Claim } from "~/lib/delivery/delivery.server";
+import type { ErrorCode } from "~/lib/http/errors";
+
+// The outbox: one `deliveries` row per (submission, destination), written in the same D1 batch as the
+// submission so "accepted" always means "queued for every destination" (docs/decisions/003-outbox.md).
+// Rows are never deleted here; redelivery puts them back in the queue under the same webhook-id.
+
+export type RedeliveryResult = { ok: true; requeued: number } | { ok: false; code: ErrorCode };
+
+/** A new webhook-id. Standard Webhooks ids are opaque; the msg_ prefix follows the spec's examples. */
+export function newWebhookId(): string {
+  return `msg_${crypto.randomUUID().replaceAll("-", "")}`;
+}
+
+/**
+ * One INSERT per configured destination of `form` (none when no URL is set), due at `nowMs`. Put them
+ * in the same db.batch as the submission INSERT. Pure: it never touches D1 and never throws.
+ */
+export function outboxStatements(
+  db: D1Database,
+  env: Env,
+  form: FormDef,
+  submissionId: string,
+  nowMs: number,
+): D1PreparedStatement[] {
+  return planOutbox(db, env, form, submissionId, nowMs, null).statements;
+}
+
+/**
+ * As outboxStatements, but each row is inserted already leased to `owner` for `leaseMs`, and comes
+ * back as a claim. The accepting request then makes the first attempt from memory, with no claim
+ * and no re-read of the submission; if it never gets to, the drain takes the rows once the lease
+ * lapses, exactly as after a drainer that died holding its claim.
+ */
+export function leasedOutbox(
+  db: D1Database,
+  env: Env,
+  form: FormDef,
+  submissionId: string,
+  nowMs: number,
+  owner: string,
+  leaseMs: number,
+): { statements: D1PreparedStatement[]; claims: Claim[] } {
+  return planOutbox(db, env, form, submissionId, nowMs, { owner, untilMs: nowMs + leaseMs });
+}
+
+function planOutbox(
+  db: D1Database,
+  env: Env,
+  form: FormDef,
+  submissionId: string,
+  nowMs: number,
+  lease: { owner: string; untilMs: number } | null,
+): { statements: D1PreparedStatement[]; claims: Claim[] } {
+  const createdAt = new Date(nowMs).toISOString();
+  const claims = configuredDestinations(env as unknown as Record<string, unknown>, form).map((destination) => ({
+    id: newWebhookId(),
+    submissionId,
+    formId: form.id,
+    destination: destination.name,
+    attempts: 0,
+  }));
+  const statements = claims.map((claim) =>
+    db
+      .prepare(
+        `INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at,
+           lease_owner, lease_until)
+         VALUES (?1, ?2, ?3, ?4, 'pending', 0, ?5, ?6, ?7, ?8)`,
+      )
+      .bind(claim.id, submissionId, form.id, claim.destination, nowMs, createdAt, lease?.owner ?? null, lease?.untilMs ?? null),
+  );
+  return { statements, claims };
+}
+
+// Requeueing starts a fresh retry schedule; the attempts log keeps every earlier attempt.
+const REQUEUE = `UPDATE deliveries
+  SET status = 'pending', attempts = 0, next_attempt_at = ?1, lease_owner = NULL, lease_until = NULL,
+      last_error = NULL, delivered_at = NULL`;
+
+/**
+ * Re-queues every delivery of one submission, whatever its status, keeping each webhook-id.
+ * Fails with redelivery_unknown_submission, redelivery_no_destination or storage_unavailable.
+ */
+export async function redeliverSubmission(
+  db: D1Database,
+  submissionId: string,
+  nowMs = Date.now(),
+): Promise<RedeliveryResult> {
+  try {
+    const [found, requeued] = await db.batch<{ id: string }>([
+      db.prepare("SELECT id FROM submissions WHERE id = ?1").bind(submissionId),
+      db.prepare(`${REQUEUE} WHERE submission_id = ?2 RETURNING id`).bind(nowMs, submissionId),
+    ]);
+    if (found.results.length === 0) return { ok: false, code: "redelivery_unknown_submission" };
+    if (requeued.results.length === 0) return { ok: false, code: "redelivery_no_destination" };
+    return { ok: true, requeued: requeued.results.length };
+  } catch (error) {
+    console.error("redeliverSubmission failed:", error);
+    return { ok: false, code: "storage_unavailable" };
+  }
+}
+
+/** Re-queues all dead deliveries of one form. Fails with form_not_found or storage_unavailable. */
+export async function redeliverDead(db: D1Database, formId: string, nowMs = Date.now()): Promise<RedeliveryResult> {
+  if (!findForm(formId)) return { ok: false, code: "form_not_found" };
+  try {
+    const { results } = await db
+      .prepare(`${REQUEUE} WHERE form_id = ?2 AND status = 'dead' RETURNING id`)
+      .bind(nowMs, formId)
+      .all<{ id: string }>();
+    return { ok: true, requeued: results.length };
+  } catch (error) {
+    console.error("redeliverDead failed:", error);
+    return { ok: false, code: "storage_unavailable" };
+  }
+}

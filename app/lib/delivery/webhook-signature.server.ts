@@ -1,0 +1,72 @@
+import { bytesOfBinary } from "~/lib/crypto/base64url";
+import { hmacKey } from "~/lib/crypto/hmac-key.server";
+
+// Standard Webhooks signatures (https://www.standardwebhooks.com/), with Web Crypto only so the same
+// code runs in Pages, the drain Worker and Node. Secrets are `whsec_<base64>`; several secrets
+// separated by spaces each sign, so a receiver can rotate keys without downtime.
+
+const SECRET_PREFIX = "whsec_";
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const encoder = new TextEncoder();
+
+export type ParsedSecrets = { ok: true; keys: Uint8Array<ArrayBuffer>[] } | { ok: false; reason: string };
+
+// Every delivery reads its destination's secret variable; the same few values are parsed once per
+// isolate (bounded, like the imported keys in hmac-key.server.ts). Callers never change the result.
+const MAX_PARSED = 16;
+const parsed = new Map<string, ParsedSecrets>();
+
+/** Parses a space-separated list of `whsec_<base64>` secrets. Never throws. */
+export function parseWebhookSecrets(raw: string | undefined | null): ParsedSecrets {
+  const text = raw ?? "";
+  const known = parsed.get(text);
+  if (known) return known;
+  const result = parseSecrets(text);
+  if (parsed.size >= MAX_PARSED) parsed.delete(parsed.keys().next().value!);
+  parsed.set(text, result);
+  return result;
+}
+
+function parseSecrets(raw: string): ParsedSecrets {
+  const parts = raw.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return { ok: false, reason: "no secret is set" };
+  const keys: Uint8Array<ArrayBuffer>[] = [];
+  for (const part of parts) {
+    const encoded = part.startsWith(SECRET_PREFIX) ? part.slice(SECRET_PREFIX.length) : "";
+    if (!encoded || encoded.length % 4 !== 0 || !BASE64.test(encoded)) {
+      return { ok: false, reason: "every secret must look like whsec_<base64>" };
+    }
+    const key = decodeBase64(encoded);
+    // Shorter keys make HMAC-SHA256 guessable; the spec's generators use 24–64 random bytes.
+    if (key.length < 16) return { ok: false, reason: "a secret decodes to fewer than 16 bytes" };
+    keys.push(key);
+  }
+  return { ok: true, keys };
+}
+
+/** The `v1,<base64>` signature of `id.timestamp.body` under one key. */
+export async function signWithKey(key: Uint8Array<ArrayBuffer>, id: string, timestampSeconds: number, body: string): Promise<string> {
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(key), encoder.encode(`${id}.${timestampSeconds}.${body}`));
+  return `v1,${encodeBase64(new Uint8Array(mac))}`;
+}
+
+/** The webhook-signature header: one `v1,…` per key, space-separated, in the order given. */
+export async function signWebhook(keys: readonly Uint8Array<ArrayBuffer>[], id: string, timestampSeconds: number, body: string): Promise<string> {
+  const signatures = await Promise.all(keys.map((key) => signWithKey(key, id, timestampSeconds, body)));
+  return signatures.join(" ");
+}
+
+/** Makes a fresh `whsec_` secret of 32 random bytes (used by `npm start` and tests). */
+export function generateWebhookSecret(): string {
+  return SECRET_PREFIX + encodeBase64(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  return bytesOfBinary(atob(text));
+}
+
+function encodeBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

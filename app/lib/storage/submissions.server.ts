@@ -1,0 +1,132 @@
+import type { FieldValue } from "~/forms/schema";
+
+// Storage of accepted submissions in D1. Bindings come in as arguments; rows read back are parsed
+// before use because D1 hands back untyped records.
+
+export interface VerificationSummary {
+  hostname: string;
+  action: string;
+  challengeTs: string;
+}
+
+export interface NewSubmission {
+  /** Chosen by the caller when other statements (the outbox rows) must refer to it; else random. */
+  id?: string;
+  formId: string;
+  fields: Record<string, FieldValue>;
+  verification: VerificationSummary | null;
+  quarantineReason?: string;
+}
+
+export interface StoredSubmission {
+  id: string;
+  formId: string;
+  fields: Record<string, FieldValue>;
+  receivedAt: string;
+  status: "accepted" | "quarantined";
+  quarantineReason: string | null;
+  verification: VerificationSummary | null;
+}
+
+export type StoreResult =
+  /** `stored` is the submission exactly as a later read of its row would return it. */
+  | { ok: true; id: string; receivedAt: string; stored: StoredSubmission }
+  /** keyConflict: a concurrent request with the same idempotency key stored first; nothing was written. */
+  | { ok: false; code: "storage_unavailable"; keyConflict?: boolean };
+
+export interface StoreOptions {
+  /** Stored in the submission's own row, so the key exists exactly when its submission does. */
+  idempotencyKey?: string | null;
+  /** More writes that must land with the submission or not at all: its outbox rows. */
+  also?: readonly D1PreparedStatement[];
+}
+
+/** The row one submission becomes, column by column, as D1 will hand it back. */
+function submissionRow(id: string, receivedAt: string, s: NewSubmission, idempotencyKey: string | null): Record<string, unknown> {
+  return {
+    id,
+    form_id: s.formId,
+    fields: JSON.stringify(s.fields),
+    received_at: receivedAt,
+    status: s.quarantineReason ? "quarantined" : "accepted",
+    quarantine_reason: s.quarantineReason ?? null,
+    verify_hostname: s.verification?.hostname ?? null,
+    verify_action: s.verification?.action ?? null,
+    verify_challenge_ts: s.verification?.challengeTs ?? null,
+    idempotency_key: idempotencyKey,
+  };
+}
+
+const COLUMNS = [
+  "id",
+  "form_id",
+  "fields",
+  "received_at",
+  "status",
+  "quarantine_reason",
+  "verify_hostname",
+  "verify_action",
+  "verify_challenge_ts",
+  "idempotency_key",
+];
+const INSERT_SUBMISSION = `INSERT INTO submissions (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `?${i + 1}`).join(", ")})`;
+
+/**
+ * Stores one submission (its idempotency key is a column of its row) and `also` (its outbox rows)
+ * atomically: all or nothing. Returns storage_unavailable instead of throwing when D1 fails.
+ */
+export async function storeSubmission(
+  db: D1Database,
+  submission: NewSubmission,
+  { idempotencyKey = null, also = [] }: StoreOptions = {},
+): Promise<StoreResult> {
+  const id = submission.id ?? crypto.randomUUID();
+  const receivedAt = new Date().toISOString();
+  const row = submissionRow(id, receivedAt, submission, idempotencyKey);
+  const insert = db.prepare(INSERT_SUBMISSION).bind(...COLUMNS.map((column) => row[column]));
+  try {
+    // One statement is atomic by itself; a batch only when the outbox rows must land with it.
+    if (also.length === 0) await insert.run();
+    else await db.batch([insert, ...also]);
+    return { ok: true, id, receivedAt, stored: parseSubmissionRow(row) };
+  } catch (error) {
+    if (isKeyConflict(error)) return { ok: false, code: "storage_unavailable", keyConflict: true };
+    console.error("storeSubmission failed:", error);
+    return { ok: false, code: "storage_unavailable" };
+  }
+}
+
+/** Reads one submission of one form, or null. */
+export async function getSubmission(db: D1Database, formId: string, id: string): Promise<StoredSubmission | null> {
+  const row = await db
+    .prepare("SELECT * FROM submissions WHERE id = ?1 AND form_id = ?2")
+    .bind(id, formId)
+    .first<Record<string, unknown>>();
+  return row ? parseSubmissionRow(row) : null;
+}
+
+export function parseSubmissionRow(row: Record<string, unknown>): StoredSubmission {
+  const fields = JSON.parse(String(row.fields)) as unknown;
+  return {
+    id: String(row.id),
+    formId: String(row.form_id),
+    fields: typeof fields === "object" && fields !== null ? (fields as Record<string, FieldValue>) : {},
+    receivedAt: String(row.received_at),
+    status: row.status === "quarantined" ? "quarantined" : "accepted",
+    quarantineReason: typeof row.quarantine_reason === "string" ? row.quarantine_reason : null,
+    verification:
+      typeof row.verify_hostname === "string"
+        ? {
+            hostname: row.verify_hostname,
+            action: String(row.verify_action ?? ""),
+            challengeTs: String(row.verify_challenge_ts ?? ""),
+          }
+        : null,
+  };
+}
+
+/** True when a D1 error is the idempotency key's unique index refusing a second submission. */
+export function isKeyConflict(error: unknown): boolean {
+  const text = String(error instanceof Error ? error.message : error);
+  return /UNIQUE constraint failed: submissions\.form_id, submissions\.idempotency_key/i.test(text);
+}

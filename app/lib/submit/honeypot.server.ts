@@ -1,0 +1,67 @@
+import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64url";
+import { hmacKey } from "~/lib/crypto/hmac-key.server";
+import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD } from "~/lib/submit/field-names";
+
+// Bot traps that cost humans nothing. Gatepost's own pages carry a hidden field people never fill
+// and a timestamp signed with FORM_SIGNING_SECRET, so a post that fills the field, forges or drops
+// the stamp, or arrives faster than a person could type is a bot. Other sites cannot carry a stamp;
+// they may add the plain field PLAIN_HONEYPOT_FIELD. A bot is never told: it gets the answer a
+// human would, and its submission is quarantined (never delivered).
+
+
+export type QuarantineReason =
+  | "honeypot_filled"
+  | "timestamp_missing"
+  | "timestamp_forged"
+  | "timestamp_too_fast";
+
+export type HoneypotVerdict = { bot: false } | { bot: true; reason: QuarantineReason };
+
+const encoder = new TextEncoder();
+const STAMP = /^v1\.(\d{13})\.([A-Za-z0-9_-]{43})$/;
+
+/** A stamp for a form rendered now: "v1.<ms>.<HMAC-SHA-256 of form id and ms, base64url>". */
+export async function signFormStamp(secret: string, formId: string, nowMs = Date.now()): Promise<string> {
+  const issued = String(Math.floor(nowMs));
+  return `v1.${issued}.${await hmac(secret, `v1.${formId}.${issued}`)}`;
+}
+
+/** Judges a post from Gatepost's own page. Never throws; junk of any shape is a verdict, not an error. */
+export async function judgePagePost(input: {
+  fields: Record<string, unknown>;
+  secret: string;
+  formId: string;
+  minFillMs: number;
+  nowMs?: number;
+}): Promise<HoneypotVerdict> {
+  if (isFilled(input.fields[HONEYPOT_FIELD])) return { bot: true, reason: "honeypot_filled" };
+  const stamp = input.fields[STAMP_FIELD];
+  if (stamp === undefined || stamp === "") return { bot: true, reason: "timestamp_missing" };
+  const match = typeof stamp === "string" ? STAMP.exec(stamp) : null;
+  if (!match) return { bot: true, reason: "timestamp_forged" };
+  // verify() compares in constant time natively; no signature is encoded and compared in JS.
+  const mac = decodeBase64Url(match[2]);
+  const signed = `v1.${input.formId}.${match[1]}`;
+  if (!mac || !(await crypto.subtle.verify("HMAC", await hmacKey(input.secret), mac, encoder.encode(signed)))) {
+    return { bot: true, reason: "timestamp_forged" };
+  }
+  const age = (input.nowMs ?? Date.now()) - Number(match[1]);
+  // A stamp from the future was not made by this server's clock: treat it as forged.
+  if (age < -60_000) return { bot: true, reason: "timestamp_forged" };
+  if (age < input.minFillMs) return { bot: true, reason: "timestamp_too_fast" };
+  return { bot: false };
+}
+
+/** Judges a post from another site: only the optional plain honeypot field applies. */
+export function judgeApiPost(fields: Record<string, unknown>): HoneypotVerdict {
+  return isFilled(fields[PLAIN_HONEYPOT_FIELD]) ? { bot: true, reason: "honeypot_filled" } : { bot: false };
+}
+
+function isFilled(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  return typeof value !== "string" || value.trim() !== "";
+}
+
+async function hmac(secret: string, message: string): Promise<string> {
+  return encodeBase64Url(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(message)));
+}
