@@ -65,7 +65,9 @@ describe("security headers on every HTML response", () => {
     const response = await appFetch(new Request("http://localhost/f/contact"));
     const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
     const html = await response.text();
-    const handoff = new RegExp(`<script nonce="${nonce}">window\\.__remixContext = (\\{.*?\\});</script>`).exec(html);
+    // A base64 nonce may hold "+" or "/": escape it before it goes into a pattern.
+    const quoted = nonce?.replace(/[+/=]/g, (c) => `\\${c}`);
+    const handoff = new RegExp(`<script nonce="${quoted}">window\\.__remixContext = (\\{.*?\\});</script>`).exec(html);
     expect(handoff, "no window.__remixContext script with the response's nonce").not.toBeNull();
     const data = JSON.parse(handoff![1]).state.loaderData["routes/f.$formId"];
     const rendered = (name: string) => new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(html)?.[1];
