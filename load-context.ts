@@ -1,3 +1,5 @@
+import { parseSettings, type Settings } from "./app/lib/settings/settings.server";
+
 // The common subset of what wrangler's getPlatformProxy (vite dev) and @remix-run/cloudflare-pages
 // (wrangler pages dev / production) put on context.cloudflare. PlatformProxy's stricter type fails
 // tsc on functions/[[path]].ts (ExecutionContext.props), so the shape is spelled out here.
@@ -11,6 +13,8 @@ export type Cloudflare = {
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {
     cloudflare: Cloudflare;
+    /** Every setting, parsed once for this request (app/lib/settings/settings.server.ts). */
+    settings: Settings;
   }
 }
 
@@ -19,4 +23,4 @@ export const getLoadContext = ({
 }: {
   request: Request;
   context: { cloudflare: Cloudflare };
-}) => ({ ...context });
+}) => ({ ...context, settings: parseSettings(context.cloudflare.env) });

@@ -4,7 +4,6 @@ import { renderToString } from "react-dom/server";
 import { ERROR_CODE_HEADER } from "~/lib/http/api-response.server";
 import { boundaryErrorCode } from "~/lib/http/error-code.server";
 import { NonceProvider } from "~/components/nonce";
-import { readSettings } from "~/lib/http/settings.server";
 import { applySecurityHeaders, createNonce } from "~/lib/http/security-headers.server";
 
 // Every HTML document (pages, 404s, error boundaries) is rendered here, so the CSP nonce and the
@@ -29,7 +28,7 @@ export default function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const code = boundaryErrorCode(remixContext);
   if (code && !responseHeaders.has(ERROR_CODE_HEADER)) responseHeaders.set(ERROR_CODE_HEADER, code);
-  applySecurityHeaders(responseHeaders, { nonce, scriptUrl: readSettings(loadContext.cloudflare.env).scriptUrl });
+  applySecurityHeaders(responseHeaders, { nonce, scriptUrl: loadContext.settings.turnstile.scriptUrl });
   // renderToString leaves the doctype out (the streaming renderer adds it for an <html> root).
   return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -34,7 +34,7 @@ export const contactForm = defineForm({
       maxLength: 5000,
     },
   ],
-  destinations: [{ name: "webhook", urlEnv: "CONTACT_WEBHOOK_URL", secretEnv: "CONTACT_WEBHOOK_SECRET" }],
+  destinations: [{ kind: "webhook" }],
   allowedOrigins: [],
   successMessage: "Thank you — your message has reached us. We will reply by e-mail.",
   retentionDays: 90,

@@ -23,7 +23,7 @@ export const newsletterForm = defineForm({
       required: true,
     },
   ],
-  destinations: [{ name: "webhook", urlEnv: "NEWSLETTER_WEBHOOK_URL", secretEnv: "NEWSLETTER_WEBHOOK_SECRET" }],
+  destinations: [{ kind: "webhook" }],
   allowedOrigins: [],
   successMessage: "Thank you — you are on the list. The next newsletter will reach you at the start of the month.",
   retentionDays: 365,

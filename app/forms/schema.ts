@@ -29,12 +29,16 @@ export interface FieldDef {
   autocomplete?: string;
 }
 
-/** Where accepted submissions go. URL and secret are names of env variables, never values. */
+/**
+ * Where accepted submissions go: a kind, never an address. Its URL and secret come from the form's
+ * settings, named after the form id (`webhook` on form `contact`: CONTACT_WEBHOOK_URL and
+ * CONTACT_WEBHOOK_SECRET; app/lib/settings/settings.server.ts).
+ */
 export interface WebhookDestination {
-  name: string;
-  urlEnv: string;
-  secretEnv: string;
+  kind: "webhook";
 }
+
+export type Destination = WebhookDestination;
 
 export interface RateLimits {
   perMinute: number;
@@ -46,7 +50,7 @@ export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   title: string;
   description: string;
   fields: F;
-  destinations: readonly WebhookDestination[];
+  destinations: readonly Destination[];
   /** Origins (scheme://host[:port]) that may post from other sites. */
   allowedOrigins: readonly string[];
   /** Where a plain HTML post from another site lands after success. */

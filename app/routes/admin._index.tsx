@@ -20,7 +20,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const user = await requireAdminAction(request, env);
   const form = await request.formData();
-  const result = await redeliverFormDead({ env, user, request }, String(form.get("formId") ?? ""));
+  const result = await redeliverFormDead({ env, settings: context.settings, user, request }, String(form.get("formId") ?? ""));
   return json(result, { status: result.ok ? 200 : 400 });
 }
 

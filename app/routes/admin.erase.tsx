@@ -22,7 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const email = normaliseEmail(String(form.get("email") ?? ""));
   if (!email) return json({ step: "error" as const, message: "Enter a whole e-mail address." }, { status: 400 });
   if (form.get("intent") === "erase" && form.get("confirm") === "yes") {
-    const result = await eraseEmail({ env, user, request }, email);
+    const result = await eraseEmail({ env, settings: context.settings, user, request }, email);
     return { step: "done" as const, message: result.message };
   }
   const matches = await findByEmail(env.DB, email);

@@ -24,7 +24,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireAdminAction(request, env);
   const id = params.id ?? "";
   const intent = String((await request.formData()).get("intent") ?? "");
-  const ctx = { env, user, request, ctx: context.cloudflare.ctx };
+  const ctx = { env, settings: context.settings, user, request, ctx: context.cloudflare.ctx };
   if (intent === "delete") {
     const result = await deleteSubmission(ctx, id);
     if (result.ok) throw redirect("/admin/submissions?deleted=1", 303);

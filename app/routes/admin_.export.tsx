@@ -17,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { from, to } = parseListFilters(params);
   const format = params.get("format") === "json" ? "json" : "csv";
   const { columns, rows } = await loadExportRows(env.DB, form, { from, to });
-  await auditExport({ env, user, request }, form.id, { format, from: from ?? null, to: to ?? null, rows: rows.length });
+  await auditExport({ env, settings: context.settings, user, request }, form.id, { format, from: from ?? null, to: to ?? null, rows: rows.length });
   const name = `gatepost-${form.id}-${from ?? "start"}-to-${to ?? "now"}.${format}`;
   return new Response(format === "csv" ? toCsv(columns, rows) : toJson(columns, rows), {
     headers: {

@@ -3,7 +3,7 @@ import { findForm } from "~/forms/registry";
 import { acceptSubmission } from "~/lib/submit/accept.server";
 import { acceptedJson, problemHtml, problemJson, wantsJson } from "~/lib/http/api-response.server";
 import { answerPreflight, checkOrigin, corsHeaders } from "~/lib/http/cors.server";
-import { allowedOriginsFor, readFormSettings } from "~/lib/http/form-settings.server";
+import { allowedOriginsFor } from "~/lib/settings/forms.server";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 
 // POST /api/forms/:formId/submissions — the public API other sites post to, with fetch or a plain
@@ -16,7 +16,7 @@ export function loader({ request, params, context }: LoaderFunctionArgs) {
   if (request.method !== "OPTIONS") return problemJson("method_not_allowed", new Headers({ Allow: ALLOW }));
   const form = findForm(params.formId);
   if (!form) return problemJson("form_not_found", new Headers({ Vary: "Origin" }));
-  const allowed = allowedOriginsFor(form, readFormSettings(context.cloudflare.env));
+  const allowed = allowedOriginsFor(form, context.settings.forms);
   return answerPreflight(request, allowed) ?? problemJson("origin_not_allowed", new Headers({ Vary: "Origin" }));
 }
 
@@ -26,10 +26,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = findForm(params.formId);
   if (!form) return json ? problemJson("form_not_found") : problemHtml("form_not_found", null);
   const { env, ctx } = context.cloudflare;
-  const origin = checkOrigin(request, allowedOriginsFor(form, readFormSettings(env)));
+  const origin = checkOrigin(request, allowedOriginsFor(form, context.settings.forms));
   const headers = corsHeaders(origin.ok ? origin.corsOrigin : null);
 
-  const result = await acceptSubmission({ request, form, env, ctx, channel: "api" });
+  const result = await acceptSubmission({ request, form, env, settings: context.settings, ctx, channel: "api" });
   if (result.rate) rateLimitHeaders(result.rate.verdict, result.rate.rules).forEach((value, name) => headers.set(name, value));
   if (result.ok) {
     if (json) return acceptedJson(result.id, result.replayed, headers);

@@ -14,9 +14,7 @@ import { FormField } from "~/components/form-field";
 import { findForm } from "~/forms/registry";
 import { acceptSubmission } from "~/lib/submit/accept.server";
 import { ERROR_CODE_HEADER } from "~/lib/http/api-response.server";
-import { readSettings } from "~/lib/http/settings.server";
 import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/http/errors";
-import { readFormSettings } from "~/lib/http/form-settings.server";
 import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 import { signFormStamp } from "~/lib/submit/honeypot.server";
 import { pageMeta } from "~/lib/http/meta";
@@ -34,15 +32,14 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const form = findForm(params.formId);
   if (!form) throw refusal("form_not_found");
-  const { env } = context.cloudflare;
-  const settings = readSettings(env);
-  const secret = readFormSettings(env).signingSecret;
+  const { turnstile, forms } = context.settings;
+  const secret = forms.signingSecret;
   const { id, title, description, fields } = form;
   return json(
     {
       form: { id, title, description, fields },
-      siteKey: settings.siteKey,
-      scriptUrl: settings.scriptUrl,
+      siteKey: turnstile.siteKey,
+      scriptUrl: turnstile.scriptUrl,
       // Without the secret there is no stamp, and the action refuses the post (fail closed).
       stamp: secret ? await signFormStamp(secret, form.id) : "",
       sid: crypto.randomUUID(),
@@ -57,7 +54,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!form) throw refusal("form_not_found");
   if (request.method !== "POST") return refuse("method_not_allowed", new Headers({ Allow: "GET, POST" }));
   const { env, ctx } = context.cloudflare;
-  const result = await acceptSubmission({ request, form, env, ctx, channel: "page" });
+  const result = await acceptSubmission({ request, form, env, settings: context.settings, ctx, channel: "page" });
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   return refuse(result.code, headers, result.fieldErrors, result.values, result.keep);

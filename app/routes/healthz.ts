@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 
-// Liveness plus a one-row D1 probe, so a monitor sees a broken database binding, not just a live Worker.
+// Liveness plus a one-row D1 probe, so a monitor sees a broken database binding, not just a live
+// Worker. A bad setting makes the site "degraded" too: it still serves, on a safe default, but an
+// operator must fix it. Only the variables' names are shown, never their values.
 export async function loader({ context }: LoaderFunctionArgs) {
   let db: "ok" | "unavailable" = "ok";
   try {
@@ -8,8 +10,10 @@ export async function loader({ context }: LoaderFunctionArgs) {
   } catch {
     db = "unavailable";
   }
+  const settings = [...new Set(context.settings.problems.map((problem) => problem.variable))];
+  const status = db === "ok" && settings.length === 0 ? "ok" : "degraded";
   return Response.json(
-    { status: db === "ok" ? "ok" : "degraded", db },
+    { status, db, ...(settings.length > 0 ? { settings } : {}) },
     { status: db === "ok" ? 200 : 503, headers: { "cache-control": "no-store" } },
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
+import { parseSettings } from "~/lib/settings/settings.server";
 import { configuredDestinations, isAllowedWebhookUrl, resolveDestination } from "~/lib/delivery/destinations.server";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -33,14 +34,14 @@ describe("webhook URL policy", () => {
 
 describe("destinations from config", () => {
   it("has none when the URL variable is empty or missing: the submission is simply stored", () => {
-    expect(configuredDestinations({}, contactForm)).toEqual([]);
-    expect(configuredDestinations({ CONTACT_WEBHOOK_URL: "  " }, contactForm)).toEqual([]);
-    expect(configuredDestinations({ CONTACT_WEBHOOK_URL: "https://x.example" }, contactForm)).toHaveLength(1);
+    expect(configuredDestinations(parseSettings({}), contactForm)).toEqual([]);
+    expect(configuredDestinations(parseSettings({ CONTACT_WEBHOOK_URL: "  " }), contactForm)).toEqual([]);
+    expect(configuredDestinations(parseSettings({ CONTACT_WEBHOOK_URL: "https://x.example" }), contactForm)).toHaveLength(1);
   });
 
   it("a deployed config (no switch) refuses plain http, loopback or not", () => {
     for (const url of ["http://127.0.0.1:8080/hook", "http://hooks.example.org/hook"]) {
-      const check = resolveDestination({ CONTACT_WEBHOOK_URL: url, CONTACT_WEBHOOK_SECRET: SECRET }, contactForm, "webhook");
+      const check = resolveDestination(parseSettings({ CONTACT_WEBHOOK_URL: url, CONTACT_WEBHOOK_SECRET: SECRET }), contactForm, "webhook");
       expect(check.ok).toBe(false);
       expect(!check.ok && check.reason).toContain("must be an https URL");
     }
@@ -48,18 +49,18 @@ describe("destinations from config", () => {
 
   it("the switch must be exactly \"true\" and still refuses non-loopback http", () => {
     const env = { CONTACT_WEBHOOK_URL: "http://127.0.0.1:8080/hook", CONTACT_WEBHOOK_SECRET: SECRET };
-    expect(resolveDestination({ ...env, ALLOW_LOOPBACK_WEBHOOKS: "1" }, contactForm, "webhook").ok).toBe(false);
-    expect(resolveDestination({ ...env, ALLOW_LOOPBACK_WEBHOOKS: "true" }, contactForm, "webhook").ok).toBe(true);
+    expect(resolveDestination(parseSettings({ ...env, ALLOW_LOOPBACK_WEBHOOKS: "1" }), contactForm, "webhook").ok).toBe(false);
+    expect(resolveDestination(parseSettings({ ...env, ALLOW_LOOPBACK_WEBHOOKS: "true" }), contactForm, "webhook").ok).toBe(true);
     const remote = { ...env, CONTACT_WEBHOOK_URL: "http://hooks.example.org/hook", ALLOW_LOOPBACK_WEBHOOKS: "true" };
-    expect(resolveDestination(remote, contactForm, "webhook").ok).toBe(false);
+    expect(resolveDestination(parseSettings(remote), contactForm, "webhook").ok).toBe(false);
   });
 
   it("needs a whsec_ secret and never echoes it", () => {
-    const check = resolveDestination({ CONTACT_WEBHOOK_URL: "https://x.example", CONTACT_WEBHOOK_SECRET: "hunter2-hunter2-hunter2" }, contactForm, "webhook");
+    const check = resolveDestination(parseSettings({ CONTACT_WEBHOOK_URL: "https://x.example", CONTACT_WEBHOOK_SECRET: "hunter2-hunter2-hunter2" }), contactForm, "webhook");
     expect(check.ok).toBe(false);
     expect(!check.ok && check.reason).toContain("CONTACT_WEBHOOK_SECRET");
     expect(!check.ok && check.reason).not.toContain("hunter2");
-    const ok = resolveDestination({ CONTACT_WEBHOOK_URL: "https://x.example", CONTACT_WEBHOOK_SECRET: SECRET }, contactForm, "webhook");
+    const ok = resolveDestination(parseSettings({ CONTACT_WEBHOOK_URL: "https://x.example", CONTACT_WEBHOOK_SECRET: SECRET }), contactForm, "webhook");
     expect(ok.ok && ok.destination.url).toBe("https://x.example");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientIp, DEFAULT_SCRIPT_URL, DEFAULT_VERIFY_URL, expectedHostnames, readSettings } from "~/lib/http/settings.server";
+import { clientIp, DEFAULT_SCRIPT_URL, DEFAULT_VERIFY_URL, expectedHostnames, readSettings } from "~/lib/settings/turnstile.server";
 
 describe("readSettings", () => {
   it("falls back to Cloudflare's URLs when vars are empty and treats an empty secret as missing", () => {

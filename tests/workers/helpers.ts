@@ -1,5 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { getLoadContext } from "../../load-context";
 import { createHmac } from "node:crypto";
 import { inject } from "vitest";
 import { refuseCrossSitePagePost } from "~/lib/http/page-origin-guard.server";
@@ -55,7 +56,7 @@ export async function appFetch(
   const refused = refuseCrossSitePagePost(request);
   if (refused) return refused;
   const ctx = createExecutionContext();
-  const response = await handle(request, { cloudflare: { env: appEnv, ctx } });
+  const response = await handle(request, getLoadContext({ request, context: { cloudflare: { env: appEnv, ctx } } }));
   onResponse?.();
   await waitOnExecutionContext(ctx);
   return response;

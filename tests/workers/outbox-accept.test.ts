@@ -1,5 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { createRequestHandler, type ServerBuild } from "@remix-run/cloudflare";
+import { getLoadContext } from "../../load-context";
+import { parseSettings } from "~/lib/settings/settings.server";
 import { beforeEach, describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { defineForm } from "~/forms/schema";
@@ -20,9 +22,9 @@ beforeEach(async () => {
 describe("atomic accept: the submission and its outbox rows in one batch", () => {
   it("writes one outbox row per configured destination, and none when no URL is set", () => {
     const now = Date.now();
-    expect(outboxStatements(env.DB, sinkEnv(), contactForm, "s1", now)).toHaveLength(1);
-    expect(outboxStatements(env.DB, testEnv(), contactForm, "s1", now)).toHaveLength(0);
-    expect(outboxStatements(env.DB, testEnv({ CONTACT_WEBHOOK_URL: " " }), contactForm, "s1", now)).toHaveLength(0);
+    expect(outboxStatements(env.DB, parseSettings(sinkEnv()), contactForm, "s1", now)).toHaveLength(1);
+    expect(outboxStatements(env.DB, parseSettings(testEnv()), contactForm, "s1", now)).toHaveLength(0);
+    expect(outboxStatements(env.DB, parseSettings(testEnv({ CONTACT_WEBHOOK_URL: " " })), contactForm, "s1", now)).toHaveLength(0);
   });
 
   it("leaves neither the submission nor any outbox row when one statement of the batch fails", async () => {
@@ -32,7 +34,7 @@ describe("atomic accept: the submission and its outbox rows in one batch", () =>
       destinations: [contactForm.destinations[0], contactForm.destinations[0]],
     });
     const id = crypto.randomUUID();
-    const outbox = outboxStatements(env.DB, sinkEnv(), broken, id, Date.now());
+    const outbox = outboxStatements(env.DB, parseSettings(sinkEnv()), broken, id, Date.now());
     expect(outbox).toHaveLength(2);
     const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: outbox });
     expect(stored).toEqual({ ok: false, code: "storage_unavailable" });
@@ -48,7 +50,7 @@ describe("atomic accept: the submission and its outbox rows in one batch", () =>
 
   it("rolls back on a failing statement of another kind too", async () => {
     const id = crypto.randomUUID();
-    const outbox = outboxStatements(env.DB, sinkEnv(), contactForm, id, Date.now());
+    const outbox = outboxStatements(env.DB, parseSettings(sinkEnv()), contactForm, id, Date.now());
     const failing = env.DB.prepare("INSERT INTO deliveries (id) VALUES (NULL)");
     const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: [...outbox, failing] });
     expect(stored.ok).toBe(false);
@@ -115,9 +117,8 @@ describe("the accept path's D1 budget with a destination configured", () => {
     const handle = createRequestHandler(build as unknown as ServerBuild);
     const counted = countingDb(env.DB);
     const ctx = createExecutionContext();
-    const response = await handle(apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }), {
-      cloudflare: { env: { ...sinkEnv(), DB: counted.db }, ctx },
-    });
+    const request = apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() });
+    const response = await handle(request, getLoadContext({ request, context: { cloudflare: { env: { ...sinkEnv(), DB: counted.db }, ctx } } }));
     expect(response.status).toBe(201);
     expect(counted.trips()).toBe(2);
     expect(await countRows("deliveries")).toBe(1);

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/forms/contact";
+import { parseSettings } from "~/lib/settings/settings.server";
 import { claimDue, deliverLeasedAfterResponse, drainOutbox, LEASE_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery/delivery.server";
 import { readDeliveryLog } from "~/lib/delivery/delivery-log.server";
 import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
@@ -60,7 +61,7 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
     const phases = ["http500", "slow", "reset", "normal"] as const;
     for (const phase of phases) {
       await sink.setMode(phase, { delayMs: 2_500 });
-      const report = await drainOutbox(env.DB, sinkEnv(), { nowMs: clock, timeoutMs: TIMEOUT_MS });
+      const report = await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: clock, timeoutMs: TIMEOUT_MS });
       expect(report.claimed).toBe(4);
       rows = await deliveries();
       clock = Math.max(...rows.map((r) => r.next_attempt_at)) + 1;
@@ -69,7 +70,7 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
     const [view] = await readDeliveryLog(env.DB, submissionIds[0]);
     expect(view).toMatchObject({ submissionId: submissionIds[0], status: "delivered", attempts: 5, nextAttemptAt: null });
     expect(view.log.map((a) => a.error)).toEqual(["network", "http_status", "timeout", "network", null]);
-    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: clock + 86_400_000 })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: clock + 86_400_000 })).toMatchObject({ claimed: 0 });
 
     const seen = await settledSink();
     // A deduplicating receiver holds each webhook-id exactly once, and every delivery is there.
@@ -108,7 +109,7 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
     while (row.status === "pending") {
       gaps.push(row.next_attempt_at - previous);
       previous = row.next_attempt_at;
-      await drainOutbox(env.DB, sinkEnv(), { nowMs: row.next_attempt_at });
+      await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: row.next_attempt_at });
       [row] = await deliveries();
     }
     expect(row).toMatchObject({ status: "dead", attempts: MAX_ATTEMPTS, last_error: "HTTP 500" });
@@ -123,12 +124,12 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
     });
     expect(gaps.reduce((a, b) => a + b, 0)).toBeGreaterThan(24 * 3_600_000);
     // Dead is not deleted and is not retried on its own.
-    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: Date.now() + 30 * 86_400_000 })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: Date.now() + 30 * 86_400_000 })).toMatchObject({ claimed: 0 });
 
     // Redelivery of the form's dead deliveries keeps the webhook-id.
     await sink.setMode("normal");
     expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 1 });
-    expect(await drainOutbox(env.DB, sinkEnv())).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()))).toMatchObject({ claimed: 1, delivered: 1 });
     const seen = await sink.state();
     expect(seen.unique.map((u) => u.id)).toEqual([row.id]);
     expect(seen.unique[0].payload.submission.id).toBe(submissionId);
@@ -142,14 +143,14 @@ describe("leases", () => {
     // sending (nothing is handed to waitUntil here).
     const id = crypto.randomUUID();
     const t = Date.now();
-    const outbox = leasedOutbox(env.DB, sinkEnv(), contactForm, id, t, `accept:${id}`, LEASE_MS);
+    const outbox = leasedOutbox(env.DB, parseSettings(sinkEnv()), contactForm, id, t, `accept:${id}`, LEASE_MS);
     const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: outbox.statements });
     expect(stored.ok).toBe(true);
     expect(await deliveries()).toMatchObject([{ id: outbox.claims[0].id, status: "pending", attempts: 0, lease_owner: `accept:${id}`, lease_until: t + LEASE_MS }]);
 
-    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: t + LEASE_MS - 1 })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: t + LEASE_MS - 1 })).toMatchObject({ claimed: 0 });
     expect((await sink.state()).requests).toHaveLength(0);
-    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: t + LEASE_MS })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: t + LEASE_MS })).toMatchObject({ claimed: 1, delivered: 1 });
     expect(await deliveries()).toMatchObject([{ status: "delivered", attempts: 1, lease_owner: null }]);
     expect((await sink.state()).unique.map((u) => u.id)).toEqual([outbox.claims[0].id]);
   });
@@ -158,24 +159,24 @@ describe("leases", () => {
     const id = crypto.randomUUID();
     const t = Date.now();
     const owner = `accept:${id}`;
-    const outbox = leasedOutbox(env.DB, sinkEnv(), contactForm, id, t, owner, LEASE_MS);
+    const outbox = leasedOutbox(env.DB, parseSettings(sinkEnv()), contactForm, id, t, owner, LEASE_MS);
     const verification = { hostname: "example.com", action: "contact", challengeTs: "2026-11-22T10:00:00Z" };
     const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: { ...VALID, message: "émoji ✓ \"quoted\"" }, verification }, { also: outbox.statements });
     if (!stored.ok) throw new Error("store failed");
     expect(stored.stored).toEqual(await getSubmission(env.DB, "contact", id));
 
     await sink.setMode("down");
-    expect(await deliverLeasedAfterResponse(env.DB, sinkEnv(), stored.stored, outbox.claims, owner)).toEqual({ claimed: 1, delivered: 0, retrying: 1, dead: 0 });
+    expect(await deliverLeasedAfterResponse(env.DB, parseSettings(sinkEnv()), stored.stored, outbox.claims, owner)).toEqual({ claimed: 1, delivered: 0, retrying: 1, dead: 0 });
     const [failed] = await deliveries();
     expect(failed).toMatchObject({ status: "pending", attempts: 1, lease_owner: null });
     expect(failed.next_attempt_at).toBeGreaterThanOrEqual(t + RETRY_DELAYS_MS[0] * 0.8);
     expect(await attemptsOf(failed.id)).toHaveLength(1);
 
     await sink.setMode("normal");
-    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: failed.next_attempt_at })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: failed.next_attempt_at })).toMatchObject({ claimed: 1, delivered: 1 });
     const fromDrain = (await sink.state()).unique[0].payload;
     await sink.reset();
-    await deliverLeasedAfterResponse(env.DB, sinkEnv(), stored.stored, outbox.claims, owner);
+    await deliverLeasedAfterResponse(env.DB, parseSettings(sinkEnv()), stored.stored, outbox.claims, owner);
     expect((await sink.state()).unique[0].payload).toEqual(fromDrain);
   });
 
@@ -189,10 +190,10 @@ describe("leases", () => {
     const claimed = await claimDue(env.DB, "doomed-drainer", t, 10); // …and then it dies
     expect(claimed.map((c) => c.id)).toEqual([row.id]);
     // While the lease holds, no other drainer sends the same attempt.
-    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: t + LEASE_MS - 1 })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: t + LEASE_MS - 1 })).toMatchObject({ claimed: 0 });
     expect((await sink.state()).requests).toHaveLength(0);
 
-    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: t + LEASE_MS })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: t + LEASE_MS })).toMatchObject({ claimed: 1, delivered: 1 });
     const [done] = await deliveries();
     expect(done).toMatchObject({ status: "delivered", attempts: 2, lease_owner: null });
     expect((await sink.state()).unique.map((u) => u.id)).toEqual([row.id]);
@@ -211,11 +212,11 @@ describe("leases", () => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    await expect(drainOutbox(dying, sinkEnv(), { nowMs: row.next_attempt_at })).rejects.toThrow("drainer killed");
+    await expect(drainOutbox(dying, parseSettings(sinkEnv()), { nowMs: row.next_attempt_at })).rejects.toThrow("drainer killed");
     expect((await deliveries())[0]).toMatchObject({ status: "pending", lease_owner: expect.any(String) });
 
     const later = row.next_attempt_at + LEASE_MS;
-    expect(await drainOutbox(env.DB, sinkEnv(), { nowMs: later })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: later })).toMatchObject({ claimed: 1, delivered: 1 });
     const seen = await sink.state();
     expect(seen.requests.map((r) => r.outcome)).toEqual(["accepted", "duplicate"]);
     expect(seen.unique).toHaveLength(1);
@@ -242,7 +243,7 @@ describe("redelivery", () => {
     expect(row.status).toBe("delivered");
     expect(await redeliverSubmission(env.DB, submissionId)).toEqual({ ok: true, requeued: 1 });
     expect((await deliveries())[0]).toMatchObject({ id: row.id, status: "pending", attempts: 0 });
-    await drainOutbox(env.DB, sinkEnv());
+    await drainOutbox(env.DB, parseSettings(sinkEnv()));
     const seen = await sink.state();
     expect(seen.requests.map((r) => [r.id, r.outcome])).toEqual([
       [row.id, "accepted"],
@@ -267,7 +268,7 @@ describe("delivery details", () => {
     await acceptSome(1);
     const [row] = await deliveries();
     const fake = (async () => new Response("x".repeat(5_000), { status: 302, headers: { location: "https://elsewhere.example/" } })) as typeof fetch;
-    await drainOutbox(env.DB, sinkEnv(), { nowMs: row.next_attempt_at, fetch: fake });
+    await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: row.next_attempt_at, fetch: fake });
     const log = await attemptsOf(row.id);
     expect(log[1]).toMatchObject({ http_status: 302, error: "redirect" });
     expect(log[1].response_excerpt).toHaveLength(1024);

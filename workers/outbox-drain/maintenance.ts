@@ -1,4 +1,5 @@
 import { FORMS } from "~/forms/registry";
+import { parseSettings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/delivery.server";
 import { pruneRateLimits } from "~/lib/http/rate-limit.server";
 import { applyRetention } from "~/lib/storage/retention.server";
@@ -18,7 +19,7 @@ export const DRAIN_LIMIT = 500;
 export const DRAIN_BUDGET_MS = 45_000;
 
 export const MAINTENANCE_JOBS: MaintenanceJob[] = [
-  { name: "drain-outbox", run: (env) => drainOutbox(env.DB, env, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS }) },
+  { name: "drain-outbox", run: (env) => drainOutbox(env.DB, parseSettings(env), { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS }) },
   { name: "prune-rate-limits", run: (env, nowMs) => pruneRateLimits(env.DB, nowMs) },
   // admin (issue 5): each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
   { name: "apply-retention", run: (env, nowMs) => applyRetention(env.DB, FORMS, nowMs) },

@@ -1,4 +1,5 @@
 import { findForm } from "~/forms/registry";
+import type { Settings } from "~/lib/settings/settings.server";
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
 import { deliverSubmissionNow } from "~/lib/delivery/delivery.server";
@@ -14,6 +15,8 @@ export type ActionResult = { ok: true; message: string } | { ok: false; message:
 
 interface Ctx {
   env: Env;
+  /** Parsed once for this request: where redelivered and released submissions go. */
+  settings: Settings;
   user: AdminUser;
   request: Request;
   /** For the first delivery after a redeliver or release, after the response. */
@@ -55,13 +58,13 @@ export async function redeliverFormDead({ env, user, request }: Ctx, formId: str
 }
 
 /** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */
-export async function redeliverOne({ env, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
+export async function redeliverOne({ env, settings, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
   const result = await redeliverSubmission(env.DB, id);
   await env.DB.batch([
     auditStatement(env.DB, { user, request, action: "submission.redeliver", target: id, detail: result.ok ? { requeued: result.requeued } : { refused: result.code } }),
   ]);
   if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
-  ctx?.waitUntil(deliverSubmissionNow(env.DB, env, id));
+  ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
   return { ok: true, message: `Queued ${plural(result.requeued, "delivery", "deliveries")} again.` };
 }
 
@@ -69,13 +72,13 @@ export async function redeliverOne({ env, user, request, ctx }: Ctx, id: string)
  * Releases a quarantined submission: flips its status and puts it in the outbox, with the audit row,
  * in one batch. A second release fails on the outbox's UNIQUE (submission, destination) and rolls back.
  */
-export async function releaseQuarantined({ env, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
+export async function releaseQuarantined({ env, settings, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
   const row = await env.DB.prepare("SELECT form_id, status FROM submissions WHERE id = ?1").bind(id).first<{ form_id: string; status: string }>();
   if (!row) return { ok: false, message: ERRORS.not_found.message };
   const form = findForm(row.form_id);
   if (row.status !== "quarantined" || !form) return { ok: false, message: ERRORS.admin_not_quarantined.message };
   const nowMs = Date.now();
-  const outbox = outboxStatements(env.DB, env, form, id, nowMs);
+  const outbox = outboxStatements(env.DB, settings, form, id, nowMs);
   try {
     const [flip] = await env.DB.batch([
       env.DB.prepare("UPDATE submissions SET status = 'accepted' WHERE id = ?1 AND status = 'quarantined'").bind(id),
@@ -86,7 +89,7 @@ export async function releaseQuarantined({ env, user, request, ctx }: Ctx, id: s
   } catch {
     return { ok: false, message: ERRORS.admin_not_quarantined.message };
   }
-  if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, env, id));
+  if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
   return { ok: true, message: `Released from quarantine and queued for ${plural(outbox.length, "destination", "destinations")}.` };
 }
 

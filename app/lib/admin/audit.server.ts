@@ -1,5 +1,5 @@
 import type { AdminUser } from "~/lib/admin/auth.server";
-import { clientIp } from "~/lib/http/settings.server";
+import { clientIp } from "~/lib/settings/turnstile.server";
 
 // The audit log. Actions build their audit row as a statement and send it in the same D1 batch as
 // the change itself, so a change is never made without its record (or recorded without being made).

@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/cloudflare";
 import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
 import { readAdminConfig, type AdminConfig } from "~/lib/admin/config.server";
-import { clientIp } from "~/lib/http/settings.server";
+import { clientIp } from "~/lib/settings/turnstile.server";
 import { refusal } from "~/lib/http/responses.server";
 import { hitRateLimits, ipSubject } from "~/lib/http/rate-limit.server";
 import { verifyPassword } from "~/lib/admin/password.server";

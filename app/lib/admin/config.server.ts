@@ -1,5 +1,5 @@
-import { parsePasswordHash } from "~/lib/admin/password.server";
-import { MIN_SECRET_LENGTH } from "~/lib/admin/session.server";
+import { parsePasswordHash } from "./password.server";
+import { MIN_SECRET_LENGTH } from "./session.server";
 
 // Which ways into the operator console are configured. The console never opens by default: with no
 // valid password hash and no Cloudflare Access settings it stays closed and explains what to set.

@@ -1,6 +1,6 @@
-import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64url";
-import { isLoopbackHost } from "~/lib/http/loopback";
-import { hmacKey } from "~/lib/crypto/hmac-key.server";
+import { decodeBase64Url, encodeBase64Url } from "../crypto/base64url";
+import { isLoopbackHost } from "../http/loopback";
+import { hmacKey } from "../crypto/hmac-key.server";
 
 // Stateless admin sessions: a cookie holding a small JSON payload and its HMAC-SHA256 signature
 // (docs/decisions/004-admin-sessions.md). Nothing is stored server-side; a session ends when it

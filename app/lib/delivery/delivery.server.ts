@@ -1,3 +1,4 @@
+import type { Settings } from "~/lib/settings/settings.server";
 import { findForm } from "~/forms/registry";
 import { resolveDestination } from "~/lib/delivery/destinations.server";
 import { parseSubmissionRow, type StoredSubmission } from "~/lib/storage/submissions.server";
@@ -85,19 +86,19 @@ export async function claimDue(
 }
 
 /** Drains due deliveries in batches until none are due or `limit` is reached. Throws only if D1 fails. */
-export async function drainOutbox(db: D1Database, env: Env, options: DrainOptions = {}): Promise<DrainReport> {
-  return runDrain(db, env, options);
+export async function drainOutbox(db: D1Database, settings: Settings, options: DrainOptions = {}): Promise<DrainReport> {
+  return runDrain(db, settings, options);
 }
 
 /** The first attempt for one submission, run in waitUntil after "accepted". Logs instead of throwing. */
 export async function deliverSubmissionNow(
   db: D1Database,
-  env: Env,
+  settings: Settings,
   submissionId: string,
   options: DrainOptions = {},
 ): Promise<DrainReport | null> {
   try {
-    return await runDrain(db, env, { ...options, owner: options.owner ?? `accept:${submissionId}` }, submissionId);
+    return await runDrain(db, settings, { ...options, owner: options.owner ?? `accept:${submissionId}` }, submissionId);
   } catch (error) {
     // The rows are safe in D1: the scheduled drain picks them up once the lease lapses.
     console.error(`first delivery of ${submissionId} failed; the drain will retry:`, error);
@@ -113,7 +114,7 @@ export async function deliverSubmissionNow(
  */
 export async function deliverLeasedAfterResponse(
   db: D1Database,
-  env: Env,
+  settings: Settings,
   submission: StoredSubmission,
   claims: readonly Claim[],
   owner: string,
@@ -123,7 +124,7 @@ export async function deliverLeasedAfterResponse(
   const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
   try {
     const records = await Promise.all(
-      claims.map((claim) => attemptDelivery(env, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options.fetch)),
+      claims.map((claim) => attemptDelivery(settings, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options.fetch)),
     );
     const nowMs = Date.now();
     const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
@@ -137,7 +138,7 @@ export async function deliverLeasedAfterResponse(
   }
 }
 
-async function runDrain(db: D1Database, env: Env, options: DrainOptions, submissionId?: string): Promise<DrainReport> {
+async function runDrain(db: D1Database, settings: Settings, options: DrainOptions, submissionId?: string): Promise<DrainReport> {
   const { limit = 200, batchSize = BATCH_SIZE, leaseMs = LEASE_MS, timeoutMs = DELIVERY_TIMEOUT_MS } = options;
   if (leaseMs <= timeoutMs) throw new Error("the lease must outlast the delivery timeout");
   const owner = options.owner ?? `drain:${crypto.randomUUID()}`;
@@ -152,7 +153,7 @@ async function runDrain(db: D1Database, env: Env, options: DrainOptions, submiss
     const submissions = await loadSubmissions(db, claims);
     const outcomes = await Promise.all(
       claims.map(async (claim) => {
-        const record = await attemptDelivery(env, claim, submissions.get(claim.submissionId), timeoutMs, options.fetch);
+        const record = await attemptDelivery(settings, claim, submissions.get(claim.submissionId), timeoutMs, options.fetch);
         // The attempt's log row and its delivery's new state land together, in one batch.
         const { statements, outcome } = settleStatements(db, claim, owner, record, options.nowMs ?? Date.now(), options.random);
         await db.batch(statements);
@@ -175,14 +176,14 @@ async function loadSubmissions(db: D1Database, claims: Claim[]): Promise<Map<str
 }
 
 async function attemptDelivery(
-  env: Env,
+  settings: Settings,
   claim: Claim,
   submission: StoredSubmission | undefined,
   timeoutMs: number,
   doFetch: typeof fetch | undefined,
 ): Promise<AttemptRecord> {
   const form = findForm(claim.formId);
-  const target = form ? resolveDestination(env as unknown as Record<string, unknown>, form, claim.destination) : null;
+  const target = form ? resolveDestination(settings, form, claim.destination) : null;
   if (!submission || !target?.ok) {
     const detail = !submission
       ? "the submission no longer exists"

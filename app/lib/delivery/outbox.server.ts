@@ -1,6 +1,7 @@
+import type { Settings } from "~/lib/settings/settings.server";
 import type { FormDef } from "~/forms/schema";
 import { findForm } from "~/forms/registry";
-import { configuredDestinations } from "~/lib/delivery/destinations.server";
+import { configuredDestinations, destinationName } from "~/lib/delivery/destinations.server";
 import type { Claim } from "~/lib/delivery/delivery.server";
 import type { ErrorCode } from "~/lib/http/errors";
 
@@ -21,12 +22,12 @@ export function newWebhookId(): string {
  */
 export function outboxStatements(
   db: D1Database,
-  env: Env,
+  settings: Settings,
   form: FormDef,
   submissionId: string,
   nowMs: number,
 ): D1PreparedStatement[] {
-  return planOutbox(db, env, form, submissionId, nowMs, null).statements;
+  return planOutbox(db, settings, form, submissionId, nowMs, null).statements;
 }
 
 /**
@@ -37,30 +38,30 @@ export function outboxStatements(
  */
 export function leasedOutbox(
   db: D1Database,
-  env: Env,
+  settings: Settings,
   form: FormDef,
   submissionId: string,
   nowMs: number,
   owner: string,
   leaseMs: number,
 ): { statements: D1PreparedStatement[]; claims: Claim[] } {
-  return planOutbox(db, env, form, submissionId, nowMs, { owner, untilMs: nowMs + leaseMs });
+  return planOutbox(db, settings, form, submissionId, nowMs, { owner, untilMs: nowMs + leaseMs });
 }
 
 function planOutbox(
   db: D1Database,
-  env: Env,
+  settings: Settings,
   form: FormDef,
   submissionId: string,
   nowMs: number,
   lease: { owner: string; untilMs: number } | null,
 ): { statements: D1PreparedStatement[]; claims: Claim[] } {
   const createdAt = new Date(nowMs).toISOString();
-  const claims = configuredDestinations(env as unknown as Record<string, unknown>, form).map((destination) => ({
+  const claims = configuredDestinations(settings, form).map((destination) => ({
     id: newWebhookId(),
     submissionId,
     formId: form.id,
-    destination: destination.name,
+    destination: destinationName(destination),
     attempts: 0,
   }));
   const statements = claims.map((claim) =>

@@ -1,8 +1,9 @@
 import type { FormDef } from "~/forms/schema";
 import { checkOrigin } from "~/lib/http/cors.server";
-import { clientIp, expectedHostnames, readSettings } from "~/lib/http/settings.server";
+import { clientIp, expectedHostnames } from "~/lib/settings/turnstile.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
-import { allowedOriginsFor, rateLimitsFor, readFormSettings } from "~/lib/http/form-settings.server";
+import { allowedOriginsFor, rateLimitsFor } from "~/lib/settings/forms.server";
+import type { Settings } from "~/lib/settings/settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/submit/field-names";
 import { judgeApiPost, judgePagePost, type HoneypotVerdict } from "~/lib/submit/honeypot.server";
 import { findKeyedSubmission, keyLookup, readIdempotencyKey } from "~/lib/submit/idempotency.server";
@@ -52,18 +53,20 @@ export interface AcceptInput {
   request: Request;
   form: FormDef;
   env: Env;
+  /** Parsed once for this request (getLoadContext). */
+  settings: Settings;
   channel: Channel;
   /** For work after the response (first webhook delivery). */
   ctx: { waitUntil(promise: Promise<unknown>): void };
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
-export async function acceptSubmission({ request, form, env, ctx, channel }: AcceptInput): Promise<AcceptResult> {
+export async function acceptSubmission({ request, form, env, settings, ctx, channel }: AcceptInput): Promise<AcceptResult> {
   const body = await readBody(request);
   if (!body.ok) return { ok: false, code: body.code };
   const { fields } = body;
 
-  const formSettings = readFormSettings(env);
+  const formSettings = settings.forms;
   const origin = checkOrigin(request, allowedOriginsFor(form, formSettings));
   if (!origin.ok) return { ok: false, code: origin.code };
   // Without the secret a page post can never prove its stamp; refuse rather than guess (fail closed).
@@ -103,14 +106,13 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
 
   // A bot is judged above but still has to pass Turnstile: nothing is ever stored without a verified
   // token, and a bot sees exactly the answers a human would.
-  const settings = readSettings(env);
   const verdict = await verifyTurnstile({
     token: fields[TOKEN_FIELD],
-    secret: settings.secretKey,
-    verifyUrl: settings.verifyUrl,
+    secret: settings.turnstile.secretKey,
+    verifyUrl: settings.turnstile.verifyUrl,
     remoteIp: clientIp(request),
     expectedAction: form.id,
-    expectedHostnames: expectedHostnames(settings, request),
+    expectedHostnames: expectedHostnames(settings.turnstile, request),
   });
   if (!verdict.ok) {
     if (ERRORS[verdict.code].status >= 500) {
@@ -126,7 +128,7 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
   const owner = `accept:${id}`;
   const outbox = honeypot.bot
     ? { statements: [], claims: [] }
-    : leasedOutbox(env.DB, env, form, id, Date.now(), owner, LEASE_MS);
+    : leasedOutbox(env.DB, settings, form, id, Date.now(), owner, LEASE_MS);
   const stored = await storeSubmission(
     env.DB,
     {
@@ -145,6 +147,6 @@ export async function acceptSubmission({ request, form, env, ctx, channel }: Acc
   }
   if (!stored.ok) return { ok: false, code: stored.code, values: echo, rate, keep };
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
-  if (outbox.claims.length > 0) ctx.waitUntil(deliverLeasedAfterResponse(env.DB, env, stored.stored, outbox.claims, owner));
+  if (outbox.claims.length > 0) ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, stored.stored, outbox.claims, owner));
   return { ok: true, id: stored.id, replayed: false, rate };
 }

@@ -1,6 +1,6 @@
 import { ERROR_CODE_HEADER, problemJson } from "~/lib/http/api-response.server";
 import { checkOrigin } from "~/lib/http/cors.server";
-import { clientIp, expectedHostnames, readSettings } from "~/lib/http/settings.server";
+import { clientIp, expectedHostnames, type Settings } from "~/lib/settings/turnstile.server";
 import { ERRORS } from "~/lib/http/errors";
 import { hitRateLimits, ipSubject, rateLimitHeaders, type RateRule } from "~/lib/http/rate-limit.server";
 import { readBody } from "~/lib/http/request-body.server";
@@ -25,13 +25,13 @@ function verifyRules(ip: string | null): RateRule[] {
  * Answers a verify call. A verdict on the token is 200 `{ success, hostname, action, challenge_ts,
  * error_codes }`, like siteverify; refusals of the call itself are problem+json. Never throws.
  */
-export async function answerVerifyCall(request: Request, env: Env): Promise<Response> {
+export async function answerVerifyCall(request: Request, db: D1Database, settings: Settings): Promise<Response> {
   const body = await readBody(request);
   if (!body.ok) return problemJson(body.code);
   if (!checkOrigin(request, []).ok) return problemJson("origin_not_allowed");
 
   const rules = verifyRules(clientIp(request));
-  const rate = await hitRateLimits(env.DB, rules);
+  const rate = await hitRateLimits(db, rules);
   if (!rate.ok && "code" in rate) return problemJson(rate.code);
   const headers = rateLimitHeaders(rate, rules);
   if (!rate.ok) return problemJson("rate_limited", headers);
@@ -40,7 +40,6 @@ export async function answerVerifyCall(request: Request, env: Env): Promise<Resp
   if (action !== undefined && action !== null && (typeof action !== "string" || action.length > MAX_ACTION_LENGTH)) {
     return problemJson("malformed_body", headers);
   }
-  const settings = readSettings(env);
   const verdict = await verifyTurnstile({
     token,
     secret: settings.secretKey,

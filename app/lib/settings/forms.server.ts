@@ -1,4 +1,5 @@
 import type { FormDef, RateLimits } from "~/forms/schema";
+import type { SettingProblem } from "~/lib/settings/settings.server";
 
 // Settings for the forms' abuse controls, read once per request from env. Unlike the Turnstile
 // settings these have safe built-in defaults, except the signing secret, which has none: without it
@@ -21,15 +22,31 @@ type FormEnv = Partial<
   Pick<Env, "FORM_SIGNING_SECRET" | "FORM_MIN_FILL_SECONDS" | "FORM_RATE_LIMIT_PER_MINUTE" | "FORM_RATE_LIMIT_PER_DAY" | "FORM_ALLOWED_ORIGINS">
 >;
 
-/** Reads the forms' settings. Never throws: junk values fall back to the defaults. */
-export function readFormSettings(env: FormEnv): FormSettings {
+/**
+ * Reads the forms' settings. Never throws: junk values fall back to the defaults, and each one is
+ * added to `problems` (when given) naming its variable.
+ */
+export function readFormSettings(env: FormEnv, problems: SettingProblem[] = []): FormSettings {
   const secret = text(env.FORM_SIGNING_SECRET);
+  if (secret !== "" && secret.length < MIN_SIGNING_SECRET_LENGTH) {
+    problems.push({
+      variable: "FORM_SIGNING_SECRET",
+      message: `FORM_SIGNING_SECRET must be at least ${MIN_SIGNING_SECRET_LENGTH} characters; posts from Gatepost's own pages are refused until it is`,
+    });
+  }
+  const number = (name: keyof FormEnv, fallback: number, min: number) => {
+    const value = count(env[name], fallback, min);
+    if (value === fallback && text(env[name]) !== "" && Number(text(env[name])) !== fallback) {
+      problems.push({ variable: name, message: `${name} must be a whole number of at least ${min}; using ${fallback}` });
+    }
+    return value;
+  };
   return {
     signingSecret: secret.length >= MIN_SIGNING_SECRET_LENGTH ? secret : undefined,
-    minFillMs: 1000 * count(env.FORM_MIN_FILL_SECONDS, DEFAULT_MIN_FILL_SECONDS, 0),
+    minFillMs: 1000 * number("FORM_MIN_FILL_SECONDS", DEFAULT_MIN_FILL_SECONDS, 0),
     defaultRateLimits: {
-      perMinute: count(env.FORM_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMITS.perMinute, 1),
-      perDay: count(env.FORM_RATE_LIMIT_PER_DAY, DEFAULT_RATE_LIMITS.perDay, 1),
+      perMinute: number("FORM_RATE_LIMIT_PER_MINUTE", DEFAULT_RATE_LIMITS.perMinute, 1),
+      perDay: number("FORM_RATE_LIMIT_PER_DAY", DEFAULT_RATE_LIMITS.perDay, 1),
     },
     extraOrigins: parseExtraOrigins(text(env.FORM_ALLOWED_ORIGINS)),
   };

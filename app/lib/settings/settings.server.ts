@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { readAdminConfig, type AdminConfig } from "../admin/config.server";
+import { readFormSettings, type FormSettings } from "./forms.server";
+import { readSettings as readTurnstileSettings, type Settings as TurnstileSettings } from "./turnstile.server";
+
+// Every setting Gatepost reads, parsed once per request (in getLoadContext) or once per scheduled run
+// (the drain Worker) into one typed object; modules take the part they need as an argument.
+//
+// Site-wide settings are keys of the generated `Env`. A form's settings are named by one convention
+// derived from its id, `<FORM_ID>_<SUFFIX>` (contact → CONTACT_WEBHOOK_URL, my-form →
+// MY_FORM_WEBHOOK_URL), so a new form needs no new type, list or script: only its file.
+//
+// load-context.ts is also loaded by vite.config.ts, which Vite bundles without the `~/` alias, so the
+// modules it reaches from here import each other by relative paths (type-only imports are erased).
+//
+// A bad value never takes the site down: it falls back to the safe default (or to "not configured")
+// and becomes one problem naming the variable, which /healthz and the console report.
+
+/** What a form's settings are called after its prefix. */
+export const FORM_SETTING_SUFFIXES = [
+  "WEBHOOK_URL",
+  "WEBHOOK_SECRET",
+  "EMAIL_TO",
+  "SLACK_WEBHOOK_URL",
+  "DISCORD_WEBHOOK_URL",
+  "CONFIRMATION",
+] as const;
+export type FormSettingSuffix = (typeof FORM_SETTING_SUFFIXES)[number];
+
+/** The one place a form setting's name is made: `contact` + `WEBHOOK_URL` → `CONTACT_WEBHOOK_URL`. */
+export function formSettingName(formId: string, suffix: FormSettingSuffix): string {
+  return `${formId.toUpperCase().replaceAll("-", "_")}_${suffix}`;
+}
+
+export interface SettingProblem {
+  /** The environment variable at fault. */
+  variable: string;
+  message: string;
+}
+
+/** One form's own settings, trimmed; "" where unset. Checked by the destination that uses them. */
+export type FormEnvSettings = Readonly<Record<FormSettingSuffix, string>>;
+
+export interface Settings {
+  turnstile: TurnstileSettings;
+  forms: FormSettings;
+  admin: AdminConfig;
+  /** Local dev only: plain http to loopback hosts is allowed for webhook-style destinations. */
+  allowLoopbackHttp: boolean;
+  /** The site-wide sender of notification e-mails (EMAIL_FROM); null when unset or invalid. */
+  emailFrom: string | null;
+  /** The deployment's public origin for links in notifications (PUBLIC_URL); null when unset. */
+  publicUrl: string | null;
+  /** A form's own settings, read by the naming convention (memoised for the request). */
+  form(formId: string): FormEnvSettings;
+  /** Every bad value found, each naming its variable. Empty when all is well. */
+  problems: readonly SettingProblem[];
+}
+
+/** The site-wide variables Gatepost reads: keys of Env, so a typo is a type error. */
+type SiteVariable = keyof Env & string;
+
+/** A raw environment: wrangler's typed Env (the Pages app, the drain Worker) or a plain record (tests). */
+export type RawEnv = object;
+
+const EmailAddressSchema = z.email({ pattern: z.regexes.html5Email });
+const HttpOriginSchema = z.url({ protocol: /^https?$/ }).transform((value) => new URL(value).origin);
+
+function raw(env: RawEnv, name: string): string {
+  // The one place a setting is read by a computed name: form settings follow the naming convention,
+  // so they are not keys of the generated Env.
+  const value = (env as Readonly<Record<string, unknown>>)[name];
+  return typeof value === "string" ? value.trim() : "";
+}
+
+/** Reads one optional site-wide value through `schema`; a bad one becomes a problem and null. */
+function optional<T>(env: RawEnv, name: SiteVariable, schema: z.ZodType<T>, problems: SettingProblem[], expected: string): T | null {
+  const value = raw(env, name);
+  if (value === "") return null;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  problems.push({ variable: name, message: `${name} must be ${expected} (it is ${JSON.stringify(value.slice(0, 80))})` });
+  return null;
+}
+
+/** Parses every setting. Never throws: bad values are reported in `problems`, never silently used. */
+export function parseSettings(env: RawEnv): Settings {
+  const problems: SettingProblem[] = [];
+  const turnstile = readTurnstileSettings(env as Partial<Env>);
+  const forms = readFormSettings(env as Partial<Env>, problems);
+  const admin = readAdminConfig(env as Partial<Env>);
+  for (const message of admin.problems) {
+    const variable = /[A-Z][A-Z0-9_]{3,}/.exec(message)?.[0] ?? "ADMIN_PASSWORD_HASH";
+    if (!message.startsWith("No password is configured")) problems.push({ variable, message });
+  }
+  const loopback = raw(env, "ALLOW_LOOPBACK_WEBHOOKS");
+  if (loopback !== "" && loopback !== "true") {
+    problems.push({ variable: "ALLOW_LOOPBACK_WEBHOOKS", message: 'ALLOW_LOOPBACK_WEBHOOKS is either "true" (local dev only) or empty' });
+  }
+  const emailFrom = optional(env, "EMAIL_FROM", EmailAddressSchema, problems, "one e-mail address, e.g. forms@example.org");
+  const publicUrl = optional(env, "PUBLIC_URL", HttpOriginSchema, problems, "an http(s) origin, e.g. https://forms.example.org");
+  const perForm = new Map<string, FormEnvSettings>();
+  return {
+    turnstile,
+    forms,
+    admin,
+    allowLoopbackHttp: loopback === "true",
+    emailFrom,
+    publicUrl,
+    form(formId) {
+      let values = perForm.get(formId);
+      if (!values) {
+        values = Object.fromEntries(FORM_SETTING_SUFFIXES.map((suffix) => [suffix, raw(env, formSettingName(formId, suffix))])) as FormEnvSettings;
+        perForm.set(formId, values);
+      }
+      return values;
+    },
+    problems,
+  };
+}
