@@ -27,6 +27,23 @@ export function checkForms(forms: readonly FormDef[]): readonly FormDef[] {
   return forms;
 }
 
+/** The form definitions among the modules' exports, sorted by id. Throws if a form file exports none. */
+export function collectForms(modules: Record<string, Record<string, unknown>>): FormDef[] {
+  const forms: FormDef[] = [];
+  for (const [file, exports] of Object.entries(modules)) {
+    const found = Object.values(exports).filter(isFormDef);
+    if (found.length === 0) throw new Error(`Invalid form registry:\n- ${file} exports no form (use defineForm)`);
+    forms.push(...found);
+  }
+  return forms.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function isFormDef(value: unknown): value is FormDef {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Partial<FormDef>;
+  return typeof candidate.id === "string" && Array.isArray(candidate.fields) && Array.isArray(candidate.destinations);
+}
+
 function checkField(formId: string, field: FieldDef): string[] {
   const where = `${formId}.${field.name}`;
   const problems: string[] = [];

@@ -1,15 +1,35 @@
 import { describe, expect, it } from "vitest";
-import { checkForms } from "~/forms/check";
+import { checkForms, collectForms } from "~/forms/check";
 import { contactForm } from "~/forms/contact";
+import { FORM_MODULES } from "~/forms/modules";
 import { FORMS, publicForms } from "~/forms/registry";
 import { defineForm, type FormValues } from "~/forms/schema";
 import { newsletterForm } from "~/forms/newsletter";
 import { validateFields } from "~/lib/submit/validation";
+// @ts-ignore - plain ESM helper shared with npm start and the drain Worker's build
+import { listFormFiles, loadForms } from "../../scripts/form-modules.mjs";
 
 describe("the form registry", () => {
-  it("loads both example forms and lists them as public", () => {
-    expect(FORMS.map((f) => f.id)).toEqual(["contact", "newsletter"]);
-    expect(publicForms().map((f) => f.id)).toEqual(["contact", "newsletter"]);
+  it("loads every form file in app/forms/ with no list to edit, sorted by id", () => {
+    const files: string[] = listFormFiles();
+    expect(files.length).toBeGreaterThan(0);
+    // The drain Worker's generated module and npm start list the same files Vite's glob finds.
+    expect(Object.keys(FORM_MODULES).sort()).toEqual(files.map((file) => `./${file}`));
+    expect(FORMS).toHaveLength(files.length);
+    const ids = FORMS.map((f) => f.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(publicForms().every((f) => f.public)).toBe(true);
+  });
+
+  it("refuses a form file that exports no form, naming the file", () => {
+    expect(() => collectForms({ "./notes.ts": { helper: () => 1 } })).toThrowError(/\.\/notes\.ts exports no form/);
+    expect(collectForms({ "./b.ts": { b: { ...contactForm, id: "b" } }, "./a.ts": { a: { ...contactForm, id: "a" }, other: 1 } }).map((f) => f.id)).toEqual(["a", "b"]);
+  });
+
+  it("names every form's settings for npm start by the app's own convention", async () => {
+    const forms: Array<{ id: string; destinations: string[]; settings: Record<string, string> }> = await loadForms();
+    expect(forms.map((f) => f.id)).toEqual(FORMS.map((f) => f.id));
+    for (const form of forms) expect(form.settings.WEBHOOK_URL).toBe(`${form.id.toUpperCase().replaceAll("-", "_")}_WEBHOOK_URL`);
   });
 
   it("refuses duplicate ids, bad patterns, missing labels and reserved names, naming each", () => {
