@@ -2,6 +2,7 @@
 // on the same persisted D1 state as the site, and fires its cron on a timer, so due webhook retries
 // happen locally without any new request. Own process group, stopped as a whole.
 import { fileURLToPath } from "node:url";
+import { appendFileSync } from "node:fs";
 import { freePort, spawnGroup } from "./process-group.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -10,10 +11,11 @@ const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js
 /**
  * Starts the drain Worker and triggers its cron every `intervalMs` (0: never; call `tick()` yourself).
  * `onReport(results)` receives each run's job results. `onSpawn(stop)` gets the stop function as soon
- * as the process exists, so a caller interrupted during start-up can still stop it. Resolves to
+ * as the process exists, so a caller interrupted during start-up can still stop it. `logFile` gets a
+ * copy of wrangler's output. Resolves to
  * { tick, stop, output }.
  */
-export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindings = {}, intervalMs = 15_000, onReport, onSpawn, timeoutMs = 120_000 } = {}) {
+export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindings = {}, intervalMs = 15_000, onReport, onSpawn, logFile, timeoutMs = 120_000 } = {}) {
   const port = await freePort();
   const args = [WRANGLER, "dev", "-c", "workers/outbox-drain/wrangler.toml", "--test-scheduled", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", persistTo, "--show-interactive-dev-session=false"];
   for (const [key, value] of Object.entries(bindings)) {
@@ -25,6 +27,7 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
     cwd: ROOT,
     env: { ...process.env, CI: "true", NO_COLOR: "1" },
     onData: (chunk) => {
+      if (logFile) appendFileSync(logFile, chunk);
       const lines = (partial + chunk).split("\n");
       partial = lines.pop() ?? "";
       for (const line of lines) {

@@ -2,6 +2,7 @@
 // dev proxy fixed (scripts/patch-wrangler-proxy.mjs), in its own process group (it spawns workerd
 // children), and stopped as a whole group.
 import { spawnSync } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { patchWranglerProxyWorker } from "./patch-wrangler-proxy.mjs";
 import { spawnGroup } from "./process-group.mjs";
@@ -25,9 +26,10 @@ export function applyLocalMigrations({ persistTo } = {}) {
 
 /**
  * Starts wrangler pages dev on `port` with `bindings` as vars/secrets and waits for /healthz.
+ * `logFile` appends wrangler's output there instead of the console, and `onLine` sees each line of it.
  * Resolves to { url, stop }. `stop()` kills the whole process group.
  */
-export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, persistTo, log = "inherit", onSpawn, timeoutMs = 120_000 }) {
+export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, persistTo, log = "inherit", logFile, onLine, onSpawn, timeoutMs = 120_000 }) {
   // Without it, a request now and then hangs until the next one arrives (see the patch's header).
   if (patchWranglerProxyWorker() === "not-applicable") {
     console.warn("scripts/patch-wrangler-proxy.mjs no longer matches wrangler's ProxyWorker: check that this wrangler retries dropped keep-alive connections itself.");
@@ -38,12 +40,12 @@ export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, p
     if (value !== undefined && value !== "") args.push("--binding", `${key}=${value}`);
   }
   const { pid, output, exited, stop } = spawnGroup(process.execPath, args, {
+    ...(logFile ? { log: "pipe", onData: lineWriter(logFile, onLine) } : { log }),
     cwd: ROOT,
     // wrangler bundles the Function with NODE_ENV "development" in dev unless told otherwise, which
     // renders with React's development build; `wrangler pages deploy` uses "production". Locally, in
     // the tests and in the bench the Function is the one that is deployed (ADR 010, kept by ADR 011).
     env: { ...process.env, CI: "true", NO_COLOR: "1", NODE_ENV: "production" },
-    log,
   });
   // Handed over before the wait, so a caller interrupted during start-up can still stop it.
   onSpawn?.(stop);
@@ -60,4 +62,16 @@ export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, p
   }
   await stop();
   throw new Error(`wrangler pages dev did not answer /healthz within ${timeoutMs} ms:\n${output()}`);
+}
+
+/** An onData handler that appends output to `file` and hands `onLine` each whole line. */
+export function lineWriter(file, onLine) {
+  let partial = "";
+  return (chunk) => {
+    appendFileSync(file, chunk);
+    if (!onLine) return;
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) onLine(line);
+  };
 }

@@ -1,7 +1,12 @@
 // `npm start`: build, migrate local D1, and serve Gatepost with embedded defaults that any environment
 // variable overrides. `--offline` adds the local Turnstile stand-in for machines without internet.
+// The console stays quiet: the build's and wrangler's output go to a log file, and the start ends with
+// one block saying where everything is.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { loadForms } from "./form-modules.mjs";
 import { hashPassword } from "./hash-password.mjs";
 import { applyLocalMigrations, startPagesDev } from "./pages-dev.mjs";
 import { settingNames } from "./setting-names.mjs";
@@ -9,6 +14,8 @@ import { startOutboxDrainDev } from "./outbox-drain-dev.mjs";
 
 const offline = process.argv.includes("--offline");
 const port = Number(process.env.PORT || 8788);
+const host = process.env.HOST || "localhost";
+const LOG_FILE = fileURLToPath(new URL("../.wrangler/logs/npm-start.log", import.meta.url));
 
 // Cloudflare's documented always-pass test keys: fine locally, never for a deployed site.
 const DEFAULTS = {
@@ -22,6 +29,10 @@ const DEFAULTS = {
   FORM_SIGNING_SECRET: "local-only-form-signing-secret-not-for-deployment",
   FORM_ALLOWED_ORIGINS: "",
 };
+/** The form setting each destination kind the local sink can stand in for reads its URL from. */
+const SINK_SUFFIXES = { webhook: "WEBHOOK_URL", slack: "SLACK_WEBHOOK_URL", discord: "DISCORD_WEBHOOK_URL" };
+/** Settings only the site reads: the drain Worker never gets them. */
+const SITE_ONLY = new Set(["ADMIN_PASSWORD_HASH", "VIEWER_PASSWORD_HASH", "SESSION_SECRET", "FORM_SIGNING_SECRET"]);
 
 /**
  * The operator console's local settings: a fresh password each start (ADMIN_PASSWORD picks your
@@ -50,79 +61,113 @@ async function shutdown(code = 0) {
 process.on("SIGINT", () => shutdown(0));
 process.on("SIGTERM", () => shutdown(0));
 
-if (!process.env.SKIP_BUILD) {
-  const build = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:build"], { stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+/** Appends tool output to the log file; the console only gets what a person needs. */
+function toLog(text) {
+  appendFileSync(LOG_FILE, text);
 }
-applyLocalMigrations();
+/** A failed step: its reason in one line, where to read the rest, and exit. */
+async function fail(step, error) {
+  console.error(`\n✖ ${step} failed: ${String(error?.message ?? error).split("\n")[0]}\n  Full output: ${LOG_FILE}`);
+  await shutdown(1);
+}
+
+mkdirSync(new URL("../.wrangler/logs/", import.meta.url), { recursive: true });
+writeFileSync(LOG_FILE, `npm start ${new Date().toISOString()}\n`);
+
+if (!process.env.SKIP_BUILD) {
+  process.stdout.write("Building… ");
+  const build = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:build"], { encoding: "utf8" });
+  toLog(`${build.stdout}${build.stderr}`);
+  if (build.status !== 0) await fail("The build", `exit code ${build.status}`);
+  console.log("done.");
+}
+try {
+  applyLocalMigrations();
+} catch (error) {
+  toLog(String(error.message));
+  await fail("Applying the D1 migrations", error);
+}
 
 const adminDev = await adminDevSettings();
 const settings = { ...DEFAULTS, ...adminDev.settings };
+let standinOrigin = null;
 if (offline) {
   const { startTurnstileStandin } = await import("../tests/support/turnstile-standin.mjs");
   const standin = await startTurnstileStandin({ port: Number(process.env.STANDIN_PORT || 0) });
   cleanups.push(() => standin.close());
   settings.TURNSTILE_VERIFY_URL = standin.verifyUrl;
   settings.TURNSTILE_SCRIPT_URL = standin.scriptUrl;
-  console.log(`Turnstile stand-in on ${standin.origin}`);
+  standinOrigin = standin.origin;
 }
-for (const key of new Set([...Object.keys(settings), ...settingNames()])) {
+// Site-wide settings by name (wrangler.toml [vars], .env.example), then every form's by the naming
+// convention `<FORM_ID>_<SUFFIX>`: a new form file's settings need no list anywhere.
+const forms = await loadForms().catch((error) => fail("Reading the forms in app/forms/", error));
+const formSettingNames = forms.flatMap((form) => Object.values(form.settings));
+for (const key of new Set([...Object.keys(settings), ...settingNames(), ...formSettingNames])) {
   if (process.env[key] !== undefined) settings[key] = process.env[key];
 }
-Object.assign(settings, await startLocalWebhookSink());
+const sink = await startLocalSink(forms, settings);
 
 // Each server is in the cleanups from the moment it is spawned: Ctrl-C during start-up stops it too.
-await startPagesDev({ port, host: process.env.HOST || "localhost", bindings: settings, onSpawn: (stop) => cleanups.push(stop) });
-await startLocalOutboxDrain(settings).catch(async (error) => {
-  console.error(error);
-  await shutdown(1);
-});
-console.log(`\nGatepost is running on http://localhost:${port}${offline ? " (offline: stand-in Turnstile)" : ""}`);
-if (adminDev.password) console.log(`Operator console: http://localhost:${port}/admin  (local password: ${adminDev.password})`);
+process.stdout.write("Starting the site and the outbox drain… ");
+await startPagesDev({ port, host, bindings: settings, logFile: LOG_FILE, onLine: explainLine, onSpawn: (stop) => cleanups.push(stop) }).catch((error) =>
+  fail("wrangler pages dev", error),
+);
+await startLocalOutboxDrain(settings).catch((error) => fail("The outbox drain Worker", error));
+console.log("done.");
+printReadyBlock();
 
-// --- Webhooks (issue 3): a local sink that prints each delivery, and the scheduled drain Worker. ---
-
-/** Each form's destination variables (app/forms/*.ts); every one without a URL goes to the local sink. */
-function webhookDestinations() {
-  return [
-    ["CONTACT_WEBHOOK_URL", "CONTACT_WEBHOOK_SECRET"],
-    ["NEWSLETTER_WEBHOOK_URL", "NEWSLETTER_WEBHOOK_SECRET"],
-  ];
+/**
+ * Where each form destination kind points locally when its setting is unset, given what the sink
+ * offers: the webhook URL always; Slack- and Discord-style endpoints when the sink has them.
+ */
+function sinkEndpoint(started, kind) {
+  if (kind === "webhook") return started.url;
+  return started.urls?.[kind] ?? started[`${kind}Url`] ?? null;
 }
 
 /**
- * Starts tests/support/webhook-sink.mjs and points every form webhook whose URL is not set at it.
- * Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only switch that lets a destination be plain http
- * on 127.0.0.1. Returns the settings to add.
+ * Starts tests/support/webhook-sink.mjs when some form's destination has no URL, and points every such
+ * destination at it (webhooks signed with one local secret unless the form's own is set). Turns on
+ * ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only switch that allows plain http to 127.0.0.1. Returns
+ * { url, pointed: [setting names], external: [[name, url]] }.
  */
-async function startLocalWebhookSink() {
-  const webhook = { ALLOW_LOOPBACK_WEBHOOKS: "true" };
-  const unset = [];
-  for (const [urlVar, secretVar] of webhookDestinations()) {
-    if (!process.env[urlVar]) unset.push([urlVar, secretVar]);
-    else {
-      Object.assign(webhook, { [urlVar]: process.env[urlVar], [secretVar]: process.env[secretVar] ?? "" });
-      console.log(`Webhooks for ${urlVar} go to ${process.env[urlVar]}.`);
+async function startLocalSink(forms, settings) {
+  settings.ALLOW_LOOPBACK_WEBHOOKS = "true";
+  const wanted = [];
+  const external = [];
+  for (const form of forms) {
+    for (const kind of new Set(form.destinations)) {
+      const name = form.settings[SINK_SUFFIXES[kind]];
+      if (!name) continue;
+      if (settings[name]) external.push([name, settings[name]]);
+      else wanted.push({ form, kind, name });
     }
   }
-  if (unset.length === 0) return webhook;
+  if (wanted.length === 0) return { url: null, pointed: [], external };
   const { startWebhookSink } = await import("../tests/support/webhook-sink.mjs");
-  const given = unset.map(([, secretVar]) => process.env[secretVar]).find(Boolean);
+  const given = wanted.map(({ form }) => settings[form.settings.WEBHOOK_SECRET]).find(Boolean);
   const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
-  const sink = await startWebhookSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
-  cleanups.push(() => sink.close());
-  for (const [urlVar, secretVar] of unset) Object.assign(webhook, { [urlVar]: sink.url, [secretVar]: secret });
-  console.log(`Webhook sink on ${sink.url}: it prints every delivery and whether its signature checked out.`);
-  console.log(`  Play a broken receiver: curl -X POST ${sink.controlOrigin}/mode -d '{"mode":"down"}' (down|http500|slow|reset|normal)`);
-  return webhook;
+  const started = await startWebhookSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
+  cleanups.push(() => started.close());
+  const pointed = [];
+  for (const { form, kind, name } of wanted) {
+    const url = sinkEndpoint(started, kind);
+    if (!url) continue;
+    settings[name] = url;
+    if (kind === "webhook" && !settings[form.settings.WEBHOOK_SECRET]) settings[form.settings.WEBHOOK_SECRET] = secret;
+    pointed.push(name);
+  }
+  return { url: started.url, control: started.controlOrigin, pointed, external };
 }
 
 /** Runs workers/outbox-drain on the same local D1 and fires its cron every 15 s, so retries need no request. */
 async function startLocalOutboxDrain(settings) {
-  const keys = ["ALLOW_LOOPBACK_WEBHOOKS", ...webhookDestinations().flat()];
+  const bindings = Object.fromEntries(Object.entries(settings).filter(([key]) => !SITE_ONLY.has(key)));
   await startOutboxDrainDev({
-    bindings: Object.fromEntries(keys.map((k) => [k, settings[k]])),
+    bindings,
     intervalMs: 15_000,
+    logFile: LOG_FILE,
     onReport(results) {
       for (const job of results) {
         if (!job.ok) console.log(`[outbox drain] ${job.name} failed: ${job.error}`);
@@ -131,5 +176,36 @@ async function startLocalOutboxDrain(settings) {
     },
     onSpawn: (stop) => cleanups.push(stop),
   });
-  console.log("Outbox drain Worker running: due webhook retries are sent every 15 s.");
+}
+
+/**
+ * Turns the few log lines a person must see into one readable line each; the rest stays in the log.
+ * A verification that cannot reach Cloudflare (offline, DNS) is the common one.
+ */
+function explainLine(line) {
+  const unavailable = /Turnstile verification unavailable for (form \S+|the verify endpoint): (\w+)/.exec(line);
+  if (unavailable) {
+    const hint = offline ? "" : " Offline? Run `npm run start:offline` to use the local stand-in.";
+    console.log(`✖ A captcha check for ${unavailable[1]} could not reach Turnstile (${unavailable[2]}), so the post was refused.${hint}`);
+  }
+}
+
+function printReadyBlock() {
+  const site = `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`;
+  const lines = ["", "─".repeat(64), `Gatepost is running${offline ? " offline (local Turnstile stand-in)" : ""}`, ""];
+  lines.push(`  Site            ${site}`);
+  lines.push(`  Forms           ${forms.map((form) => `${site}/f/${form.id}`).join("\n                  ")}`);
+  lines.push(`  Console         ${site}/admin`);
+  if (adminDev.password) lines.push(`  Local password  ${adminDev.password}`);
+  if (sink.url) {
+    lines.push(`  Webhook sink    ${sink.url}  (prints each delivery below)`);
+    lines.push(`                  receives ${sink.pointed.join(", ")}`);
+    lines.push(`                  play a broken receiver: curl -X POST ${sink.control}/mode -d '{"mode":"down"}'`);
+  }
+  for (const [name, url] of sink.external) lines.push(`  ${name} → ${url}`);
+  if (standinOrigin) lines.push(`  Turnstile       stand-in on ${standinOrigin}`);
+  lines.push(`  Log             ${LOG_FILE}`);
+  lines.push(`  Stop            Ctrl-C`);
+  lines.push("─".repeat(64));
+  console.log(lines.join("\n"));
 }
