@@ -28,7 +28,8 @@ export default function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const code = boundaryErrorCode(remixContext);
   if (code && !responseHeaders.has(ERROR_CODE_HEADER)) responseHeaders.set(ERROR_CODE_HEADER, code);
-  applySecurityHeaders(responseHeaders, { nonce, scriptUrl: loadContext.settings.turnstile.scriptUrl });
+  const { turnstile, site } = loadContext.settings;
+  applySecurityHeaders(responseHeaders, { nonce, scriptUrl: turnstile.scriptUrl, look: { brandStyle: site.brand !== null, logoOrigin: site.logoOrigin } });
   // renderToString leaves the doctype out (the streaming renderer adds it for an <html> root).
   return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -1,6 +1,7 @@
 // Stand-in for https://challenges.cloudflare.com/turnstile/v0/api.js, served by turnstile-standin.mjs.
 // It implements the window.turnstile calls react-turnstile uses, with the real callbacks, so the app's
-// widget code runs unchanged. Sitekeys follow Cloudflare's test keys: 1x passes, 2x always fails,
+// widget code runs unchanged, and the real script's implicit rendering: without ?render=explicit every
+// `.cf-turnstile` element is rendered from its data-* attributes once the DOM is ready. Sitekeys follow Cloudflare's test keys: 1x passes, 2x always fails,
 // 3x needs a click (an "interactive" challenge).
 (function () {
   "use strict";
@@ -155,7 +156,43 @@
     },
   };
 
+  // data-* attribute → render parameter; callbacks name global functions, as with the real script.
+  var DATA_PARAMS = ["sitekey", "action", "cdata:cData", "theme", "size", "tabindex", "language", "appearance", "execution", "retry",
+    "retry-interval", "refresh-expired", "refresh-timeout", "response-field-name"];
+  var DATA_CALLBACKS = ["callback", "error-callback", "expired-callback", "timeout-callback", "before-interactive-callback",
+    "after-interactive-callback", "unsupported-callback"];
+  function paramsFromData(el) {
+    var params = {};
+    DATA_PARAMS.forEach(function (entry) {
+      var parts = entry.split(":");
+      var value = el.getAttribute("data-" + parts[0]);
+      if (value !== null) params[parts[1] || parts[0]] = value;
+    });
+    DATA_CALLBACKS.forEach(function (name) {
+      var fn = el.getAttribute("data-" + name);
+      if (fn) params[name] = function () {
+        if (typeof window[fn] === "function") return window[fn].apply(null, arguments);
+      };
+    });
+    if (el.getAttribute("data-response-field") === "false") params["response-field"] = false;
+    return params;
+  }
+  function renderImplicit() {
+    var found = document.querySelectorAll(".cf-turnstile");
+    for (var i = 0; i < found.length; i++) {
+      if (!found[i].hasAttribute("data-standin-rendered")) {
+        found[i].setAttribute("data-standin-rendered", "");
+        render(found[i], paramsFromData(found[i]));
+      }
+    }
+  }
+
   var script = document.currentScript;
-  var onload = script && script.src ? new URL(script.src).searchParams.get("onload") : null;
+  var query = script && script.src ? new URL(script.src).searchParams : new URLSearchParams();
+  var onload = query.get("onload");
+  if (query.get("render") !== "explicit") {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", renderImplicit);
+    else renderImplicit();
+  }
   if (onload && typeof window[onload] === "function") setTimeout(window[onload], 0);
 })();

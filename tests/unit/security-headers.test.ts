@@ -48,6 +48,13 @@ describe("buildContentSecurityPolicy", () => {
     expect(csp.get("default-src")).toEqual(["'self'"]);
   });
 
+  it("adds only the brand colour's nonced <style> and an off-site logo's origin when a site has them", () => {
+    const csp = directives(buildContentSecurityPolicy("n", undefined, { brandStyle: true, logoOrigin: "https://cdn.example.org" }));
+    expect(csp.get("style-src")).toEqual(["'self'", "'nonce-n'"]);
+    expect(csp.get("img-src")).toEqual(["'self'", "https://cdn.example.org"]);
+    expect(csp.get("default-src")).toEqual(["'self'"]);
+  });
+
   it("never trusts a non-loopback or unparsable script URL", () => {
     for (const url of ["http://evil.example/api.js", "https://evil.example/api.js", "not a url", "", undefined]) {
       expect(directives(buildContentSecurityPolicy("n", url)).get("script-src")).toHaveLength(3);

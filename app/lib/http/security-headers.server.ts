@@ -45,14 +45,26 @@ export function standinScriptOrigin(scriptUrl: string | undefined): string | nul
   }
 }
 
-/** The Content-Security-Policy value for one response. Never throws. */
-export function buildContentSecurityPolicy(nonce: string, scriptUrl?: string): string {
+/** What a site's look adds to the CSP: the nonced <style> of its brand colour, its logo's origin. */
+export interface SiteLook {
+  brandStyle?: boolean;
+  logoOrigin?: string | null;
+}
+
+/**
+ * The Content-Security-Policy value for one response. Never throws. Without a brand colour or an
+ * off-site logo, styles and images fall back to default-src 'self'; with them, only the nonced
+ * <style> and the logo's own origin are added.
+ */
+export function buildContentSecurityPolicy(nonce: string, scriptUrl?: string, look: SiteLook = {}): string {
   const scriptSources = [`'nonce-${nonce}'`, "'strict-dynamic'", TURNSTILE_ORIGIN];
   const standin = standinScriptOrigin(scriptUrl);
   if (standin) scriptSources.push(standin);
   return [
     "default-src 'self'",
     `script-src ${scriptSources.join(" ")}`,
+    ...(look.brandStyle ? [`style-src 'self' 'nonce-${nonce}'`] : []),
+    ...(look.logoOrigin ? [`img-src 'self' ${look.logoOrigin}`] : []),
     `frame-src ${TURNSTILE_ORIGIN}`,
     "object-src 'none'",
     "base-uri 'none'",
@@ -62,8 +74,8 @@ export function buildContentSecurityPolicy(nonce: string, scriptUrl?: string): s
 }
 
 /** Sets the CSP and the other hardening headers on `headers` (mutates it). Never throws. */
-export function applySecurityHeaders(headers: Headers, { nonce, scriptUrl }: { nonce: string; scriptUrl?: string }) {
-  headers.set("Content-Security-Policy", buildContentSecurityPolicy(nonce, scriptUrl));
+export function applySecurityHeaders(headers: Headers, { nonce, scriptUrl, look }: { nonce: string; scriptUrl?: string; look?: SiteLook }) {
+  headers.set("Content-Security-Policy", buildContentSecurityPolicy(nonce, scriptUrl, look));
   headers.set("Strict-Transport-Security", HSTS);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "../admin/config.server";
 import { readFormSettings, type FormSettings } from "./forms.server";
+import { readSiteSettings, type SiteSettings } from "./site.server";
 import { readSettings as readTurnstileSettings, type Settings as TurnstileSettings } from "./turnstile.server";
 
 // Every setting Gatepost reads, parsed once per request (in getLoadContext) or once per scheduled run
@@ -45,6 +46,8 @@ export interface Settings {
   turnstile: TurnstileSettings;
   forms: FormSettings;
   admin: AdminConfig;
+  /** The site's name, logo and brand colour for every page. */
+  site: SiteSettings;
   /** Local dev only: plain http to loopback hosts is allowed for webhook-style destinations. */
   allowLoopbackHttp: boolean;
   /** The site-wide sender of notification e-mails (EMAIL_FROM); null when unset or invalid. */
@@ -99,11 +102,13 @@ export function parseSettings(env: RawEnv): Settings {
   }
   const emailFrom = optional(env, "EMAIL_FROM", EmailAddressSchema, problems, "one e-mail address, e.g. forms@example.org");
   const publicUrl = optional(env, "PUBLIC_URL", HttpOriginSchema, problems, "an http(s) origin, e.g. https://forms.example.org");
+  const site = readSiteSettings(env as Partial<Env>, problems);
   const perForm = new Map<string, FormEnvSettings>();
   return {
     turnstile,
     forms,
     admin,
+    site,
     allowLoopbackHttp: loopback === "true",
     emailFrom,
     publicUrl,
