@@ -1,9 +1,10 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse } from "@remix-run/react";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { isRouteErrorResponse, useRouteLoaderData } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
+import { SiteHeader } from "~/components/site-header";
 import stylesHref from "~/styles.css?url";
 
 export const links: LinksFunction = () => [
@@ -20,8 +21,18 @@ export const meta: MetaFunction = ({ error }) => {
   ];
 };
 
+// The site's look, for every page. It never changes within a visit, so client navigations and form
+// posts do not fetch it again.
+export function loader({ context }: LoaderFunctionArgs) {
+  const { name, logoUrl, brand } = context.settings.site;
+  return { site: { name, logoUrl, brand } };
+}
+
+export const shouldRevalidate = () => false;
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const site = useRouteLoaderData<typeof loader>("root")?.site ?? { name: "Gatepost", logoUrl: null, brand: null };
   return (
     <html lang="en">
       <head>
@@ -29,18 +40,24 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        {site.brand ? (
+          // Hex values checked by BRAND_COLOR's schema; the CSP allows this one nonced <style>.
+          <style nonce={nonce} dangerouslySetInnerHTML={{ __html: `:root{--brand:${site.brand.color};--brand-ink:${site.brand.ink};--link:${site.brand.link}}` }} />
+        ) : null}
       </head>
       <body>
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <header className="site">
-          <a href="/">Gatepost</a>
-        </header>
+        <SiteHeader name={site.name} logoUrl={site.logoUrl} />
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <footer className="site">Gatepost — forms checked by Cloudflare Turnstile before anything is kept.</footer>
+        <footer className="site">
+          <p>
+            Protected by Cloudflare Turnstile: nothing you send is kept until the check passes. Powered by Gatepost.
+          </p>
+        </footer>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

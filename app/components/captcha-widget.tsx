@@ -20,10 +20,12 @@ interface Props {
   /** Bump to reset the widget, after any refusal from the server. */
   resetKey: number;
   onTokenChange: (token: string | null) => void;
+  /** Told each state, so the page can say what Send waits for. */
+  onStatusChange?: (status: CaptchaStatus) => void;
 }
 
 /** The Turnstile widget with visible states for loading, ready, expired, error and a blocked script. */
-export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenChange }: Props) {
+export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenChange, onStatusChange }: Props) {
   const [status, setStatus] = useState<CaptchaStatus>("loading");
   const [Widget, setWidget] = useState<ComponentType<TurnstileProps> | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -31,6 +33,9 @@ export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenCha
   // react-turnstile keeps the callbacks of its first render, so they must reach the latest props via a ref.
   const tokenChange = useRef(onTokenChange);
   tokenChange.current = onTokenChange;
+  const statusChange = useRef(onStatusChange);
+  statusChange.current = onStatusChange;
+  useEffect(() => statusChange.current?.(status), [status]);
 
   useEffect(() => {
     let cancelled = false;
@@ -65,10 +70,12 @@ export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenCha
     bound.current?.reset();
   };
 
+  const failed = status === "error" || status === "blocked";
   return (
-    <div className="captcha">
-      {/* A slot of the widget's own height, so the widget appearing shifts nothing below it. */}
-      <div className="captcha-slot">
+    <div className="captcha" data-state={status}>
+      {/* A slot of the widget's own height, so the widget appearing shifts nothing below it; collapsed
+          when the script never loaded, where it would only be an empty gap above the alert. */}
+      <div className="captcha-slot" hidden={status === "blocked"}>
         {Widget ? (
           <Widget
             sitekey={siteKey}
@@ -97,14 +104,17 @@ export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenCha
           />
         ) : null}
       </div>
-      <p className="captcha-status" role="status" aria-live="polite" data-captcha-status={status}>
-        {STATUS_TEXT[status]}
-      </p>
-      {status === "error" || status === "blocked" ? (
-        <button type="button" className="secondary" onClick={retry}>
-          Retry the captcha
-        </button>
-      ) : null}
+      {/* One element for every state (tests and assistive technology follow it); a failure is an alert. */}
+      <div className={failed ? "captcha-feedback notice error" : "captcha-feedback"}>
+        <p className="captcha-status" role={failed ? "alert" : "status"} aria-live={failed ? "assertive" : "polite"} data-captcha-status={status}>
+          {STATUS_TEXT[status]}
+        </p>
+        {failed ? (
+          <button type="button" className="secondary" onClick={retry}>
+            Retry the captcha
+          </button>
+        ) : null}
+      </div>
       <noscript>
         <p className="notice error">
           The captcha needs JavaScript. Turn JavaScript on for this site, then reload the page to send the form.

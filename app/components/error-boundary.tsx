@@ -14,7 +14,7 @@ export function GeneralErrorBoundary() {
       <>
         <h1>{notFound ? "Page not found" : "We could not accept that"}</h1>
         <p>{code ? ERRORS[code].message : notFound ? ERRORS.not_found.message : "The request was refused."}</p>
-        <p className="captcha-status">
+        <p className="error-code">
           Error code: <code>{code ?? fallback}</code>
         </p>
         <p>

@@ -9,6 +9,7 @@ export function FormField({ field, value, error }: { field: FieldDef; value: str
   const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
   const common = {
     id,
+    className: field.type === "checkbox" ? undefined : "control",
     name: field.name,
     required: field.required,
     "aria-invalid": error ? true : undefined,
@@ -35,7 +36,7 @@ export function FormField({ field, value, error }: { field: FieldDef; value: str
     <div className="field">
       <label htmlFor={id}>
         {field.label}
-        {field.required ? null : <span className="hint"> (optional)</span>}
+        {field.required ? null : <span className="optional"> (optional)</span>}
       </label>
       {hint}
       {errorText}

@@ -1,7 +1,8 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { publicForms } from "~/forms/registry";
 import { pageMeta } from "~/lib/http/meta";
+import type { loader as rootLoader } from "~/root";
 
 export const meta: MetaFunction = () =>
   pageMeta("Forms you can trust", "Gatepost shows forms, checks each sender is human with Cloudflare Turnstile, and only then keeps and forwards what they sent.");
@@ -12,21 +13,31 @@ export function loader() {
 
 export default function Index() {
   const { forms } = useLoaderData<typeof loader>();
+  const name = useRouteLoaderData<typeof rootLoader>("root")?.site.name ?? "Gatepost";
   return (
     <>
-      <h1>Gatepost</h1>
+      <h1>{name}</h1>
       <p className="lead">
-        A form gateway on the edge. Each form checks that you are human with Cloudflare Turnstile before
-        anything you send is kept or passed on.
+        Each form checks that you are human with Cloudflare Turnstile before anything you send is kept or
+        passed on.
       </p>
-      <h2>Forms</h2>
-      <ul className="forms">
-        {forms.map((form) => (
-          <li key={form.id}>
-            <Link to={`/f/${form.id}`}>{form.title}</Link> — {form.description}
-          </li>
-        ))}
-      </ul>
+      {forms.length > 0 ? (
+        <ul className="forms">
+          {forms.map((form) => (
+            <li key={form.id}>
+              <Link to={`/f/${form.id}`}>
+                <span className="title">{form.title}</span>
+                <span className="description">{form.description}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <div className="empty">
+          <strong>No public forms yet</strong>
+          <p>Forms marked public in app/forms/ are listed here.</p>
+        </div>
+      )}
     </>
   );
 }

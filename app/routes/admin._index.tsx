@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OutcomeChart } from "~/components/admin/outcome-chart";
-import { FORMS } from "~/forms/registry";
+import { FORMS, findForm } from "~/forms/registry";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
 import { redeliverFormDead } from "~/lib/admin/actions.server";
@@ -28,48 +28,73 @@ export default function Dashboard() {
   const { forms, days } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
+  // The column only when there is something to do in it: an always-empty column reads as broken.
+  const redeliverable = role === "admin" && forms.some((f) => f.dead > 0);
+  const nothingYet = forms.every((f) => f.week === 0 && f.quarantined === 0 && f.dead === 0) && days.every((d) => Object.values(d.counts).every((n) => n === 0));
   return (
     <>
       <h1>Dashboard</h1>
-      {result ? <p className={result.ok ? "notice" : "notice error"} role="status">{result.message}</p> : null}
-      <table>
-        <caption className="visually-hidden">Submissions per form</caption>
-        <thead>
-          <tr>
-            <th scope="col">Form</th>
-            <th scope="col" className="num">Today (UTC)</th>
-            <th scope="col" className="num">Last 7 days</th>
-            <th scope="col" className="num">Quarantined</th>
-            <th scope="col" className="num">Dead deliveries</th>
-            {role === "admin" ? <th scope="col">Action</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {forms.map((f) => (
-            <tr key={f.formId}>
-              <th scope="row"><Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{f.formId}</Link></th>
-              <td className="num">{f.today}</td>
-              <td className="num">{f.week}</td>
-              <td className="num">
-                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=quarantined`}>{f.quarantined}</Link>
-              </td>
-              <td className="num">
-                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=dead`}>{f.dead}</Link>
-              </td>
-              {role === "admin" ? (
-                <td>
-                  {f.dead > 0 ? (
-                    <Form method="post">
-                      <input type="hidden" name="formId" value={f.formId} />
-                      <button type="submit" className="secondary">{`Redeliver ${f.dead} dead`}</button>
-                    </Form>
-                  ) : null}
-                </td>
-              ) : null}
+      {result ? <p className={result.ok ? "notice ok" : "notice error"} role="status">{result.message}</p> : null}
+      {nothingYet ? (
+        <div className="empty">
+          <strong>No submissions yet</strong>
+          <p>
+            Once someone sends a form, it shows up here with its deliveries. Try one yourself:{" "}
+            {forms.map((f, i) => (
+              <span key={f.formId}>
+                {i > 0 ? ", " : ""}
+                <a href={`/f/${f.formId}`}>{findForm(f.formId)?.title ?? f.formId}</a>
+              </span>
+            ))}
+            .
+          </p>
+        </div>
+      ) : null}
+      <div className="table-scroll" role="region" aria-label="Submissions per form" tabIndex={0}>
+        <table>
+          <caption className="visually-hidden">Submissions per form</caption>
+          <thead>
+            <tr>
+              <th scope="col">Form</th>
+              <th scope="col" className="num">Today (UTC)</th>
+              <th scope="col" className="num">Last 7 days</th>
+              <th scope="col" className="num">Quarantined</th>
+              <th scope="col" className="num">Dead deliveries</th>
+              {redeliverable ? <th scope="col">Redeliver</th> : null}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {forms.map((f) => (
+              <tr key={f.formId}>
+                <th scope="row">
+                  <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{findForm(f.formId)?.title ?? f.formId}</Link>{" "}
+                  <span className="small">{f.formId}</span>
+                </th>
+                <td className="num">{f.today}</td>
+                <td className="num">{f.week}</td>
+                <td className="num">
+                  <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=quarantined`}>{f.quarantined}</Link>
+                </td>
+                <td className="num">
+                  <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=dead`}>{f.dead}</Link>
+                </td>
+                {redeliverable ? (
+                  <td>
+                    {f.dead > 0 ? (
+                      <Form method="post">
+                        <input type="hidden" name="formId" value={f.formId} />
+                        <button type="submit" className="secondary">{`Redeliver ${f.dead} dead`}</button>
+                      </Form>
+                    ) : (
+                      <span className="small">Nothing to redeliver</span>
+                    )}
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <h2>Last 14 days</h2>
       <OutcomeChart days={days} />
     </>

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { AuditSentence } from "~/components/admin/audit-sentence";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { listAudit } from "~/lib/admin/audit.server";
@@ -12,30 +13,42 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { entries: await listAudit(context.cloudflare.env.DB, 200) };
 }
 
+/** "password:admin" is the shared admin password; Access users are shown by e-mail. */
+function actorName(actor: string, role: string): string {
+  return actor.startsWith("password:") ? `${role} (password)` : actor;
+}
+
 export default function AuditLog() {
   const { entries } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Audit log</h1>
-      <p>The latest 200 entries, newest first.</p>
-      <table>
-        <caption className="visually-hidden">Audit log entries</caption>
-        <thead>
-          <tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Detail</th><th scope="col">IP</th></tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <td>{formatUtc(e.at)}</td>
-              <td>{e.actor} ({e.role})</td>
-              <td>{e.action}</td>
-              <td>{e.target ?? "—"}</td>
-              <td><code>{e.detail ?? ""}</code></td>
-              <td>{e.ip ?? "—"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <p>Who did what in the console, newest first (the latest 200 entries).</p>
+      {entries.length === 0 ? (
+        <div className="empty">
+          <strong>Nothing recorded yet</strong>
+          <p>Sign-ins, redeliveries, exports and erasures appear here as they happen.</p>
+        </div>
+      ) : (
+        <div className="table-scroll" role="region" aria-label="Audit log entries" tabIndex={0}>
+          <table>
+            <caption className="visually-hidden">Audit log entries</caption>
+            <thead>
+              <tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What happened</th><th scope="col">IP</th></tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td className="nowrap">{formatUtc(e.at)}</td>
+                  <td>{actorName(e.actor, e.role)}</td>
+                  <td><AuditSentence action={e.action} target={e.target} detail={e.detail} /></td>
+                  <td className="nowrap">{e.ip ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </>
   );
 }

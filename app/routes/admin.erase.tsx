@@ -43,11 +43,11 @@ export default function Erase() {
         and how many went, never the address.
       </p>
       {result && "message" in result ? (
-        <p className={result.step === "done" ? "notice" : "notice error"} role="status">{result.message}</p>
+        <p className={result.step === "done" ? "notice ok" : "notice error"} role="status">{result.message}</p>
       ) : null}
       <Form method="post" className="filters">
         <input type="hidden" name="intent" value="find" />
-        <label>
+        <label className="wide">
           E-mail address
           <input type="email" name="email" required defaultValue={result && "email" in result ? result.email : ""} />
         </label>
@@ -56,9 +56,16 @@ export default function Erase() {
       {result?.step === "confirm" ? (
         <section aria-labelledby="confirm-title">
           <h2 id="confirm-title">{result.matches.length} submission{result.matches.length === 1 ? "" : "s"} found</h2>
-          <ul>
-            {result.matches.map((m) => <li key={m.id}>{m.formId}, {formatUtc(m.receivedAt)} (<code>{m.id}</code>)</li>)}
-          </ul>
+          {result.matches.length === 0 ? (
+            <div className="empty">
+              <strong>Nothing to erase</strong>
+              <p>No submission in any form has a field that is exactly this address.</p>
+            </div>
+          ) : (
+            <ul>
+              {result.matches.map((m) => <li key={m.id}>{m.formId}, {formatUtc(m.receivedAt)} (<code>{m.id}</code>)</li>)}
+            </ul>
+          )}
           {result.matches.length > 0 ? (
             <Form method="post">
               <input type="hidden" name="intent" value="erase" />

@@ -2,6 +2,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
+import { FieldList } from "~/components/admin/field-list";
+import { findForm } from "~/forms/registry";
 import { deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin/actions.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
@@ -39,26 +41,20 @@ export default function SubmissionDetail() {
   const { submission: s, state, deliveries } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
+  const form = findForm(s.formId);
   return (
     <>
       <h1>Submission</h1>
-      {result ? <p className={result.ok ? "notice" : "notice error"} role="status">{result.message}</p> : null}
+      {result ? <p className={result.ok ? "notice ok" : "notice error"} role="status">{result.message}</p> : null}
       <dl>
         <dt>Reference</dt><dd><code>{s.id}</code></dd>
-        <dt>Form</dt><dd>{s.formId}</dd>
+        <dt>Form</dt><dd>{form ? `${form.title} (${s.formId})` : s.formId}</dd>
         <dt>Received</dt><dd>{formatUtc(s.receivedAt)}</dd>
         <dt>Status</dt><dd><StateBadge state={state} /></dd>
         {s.quarantineReason ? <><dt>Quarantine reason</dt><dd>{s.quarantineReason}</dd></> : null}
       </dl>
       <h2>Fields</h2>
-      <dl>
-        {Object.entries(s.fields).map(([name, value]) => (
-          <div key={name} className="contents">
-            <dt>{name}</dt>
-            <dd><pre>{value === null ? "—" : String(value)}</pre></dd>
-          </div>
-        ))}
-      </dl>
+      <FieldList fields={form?.fields ?? []} values={s.fields} />
       <h2>Verification</h2>
       {s.verification ? (
         <dl>
@@ -70,6 +66,13 @@ export default function SubmissionDetail() {
         <p>No Turnstile verdict is stored for this submission.</p>
       )}
       <h2>Delivery timeline</h2>
+      {deliveries.length > 0 ? (
+        <p className="note">
+          A redelivery sends the same webhook id again. A receiver that de-duplicates by webhook id (as
+          docs/webhooks.md advises) answers it as a duplicate and does not act twice: that is expected,
+          and the attempt still counts as delivered.
+        </p>
+      ) : null}
       <DeliveryTimeline deliveries={deliveries} />
       {role === "admin" ? (
         <div className="actions">

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
-import { FORMS } from "~/forms/registry";
+import { FORMS, findForm } from "~/forms/registry";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { listSubmissions, parseListFilters } from "~/lib/admin/queries.server";
@@ -30,6 +30,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+const STATE_LABELS: Record<string, string> = {
+  delivered: "Delivered",
+  pending: "Pending",
+  dead: "Dead",
+  quarantined: "Quarantined",
+  stored: "Stored (no destination)",
+};
+
 export default function SubmissionList() {
   const { filters, total, pages, forms, items } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
@@ -38,23 +46,25 @@ export default function SubmissionList() {
     next.set("page", String(page));
     return `?${next.toString()}`;
   };
+  const formTitle = (id: string) => findForm(id)?.title ?? id;
+  const filtered = Boolean(filters.formId || filters.state || filters.from || filters.to || filters.q);
   return (
     <>
       <h1>Submissions</h1>
-      {params.get("deleted") ? <p className="notice" role="status">The submission was deleted.</p> : null}
+      {params.get("deleted") ? <p className="notice ok" role="status">The submission was deleted.</p> : null}
       <Form method="get" className="filters" role="search" aria-label="Filter submissions">
         <label>
           Form
           <select name="form" defaultValue={filters.formId ?? ""}>
             <option value="">All forms</option>
-            {forms.map((f) => <option key={f} value={f}>{f}</option>)}
+            {forms.map((f) => <option key={f} value={f}>{formTitle(f)}</option>)}
           </select>
         </label>
         <label>
           Status
           <select name="status" defaultValue={filters.state ?? ""}>
             <option value="">Any</option>
-            {STATES.map((s) => <option key={s} value={s}>{s}</option>)}
+            {STATES.map((s) => <option key={s} value={s}>{STATE_LABELS[s] ?? s}</option>)}
           </select>
         </label>
         <label>
@@ -65,40 +75,57 @@ export default function SubmissionList() {
           To
           <input type="date" name="to" defaultValue={filters.to ?? ""} />
         </label>
-        <label>
+        <label className="wide">
           Search
           <input type="search" name="q" defaultValue={filters.q ?? ""} />
         </label>
         <button type="submit">Filter</button>
       </Form>
       <p>{total} submission{total === 1 ? "" : "s"} found.</p>
-      <table>
-        <caption className="visually-hidden">Submissions, newest first</caption>
-        <thead>
-          <tr><th scope="col">Received</th><th scope="col">Form</th><th scope="col">Status</th><th scope="col">Content</th></tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={item.id}>
-              <td><Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>{formatUtc(item.receivedAt)}</Link></td>
-              <td>{item.formId}</td>
-              <td><StateBadge state={item.state} /></td>
-              <td>{item.preview}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <nav className="pager" aria-label="Pages">
-        {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>Previous page</Link> : null}
-        <span>Page {filters.page} of {pages}</span>
-        {filters.page < pages ? <Link to={pageLink(filters.page + 1)}>Next page</Link> : null}
-      </nav>
+      {items.length === 0 ? (
+        <div className="empty">
+          <strong>{filtered ? "No submission matches these filters" : "No submissions yet"}</strong>
+          <p>
+            {filtered ? (
+              <Link to="/admin/submissions">Clear the filters</Link>
+            ) : (
+              "Every accepted submission appears here, newest first, with its delivery status."
+            )}
+          </p>
+        </div>
+      ) : (
+        <>
+          <div className="table-scroll" role="region" aria-label="Submissions, newest first" tabIndex={0}>
+            <table>
+              <caption className="visually-hidden">Submissions, newest first</caption>
+              <thead>
+                <tr><th scope="col">Received</th><th scope="col">Form</th><th scope="col">Status</th><th scope="col">Content</th></tr>
+              </thead>
+              <tbody>
+                {items.map((item) => (
+                  <tr key={item.id}>
+                    <td className="nowrap"><Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>{formatUtc(item.receivedAt)}</Link></td>
+                    <td>{formTitle(item.formId)}</td>
+                    <td><StateBadge state={item.state} /></td>
+                    <td>{item.preview}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav className="pager" aria-label="Pages">
+            {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>Previous page</Link> : null}
+            <span>Page {filters.page} of {pages}</span>
+            {filters.page < pages ? <Link to={pageLink(filters.page + 1)}>Next page</Link> : null}
+          </nav>
+        </>
+      )}
       <h2>Export</h2>
       <Form method="get" action="/admin/export" reloadDocument className="filters" aria-label="Export submissions">
         <label>
           Form
           <select name="form" defaultValue={filters.formId ?? forms[0]}>
-            {forms.map((f) => <option key={f} value={f}>{f}</option>)}
+            {forms.map((f) => <option key={f} value={f}>{formTitle(f)}</option>)}
           </select>
         </label>
         <label>

@@ -12,6 +12,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { user: { id: user.id, role: user.role } };
 }
 
+/** "Signed in as admin" for the shared passwords; a person's own name (Access) with their role. */
+function signedInAs(user: { id: string; role: string }): string {
+  return user.id.startsWith("password:") ? `Signed in as ${user.role}` : `Signed in as ${user.id.replace(/^access:/, "")} (${user.role})`;
+}
+
 export default function AdminLayout() {
   const { user } = useLoaderData<typeof loader>();
   return (
@@ -21,7 +26,7 @@ export default function AdminLayout() {
         <NavLink to="/admin/submissions">Submissions</NavLink>
         <NavLink to="/admin/erase">Erase by e-mail</NavLink>
         <NavLink to="/admin/audit">Audit log</NavLink>
-        <span className="who">{`Signed in as ${user.id} (${user.role})`}</span>
+        <span className="who">{signedInAs(user)}</span>
         <Form method="post" action="/admin/logout" reloadDocument>
           <button type="submit" className="secondary">Sign out</button>
         </Form>

@@ -40,8 +40,9 @@ export default function AdminLogin() {
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
-    <>
+    <div className="sign-in">
       <h1>Operator sign-in</h1>
+      <p className="lead">The console shows this site's submissions and where each one was delivered.</p>
       {!open ? (
         <div className="notice error">
           <h2>The operator console is closed</h2>
@@ -53,7 +54,9 @@ export default function AdminLogin() {
         </div>
       ) : null}
       {problems.length > 0 ? (
-        <ul className="notice">{problems.map((p) => <li key={p}>{p}</li>)}</ul>
+        <div className="notice error">
+          <ul>{problems.map((p) => <li key={p}>{p}</li>)}</ul>
+        </div>
       ) : null}
       {access ? <p>If this site is behind Cloudflare Access, signing in there lets you in as admin.</p> : null}
       {passwordSignIn ? (
@@ -66,6 +69,7 @@ export default function AdminLogin() {
             <label htmlFor="password">Password</label>
             <input
               id="password"
+              className="control"
               name="password"
               type="password"
               autoComplete="current-password"
@@ -77,6 +81,6 @@ export default function AdminLogin() {
           <button type="submit" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
         </Form>
       ) : null}
-    </>
+    </div>
   );
 }

@@ -8,7 +8,7 @@ import {
 } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { CaptchaWidget } from "~/components/captcha-widget";
+import { CaptchaWidget, type CaptchaStatus } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
 import { FormField } from "~/components/form-field";
 import { findForm } from "~/forms/registry";
@@ -72,6 +72,15 @@ function refuse(
   return json({ code, fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
 }
 
+/** What Send is waiting for, by the captcha's state; "ready" shows only once a token is in hand. */
+const SUBMIT_HINT: Record<CaptchaStatus, string> = {
+  loading: "The form can be sent once the captcha check is complete.",
+  ready: "Ready to send.",
+  expired: "Send is available again once the check has refreshed.",
+  error: "Send is available once the captcha check above succeeds.",
+  blocked: "Send is available once the captcha above can load.",
+};
+
 export default function FormPage() {
   const { form, siteKey, scriptUrl, stamp, sid } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -79,6 +88,7 @@ export default function FormPage() {
   const [token, setToken] = useState<string | null>(null);
   const [resetKey, setResetKey] = useState(0);
   const [hydrated, setHydrated] = useState(false);
+  const [captcha, setCaptcha] = useState<CaptchaStatus>("loading");
   useEffect(() => setHydrated(true), []);
   // Any refusal may have spent the token, so the widget always starts over.
   useEffect(() => {
@@ -110,15 +120,24 @@ export default function FormPage() {
           <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
           <input type="text" id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
-        <CaptchaWidget siteKey={siteKey} scriptUrl={scriptUrl} action={form.id} resetKey={resetKey} onTokenChange={setToken} />
-        <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
-          {submitting ? "Sending…" : "Send"}
-        </button>
-        {/* The same text before and after hydration: text that appears later shifts the layout and
-            becomes the page's largest paint, which costs Lighthouse's LCP and CLS. */}
-        <p id="submit-hint" className="captcha-status">
-          The form can be sent once the captcha check is complete.
-        </p>
+        <CaptchaWidget
+          siteKey={siteKey}
+          scriptUrl={scriptUrl}
+          action={form.id}
+          resetKey={resetKey}
+          onTokenChange={setToken}
+          onStatusChange={setCaptcha}
+        />
+        <div className="send">
+          <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
+            {submitting ? "Sending…" : "Send"}
+          </button>
+          {/* One line whatever the state: a line appearing later would shift the layout (Lighthouse's
+              CLS), so before hydration it shows the waiting text, which is also true without JS. */}
+          <p id="submit-hint" className="submit-hint" data-state={hydrated ? (token ? "ready" : captcha) : "loading"} aria-live="polite">
+            {submitting ? "Sending your form…" : hydrated && token ? "Ready to send." : SUBMIT_HINT[hydrated ? captcha : "loading"]}
+          </p>
+        </div>
       </Form>
     </>
   );

@@ -20,17 +20,30 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 }
 
 export default function Thanks() {
-  const { formId, message, reference } = useLoaderData<typeof loader>();
+  const { title, formId, message, reference } = useLoaderData<typeof loader>();
   return (
     <>
+      <div className="done-mark" aria-hidden="true">
+        <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M5 12.5l4.5 4.5L19 7.5" />
+        </svg>
+      </div>
       <h1>Thank you</h1>
-      <p>{message}</p>
-      <p>
-        Your reference: <span className="reference">{reference}</span>
-      </p>
-      <p>Keep it if you need to ask us about what you sent.</p>
-      <p>
-        <Link to={`/f/${formId}`}>Send another</Link> · <Link to="/">Home</Link>
+      <p className="lead">{message}</p>
+      <h2>What happens next</h2>
+      <ol className="steps">
+        <li>What you sent through “{title}” passed the human check and is stored safely.</li>
+        <li>It is being handed to the people who look after this form now; if their system is busy, Gatepost keeps trying for you.</li>
+        <li>You do not need to send it again. Sending it twice would only reach them twice.</li>
+      </ol>
+      <div className="reference-box">
+        <span>Your reference</span>
+        <span className="reference">{reference}</span>
+      </div>
+      <p className="small">Keep the reference if you need to ask about what you sent.</p>
+      <p className="links">
+        <Link to={`/f/${formId}`}>Send another</Link>
+        <Link to="/">All forms</Link>
       </p>
     </>
   );

@@ -6,6 +6,9 @@ import { createServer, type Server } from "node:http";
 // Gatepost does:
 //   /plain.html — a plain HTML form posting to the API (navigation, 303 or an error page)
 //   /fetch.html — the same form sent with fetch() as JSON; the answer is shown in a status line
+//   /raw.html?html=<base64url> — any page a test brings (tests/e2e/docs.test.ts runs the docs' embed
+//   snippets there: a page served by page.route would count as public, and Chromium would then refuse
+//   its requests to the loopback stand-in)
 
 export interface StaticSites {
   allowed: string;
@@ -35,7 +38,8 @@ function listen(): Promise<Server> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const gatepost = url.searchParams.get("gatepost") ?? "";
     const script = url.searchParams.get("script") ?? "";
-    const html = url.pathname === "/plain.html" ? page(gatepost, script, false) : url.pathname === "/fetch.html" ? page(gatepost, script, true) : null;
+    const raw = url.pathname === "/raw.html" ? Buffer.from(url.searchParams.get("html") ?? "", "base64url").toString("utf8") : null;
+    const html = raw ?? (url.pathname === "/plain.html" ? page(gatepost, script, false) : url.pathname === "/fetch.html" ? page(gatepost, script, true) : null);
     if (!html) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;

@@ -20,7 +20,7 @@ useBrowserPage((p, e) => {
 
 function run(example: ShellExample): string {
   const code = example.code.replaceAll("http://localhost:8788", inject("baseUrl")).replace(/TOKEN-(\d+)/g, `TOKEN-$1-${RUN}`);
-  return execFileSync("sh", ["-c", code], { encoding: "utf8", timeout: 30_000 });
+  return execFileSync("sh", ["-c", code], { encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 function expectDocumentedAnswer(example: ShellExample, output: string) {
@@ -81,10 +81,8 @@ describe("docs/api.md", () => {
       .replaceAll("https://forms.example.org", inject("baseUrl"))
       .replaceAll("https://challenges.cloudflare.com/turnstile/v0/api.js", `${inject("standinOrigin")}/turnstile/v0/api.js`)
       .replaceAll("YOUR_SITEKEY", "1x00000000000000000000AA");
-    await page.route(`${site}/embed.html`, (route) =>
-      route.fulfill({ contentType: "text/html", body: `<!doctype html><html lang="en"><head><title>Embed</title></head><body>${served}</body></html>` }),
-    );
-    await page.goto(`${site}/embed.html`);
+    const document = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Embed</title></head><body>${served}</body></html>`;
+    await page.goto(`${site}/raw.html?html=${Buffer.from(document).toString("base64url")}`);
     await page.getByLabel("Your name").fill("Ada Embed");
     await page.getByLabel("E-mail address").fill("ada@example.org");
     await page.getByLabel("Message").fill("Sent from the snippet in docs/api.md.");

@@ -1,0 +1,54 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+
+// An audit row as a sentence an operator reads at a glance. The row's detail is JSON written by the
+// action that made it (app/lib/admin/actions.server.ts); an action this list does not know yet is
+// still shown in full, as its name and its detail's keys and values.
+
+type Detail = Record<string, unknown>;
+
+function parseDetail(detail: string | null): Detail {
+  if (!detail) return {};
+  try {
+    const value: unknown = JSON.parse(detail);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Detail) : { detail: value };
+  } catch {
+    return { detail };
+  }
+}
+
+const plural = (n: unknown, word: string) => `${Number(n)} ${word}${Number(n) === 1 ? "" : "s"}`;
+
+/** What one audit entry records, in words; submission ids link to the submission. */
+export function AuditSentence({ action, target, detail }: { action: string; target: string | null; detail: string | null }) {
+  const d = parseDetail(detail);
+  const submission: ReactNode = target ? <Link to={`/admin/submissions/${target}`}>submission {target.slice(0, 8)}</Link> : "a submission";
+  const form = target ? <code>{target}</code> : "a form";
+  const refused = typeof d.refused === "string" ? <> It was refused ({String(d.refused)}).</> : null;
+  switch (action) {
+    case "sign-in":
+      return <>Signed in.</>;
+    case "sign-out":
+      return <>Signed out.</>;
+    case "submission.delete":
+      return <>Deleted {target ? `submission ${target.slice(0, 8)}` : "a submission"} with its deliveries for good.</>;
+    case "submission.redeliver":
+      return refused ? <>Tried to redeliver {submission}.{refused}</> : <>Redelivered {submission}: {plural(d.requeued, "delivery")} queued again.</>;
+    case "submission.release":
+      return <>Released {submission} from quarantine and queued it for {plural(d.destinations, "destination")}.</>;
+    case "form.redeliver-dead":
+      return refused ? <>Tried to redeliver the dead deliveries of {form}.{refused}</> : <>Queued {plural(d.requeued, "dead delivery")} of {form} again.</>;
+    case "erase.preview":
+      return <>Looked up one e-mail address for erasure: {plural(d.matched, "submission")} matched.</>;
+    case "erase":
+      return <>Erased {plural(d.matched, "submission")} holding one e-mail address, with their delivery logs.</>;
+    case "export": {
+      const range = d.from || d.to ? ` from ${String(d.from ?? "the start")} to ${String(d.to ?? "now")}` : "";
+      return <>Exported {plural(d.rows, "submission")} of {form} as {String(d.format ?? "a file").toUpperCase()}{range}.</>;
+    }
+    default: {
+      const facts = Object.entries(d).map(([key, value]) => `${key} ${typeof value === "string" ? value : JSON.stringify(value)}`);
+      return <>{`${action}${target ? ` on ${target}` : ""}${facts.length ? ` (${facts.join(", ")})` : ""}.`}</>;
+    }
+  }
+}
