@@ -1,0 +1,123 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-ignore - plain ESM helper
+import { freePort } from "../../scripts/process-group.mjs";
+import { matchesDoc, readBlocks } from "./doc-snippets";
+
+// Issue 21's promise, checked as a new user would meet it: in a scratch copy of the repository, add
+// docs/forms.md's example form as one new file, build once, run `npm run start:offline`, and see the
+// form served, a post accepted, and its delivery reach the local sink after a failed first attempt
+// (the drain Worker retries it). Nothing else is edited: no registry, list, test or script.
+
+const ROOT = path.resolve(__dirname, "../..");
+const FORMS_DOC = new URL("../../docs/forms.md", import.meta.url);
+const LIMIT_MS = 420_000;
+
+let scratch = "";
+let start: ChildProcess | undefined;
+let output = "";
+
+function blocks() {
+  return readBlocks(FORMS_DOC);
+}
+
+/** Resolves once `pattern` appears in npm start's output (or rejects after `ms`). */
+async function waitForOutput(pattern: RegExp, ms: number): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const match = pattern.exec(output);
+    if (match) return match;
+    if (start?.exitCode !== null && start?.exitCode !== undefined) throw new Error(`npm start exited:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`no ${pattern} within ${ms} ms:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+beforeAll(async () => {
+  // A copy of the working tree as git sees it (tracked and new files), sharing node_modules.
+  scratch = mkdtempSync(path.join(tmpdir(), "gatepost-add-a-form-"));
+  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" })
+    .split("\0")
+    .filter(Boolean);
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });
+    try {
+      cpSync(path.join(ROOT, file), path.join(scratch, file));
+    } catch {} // a file deleted in the working tree but not yet in the index
+  }
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(scratch, "node_modules"));
+
+  const form = blocks().find((b) => b.lang === "ts" && b.code.includes("defineForm({"));
+  if (!form) throw new Error("docs/forms.md has no form definition to add");
+  writeFileSync(path.join(scratch, "app/forms/feedback.ts"), `${form.code}\n`);
+
+  const port = await freePort();
+  start = spawn(process.execPath, ["scripts/start.mjs", "--offline"], {
+    cwd: scratch,
+    detached: true,
+    // Playwright-free: this test posts like a backend would. No fill-time trap for API posts.
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ADMIN_PASSWORD: "scratch admin password" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  start.stdout?.on("data", (chunk) => (output += chunk));
+  start.stderr?.on("data", (chunk) => (output += chunk));
+  await waitForOutput(/Stop +Ctrl-C/, LIMIT_MS - 120_000);
+}, LIMIT_MS);
+
+afterAll(async () => {
+  if (start?.pid && start.exitCode === null) {
+    process.kill(-start.pid, "SIGINT");
+    await new Promise((r) => {
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-start!.pid!, "SIGKILL");
+        } catch {}
+        r(null);
+      }, 20_000);
+      start!.once("exit", () => (clearTimeout(timer), r(null)));
+    });
+  }
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+}, 60_000);
+
+describe("adding a form is one file", () => {
+  it("is picked up by npm start, served, accepted and delivered to the local sink, with a retry", async () => {
+    const site = (await waitForOutput(/Site +(http:\/\/\S+)/, 1_000))[1];
+    const control = (await waitForOutput(/curl -X POST (http:\/\/\S+)\/mode/, 1_000))[1];
+    expect(output).toContain(`${site}/f/feedback`);
+    expect(output).toMatch(/receives .*FEEDBACK_WEBHOOK_URL/);
+
+    const page = await fetch(`${site}/f/feedback`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("How did we do?");
+
+    // The first delivery fails once; the drain Worker's retry must then reach the sink.
+    const broken = await fetch(`${control}/mode`, { method: "POST", body: JSON.stringify({ mode: "http500", times: 1 }) });
+    expect(broken.ok).toBe(true);
+
+    // docs/forms.md's own curl example, against this server.
+    const example = blocks().find((b) => b.lang === "sh" && b.code.includes("/api/forms/feedback/submissions"))!;
+    const command = example.code.replaceAll("http://localhost:8788", site).replace(/TOKEN-(\d+)/g, `TOKEN-$1-${Date.now()}`);
+    const answer = execFileSync("sh", ["-c", command], { encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
+    const documented = JSON.parse(/# (\{.*\})/.exec(example.code)![1]);
+    const body = JSON.parse(answer);
+    expect(matchesDoc(documented, body), answer).toBe(true);
+
+    const id = body.id as string;
+    await waitForOutput(new RegExp(`✖ \\S+ answered 500`), 30_000);
+    const delivered = await waitForOutput(new RegExp(`✔ \\S+ signature OK · \\S+ form=feedback submission=${id}`), 120_000);
+    expect(delivered[0]).toContain(id);
+    expect(output).toMatch(/\[outbox drain\] \{"claimed":[1-9]/);
+  }, 240_000);
+
+  it("names only settings that follow the form's convention in its deploy steps", () => {
+    const deploy = blocks().find((b) => b.lang === "sh" && b.code.includes("secret put"))!;
+    const names = [...deploy.code.matchAll(/secret put (\S+)/g)].map((m) => m[1]);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.every((name) => /^FEEDBACK_(WEBHOOK_URL|WEBHOOK_SECRET)$/.test(name)), names.join(", ")).toBe(true);
+    expect(deploy.code).toContain("-c workers/outbox-drain/wrangler.toml");
+  });
+});
