@@ -51,7 +51,7 @@ export default function Dashboard() {
         </div>
       ) : null}
       <div className="table-scroll" role="region" aria-label="Submissions per form" tabIndex={0}>
-        <table>
+        <table className="cards">
           <caption className="visually-hidden">Submissions per form</caption>
           <thead>
             <tr>
@@ -70,12 +70,12 @@ export default function Dashboard() {
                   <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{findForm(f.formId)?.title ?? f.formId}</Link>{" "}
                   <span className="small">{f.formId}</span>
                 </th>
-                <td className="num">{f.today}</td>
-                <td className="num">{f.week}</td>
-                <td className="num">
+                <td className="num" data-label="Today (UTC)">{f.today}</td>
+                <td className="num" data-label="Last 7 days">{f.week}</td>
+                <td className="num" data-label="Quarantined">
                   <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=quarantined`}>{f.quarantined}</Link>
                 </td>
-                <td className="num">
+                <td className="num" data-label="Dead deliveries">
                   <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=dead`}>{f.dead}</Link>
                 </td>
                 {redeliverable ? (

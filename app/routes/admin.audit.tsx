@@ -31,7 +31,7 @@ export default function AuditLog() {
         </div>
       ) : (
         <div className="table-scroll" role="region" aria-label="Audit log entries" tabIndex={0}>
-          <table>
+          <table className="cards">
             <caption className="visually-hidden">Audit log entries</caption>
             <thead>
               <tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What happened</th><th scope="col">IP</th></tr>
@@ -39,10 +39,10 @@ export default function AuditLog() {
             <tbody>
               {entries.map((e) => (
                 <tr key={e.id}>
-                  <td className="nowrap">{formatUtc(e.at)}</td>
-                  <td>{actorName(e.actor, e.role)}</td>
-                  <td><AuditSentence action={e.action} target={e.target} detail={e.detail} /></td>
-                  <td className="nowrap">{e.ip ?? "—"}</td>
+                  <td className="nowrap" data-label="When">{formatUtc(e.at)}</td>
+                  <td data-label="Who">{actorName(e.actor, e.role)}</td>
+                  <td className="lead-cell"><AuditSentence action={e.action} target={e.target} detail={e.detail} /></td>
+                  <td className="nowrap" data-label="IP">{e.ip ?? "—"}</td>
                 </tr>
               ))}
             </tbody>

@@ -96,7 +96,7 @@ export default function SubmissionList() {
       ) : (
         <>
           <div className="table-scroll" role="region" aria-label="Submissions, newest first" tabIndex={0}>
-            <table>
+            <table className="cards">
               <caption className="visually-hidden">Submissions, newest first</caption>
               <thead>
                 <tr><th scope="col">Received</th><th scope="col">Form</th><th scope="col">Status</th><th scope="col">Content</th></tr>
@@ -104,10 +104,10 @@ export default function SubmissionList() {
               <tbody>
                 {items.map((item) => (
                   <tr key={item.id}>
-                    <td className="nowrap"><Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>{formatUtc(item.receivedAt)}</Link></td>
-                    <td>{formTitle(item.formId)}</td>
-                    <td><StateBadge state={item.state} /></td>
-                    <td>{item.preview}</td>
+                    <td className="nowrap" data-label="Received"><Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>{formatUtc(item.receivedAt)}</Link></td>
+                    <td data-label="Form">{formTitle(item.formId)}</td>
+                    <td data-label="Status"><StateBadge state={item.state} /></td>
+                    <td className="lead-cell">{item.preview}</td>
                   </tr>
                 ))}
               </tbody>

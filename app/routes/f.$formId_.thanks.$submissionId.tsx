@@ -34,7 +34,7 @@ export default function Thanks() {
       <ol className="steps">
         <li>What you sent through “{title}” passed the human check and is stored safely.</li>
         <li>It is being handed to the people who look after this form now; if their system is busy, Gatepost keeps trying for you.</li>
-        <li>You do not need to send it again. Sending it twice would only reach them twice.</li>
+        <li>There is nothing more to do: no need to send it again.</li>
       </ol>
       <div className="reference-box">
         <span>Your reference</span>

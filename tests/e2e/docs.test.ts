@@ -81,7 +81,7 @@ describe("docs/api.md", () => {
       .replaceAll("https://forms.example.org", inject("baseUrl"))
       .replaceAll("https://challenges.cloudflare.com/turnstile/v0/api.js", `${inject("standinOrigin")}/turnstile/v0/api.js`)
       .replaceAll("YOUR_SITEKEY", "1x00000000000000000000AA");
-    const document = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Embed</title></head><body>${served}</body></html>`;
+    const document = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Embed</title></head><body>${served}</body></html>`;
     await page.goto(`${site}/raw.html?html=${Buffer.from(document).toString("base64url")}`);
     await page.getByLabel("Your name").fill("Ada Embed");
     await page.getByLabel("E-mail address").fill("ada@example.org");

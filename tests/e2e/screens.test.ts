@@ -88,7 +88,8 @@ describe.each(["desktop", "phone"] as const)("visitor pages on a %s", (viewport)
     reference = (await page.locator(".reference").textContent()) ?? reference;
     await shoot(page, "thanks", viewport);
     if (viewport === "phone") expect(await pageWidth(page)).toBeLessThanOrEqual(390);
-    expect(errors, errors.join("\n")).toEqual([]);
+    // The refused post's 422 is the one failed request Chromium reports; nothing else may fail.
+    expect(errors.filter((e) => !e.includes("status of 422")), errors.join("\n")).toEqual([]);
   });
 });
 
