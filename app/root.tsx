@@ -30,6 +30,11 @@ export function loader({ context }: LoaderFunctionArgs) {
 
 export const shouldRevalidate = () => false;
 
+/** The page's CSP nonce in the browser: Chromium empties nonce attributes but keeps the property. */
+function pageNonce(): string {
+  return typeof document === "undefined" ? "" : (document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce ?? "");
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const site = useRouteLoaderData<typeof loader>("root")?.site ?? { name: "Gatepost", logoUrl: null, brand: null };
@@ -41,8 +46,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         {site.brand ? (
-          // Hex values checked by BRAND_COLOR's schema; the CSP allows this one nonced <style>.
-          <style nonce={nonce} dangerouslySetInnerHTML={{ __html: `:root{--brand:${site.brand.color};--brand-ink:${site.brand.ink};--link:${site.brand.link}}` }} />
+          // Hex values checked by BRAND_COLOR's schema; the CSP allows this one nonced <style>. Should
+          // React ever render it in the browser (after a hydration mismatch), it needs the real nonce.
+          <style nonce={nonce || pageNonce()} dangerouslySetInnerHTML={{ __html: `:root{--brand:${site.brand.color};--brand-ink:${site.brand.ink};--link:${site.brand.link}}` }} />
         ) : null}
       </head>
       <body>

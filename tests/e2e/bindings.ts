@@ -41,6 +41,11 @@ export async function extraBindings(): Promise<ExtraBindings> {
   provided.allowedSite = sites.allowed;
   provided.refusedSite = sites.refused;
 
+  // polish: a brand colour and an on-site logo, so every page is checked (CSP, axe, screenshots) with
+  // the site's own look; the name stays Gatepost's, which the tests look for.
+  bindings.BRAND_COLOR = "#0f766e";
+  bindings.SITE_LOGO_URL = "/favicon.svg";
+
   // admin: a known password, hashed exactly as `npm run admin:hash-password` does, and a session secret.
   bindings.ADMIN_PASSWORD_HASH = await hashPassword(E2E_ADMIN_PASSWORD);
   bindings.SESSION_SECRET = "e2e-session-secret-0123456789abcdef0123456789";

@@ -52,6 +52,9 @@ describe.each(["desktop", "phone"] as const)("visitor pages on a %s", (viewport)
     const { page, errors } = await open(viewport);
     await page.goto(`${inject("baseUrl")}/`);
     await page.getByRole("heading", { level: 1 }).waitFor(WAIT);
+    // The site's look from BRAND_COLOR and SITE_LOGO_URL (tests/e2e/bindings.ts), allowed by the CSP.
+    expect(await page.locator("header.site").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(15, 118, 110)");
+    expect(await page.locator("header.site img.site-logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await shoot(page, "landing", viewport);
 
     await page.goto(`${inject("baseUrl")}/f/newsletter`);
