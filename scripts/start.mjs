@@ -183,11 +183,13 @@ async function startLocalOutboxDrain(settings) {
  * A verification that cannot reach Cloudflare (offline, DNS) is the common one.
  */
 function explainLine(line) {
-  const unavailable = /Turnstile verification unavailable for (form \S+|the verify endpoint): (\w+)/.exec(line);
-  if (unavailable) {
-    const hint = offline ? "" : " Offline? Run `npm run start:offline` to use the local stand-in.";
-    console.log(`✖ A captcha check for ${unavailable[1]} could not reach Turnstile (${unavailable[2]}), so the post was refused.${hint}`);
-  }
+  const unavailable = /Turnstile verification unavailable for (form \S+|the verify endpoint): (\w+)(?: \((.*)\))?/.exec(line);
+  if (!unavailable) return;
+  const [, who, code, detail = ""] = unavailable;
+  const unreachable = /network|timeout/.test(code);
+  const hint = unreachable && !offline ? " Offline? `npm run start:offline` uses a local stand-in." : "";
+  const why = unreachable ? "could not reach Turnstile" : "got no verdict from Turnstile";
+  console.log(`✖ A captcha check for ${who} ${why} (${code}${detail ? `: ${detail.slice(0, 80)}` : ""}); the post was refused.${hint}`);
 }
 
 function printReadyBlock() {

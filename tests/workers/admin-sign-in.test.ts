@@ -40,7 +40,7 @@ describe("password sign-in", () => {
   it("signs the viewer in with the viewer role", async () => {
     const response = await signIn(VIEWER_PASSWORD);
     const page = await appFetch(adminGet("/admin", (response.headers.get("set-cookie") ?? "").split(";")[0]), await adminEnv());
-    expect(await page.text()).toContain("(viewer)");
+    expect(await page.text()).toContain("Signed in as viewer<");
   });
 
   it("refuses a wrong password with 401 and no cookie", async () => {
