@@ -22,7 +22,7 @@ describe("the form page", () => {
     const response = await appFetch(new Request("http://localhost/f/contact"));
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
     const html = await response.text();
-    expect(html).toMatch(/name="_gp_ts"[^>]* value="v1\.\d{13}\.[A-Za-z0-9_-]{43}"/);
+    expect(html).toMatch(/name="_gp_ts"[^>]* value="v2\.\d{13}\.[A-Za-z0-9_-]{43}"/);
     expect(html).toMatch(/name="_gp_sid"[^>]* value="[0-9a-f-]{36}"/);
     expect(html).toMatch(/<div class="hp" aria-hidden="true"><label for="_gp_hp">Leave this field empty<\/label><input type="text" id="_gp_hp" name="_gp_hp" tabindex="-1" autoComplete="off"/);
   });
@@ -51,7 +51,7 @@ describe("posts from the form page", () => {
   it.each([
     ["the trap is filled", { _gp_hp: "buy now" }, {}, "honeypot_filled"],
     ["the stamp is missing", { _gp_ts: "" }, {}, "timestamp_missing"],
-    ["the stamp is forged", { _gp_ts: signedStamp("contact", Date.now() - 60_000, "not-the-server-secret-0123456789abcdef") }, {}, "timestamp_forged"],
+    ["the stamp is forged", { _gp_ts: signedStamp("contact", Date.now() - 60_000, "", "not-the-server-secret-0123456789abcdef") }, {}, "timestamp_forged"],
     ["the stamp is for another form", { _gp_ts: signedStamp("newsletter", Date.now() - 60_000) }, {}, "timestamp_forged"],
     ["the stamp is garbage", { _gp_ts: "v1.123.abc" }, {}, "timestamp_forged"],
     ["it was sent faster than a person types", {}, { stampAgeMs: 500 }, "timestamp_too_fast"],
@@ -113,8 +113,8 @@ describe("posts from the form page", () => {
   });
 
   it("keeps the first render's stamp and id on the page after a refused post", async () => {
-    const stamp = signedStamp("contact", Date.now() - 20_000);
     const sid = crypto.randomUUID();
+    const stamp = signedStamp("contact", Date.now() - 20_000, sid);
     const response = await appFetch(formPost("/f/contact", { ...VALID, email: "bad", _gp_ts: stamp, _gp_sid: sid }));
     expect(response.status).toBe(422);
     expect(response.headers.get("Gatepost-Error-Code")).toBe("validation_failed");
