@@ -108,7 +108,7 @@ describe("POST /api/forms/:formId/submissions", () => {
     }
   });
 
-  it("uses two D1 round trips to accept, idempotency and outbox included, and one for a replay", async () => {
+  it("uses one D1 round trip to accept, idempotency and outbox included, and one for a replay", async () => {
     const counted = countingDb(env.DB);
     const appEnv = { ...sinkEnv(), DB: counted.db };
     let atResponse: string[][] = [];
@@ -120,16 +120,16 @@ describe("POST /api/forms/:formId/submissions", () => {
       );
     const first = await send();
     expect(first.status).toBe(201);
-    // 1: count the hit and look the key up (one statement); 2: the submission with its key, and its
-    // outbox row, atomically.
-    expect(atResponse.slice(0, 2)).toEqual([["rate_limits"], ["submissions", "deliveries"]]);
-    // Anything else before the response is the first delivery, which waitUntil runs after it.
-    expect(atResponse.slice(2).every((trip) => !trip.includes("submissions") && !trip.includes("rate_limits"))).toBe(true);
+    // One batch: count the hit, insert the submission with its key (guarded), its outbox row, and read
+    // back the key's holder. Anything after it is the first delivery, which waitUntil runs after the answer.
+    expect(atResponse[0]).toEqual(expect.arrayContaining(["rate_limits", "submissions", "deliveries"]));
+    expect(atResponse.slice(1).every((trip) => !trip.includes("submissions") && !trip.includes("rate_limits"))).toBe(true);
     expect(await countRows("deliveries")).toBe(1);
     const before = counted.trips();
     const again = await send();
     expect(again.status).toBe(201);
-    expect(atResponse.slice(before)).toEqual([["rate_limits"]]);
+    expect(atResponse.slice(before)).toHaveLength(1);
+    expect(await countRows("deliveries")).toBe(1);
   });
 });
 
@@ -147,24 +147,54 @@ describe("idempotency", () => {
     expect((await env.DB.prepare("SELECT idempotency_key FROM submissions").all()).results).toEqual([{ idempotency_key: "k-123" }]);
     expect(await countRows("deliveries")).toBe(1);
     expect((await sink.state()).unique).toHaveLength(1);
-    // The repeat never reached the provider, so its spent token did not turn it into a refusal.
-    expect(await standin.calls()).toHaveLength(1);
+    // The provider goes first (ADR 012): it says the repeat's token is spent, and only then is the key
+    // looked up, so the spent token does not turn the repeat into a refusal.
+    expect((await standin.calls()).map((c) => c.response)).toEqual([token, token]);
   });
 
-  it("answers a keyed repeat with the first answer even once the client is over its rate limit", async () => {
-    const appEnv = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "1" });
-    const send = (key: string) =>
-      appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": key } }), appEnv);
-    const first = await send("lost-answer");
+  it("counts a keyed repeat against the rate limit: over it, a known key gets 429 too (issue 19.2)", async () => {
+    const appEnv = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "2" });
+    const token = standinToken();
+    const send = (key: string, t = standinToken()) =>
+      appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": t }, { headers: { "Idempotency-Key": key } }), appEnv);
+    const first = await send("lost-answer", token);
     expect(first.status).toBe(201);
     const repeat = await send("lost-answer");
     expect(repeat.status).toBe(201);
     expect(await repeat.json()).toEqual(await first.json());
-    // A new key is a new submission, and that one is over the limit.
-    const fresh = await send("another");
-    expect(fresh.status).toBe(429);
-    expect(fresh.headers.get("Retry-After")).toMatch(/^\d+$/);
+    for (const over of [await send("lost-answer"), await send("lost-answer", token), await send("another")]) {
+      expect(over.status).toBe(429);
+      expect(over.headers.get("Retry-After")).toMatch(/^\d+$/);
+      expect((await over.json<{ id?: string }>()).id).toBeUndefined();
+    }
     expect(await countRows("submissions")).toBe(1);
+  });
+
+  it("binds a key to its fields: another body under a used key gets 422 and never the first id (issue 19.2)", async () => {
+    const token = standinToken();
+    const first = await appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": token }, { headers: { "Idempotency-Key": "victim-key" } }));
+    const { id } = await first.json<{ id: string }>();
+    const attempts = [
+      // Someone else's submission under the victim's key, with a fresh token and with the spent one.
+      { ...VALID, message: "Squatting someone else's key.", "cf-turnstile-response": standinToken() },
+      { ...VALID, message: "Squatting someone else's key.", "cf-turnstile-response": token },
+      { ...VALID, name: "Ada  Lovelace ", "cf-turnstile-response": standinToken() },
+    ];
+    for (const body of attempts) {
+      const response = await appFetch(apiPost("contact", body, { headers: { "Idempotency-Key": "victim-key" } }));
+      const text = await response.text();
+      expect(response.status, text).toBe(422);
+      expect(response.headers.get("Gatepost-Error-Code")).toBe("idempotency_key_reused");
+      expect(text).not.toContain(id);
+    }
+    // An empty body under a known key is just an invalid form: it reveals nothing either.
+    const empty = await appFetch(apiPost("contact", {}, { headers: { "Idempotency-Key": "victim-key" } }));
+    expect(empty.status).toBe(422);
+    expect(empty.headers.get("Gatepost-Error-Code")).toBe("validation_failed");
+    expect(await empty.text()).not.toContain(id);
+    expect(await countRows("submissions")).toBe(1);
+    // A key is bound to the values as stored (trimmed): "Ada  Lovelace" keeps its inner spaces, so differs.
+    expect((await rows()).map((r) => r.id)).toEqual([id]);
   });
 
   it("keeps one row when two requests with the same key race", async () => {
