@@ -287,6 +287,63 @@ describe("CORS and the origin check", () => {
   });
 });
 
+describe("hostile bodies (issue 19, points 1, 5 and 12)", () => {
+  it("checks the origin before the body: a foreign post with a junk or huge body gets 403, unread", async () => {
+    for (const body of ["{ not json", "a=1&".repeat(16_000)]) {
+      const response = await appFetch(
+        apiPost("contact", body, { type: "application/json; charset=utf-8", headers: { Origin: "https://evil.example" } }),
+        withSite(),
+      );
+      expect(response.status).toBe(403);
+      expect(response.headers.get("Gatepost-Error-Code")).toBe("origin_not_allowed");
+    }
+  });
+
+  it("refuses 64 KiB of one repeated key with 413 too_many_fields, before the schema or the provider", async () => {
+    const response = await appFetch(apiPost("contact", "name=x&".repeat(9_000), { type: "application/x-www-form-urlencoded; charset=utf-8" }));
+    expect(response.status).toBe(413);
+    expect(response.headers.get("Gatepost-Error-Code")).toBe("too_many_fields");
+    expect(await standin.calls()).toHaveLength(0);
+  });
+
+  it("refuses invalid UTF-8 (%FF), lone surrogates and control characters with 400 invalid_text", async () => {
+    const token = standinToken();
+    // Raw bodies: with a charset parameter apiPost sends the string as it is.
+    const bodies: Array<[string, string]> = [
+      [`name=Ada&email=ada%40example.org&message=caf%FF+au+lait&cf-turnstile-response=${token}`, "application/x-www-form-urlencoded; charset=utf-8"],
+      [`{"name":"Ada","email":"ada@example.org","message":"half \\ud83d a smile","cf-turnstile-response":"${token}"}`, "application/json; charset=utf-8"],
+      [`{"name":"Ada\\u0000","email":"ada@example.org","message":"A NUL in the name.","cf-turnstile-response":"${token}"}`, "application/json; charset=utf-8"],
+    ];
+    for (const [body, type] of bodies) {
+      const response = await appFetch(apiPost("contact", body, { type }));
+      expect(response.status, body).toBe(400);
+      expect(response.headers.get("Gatepost-Error-Code")).toBe("invalid_text");
+    }
+    expect(await countRows("submissions")).toBe(0);
+    // The token was never spent on a body that cannot be kept.
+    expect(await standin.calls()).toHaveLength(0);
+  });
+
+  it("stores a lone CR as a newline, so every export reads as plain lines", async () => {
+    const response = await appFetch(apiPost("contact", { ...VALID, message: "line one\rline two\r\nline three", "cf-turnstile-response": standinToken() }));
+    expect(response.status).toBe(201);
+    const [row] = await rows();
+    expect(JSON.parse(row.fields).message).toBe("line one\nline two\nline three");
+  });
+
+  it("refuses a multipart body with a file part with 415 file_not_accepted", async () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ ...VALID, "cf-turnstile-response": standinToken() })) form.set(k, v);
+    form.set("attachment", new File(["%PDF-1.7"], "cv.pdf", { type: "application/pdf" }));
+    const response = await appFetch(
+      new Request("http://localhost/api/forms/contact/submissions", { method: "POST", body: form, headers: { Accept: "application/json" } }),
+    );
+    expect(response.status).toBe(415);
+    expect((await response.json<{ code: string }>()).code).toBe("file_not_accepted");
+    expect(await countRows("submissions")).toBe(0);
+  });
+});
+
 describe("plain honeypot on API posts", () => {
   it("gives a bot that fills _gotcha the human answer and quarantines it, never queued or delivered", async () => {
     const response = await appFetch(

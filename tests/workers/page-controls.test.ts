@@ -123,6 +123,37 @@ describe("posts from the form page", () => {
     expect(html).toContain(`value="${sid}"`);
   });
 
+  it("refuses a stamp over 24 hours old with form_expired: answers kept, a fresh stamp, no token spent (issue 19.11)", async () => {
+    const response = await appFetch(
+      formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }, {}, { stampAgeMs: 24 * 3_600_000 + 60_000 }),
+      sinkEnv(),
+    );
+    expect(response.status).toBe(400);
+    expect(response.headers.get("Gatepost-Error-Code")).toBe("form_expired");
+    const html = await response.text();
+    expect(html).toContain(VALID.message);
+    const stamp = /name="_gp_ts"[^>]* value="([^"]+)"/.exec(html)?.[1];
+    const sid = /name="_gp_sid"[^>]* value="([^"]+)"/.exec(html)?.[1];
+    expect(Number(stamp?.split(".")[1])).toBeGreaterThan(Date.now() - 3_600_000);
+    expect(await standin.calls()).toHaveLength(0);
+    expect(await countRows("submissions")).toBe(0);
+    // Sent again at once from the re-rendered page, it is accepted as a person's post.
+    const again = await appFetch(formPost("/f/contact", { ...VALID, _gp_ts: stamp!, _gp_sid: sid!, "cf-turnstile-response": standinToken() }), sinkEnv());
+    expect(again.status).toBe(303);
+    expect((await onlyRow()).status).toBe("accepted");
+  });
+
+  it("binds the stamp to its render's submission id: the stamp with another id is a bot's (issue 19.11)", async () => {
+    const sid = crypto.randomUUID();
+    const stamp = signedStamp("contact", Date.now() - 60_000, sid);
+    const response = await appFetch(
+      formPost("/f/contact", { ...VALID, _gp_ts: stamp, _gp_sid: crypto.randomUUID(), "cf-turnstile-response": standinToken() }),
+      sinkEnv(),
+    );
+    expect(response.status).toBe(303);
+    expect(await onlyRow()).toMatchObject({ status: "quarantined", quarantine_reason: "timestamp_forged" });
+  });
+
   it("answers wrong methods with 405 and a code", async () => {
     for (const method of ["PUT", "DELETE", "PATCH"]) {
       const response = await appFetch(new Request("http://localhost/f/contact", { method }));
