@@ -1,5 +1,6 @@
 // Fixed-window rate limits kept in D1. Each window is one atomic upsert that returns the new count,
-// so concurrent requests can never both read "4" and both pass a limit of 5 (docs/decisions/002).
+// so concurrent requests can never both read "4" and both pass a limit of 5 (docs/decisions/002). The
+// accept path puts the upsert in its store batch and guards the insert with withinRateLimits (012).
 
 export interface RateRule {
   /** What is counted, e.g. "form:contact:ip:203.0.113.0/64". */
