@@ -112,6 +112,26 @@ describe("posts from the form page", () => {
     expect(await countRows("submissions")).toBe(1);
   });
 
+  it("refuses changed answers under a sent form's id with 422, and re-renders it as a new submission (issue 19.2)", async () => {
+    const sid = crypto.randomUUID();
+    const first = await appFetch(formPost("/f/contact", { ...VALID, _gp_sid: sid, "cf-turnstile-response": standinToken() }));
+    expect(first.status).toBe(303);
+    const changed = { ...VALID, message: "Sent again from the back button, with a change." };
+    const again = await appFetch(formPost("/f/contact", { ...changed, _gp_sid: sid, "cf-turnstile-response": standinToken() }));
+    expect(again.status).toBe(422);
+    expect(again.headers.get("Gatepost-Error-Code")).toBe("idempotency_key_reused");
+    const html = await again.text();
+    expect(html).not.toContain(first.headers.get("location")!.split("/").pop());
+    const stamp = /name="_gp_ts"[^>]* value="([^"]+)"/.exec(html)![1];
+    const fresh = /name="_gp_sid"[^>]* value="([^"]+)"/.exec(html)![1];
+    expect(fresh).not.toBe(sid);
+    const third = await appFetch(formPost("/f/contact", { ...changed, _gp_ts: stamp, _gp_sid: fresh, "cf-turnstile-response": standinToken() }));
+    expect(third.status).toBe(303);
+    expect(third.headers.get("location")).not.toBe(first.headers.get("location"));
+    const statuses = (await env.DB.prepare("SELECT status FROM submissions").all<{ status: string }>()).results.map((r) => r.status);
+    expect(statuses).toEqual(["accepted", "accepted"]);
+  });
+
   it("keeps the first render's stamp and id on the page after a refused post", async () => {
     const sid = crypto.randomUUID();
     const stamp = signedStamp("contact", Date.now() - 20_000, sid);
