@@ -41,14 +41,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
     .run();
   if (new URL(request.url).searchParams.has("delivered")) {
     const payload = JSON.stringify({ type: "submission.created", data: { id, form: "contact", fields } });
-    context.cloudflare.ctx.waitUntil(deliverOnce(env, id, payload));
+    // The webhook's address and secret are bench bindings, not keys of Gatepost's Env.
+    const bench = env as unknown as { DB: D1Database; BENCH_WEBHOOK_URL: string; BENCH_WEBHOOK_SECRET: string };
+    context.cloudflare.ctx.waitUntil(deliverOnce(bench, id, payload));
   }
   // The count goes back in the redirect so the bench can check the reference really counted.
   return redirect(`/?sent=${id}${counted === null ? "" : `&count=${counted}`}`, 303);
 }
 
 /** One signed POST to the webhook, then one D1 write of what came back. Never throws. */
-async function deliverOnce(env: Record<string, string> & { DB: D1Database }, submissionId: string, payload: string) {
+async function deliverOnce(
+  env: { DB: D1Database; BENCH_WEBHOOK_URL: string; BENCH_WEBHOOK_SECRET: string },
+  submissionId: string,
+  payload: string,
+) {
   const msgId = `msg_${crypto.randomUUID().replaceAll("-", "")}`;
   const timestamp = String(Math.floor(Date.now() / 1000));
   const secret = Uint8Array.from(atob(env.BENCH_WEBHOOK_SECRET.replace(/^whsec_/, "")), (c) => c.charCodeAt(0));
