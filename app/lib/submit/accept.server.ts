@@ -91,7 +91,6 @@ export async function acceptSubmission({ request, form, env, settings, ctx, chan
   const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
   const fingerprint = key.key ? await fingerprintRequest(form.id, validation.values) : null;
   const rules = formRateRules(form.id, rateLimitsFor(form, formSettings), clientIp(request));
-  const nowMs = Date.now();
 
   // A bot is judged above but still has to pass Turnstile: nothing is ever stored without a verified
   // token, and a bot sees exactly the answers a human would.
@@ -103,6 +102,8 @@ export async function acceptSubmission({ request, form, env, settings, ctx, chan
     expectedAction: form.id,
     expectedHostnames: expectedHostnames(settings.turnstile, request),
   });
+  // Read after the provider's answer, which may take seconds: the hit counts in the window it lands in.
+  const nowMs = Date.now();
   if (!verdict.ok) {
     // A repeat whose token the first request spent: only this path pays a look-up of the key.
     if (verdict.code === "turnstile_expired_or_duplicate" && key.key && fingerprint) {
