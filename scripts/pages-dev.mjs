@@ -50,7 +50,9 @@ export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, p
     try {
       const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return { url, stop, pid, output };
-    } catch {}
+    } catch {
+      // not listening yet: try again until the deadline
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   await stop();

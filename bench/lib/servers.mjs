@@ -30,7 +30,9 @@ async function waitFor(url, isAlive, timeoutMs, describe) {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       if (res.status < 500) return;
-    } catch {}
+    } catch {
+      // not listening yet: try again until the deadline
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);

@@ -72,7 +72,10 @@ export function problemHtml(code: ErrorCode, form: FormDef | null, headers: Head
   headers.set("cache-control", "no-store");
   headers.set("x-content-type-options", "nosniff");
   // The page needs nothing but its own inline style: no scripts, frames, forms or other loads.
-  headers.set("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  headers.set(
+    "content-security-policy",
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  );
   headers.set(ERROR_CODE_HEADER, code);
   return new Response(html, { status, headers });
 }
