@@ -2,7 +2,6 @@ import type { EntryContext } from "@remix-run/cloudflare";
 import type { FormDef } from "~/forms/schema";
 import { errorCodeOf, FALLBACK_ERROR_CODE } from "~/lib/http/error-code";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
-import type { FieldErrors } from "~/lib/submit/validation";
 
 // Every refusal Gatepost answers is built here, whatever asked for it: a document route's thrown
 // refusal (the ErrorBoundary shows its catalogue message), the public API's RFC 9457 problem+json, a
@@ -11,6 +10,9 @@ import type { FieldErrors } from "~/lib/submit/validation";
 // ERROR_CODE_HEADER, whatever the body's format (scripts and the fuzz test rely on it).
 
 export const ERROR_CODE_HEADER = "Gatepost-Error-Code";
+
+/** Per-field messages of a validation refusal, by field name (submit/validation's FieldErrors). */
+type FieldErrors = Record<string, string>;
 
 /** A thrown refusal for document routes: the ErrorBoundary shows the catalogue message. */
 export function refusal(code: ErrorCode): Response {
