@@ -86,7 +86,7 @@ describe("the admin route manifest", () => {
       if (!VIEWER_ALLOWED.has(route.id)) expect(viewer.status).toBe(403);
       const admin = await sessionCookie("admin");
       const auditBefore = await countRows("audit_log");
-      // A foreign Origin is refused before Remix runs (page-origin-guard: origin_not_allowed); the
+      // A foreign Origin is refused before Remix runs (the page-origin guard in responses.server.ts: origin_not_allowed); the
       // admin's own check answers 403 for a cross-site Sec-Fetch-Site or a POST without Origin.
       for (const [headers, status] of [
         [{ Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, 403],
