@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
@@ -13,6 +13,12 @@ import { pageMeta } from "~/lib/http/meta";
 
 export const meta: MetaFunction = () =>
   pageMeta("Operator sign-in", "Sign in to the Gatepost operator console to review submissions and their deliveries.");
+
+// A document POST renders the page, whose headers come from here: a 429 keeps its Retry-After.
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : {};
+};
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const next = safeNext(new URL(request.url).searchParams.get("next"));

@@ -1,4 +1,4 @@
-import { createCookie, createSessionStorage, type SessionStorage } from "@remix-run/cloudflare";
+import { createCookie, createSessionStorage, type Cookie, type SessionStorage } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { encodeBase64Url } from "../crypto/base64url";
 
@@ -28,9 +28,12 @@ const SessionRowSchema = z.object({ data: z.string() });
 // Path=/ and host-only, so a sibling subdomain cannot plant one. Chromium and Firefox keep Secure
 // cookies on http://localhost, so local development needs no exception (tests/e2e/admin.test.ts).
 // Path=/ also reaches the cookies ADR 004 issued there.
-/** The session id's cookie, signed with `secrets[0]` and verified with any of them. */
-export function adminSessionCookie(secrets: readonly string[]) {
-  return createCookie(SESSION_COOKIE, {
+/**
+ * The session id's cookie, signed with `secrets[0]` and verified with any of them. Its parse never
+ * throws: Remix's unsign throws on a signature that is not base64, and a junk cookie is no cookie.
+ */
+export function adminSessionCookie(secrets: readonly string[]): Cookie {
+  const cookie = createCookie(SESSION_COOKIE, {
     secrets: [...secrets],
     httpOnly: true,
     secure: true,
@@ -38,6 +41,21 @@ export function adminSessionCookie(secrets: readonly string[]) {
     path: "/",
     maxAge: SESSION_TTL_SECONDS,
   });
+  return {
+    name: cookie.name,
+    isSigned: cookie.isSigned,
+    get expires() {
+      return cookie.expires;
+    },
+    async parse(header, options) {
+      try {
+        return await cookie.parse(header, options);
+      } catch {
+        return null;
+      }
+    },
+    serialize: (value, options) => cookie.serialize(value, options),
+  };
 }
 
 /** Remix session storage over D1. `secrets[0]` signs new cookies; every entry verifies (rotation). */
