@@ -21,7 +21,7 @@ export async function adminEnv(overrides: Partial<Record<string, string>> = {}):
 export async function sessionCookie(role: "admin" | "viewer", appEnv?: Env): Promise<string> {
   const e = appEnv ?? (await adminEnv());
   const hash = role === "admin" ? e.ADMIN_PASSWORD_HASH : e.VIEWER_PASSWORD_HASH;
-  const storage = adminSessionStorage(env.DB, [SESSION_SECRET]);
+  const storage = adminSessionStorage(env.DB, (e.SESSION_SECRET ?? SESSION_SECRET).split(/\s+/));
   const session = await storage.getSession();
   session.set("sub", `password:${role}`);
   session.set("role", role);

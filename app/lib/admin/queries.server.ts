@@ -160,8 +160,10 @@ export async function listSubmissions(db: D1Database, filters: ListFilters) {
   if (filters.from) clauses.push(`s.received_at >= ${bind(filters.from)}`);
   if (filters.to) clauses.push(`s.received_at < ${bind(endOfDay(filters.to))}`);
   if (filters.q) {
-    const like = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    clauses.push(`(s.id = ${bind(filters.q)} OR s.fields LIKE ${bind(like)} ESCAPE '\\')`);
+    // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes ("pattern too complex", a 500), and
+    // instr needs no escaping. lower() on both sides keeps LIKE's ASCII case-insensitivity.
+    const q = bind(filters.q);
+    clauses.push(`(s.id = ${q} OR instr(lower(s.fields), lower(${q})) > 0)`);
   }
   const inner = `SELECT s.*, ${STATE_SQL} AS state FROM submissions s ${clauses.length ? `WHERE ${clauses.join(" AND ")}` : ""}`;
   const outerWhere = filters.state ? `WHERE state = ${bind(filters.state)}` : "";
