@@ -16,8 +16,10 @@ export const meta: MetaFunction = () =>
 
 // A document POST renders the page, whose headers come from here: a 429 keeps its Retry-After.
 export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers();
   const retryAfter = actionHeaders.get("Retry-After");
-  return retryAfter ? { "Retry-After": retryAfter } : {};
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
