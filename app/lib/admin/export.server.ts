@@ -30,12 +30,15 @@ export interface ExportRange {
   to?: string;
 }
 
+/** A field the export form leaves empty ("from=&to=") is a field not given. */
+const blankIsUnset = <T>(schema: z.ZodType<T>) => z.preprocess((value) => (value === "" ? undefined : value), schema);
+
 /** /admin/export's query: a form id, an optional existing date range, csv (the default) or json. */
 export const ExportParamsSchema = z.object({
   form: TokenSchema,
-  from: IsoDateSchema.optional(),
-  to: IsoDateSchema.optional(),
-  format: z.enum(["csv", "json"]).default("csv"),
+  from: blankIsUnset(IsoDateSchema.optional()),
+  to: blankIsUnset(IsoDateSchema.optional()),
+  format: blankIsUnset(z.enum(["csv", "json"]).default("csv")),
 });
 export type ExportParams = z.infer<typeof ExportParamsSchema>;
 
