@@ -25,8 +25,8 @@ export type SessionData = z.infer<typeof SessionDataSchema>;
 const SessionRowSchema = z.object({ data: z.string() });
 
 // The cookie carries an id, never data: `__Host-` makes the browser refuse it unless it is Secure,
-// Path=/ and host-only, so a sibling subdomain cannot plant one. Chromium and Firefox keep Secure
-// cookies on http://localhost, so local development needs no exception (tests/e2e/admin.test.ts).
+// Path=/ and host-only, so a sibling subdomain cannot plant one. Chromium keeps Secure cookies on
+// http://localhost and 127.0.0.1, so local development needs no exception (tests/e2e/admin.test.ts).
 // Path=/ also reaches the cookies ADR 004 issued there.
 /**
  * The session id's cookie, signed with `secrets[0]` and verified with any of them. Its parse never
