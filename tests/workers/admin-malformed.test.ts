@@ -55,6 +55,8 @@ beforeEach(async () => {
   ];
 });
 
+const signedIn = (who: string) => who === "admin" || who === "viewer";
+
 function urlFor(route: ManifestRoute, id = submissionId): string {
   const path = fullPath(route).replace(/:id\b/, id).replace(/:[a-zA-Z]+/g, "contact");
   return `http://localhost${path}${route.index ? "?index" : ""}`;
@@ -91,9 +93,13 @@ describe("malformed input to every admin route (issue 19.4)", () => {
     const requests: Array<[string, Request]> = [];
     const headers = { "Sec-Fetch-Site": "same-origin" };
     for (const [who, cookie] of cookies) {
-      for (const value of BAD_VALUES) {
+      // Without a session most routes stop at the guard, so fewer values do; signed in, all of them.
+      for (const value of signedIn(who) ? BAD_VALUES : SOME_BAD_VALUES) {
         const query = KEYS.map((key) => `${key}=${value}`).join("&");
         requests.push([who, new Request(withQuery(urlFor(route), query), { headers: { ...headers, ...cookie } })]);
+        // The same with a real form, so a route that looks the form up first reads the rest too.
+        const withForm = `form=contact&${KEYS.filter((key) => key !== "form").map((key) => `${key}=${value}`).join("&")}`;
+        if (who === "admin") requests.push([who, new Request(withQuery(urlFor(route), withForm), { headers: { ...headers, ...cookie } })]);
         // A value with a slash is another path, not this route's parameter.
         if (fullPath(route).includes(":id") && !value.includes("/")) requests.push([who, new Request(urlFor(route, value), { headers: { ...headers, ...cookie } })]);
       }
@@ -111,7 +117,7 @@ describe("malformed input to every admin route (issue 19.4)", () => {
       requests.push([who, new Request(urlFor(route), { method: "POST", body, headers })]);
     };
     for (const [who, cookie] of cookies) {
-      for (const value of BAD_VALUES) {
+      for (const value of signedIn(who) ? BAD_VALUES : SOME_BAD_VALUES) {
         post(who, cookie, FIELDS.map((field) => `${field}=${value}`).join("&"), "application/x-www-form-urlencoded");
       }
       // Past the guards only an admin gets: each intent with odd values beside it.
