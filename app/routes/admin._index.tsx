@@ -1,9 +1,11 @@
+import { z } from "zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OutcomeChart } from "~/components/admin/outcome-chart";
 import { FORMS, findForm } from "~/forms/registry";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
+import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { redeliverFormDead } from "~/lib/admin/actions.server";
 import { loadDashboard } from "~/lib/admin/queries.server";
 import type { loader as layoutLoader } from "~/routes/admin";
@@ -12,15 +14,17 @@ export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and delivery outcomes per form.");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context.cloudflare.env);
+  await requireUser(request, context);
   return loadDashboard(context.cloudflare.env.DB, FORMS.map((f) => f.id));
 }
 
+const RedeliverFormSchema = z.object({ formId: TokenSchema });
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
-  const user = await requireAdminAction(request, env);
-  const form = await request.formData();
-  const result = await redeliverFormDead({ env, settings: context.settings, user, request }, String(form.get("formId") ?? ""));
+  const user = await requireAdminAction(request, context);
+  const { formId } = await readAdminForm(request, RedeliverFormSchema);
+  const result = await redeliverFormDead({ env, settings: context.settings, user, request }, formId);
   return json(result, { status: result.ok ? 200 : 400 });
 }
 
