@@ -1,8 +1,11 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import { findForm } from "~/forms/registry";
-import { resolveDestination } from "~/lib/delivery/destinations.server";
+import { EMAIL_KINDS } from "~/lib/delivery/destinations.server";
 import { parseSubmissionRow, type StoredSubmission } from "~/lib/storage/submissions.server";
-import { buildPayload, DELIVERY_TIMEOUT_MS, sendWebhook, type AttemptRecord } from "~/lib/delivery/webhook.server";
+import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/webhook.server";
+import type { AttemptRecord } from "~/lib/delivery/attempt.server";
+import { attemptKind } from "~/lib/delivery/dispatch.server";
+import type { Mailer } from "~/lib/delivery/mailer.server";
 
 // Drives the outbox: claim due deliveries under a lease, send each once, log the attempt and either
 // finish the delivery or schedule the next try. A drainer that dies mid-way simply lets its lease
@@ -17,6 +20,11 @@ export const JITTER = 0.2;
 export const LEASE_MS = 60_000;
 /** Cloudflare allows six simultaneous outbound connections per invocation. */
 export const BATCH_SIZE = 6;
+/**
+ * A delivery whose settings are missing or bad is held, not dropped: it keeps its attempts and is
+ * looked at again this often, so fixing the setting heals it within minutes (docs/destinations.md).
+ */
+export const HOLD_RECHECK_MS = 5 * 60_000;
 
 export interface DrainOptions {
   /** Names the claim holder; unique per drainer run. */
@@ -32,6 +40,11 @@ export interface DrainOptions {
   random?: () => number;
   /** Stop claiming new batches after this much wall time; claimed work still finishes. */
   budgetMs?: number;
+  /**
+   * How e-mail kinds are sent. Absent: this runtime cannot send e-mail (the Pages app), so e-mail rows
+   * are left to the drain Worker. null: the Worker has no send_email binding, so they are held.
+   */
+  mailer?: Mailer | null;
 }
 
 export interface DrainReport {
@@ -59,11 +72,12 @@ export function nextRetryDelayMs(attemptsSoFar: number, random: () => number = M
 const CLAIM = `UPDATE deliveries SET lease_owner = ?1, lease_until = ?2
   WHERE id IN (
     SELECT id FROM deliveries
-    WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3) FILTER
+    WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3)
+      AND destination NOT IN (SELECT value FROM json_each(?5)) FILTER
     ORDER BY next_attempt_at LIMIT ?4)
   RETURNING id, submission_id, form_id, destination, attempts`;
 
-/** Leases up to `limit` due deliveries (optionally of one submission). One atomic statement. */
+/** Leases up to `limit` due deliveries (optionally of one submission, never of `skipKinds`). One atomic statement. */
 export async function claimDue(
   db: D1Database,
   owner: string,
@@ -71,9 +85,10 @@ export async function claimDue(
   limit: number,
   leaseMs = LEASE_MS,
   submissionId?: string,
+  skipKinds: readonly string[] = [],
 ): Promise<Claim[]> {
-  const sql = CLAIM.replace("FILTER", submissionId ? "AND submission_id = ?5" : "");
-  const params: unknown[] = [owner, nowMs + leaseMs, nowMs, limit];
+  const sql = CLAIM.replace("FILTER", submissionId ? "AND submission_id = ?6" : "");
+  const params: unknown[] = [owner, nowMs + leaseMs, nowMs, limit, JSON.stringify(skipKinds)];
   if (submissionId) params.push(submissionId);
   const { results } = await db.prepare(sql).bind(...params).all<Record<string, unknown>>();
   return results.map((row) => ({
@@ -118,17 +133,23 @@ export async function deliverLeasedAfterResponse(
   submission: StoredSubmission,
   claims: readonly Claim[],
   owner: string,
-  options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random"> = {},
+  options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random" | "mailer"> = {},
 ): Promise<DrainReport | null> {
   await new Promise((resolve) => setTimeout(resolve, 0));
-  const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
+  // E-mail rows go back to the queue at once for the drain Worker, which holds send_email (ADR 016).
+  const here = options.mailer === undefined ? claims.filter((claim) => !EMAIL_KINDS.has(claim.destination)) : [...claims];
+  const handedOver = claims.filter((claim) => !here.includes(claim));
+  const report: DrainReport = { claimed: here.length, delivered: 0, retrying: 0, dead: 0 };
   try {
     const records = await Promise.all(
-      claims.map((claim) => attemptDelivery(settings, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options.fetch)),
+      here.map((claim) => attemptDelivery(db, settings, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
     );
     const nowMs = Date.now();
-    const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
-    await db.batch(settled.flatMap((s) => s.statements));
+    const settled = here.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
+    const released = handedOver.map((claim) =>
+      db.prepare("UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE id = ?1 AND lease_owner = ?2").bind(claim.id, owner),
+    );
+    await db.batch([...settled.flatMap((s) => s.statements), ...released]);
     for (const { outcome } of settled) report[outcome] += 1;
     return report;
   } catch (error) {
@@ -147,13 +168,14 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   while (report.claimed < limit && Date.now() < stopAt) {
     const nowMs = options.nowMs ?? Date.now();
     const size = Math.min(batchSize, limit - report.claimed);
-    const claims = await claimDue(db, owner, nowMs, size, leaseMs, submissionId);
+    const skipKinds = options.mailer === undefined ? [...EMAIL_KINDS] : [];
+    const claims = await claimDue(db, owner, nowMs, size, leaseMs, submissionId, skipKinds);
     report.claimed += claims.length;
     if (claims.length === 0) break;
     const submissions = await loadSubmissions(db, claims);
     const outcomes = await Promise.all(
       claims.map(async (claim) => {
-        const record = await attemptDelivery(settings, claim, submissions.get(claim.submissionId), timeoutMs, options.fetch);
+        const record = await attemptDelivery(db, settings, claim, submissions.get(claim.submissionId), timeoutMs, options);
         // The attempt's log row and its delivery's new state land together, in one batch.
         const { statements, outcome } = settleStatements(db, claim, owner, record, options.nowMs ?? Date.now(), options.random);
         await db.batch(statements);
@@ -176,23 +198,20 @@ async function loadSubmissions(db: D1Database, claims: Claim[]): Promise<Map<str
 }
 
 async function attemptDelivery(
+  db: D1Database,
   settings: Settings,
   claim: Claim,
   submission: StoredSubmission | undefined,
   timeoutMs: number,
-  doFetch: typeof fetch | undefined,
+  options: Pick<DrainOptions, "fetch" | "mailer">,
 ): Promise<AttemptRecord> {
   const form = findForm(claim.formId);
-  const target = form ? resolveDestination(settings, form, claim.destination) : null;
-  if (!submission || !target?.ok) {
-    const detail = !submission
-      ? "the submission no longer exists"
-      : (target && !target.ok ? target.reason : `form ${claim.formId} is not defined`);
+  if (!submission || !form) {
+    const detail = !submission ? "the submission no longer exists" : `form ${claim.formId} is not defined`;
     console.error(`delivery ${claim.id} cannot be sent: ${detail}`);
     return { delivered: false, httpStatus: null, error: "config", detail, latencyMs: 0, excerpt: null };
   }
-  const body = JSON.stringify(buildPayload(submission));
-  return sendWebhook({ url: target.destination.url, keys: target.destination.keys, webhookId: claim.id, body, timeoutMs, fetch: doFetch });
+  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch: options.fetch, mailer: options.mailer ?? null });
 }
 
 /** The attempt's log row and the update that settles its delivery, and which way it went. */
@@ -212,18 +231,40 @@ function settleStatements(
     )
     .bind(claim.id, attemptedAt, record.httpStatus, record.error, record.latencyMs, record.excerpt);
   if (record.delivered) {
-    // A success always wins, even if this drainer's lease lapsed: the receiver has it.
+    // A success always wins, even if this drainer's lease lapsed: the receiver has it. A skipped
+    // confirmation is settled the same way, with the reason kept in last_error.
     const done = db
       .prepare(
         `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2,
-           lease_owner = NULL, lease_until = NULL, last_error = NULL
+           lease_owner = NULL, lease_until = NULL, last_error = ?3
          WHERE id = ?1 AND status = 'pending'`,
       )
-      .bind(claim.id, attemptedAt);
+      .bind(claim.id, attemptedAt, record.error === "skipped" ? record.detail : null);
     return { statements: [log, done], outcome: "delivered" };
   }
+  if (record.error === "config") {
+    // Held: the attempt budget is kept for when the setting is fixed. The log gets a row only when
+    // the reason changes, so a delivery held for days does not write one every few minutes.
+    const logOnChange = db
+      .prepare(
+        `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
+         SELECT ?1, ?2, NULL, 'config', ?3, NULL
+         WHERE NOT EXISTS (SELECT 1 FROM deliveries WHERE id = ?1 AND last_error IS ?4)`,
+      )
+      .bind(claim.id, attemptedAt, record.latencyMs, record.detail);
+    const hold = db
+      .prepare(
+        `UPDATE deliveries SET next_attempt_at = ?3, last_error = ?4, lease_owner = NULL, lease_until = NULL
+         WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
+      )
+      .bind(claim.id, owner, nowMs + HOLD_RECHECK_MS, record.detail);
+    return { statements: [logOnChange, hold], outcome: "retrying" };
+  }
   const attempts = claim.attempts + 1;
-  const delay = nextRetryDelayMs(attempts, random);
+  // A destination that says it no longer exists is dead now, not after 44 h of asking again.
+  const scheduled = record.error === "gone" ? null : nextRetryDelayMs(attempts, random);
+  // A 429's Retry-After is honoured: the next attempt is never sooner than it asks.
+  const delay = scheduled === null ? null : Math.max(scheduled, record.retryAfterMs ?? 0);
   // A failure only counts while the lease is still ours; otherwise someone else owns the row now.
   const retry = db
     .prepare(
