@@ -70,6 +70,7 @@ for (const key of new Set([...Object.keys(settings), ...settingNames()])) {
   if (process.env[key] !== undefined) settings[key] = process.env[key];
 }
 Object.assign(settings, await startLocalWebhookSink());
+Object.assign(settings, notificationDefaults(settings));
 
 // Each server is in the cleanups from the moment it is spawned: Ctrl-C during start-up stops it too.
 await startPagesDev({ port, host: process.env.HOST || "localhost", bindings: settings, onSpawn: (stop) => cleanups.push(stop) });
@@ -105,23 +106,47 @@ async function startLocalWebhookSink() {
       console.log(`Webhooks for ${urlVar} go to ${process.env[urlVar]}.`);
     }
   }
-  if (unset.length === 0) return webhook;
-  const { startWebhookSink } = await import("../tests/support/webhook-sink.mjs");
+  const { startLocalSink } = await import("../tests/support/webhook-sink.mjs");
   const given = unset.map(([, secretVar]) => process.env[secretVar]).find(Boolean);
   const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
-  const sink = await startWebhookSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
+  const sink = await startLocalSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
+  localSink = sink;
   cleanups.push(() => sink.close());
+  console.log(`Local sink page: ${sink.pageUrl} lists every e-mail, Slack and Discord message that would be sent.`);
+  if (unset.length === 0) return webhook;
   for (const [urlVar, secretVar] of unset) Object.assign(webhook, { [urlVar]: sink.url, [secretVar]: secret });
   console.log(`Webhook sink on ${sink.url}: it prints every delivery and whether its signature checked out.`);
   console.log(`  Play a broken receiver: curl -X POST ${sink.controlOrigin}/mode -d '{"mode":"down"}' (down|http500|slow|reset|normal)`);
   return webhook;
 }
 
+let localSink = null;
+
+/**
+ * Notifications (issue 20): unless set, the contact form's Slack and Discord messages go to the local
+ * sink, its owner e-mail and the sender's confirmation are on, and e-mails come from a local sender.
+ * The drain Worker's simulated send_email hands each e-mail to the sink (startLocalOutboxDrain).
+ */
+function notificationDefaults(current) {
+  if (!localSink) return {};
+  const defaults = {
+    EMAIL_FROM: "gatepost@localhost",
+    PUBLIC_URL: `http://localhost:${port}`,
+    CONTACT_EMAIL_TO: "owner@localhost",
+    CONTACT_SLACK_WEBHOOK_URL: localSink.slackUrl,
+    CONTACT_DISCORD_WEBHOOK_URL: localSink.discordUrl,
+    CONTACT_CONFIRMATION: "on",
+  };
+  return Object.fromEntries(Object.entries(defaults).filter(([key]) => !current[key] && process.env[key] === undefined));
+}
+
 /** Runs workers/outbox-drain on the same local D1 and fires its cron every 15 s, so retries need no request. */
 async function startLocalOutboxDrain(settings) {
-  const keys = ["ALLOW_LOOPBACK_WEBHOOKS", ...webhookDestinations().flat()];
+  // The drain Worker reads the same settings as the site: every site-wide and form setting.
+  const keys = Object.keys(settings).filter((k) => /^[A-Z][A-Z0-9_]*$/.test(k));
   await startOutboxDrainDev({
     bindings: Object.fromEntries(keys.map((k) => [k, settings[k]])),
+    onEmail: (raw) => localSink?.captureEmail(raw),
     intervalMs: 15_000,
     onReport(results) {
       for (const job of results) {
