@@ -11,7 +11,7 @@ export const DISCORD_LIMITS = { title: 256, fields: 25, fieldName: 256, fieldVal
 
 /** Backslash-escapes Discord markdown and mention/link syntax. */
 export function escapeDiscord(text: string): string {
-  return text.replace(/[\\*_~`|>#\-[\]()<@:!]/g, (char) => `\\${char}`);
+  return text.replace(/[\\*_~`|<>#\-[\]()@]/g, (char) => `\\${char}`);
 }
 
 export interface DiscordMessage {
