@@ -258,3 +258,28 @@ describe("the real send_email binding (miniflare's simulation)", () => {
     expect(attempt).toMatchObject({ error: null, response_excerpt: "sent to 2 recipients" });
   });
 });
+
+describe("bad configuration fails loudly", () => {
+  it("reports a non-https Slack URL and e-mail without EMAIL_FROM on /healthz as degraded, by name", async () => {
+    const res = await appFetch(
+      new Request("http://localhost/healthz"),
+      notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "http://hooks.example.org/services/x", EMAIL_FROM: "" }),
+    );
+    const body = await res.json<{ status: string; settings: string[] }>();
+    expect(body.status).toBe("degraded");
+    expect(body.settings).toEqual(["CONTACT_SLACK_WEBHOOK_URL", "EMAIL_FROM"]);
+    expect(JSON.stringify(body)).not.toContain("hooks.example.org");
+  });
+
+  it("lists held and gone destinations for the dashboard", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { readDestinationAttention } = await import("~/lib/delivery/destination-health.server");
+    await setSinkMode("http404");
+    await accept(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "" }));
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: null });
+    expect(await readDestinationAttention(env.DB)).toEqual([
+      { formId: "contact", destination: "discord", held: 0, gone: 1, reason: expect.stringContaining("no longer exists") },
+      { formId: "contact", destination: "email", held: 1, gone: 0, reason: expect.stringContaining("SEND_EMAIL") },
+    ]);
+  });
+});
