@@ -43,6 +43,8 @@ async function adminDevSettings() {
 }
 
 const cleanups = [];
+/** The local sink (tests/support/webhook-sink.mjs): webhooks, Slack, Discord and e-mail, shown as read. */
+let localSink = null;
 async function shutdown(code = 0) {
   for (const fn of cleanups.reverse()) await fn().catch(() => {});
   process.exit(code);
@@ -119,8 +121,6 @@ async function startLocalWebhookSink() {
   console.log(`  Play a broken receiver: curl -X POST ${sink.controlOrigin}/mode -d '{"mode":"down"}' (down|http500|slow|reset|normal)`);
   return webhook;
 }
-
-let localSink = null;
 
 /**
  * Notifications (issue 20): unless set, the contact form's Slack and Discord messages go to the local

@@ -105,8 +105,11 @@ describe("notifications from the browser to every kind of destination", () => {
     expect(email.headers).toContainEqual(["Reply-To", "<mary@example.org>"]);
     expect(email.text).toContain("Mary <!channel> Jackson");
     expect(email.text).toContain(`Reference: ${reference}`);
-    const slack = messages().find((m) => m.kind === "slack")!;
-    expect(slack.text).toContain("Mary &lt;!channel&gt; Jackson");
+    // Slack shows the name literally: escaped in the payload, so it is text, not a broadcast.
+    const slack = messages().find((m) => m.kind === "slack")! as Message & { payload: unknown };
+    expect(slack.text).toContain("Mary <!channel> Jackson");
+    expect(JSON.stringify(slack.payload)).toContain("Mary &lt;!channel&gt; Jackson");
+    expect(JSON.stringify(slack.payload)).not.toContain("<!channel>");
 
     // The sink's page shows them as a person reads them.
     const sinkPage = patient(await browser.newPage());

@@ -57,6 +57,21 @@ export function describeEmail(raw) {
   };
 }
 
+/** Slack mrkdwn as it reads on screen: links as "text (url)", *bold* plain, entities decoded last. */
+function readSlack(text) {
+  return text
+    .replace(/<([^<>|]+)\|([^<>]+)>/g, "$2 ($1)")
+    .replace(/^\*([^*\n]+)\*$/gm, "$1")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+}
+
+/** Discord markdown as it reads on screen: backslash escapes shown as the character, [text](url) as "text (url)". */
+function readDiscord(text) {
+  return text.replace(/(?<!\\)\[([^\]]+)\]\(([^)]+)\)/g, "$1 ($2)").replace(/\\(.)/g, "$1");
+}
+
 /** A Slack or Discord webhook body as the channel would show it. */
 export function describeChat(kind, payload) {
   const lines = [];
@@ -64,16 +79,16 @@ export function describeChat(kind, payload) {
   if (kind === "slack") {
     for (const block of payload.blocks ?? []) {
       if (block.type === "header") title = block.text?.text ?? "";
-      else if (block.type === "section") lines.push(block.text?.text ?? "", "");
-      else if (block.type === "context") lines.push(...(block.elements ?? []).map((e) => e.text ?? ""));
+      else if (block.type === "section") lines.push(readSlack(block.text?.text ?? ""), "");
+      else if (block.type === "context") lines.push(...(block.elements ?? []).map((e) => readSlack(e.text ?? "")));
     }
-    if (!title) title = payload.text ?? "";
+    if (!title) title = readSlack(payload.text ?? "");
   } else {
     const embed = payload.embeds?.[0] ?? {};
-    title = embed.title ?? payload.content ?? "";
+    title = readDiscord(embed.title ?? payload.content ?? "");
     if (embed.url) lines.push(`(${embed.url})`, "");
-    for (const field of embed.fields ?? []) lines.push(`**${field.name}**`, field.value, "");
-    if (embed.footer?.text) lines.push(embed.footer.text);
+    for (const field of embed.fields ?? []) lines.push(readDiscord(field.name), readDiscord(field.value), "");
+    if (embed.footer?.text) lines.push(readDiscord(embed.footer.text));
   }
   const text = lines.join("\n").trimEnd();
   return { kind, at: new Date().toISOString(), title, text, reference: UUID.exec(text)?.[0] ?? null, payload };
