@@ -17,7 +17,7 @@ export function newWebhookId(): string {
 }
 
 /**
- * One INSERT per configured destination of `form` (none when no URL is set), due at `nowMs`. Put them
+ * One INSERT per configured destination of `form` (none for a kind whose setting is empty), due at `nowMs`. Put them
  * in the same db.batch as the submission INSERT. Pure: it never touches D1 and never throws.
  */
 export function outboxStatements(
