@@ -283,3 +283,16 @@ describe("bad configuration fails loudly", () => {
     ]);
   });
 });
+
+describe("/healthz and held deliveries the site cannot see itself", () => {
+  it("is degraded while e-mail is held for the drain Worker's missing binding, by kind only", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await accept(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "" }));
+    const health = async () => (await appFetch(new Request("http://localhost/healthz"), notifyEnv())).json<Record<string, unknown>>();
+    expect(await health()).toEqual({ status: "ok", db: "ok" });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: null });
+    expect(await health()).toEqual({ status: "degraded", db: "ok", destinations: ["contact/email: held"] });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: recordingMailer(), nowMs: Date.now() + 6 * 60_000 });
+    expect(await health()).toEqual({ status: "ok", db: "ok" });
+  });
+});
