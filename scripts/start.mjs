@@ -123,7 +123,7 @@ async function startLocalWebhookSink() {
 }
 
 /**
- * Notifications (issue 20): unless set, the contact form's Slack and Discord messages go to the local
+ * Notifications (issue 20): unless set in the environment, the contact form's Slack and Discord messages go to the local
  * sink, its owner e-mail and the sender's confirmation are on, and e-mails come from a local sender.
  * The drain Worker's simulated send_email hands each e-mail to the sink (startLocalOutboxDrain).
  */
@@ -137,7 +137,8 @@ function notificationDefaults(current) {
     CONTACT_DISCORD_WEBHOOK_URL: localSink.discordUrl,
     CONTACT_CONFIRMATION: "on",
   };
-  return Object.fromEntries(Object.entries(defaults).filter(([key]) => !current[key] && process.env[key] === undefined));
+  // A value in the environment wins (empty switches the kind off); settings already given stay.
+  return Object.fromEntries(Object.entries(defaults).filter(([key]) => !current[key]).map(([key, value]) => [key, process.env[key] ?? value]));
 }
 
 /** Runs workers/outbox-drain on the same local D1 and fires its cron every 15 s, so retries need no request. */
