@@ -145,6 +145,9 @@ describe("notifications from the browser to every kind of destination", () => {
       await page.reload();
       return emailRegion.getByRole("cell", { name: "sent to 1 recipient" }).count();
     }, WAIT).toBe(2);
+    const artifacts = new URL("../artifacts/", import.meta.url);
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: new URL("notifications-timeline.png", artifacts).pathname, fullPage: true });
     expect(errors).toEqual([]);
   });
 });
