@@ -157,5 +157,5 @@ async function startLocalOutboxDrain(settings) {
     },
     onSpawn: (stop) => cleanups.push(stop),
   });
-  console.log("Outbox drain Worker running: due webhook retries are sent every 15 s.");
+  console.log("Outbox drain Worker running: due retries and every e-mail are sent every 15 s.");
 }
