@@ -12,6 +12,7 @@ import { readDeliveryLog } from "~/lib/delivery/delivery-log.server";
 import { eraseByEmail } from "~/lib/admin/erase.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
+import { adminEnv, adminGet, sessionCookie } from "./admin-helpers";
 
 // Every notification kind on the one outbox (issue 20): queued in the accept batch, retried on the
 // same schedule, delivered once, 429 Retry-After honoured, 404 dead at once, misconfiguration held,
@@ -294,5 +295,19 @@ describe("/healthz and held deliveries the site cannot see itself", () => {
     expect(await health()).toEqual({ status: "degraded", db: "ok", destinations: ["contact/email: held"] });
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: recordingMailer(), nowMs: Date.now() + 6 * 60_000 });
     expect(await health()).toEqual({ status: "ok", db: "ok" });
+  });
+});
+
+describe("the console's dashboard", () => {
+  it("lists bad settings by name and destinations that are held or gone", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await setSinkMode("http404");
+    await accept(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_EMAIL_TO: "" }));
+    const appEnv = await adminEnv({ CONTACT_SLACK_WEBHOOK_URL: "http://hooks.example.org/services/secret-part" });
+    const html = (await (await appFetch(adminGet("/admin", await sessionCookie("admin", appEnv)), appEnv)).text()).replace(/<!-- -->/g, "");
+    expect(html).toContain("Needs attention");
+    expect(html).toContain("CONTACT_SLACK_WEBHOOK_URL must be an https URL");
+    expect(html).not.toContain("secret-part");
+    expect(html).toContain("contact → discord: 1 dead: the destination no longer exists");
   });
 });
