@@ -18,7 +18,18 @@ export async function startOffline(port, timeoutMs = 180_000) {
   // start.mjs stops its own children (pages dev group, stand-in, sink, drain) on SIGTERM: give it time.
   const { output, exited, stop } = spawnGroup("npm", ["run", "start:offline"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), STANDIN_PORT: String(await freePort()), SINK_PORT: "0", SKIP_BUILD: "1", NO_COLOR: "1" },
+    // Its own limits: the local D1 may already hold the day's counts of 127.0.0.1 from `npm start`,
+    // which would answer the thank-you page's post with 429 (issue 18.6).
+    env: {
+      ...process.env,
+      PORT: String(port),
+      STANDIN_PORT: String(await freePort()),
+      SINK_PORT: "0",
+      SKIP_BUILD: "1",
+      NO_COLOR: "1",
+      FORM_RATE_LIMIT_PER_MINUTE: "1000000000",
+      FORM_RATE_LIMIT_PER_DAY: "1000000000",
+    },
     graceMs: 15_000,
   });
   const url = `http://localhost:${port}`;

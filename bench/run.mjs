@@ -3,9 +3,13 @@
 // bench/results/latest.json and between the bench markers of docs/performance.md.
 // BENCH_DURATION (s per load test, split over BENCH_ROUNDS alternating rounds; defaults 12 and 3), BENCH_CONNECTIONS (default 10), LH_RUNS (default 3),
 // BENCH_OUTBOX_COUNT (default 200), BENCH_SKIP_BUILD=1 to reuse build/, BENCH_SKIP_LIGHTHOUSE=1.
+// Latency mode: BENCH_D1_LATENCY_MS (default 30) delays every D1 round trip in the bench's own runtime,
+// and Gatepost at BENCH_TWO_TRIPS_REF (default be7e4d1, the last commit with two trips before the
+// answer) runs beside this checkout; BENCH_SKIP_LATENCY=1 skips it. Each run appends a summary line to
+// bench/results/history.jsonl.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BASELINE_CLIENT, BASELINE_DIR, buildBaseline } from "./build-baseline.mjs";
@@ -13,7 +17,7 @@ import { measureAllPages, measureRouteJs } from "./js-bytes.mjs";
 import { auditGatepost } from "./lighthouse.mjs";
 import { loadGet, loadPost, warmUp } from "./lib/load.mjs";
 import { profileRequests } from "./lib/profile.mjs";
-import { pairedRatio, writeReport } from "./lib/report.mjs";
+import { judgeTargets, pairedRatio, summarizeRun, writeReport } from "./lib/report.mjs";
 import { applyMigrations, freePort, ROOT, startMiniflare, startPagesDev, stopStartedServers, workerdCpuMs } from "./lib/servers.mjs";
 import { baselineBodies, gatepostBodies } from "./lib/submit.mjs";
 import { startProviders } from "./lib/providers.mjs";
@@ -26,6 +30,8 @@ const PROFILE_SECONDS = 5;
 const CPU_SECONDS = 4;
 const CPU_ROUNDS = 3;
 const SECRET = "1x0000000000000000000000000000000AA";
+const LATENCY_MS = Number(process.env.BENCH_D1_LATENCY_MS || 30);
+const TWO_TRIPS_REF = process.env.BENCH_TWO_TRIPS_REF || "be7e4d1";
 const HARD_LIMIT_MS = 30 * 60_000;
 const log = (...args) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
 
@@ -117,10 +123,12 @@ async function measureRuntime(runtime, settings, between) {
   stops.push(bare.stop);
   log(`${runtime}: Gatepost on ${ours.url}, baseline on ${base.url}`);
 
-  const oursBody = await gatepostBodies(`${ours.url}/f/contact`);
-  const bareBody = await gatepostBodies(`${bare.url}/f/contact`);
+  const signing = { signingSecret: settings.ours.FORM_SIGNING_SECRET };
+  const oursBody = await gatepostBodies(`${ours.url}/f/contact`, "contact", signing);
+  const bareBody = await gatepostBodies(`${bare.url}/f/contact`, "contact", signing);
   const baseBody = baselineBodies(`${base.url}/submit`);
   const countedUrl = `${base.url}/submit?counted`;
+  const deliveredUrl = `${base.url}/submit?delivered`;
   const post = (body, origin) => () => ({ method: "POST", body: body(), headers: { "content-type": "application/x-www-form-urlencoded", origin } });
   await warmUp(`${base.url}/`);
   await warmUp(`${ours.url}/`);
@@ -128,6 +136,7 @@ async function measureRuntime(runtime, settings, between) {
   await warmUp(`${base.url}/submit`, post(baseBody, base.url));
   await warmUp(countedUrl, post(baseBody, base.url));
   await assertCounts(countedUrl, baseBody, base.url);
+  await warmUp(deliveredUrl, post(baseBody, base.url));
   await warmUp(`${ours.url}/f/contact`, post(oursBody, ours.url));
   await warmUp(`${bare.url}/f/contact`, post(bareBody, bare.url));
 
@@ -137,13 +146,14 @@ async function measureRuntime(runtime, settings, between) {
   // after-response work (first webhook deliveries) is let finish, and the providers forget their
   // history, so no test pays for the one before it.
   const opts = { duration: Math.max(2, Math.round(DURATION / ROUNDS)), connections: CONNECTIONS };
-  const rounds = { ssr: { baseline: [], home: [], contact: [] }, submit: { baseline: [], counted: [], ours: [], noDestination: [] } };
+  const rounds = { ssr: { baseline: [], home: [], contact: [] }, submit: { baseline: [], counted: [], delivered: [], ours: [], noDestination: [] } };
   const tests = [
     [rounds.ssr.baseline, () => loadGet(`${base.url}/`, opts)],
     [rounds.ssr.home, () => loadGet(`${ours.url}/`, opts)],
     [rounds.ssr.contact, () => loadGet(`${ours.url}/f/contact`, opts)],
     [rounds.submit.baseline, () => loadPost(`${base.url}/submit`, baseBody, { ...opts, headers: { origin: base.url } })],
     [rounds.submit.counted, () => loadPost(countedUrl, baseBody, { ...opts, headers: { origin: base.url } })],
+    [rounds.submit.delivered, () => loadPost(deliveredUrl, baseBody, { ...opts, headers: { origin: base.url } })],
     [rounds.submit.ours, () => loadPost(`${ours.url}/f/contact`, oursBody, { ...opts, headers: { origin: ours.url } })],
     [rounds.submit.noDestination, () => loadPost(`${bare.url}/f/contact`, bareBody, { ...opts, headers: { origin: bare.url } })],
   ];
@@ -180,6 +190,7 @@ async function measureRuntime(runtime, settings, between) {
     countedRps: paired(result.submit.counted, result.submit.baseline),
     submitVsCountedRps: paired(result.submit.ours, result.submit.counted),
     submitNoDestinationVsCountedRps: paired(result.submit.noDestination, result.submit.counted),
+    submitVsDeliveredRps: paired(result.submit.ours, result.submit.delivered),
   };
   for (let i = 0; i < 3; i++) await stops.pop()();
   return result;
@@ -190,7 +201,7 @@ async function startFreshMiniflare({ cwd, bindings, name, inspectorPort }) {
   const state = freshState(name);
   applyMigrations({ cwd, persistTo: state });
   const port = await freePort();
-  const functionFile = cwd === ROOT ? "[[path]].ts" : "[[path]].js";
+  const functionFile = existsSync(path.join(cwd, "functions", "[[path]].ts")) ? "[[path]].ts" : "[[path]].js";
   const server = await startMiniflare({ cwd, functionFile, port, bindings, persistTo: state, inspectorPort });
   stops.push(server.stop);
   return { port, url: server.url };
@@ -243,7 +254,7 @@ async function profileSubmitPath(settings, between) {
     // One bundle file per project folder: both sides of a project rebuild it with the same content.
     const bundleFile = path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(cwd)}.js`);
     const url = `${server.url}${spec.path}`;
-    const makeBody = spec.gatepost ? await gatepostBodies(url) : baselineBodies(url);
+    const makeBody = spec.gatepost ? await gatepostBodies(url, "contact", { signingSecret: settings.ours.FORM_SIGNING_SECRET }) : baselineBodies(url);
     const send = async () => {
       const res = await fetch(url, { method: "POST", redirect: "manual", body: makeBody(), headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url } });
       await res.arrayBuffer();
@@ -288,6 +299,61 @@ async function profileSubmitPath(settings, between) {
   return results;
 }
 
+/**
+ * Gatepost at `ref` (git archive of that commit) in bench/.baseline/two-trips, built with this
+ * checkout's node_modules (the packages did not change). Throws with the build output on failure.
+ */
+function buildAtRef(ref) {
+  const dir = path.join(BASELINE_DIR, "two-trips");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = spawnSync("git", ["archive", "--format=tar", ref], { cwd: ROOT, maxBuffer: 1 << 30 });
+  if (archive.status !== 0) throw new Error(`git archive ${ref} failed: ${archive.stderr}`);
+  const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
+  if (untar.status !== 0) throw new Error(`unpacking ${ref} failed: ${untar.stderr}`);
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  const build = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:build"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  if (build.status !== 0) throw new Error(`building ${ref} failed:\n${build.stdout}\n${build.stderr}`);
+  return dir;
+}
+
+/**
+ * Accept latency as a visitor far from the database feels it: every D1 round trip waits LATENCY_MS
+ * first (the bench's own runtime wraps the binding), and Gatepost at TWO_TRIPS_REF (two trips before
+ * the answer) and this checkout (one) take the same posts, no destination, in alternating rounds.
+ */
+async function measureLatency(settings, between) {
+  const twoTripsDir = buildAtRef(TWO_TRIPS_REF);
+  const bindings = { ...settings.oursNoDestination, BENCH_D1_LATENCY_MS: String(LATENCY_MS) };
+  const servers = {};
+  for (const [side, cwd] of [["twoTrips", twoTripsDir], ["oneTrip", ROOT]]) {
+    const server = await startFreshMiniflare({ cwd, bindings, name: `latency-${side}` });
+    const url = `${server.url}/f/contact`;
+    const makeBody = await gatepostBodies(url, "contact", { signingSecret: bindings.FORM_SIGNING_SECRET });
+    const headers = { "content-type": "application/x-www-form-urlencoded", origin: server.url };
+    await warmUp(url, () => ({ method: "POST", body: makeBody(), headers }), 10);
+    servers[side] = { url, makeBody, origin: server.url, rounds: [] };
+  }
+  const duration = Math.max(2, Math.round(DURATION / ROUNDS));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = Object.entries(servers);
+    for (const [side, s] of round % 2 === 0 ? order : order.reverse()) {
+      await settle();
+      await between();
+      const load = await loadPost(s.url, s.makeBody, { duration, connections: CONNECTIONS, headers: { origin: s.origin } });
+      if (Object.keys(load.statusCodes).some((c) => c !== "303") || load.errors > 0 || load.requests === 0) {
+        throw new Error(`latency ${side}: expected only 303, got ${JSON.stringify(load.statusCodes)} and ${load.errors} errors`);
+      }
+      s.rounds.push(load);
+    }
+  }
+  for (let i = 0; i < 2; i++) await stops.pop()();
+  rmSync(twoTripsDir, { recursive: true, force: true });
+  const sides = Object.fromEntries(Object.entries(servers).map(([side, s]) => [side, combineRounds(s.rounds)]));
+  for (const [side, r] of Object.entries(sides)) log(`latency ${LATENCY_MS} ms per trip, ${side}: p50 ${r.p50} p99 ${r.p99} (${r.rps} req/s)`);
+  return { d1LatencyMs: LATENCY_MS, twoTripsRef: TWO_TRIPS_REF, rounds: ROUNDS, secondsPerRound: duration, ...sides };
+}
+
 async function main() {
   const startedAt = new Date();
   const ticksAtStart = cpuTicks();
@@ -319,7 +385,12 @@ async function main() {
       CONTACT_WEBHOOK_URL: providers.sinkUrl,
       CONTACT_WEBHOOK_SECRET: webhookSecret,
     },
-    base: { TURNSTILE_SECRET_KEY: SECRET, TURNSTILE_VERIFY_URL: providers.verifyUrl },
+    base: {
+      TURNSTILE_SECRET_KEY: SECRET,
+      TURNSTILE_VERIFY_URL: providers.verifyUrl,
+      BENCH_WEBHOOK_URL: providers.sinkUrl,
+      BENCH_WEBHOOK_SECRET: webhookSecret,
+    },
   };
   settings.oursNoDestination = { ...settings.ours, CONTACT_WEBHOOK_URL: "", CONTACT_WEBHOOK_SECRET: "" };
 
@@ -347,6 +418,11 @@ async function main() {
   const pageCpu = await measurePageCpu(settings, providers.reset);
   log("profiling the submit path in workerd (inspector)");
   const profile = await profileSubmitPath(settings, providers.reset);
+  let latency = null;
+  if (!process.env.BENCH_SKIP_LATENCY) {
+    log(`accept latency with ${LATENCY_MS} ms per D1 round trip: ${TWO_TRIPS_REF} (two trips) against this checkout (one)`);
+    latency = await measureLatency(settings, providers.reset);
+  }
   await providers.reset();
 
   let outbox = null;
@@ -372,7 +448,7 @@ async function main() {
     stealPercent: stealSince(ticksAtStart),
     node: process.version,
     command: [
-      ...["BENCH_DURATION", "BENCH_ROUNDS", "BENCH_CONNECTIONS", "LH_RUNS", "BENCH_OUTBOX_COUNT", "BENCH_SKIP_BUILD", "BENCH_SKIP_LIGHTHOUSE"]
+      ...["BENCH_DURATION", "BENCH_ROUNDS", "BENCH_CONNECTIONS", "LH_RUNS", "BENCH_OUTBOX_COUNT", "BENCH_SKIP_BUILD", "BENCH_SKIP_LIGHTHOUSE", "BENCH_D1_LATENCY_MS", "BENCH_TWO_TRIPS_REF", "BENCH_SKIP_LATENCY"]
         .filter((name) => process.env[name])
         .map((name) => `${name}=${process.env[name]}`),
       "npm run bench",
@@ -383,11 +459,16 @@ async function main() {
     runtimes,
     pageCpu,
     profile,
+    latency,
     outbox,
     lighthouse,
   };
+  results.targets = judgeTargets(results);
+  results.commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(path.join(ROOT, "bench/results/latest.json"), JSON.stringify(results, null, 2));
+  // The run history is data, one line per run (docs/performance.md keeps only the latest results).
+  appendFileSync(path.join(ROOT, "bench/results/history.jsonl"), `${JSON.stringify(summarizeRun(results))}\n`);
   writeReport(results);
   log("done: bench/results/latest.json and docs/performance.md");
 }

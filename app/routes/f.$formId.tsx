@@ -35,14 +35,16 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const { turnstile, forms } = context.settings;
   const secret = forms.signingSecret;
   const { id, title, description, fields } = form;
+  // The stamp is signed over this render's submission id, so each render buys one submission.
+  const sid = crypto.randomUUID();
   return json(
     {
       form: { id, title, description, fields },
       siteKey: turnstile.siteKey,
       scriptUrl: turnstile.scriptUrl,
       // Without the secret there is no stamp, and the action refuses the post (fail closed).
-      stamp: secret ? await signFormStamp(secret, form.id) : "",
-      sid: crypto.randomUUID(),
+      stamp: secret ? await signFormStamp(secret, form.id, sid) : "",
+      sid,
     },
     // The stamp and submission id are per visit: a shared cache must never hand them to someone else.
     { headers: { "Cache-Control": "private, no-store" } },

@@ -2,7 +2,7 @@
 // same Functions bundle run in workerd through Miniflare directly (no pages dev proxy in front).
 // Loopback only; every start returns a stop that ends what it started (pages dev as a process group).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { patchWranglerProxyWorker } from "../../scripts/patch-wrangler-proxy.mjs";
@@ -96,11 +96,43 @@ export async function startMiniflare({ cwd, functionFile, port, bindings = {}, p
 const ASSETS = { fetch: async () => new Response(null, { status: 404 }) };
 let pagesEnv = null;
 let pagesEnvOf = null;
+// The bench's latency mode: every D1 round trip (a statement run, a batch, an exec) waits this long
+// first, as a request far from the database's primary does. Only this bench runtime wraps the
+// binding; the app never sees the setting.
+function delayedD1(db, ms) {
+  const wait = () => new Promise((resolve) => setTimeout(resolve, ms));
+  const real = new WeakMap();
+  const statement = (stmt) => {
+    const proxy = new Proxy(stmt, {
+      get(target, key) {
+        if (key === "bind") return (...args) => statement(target.bind(...args));
+        if (key === "first" || key === "all" || key === "run" || key === "raw") {
+          return async (...args) => (await wait(), target[key](...args));
+        }
+        const value = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    real.set(proxy, stmt);
+    return proxy;
+  };
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === "prepare") return (sql) => statement(target.prepare(sql));
+      if (key === "batch") return async (list) => (await wait(), target.batch(list.map((s) => real.get(s) ?? s)));
+      if (key === "exec") return async (sql) => (await wait(), target.exec(sql));
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
 export default {
   async fetch(request, env, ctx) {
     try {
       if (pagesEnvOf !== env) {
-        pagesEnv = { ...env, ASSETS };
+        const { BENCH_D1_LATENCY_MS, ...appEnv } = env;
+        pagesEnv = { ...appEnv, ASSETS };
+        if (Number(BENCH_D1_LATENCY_MS) > 0) pagesEnv.DB = delayedD1(env.DB, Number(BENCH_D1_LATENCY_MS));
         pagesEnvOf = env;
       }
       return await onRequest({
@@ -130,7 +162,8 @@ export default {
     external: ["node:*", "cloudflare:*"],
     // As wrangler bundles Functions: React's production build, not its development checks.
     define: { "process.env.NODE_ENV": '"production"' },
-    tsconfig: path.join(ROOT, "tsconfig.json"),
+    // A project's own tsconfig where it has one (an older Gatepost built for the latency mode).
+    tsconfig: existsSync(path.join(cwd, "tsconfig.json")) ? path.join(cwd, "tsconfig.json") : path.join(ROOT, "tsconfig.json"),
     logLevel: "error",
   });
   const mf = new Miniflare({

@@ -1,44 +1,61 @@
 import { describe, expect, it } from "vitest";
-import { judgeApiPost, judgePagePost, signFormStamp } from "~/lib/submit/honeypot.server";
+import { judgeApiPost, judgePagePost, MAX_STAMP_AGE_MS, signFormStamp } from "~/lib/submit/honeypot.server";
 
 const SECRET = "unit-test-signing-secret-0123456789abcdef";
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+const SID = "5b0c7a4e-5f43-4a39-9f59-0b6d4a8e2c11";
 
+// Every post carries the rendered form's submission id, which its stamp is bound to.
 async function judge(fields: Record<string, unknown>, nowMs = T0 + 10_000) {
-  return judgePagePost({ fields, secret: SECRET, formId: "contact", minFillMs: 3_000, nowMs });
+  return judgePagePost({ fields: { _gp_sid: SID, ...fields }, secret: SECRET, formId: "contact", minFillMs: 3_000, nowMs });
 }
 
 describe("signed form stamps", () => {
   it("passes a stamp this server signed for this form, old enough", async () => {
-    const stamp = await signFormStamp(SECRET, "contact", T0);
-    expect(stamp).toMatch(/^v1\.\d{13}\.[A-Za-z0-9_-]{43}$/);
+    const stamp = await signFormStamp(SECRET, "contact", SID, T0);
+    expect(stamp).toMatch(/^v2\.\d{13}\.[A-Za-z0-9_-]{43}$/);
     expect(await judge({ _gp_ts: stamp, _gp_hp: "" })).toEqual({ bot: false });
   });
 
   it("flags a post faster than the minimum fill time", async () => {
-    const stamp = await signFormStamp(SECRET, "contact", T0);
+    const stamp = await signFormStamp(SECRET, "contact", SID, T0);
     expect(await judge({ _gp_ts: stamp }, T0 + 2_999)).toEqual({ bot: true, reason: "timestamp_too_fast" });
   });
 
   it("flags a missing, malformed, re-dated, other-form or other-secret stamp", async () => {
-    const stamp = await signFormStamp(SECRET, "contact", T0);
+    const stamp = await signFormStamp(SECRET, "contact", SID, T0);
     const [, , mac] = stamp.split(".");
     expect(await judge({})).toEqual({ bot: true, reason: "timestamp_missing" });
     expect(await judge({ _gp_ts: ["a"] })).toEqual({ bot: true, reason: "timestamp_forged" });
-    expect(await judge({ _gp_ts: `v1.${T0 - 60_000}.${mac}` })).toEqual({ bot: true, reason: "timestamp_forged" });
-    expect(await judge({ _gp_ts: await signFormStamp(SECRET, "newsletter", T0) })).toEqual({ bot: true, reason: "timestamp_forged" });
-    expect(await judge({ _gp_ts: await signFormStamp("another-secret-0123456789abcdefghij", "contact", T0) })).toEqual({
+    expect(await judge({ _gp_ts: `v2.${T0 - 60_000}.${mac}` })).toEqual({ bot: true, reason: "timestamp_forged" });
+    expect(await judge({ _gp_ts: await signFormStamp(SECRET, "newsletter", SID, T0) })).toEqual({ bot: true, reason: "timestamp_forged" });
+    expect(await judge({ _gp_ts: await signFormStamp("another-secret-0123456789abcdefghij", "contact", SID, T0) })).toEqual({
       bot: true,
       reason: "timestamp_forged",
     });
-    expect(await judge({ _gp_ts: await signFormStamp(SECRET, "contact", T0 + 3_600_000) })).toEqual({
+    expect(await judge({ _gp_ts: await signFormStamp(SECRET, "contact", SID, T0 + 3_600_000) })).toEqual({
       bot: true,
       reason: "timestamp_forged",
     });
   });
 
+  it("binds a stamp to its render's submission id: another id, or none, is a forgery (issue 19.11)", async () => {
+    const stamp = await signFormStamp(SECRET, "contact", SID, T0);
+    expect(await judge({ _gp_ts: stamp, _gp_sid: crypto.randomUUID() })).toEqual({ bot: true, reason: "timestamp_forged" });
+    expect(await judge({ _gp_ts: stamp, _gp_sid: undefined })).toEqual({ bot: true, reason: "timestamp_forged" });
+  });
+
+  it("expires a stamp after 24 hours, and takes a stamp of the version before as expired (issue 19.11)", async () => {
+    const stamp = await signFormStamp(SECRET, "contact", SID, T0);
+    expect(await judge({ _gp_ts: stamp }, T0 + MAX_STAMP_AGE_MS)).toEqual({ bot: false });
+    expect(await judge({ _gp_ts: stamp }, T0 + MAX_STAMP_AGE_MS + 1)).toEqual({ expired: true });
+    expect(MAX_STAMP_AGE_MS).toBe(24 * 3_600_000);
+    const [, , mac] = stamp.split(".");
+    expect(await judge({ _gp_ts: `v1.${T0}.${mac}` })).toEqual({ expired: true });
+  });
+
   it("flags a filled trap before looking at the stamp", async () => {
-    const stamp = await signFormStamp(SECRET, "contact", T0);
+    const stamp = await signFormStamp(SECRET, "contact", SID, T0);
     expect(await judge({ _gp_ts: stamp, _gp_hp: "x" })).toEqual({ bot: true, reason: "honeypot_filled" });
     expect(await judge({ _gp_ts: stamp, _gp_hp: ["x"] })).toEqual({ bot: true, reason: "honeypot_filled" });
   });

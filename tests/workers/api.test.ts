@@ -108,7 +108,7 @@ describe("POST /api/forms/:formId/submissions", () => {
     }
   });
 
-  it("uses two D1 round trips to accept, idempotency and outbox included, and one for a replay", async () => {
+  it("uses one D1 round trip to accept, idempotency and outbox included, and one for a replay", async () => {
     const counted = countingDb(env.DB);
     const appEnv = { ...sinkEnv(), DB: counted.db };
     let atResponse: string[][] = [];
@@ -120,16 +120,16 @@ describe("POST /api/forms/:formId/submissions", () => {
       );
     const first = await send();
     expect(first.status).toBe(201);
-    // 1: count the hit and look the key up (one statement); 2: the submission with its key, and its
-    // outbox row, atomically.
-    expect(atResponse.slice(0, 2)).toEqual([["rate_limits"], ["submissions", "deliveries"]]);
-    // Anything else before the response is the first delivery, which waitUntil runs after it.
-    expect(atResponse.slice(2).every((trip) => !trip.includes("submissions") && !trip.includes("rate_limits"))).toBe(true);
+    // One batch: count the hit, insert the submission with its key (guarded), its outbox row, and read
+    // back the key's holder. Anything after it is the first delivery, which waitUntil runs after the answer.
+    expect(atResponse[0]).toEqual(expect.arrayContaining(["rate_limits", "submissions", "deliveries"]));
+    expect(atResponse.slice(1).every((trip) => !trip.includes("submissions") && !trip.includes("rate_limits"))).toBe(true);
     expect(await countRows("deliveries")).toBe(1);
     const before = counted.trips();
     const again = await send();
     expect(again.status).toBe(201);
-    expect(atResponse.slice(before)).toEqual([["rate_limits"]]);
+    expect(atResponse.slice(before)).toHaveLength(1);
+    expect(await countRows("deliveries")).toBe(1);
   });
 });
 
@@ -147,24 +147,54 @@ describe("idempotency", () => {
     expect((await env.DB.prepare("SELECT idempotency_key FROM submissions").all()).results).toEqual([{ idempotency_key: "k-123" }]);
     expect(await countRows("deliveries")).toBe(1);
     expect((await sink.state()).unique).toHaveLength(1);
-    // The repeat never reached the provider, so its spent token did not turn it into a refusal.
-    expect(await standin.calls()).toHaveLength(1);
+    // The provider goes first (ADR 012): it says the repeat's token is spent, and only then is the key
+    // looked up, so the spent token does not turn the repeat into a refusal.
+    expect((await standin.calls()).map((c) => c.response)).toEqual([token, token]);
   });
 
-  it("answers a keyed repeat with the first answer even once the client is over its rate limit", async () => {
-    const appEnv = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "1" });
-    const send = (key: string) =>
-      appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "Idempotency-Key": key } }), appEnv);
-    const first = await send("lost-answer");
+  it("counts a keyed repeat against the rate limit: over it, a known key gets 429 too (issue 19.2)", async () => {
+    const appEnv = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "2" });
+    const token = standinToken();
+    const send = (key: string, t = standinToken()) =>
+      appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": t }, { headers: { "Idempotency-Key": key } }), appEnv);
+    const first = await send("lost-answer", token);
     expect(first.status).toBe(201);
     const repeat = await send("lost-answer");
     expect(repeat.status).toBe(201);
     expect(await repeat.json()).toEqual(await first.json());
-    // A new key is a new submission, and that one is over the limit.
-    const fresh = await send("another");
-    expect(fresh.status).toBe(429);
-    expect(fresh.headers.get("Retry-After")).toMatch(/^\d+$/);
+    for (const over of [await send("lost-answer"), await send("lost-answer", token), await send("another")]) {
+      expect(over.status).toBe(429);
+      expect(over.headers.get("Retry-After")).toMatch(/^\d+$/);
+      expect((await over.json<{ id?: string }>()).id).toBeUndefined();
+    }
     expect(await countRows("submissions")).toBe(1);
+  });
+
+  it("binds a key to its fields: another body under a used key gets 422 and never the first id (issue 19.2)", async () => {
+    const token = standinToken();
+    const first = await appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": token }, { headers: { "Idempotency-Key": "victim-key" } }));
+    const { id } = await first.json<{ id: string }>();
+    const attempts = [
+      // Someone else's submission under the victim's key, with a fresh token and with the spent one.
+      { ...VALID, message: "Squatting someone else's key.", "cf-turnstile-response": standinToken() },
+      { ...VALID, message: "Squatting someone else's key.", "cf-turnstile-response": token },
+      { ...VALID, name: "Ada  Lovelace ", "cf-turnstile-response": standinToken() },
+    ];
+    for (const body of attempts) {
+      const response = await appFetch(apiPost("contact", body, { headers: { "Idempotency-Key": "victim-key" } }));
+      const text = await response.text();
+      expect(response.status, text).toBe(422);
+      expect(response.headers.get("Gatepost-Error-Code")).toBe("idempotency_key_reused");
+      expect(text).not.toContain(id);
+    }
+    // An empty body under a known key is just an invalid form: it reveals nothing either.
+    const empty = await appFetch(apiPost("contact", {}, { headers: { "Idempotency-Key": "victim-key" } }));
+    expect(empty.status).toBe(422);
+    expect(empty.headers.get("Gatepost-Error-Code")).toBe("validation_failed");
+    expect(await empty.text()).not.toContain(id);
+    expect(await countRows("submissions")).toBe(1);
+    // A key is bound to the values as stored (trimmed): "Ada  Lovelace" keeps its inner spaces, so differs.
+    expect((await rows()).map((r) => r.id)).toEqual([id]);
   });
 
   it("keeps one row when two requests with the same key race", async () => {
@@ -254,6 +284,63 @@ describe("CORS and the origin check", () => {
     expect(await standin.calls()).toHaveLength(0);
     expect(await countRows("submissions")).toBe(0);
     expect(await countRows("rate_limits")).toBe(0);
+  });
+});
+
+describe("hostile bodies (issue 19, points 1, 5 and 12)", () => {
+  it("checks the origin before the body: a foreign post with a junk or huge body gets 403, unread", async () => {
+    for (const body of ["{ not json", "a=1&".repeat(16_000)]) {
+      const response = await appFetch(
+        apiPost("contact", body, { type: "application/json; charset=utf-8", headers: { Origin: "https://evil.example" } }),
+        withSite(),
+      );
+      expect(response.status).toBe(403);
+      expect(response.headers.get("Gatepost-Error-Code")).toBe("origin_not_allowed");
+    }
+  });
+
+  it("refuses 64 KiB of one repeated key with 413 too_many_fields, before the schema or the provider", async () => {
+    const response = await appFetch(apiPost("contact", "name=x&".repeat(9_000), { type: "application/x-www-form-urlencoded; charset=utf-8" }));
+    expect(response.status).toBe(413);
+    expect(response.headers.get("Gatepost-Error-Code")).toBe("too_many_fields");
+    expect(await standin.calls()).toHaveLength(0);
+  });
+
+  it("refuses invalid UTF-8 (%FF), lone surrogates and control characters with 400 invalid_text", async () => {
+    const token = standinToken();
+    // Raw bodies: with a charset parameter apiPost sends the string as it is.
+    const bodies: Array<[string, string]> = [
+      [`name=Ada&email=ada%40example.org&message=caf%FF+au+lait&cf-turnstile-response=${token}`, "application/x-www-form-urlencoded; charset=utf-8"],
+      [`{"name":"Ada","email":"ada@example.org","message":"half \\ud83d a smile","cf-turnstile-response":"${token}"}`, "application/json; charset=utf-8"],
+      [`{"name":"Ada\\u0000","email":"ada@example.org","message":"A NUL in the name.","cf-turnstile-response":"${token}"}`, "application/json; charset=utf-8"],
+    ];
+    for (const [body, type] of bodies) {
+      const response = await appFetch(apiPost("contact", body, { type }));
+      expect(response.status, body).toBe(400);
+      expect(response.headers.get("Gatepost-Error-Code")).toBe("invalid_text");
+    }
+    expect(await countRows("submissions")).toBe(0);
+    // The token was never spent on a body that cannot be kept.
+    expect(await standin.calls()).toHaveLength(0);
+  });
+
+  it("stores a lone CR as a newline, so every export reads as plain lines", async () => {
+    const response = await appFetch(apiPost("contact", { ...VALID, message: "line one\rline two\r\nline three", "cf-turnstile-response": standinToken() }));
+    expect(response.status).toBe(201);
+    const [row] = await rows();
+    expect(JSON.parse(row.fields).message).toBe("line one\nline two\nline three");
+  });
+
+  it("refuses a multipart body with a file part with 415 file_not_accepted", async () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ ...VALID, "cf-turnstile-response": standinToken() })) form.set(k, v);
+    form.set("attachment", new File(["%PDF-1.7"], "cv.pdf", { type: "application/pdf" }));
+    const response = await appFetch(
+      new Request("http://localhost/api/forms/contact/submissions", { method: "POST", body: form, headers: { Accept: "application/json" } }),
+    );
+    expect(response.status).toBe(415);
+    expect((await response.json<{ code: string }>()).code).toBe("file_not_accepted");
+    expect(await countRows("submissions")).toBe(0);
   });
 });
 

@@ -73,7 +73,9 @@ export function formPost(
   { stampAgeMs = 10_000 }: { stampAgeMs?: number } = {},
 ) {
   const page = /^\/f\/([^/]+)$/.exec(path);
-  const body = page && !("_gp_ts" in fields) ? { _gp_ts: signedStamp(page[1], Date.now() - stampAgeMs), ...fields } : fields;
+  // The page renders a submission id beside the stamp, which is signed over it.
+  const sid = fields._gp_sid ?? crypto.randomUUID();
+  const body = page && !("_gp_ts" in fields) ? { _gp_ts: signedStamp(page[1], Date.now() - stampAgeMs, sid), _gp_sid: sid, ...fields } : fields;
   return new Request(`http://localhost${path}`, {
     method: "POST",
     body: new URLSearchParams(body).toString(),
@@ -81,11 +83,11 @@ export function formPost(
   });
 }
 
-/** The stamp Gatepost's page would render at `issuedMs` (same format as app/lib/submit/honeypot.server.ts). */
-export function signedStamp(formId: string, issuedMs: number, secret = SIGNING_SECRET): string {
+/** The stamp Gatepost's page would render at `issuedMs` beside `sid` (format of app/lib/submit/honeypot.server.ts). */
+export function signedStamp(formId: string, issuedMs: number, sid = "", secret = SIGNING_SECRET): string {
   const issued = String(Math.floor(issuedMs));
-  const mac = createHmac("sha256", secret).update(`v1.${formId}.${issued}`).digest("base64url");
-  return `v1.${issued}.${mac}`;
+  const mac = createHmac("sha256", secret).update(`v2.${formId}.${sid}.${issued}`).digest("base64url");
+  return `v2.${issued}.${mac}`;
 }
 
 export async function countRows(table: string): Promise<number> {

@@ -22,7 +22,7 @@ describe("the form page", () => {
     const response = await appFetch(new Request("http://localhost/f/contact"));
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
     const html = await response.text();
-    expect(html).toMatch(/name="_gp_ts"[^>]* value="v1\.\d{13}\.[A-Za-z0-9_-]{43}"/);
+    expect(html).toMatch(/name="_gp_ts"[^>]* value="v2\.\d{13}\.[A-Za-z0-9_-]{43}"/);
     expect(html).toMatch(/name="_gp_sid"[^>]* value="[0-9a-f-]{36}"/);
     expect(html).toMatch(/<div class="hp" aria-hidden="true"><label for="_gp_hp">Leave this field empty<\/label><input type="text" id="_gp_hp" name="_gp_hp" tabindex="-1" autoComplete="off"/);
   });
@@ -51,7 +51,7 @@ describe("posts from the form page", () => {
   it.each([
     ["the trap is filled", { _gp_hp: "buy now" }, {}, "honeypot_filled"],
     ["the stamp is missing", { _gp_ts: "" }, {}, "timestamp_missing"],
-    ["the stamp is forged", { _gp_ts: signedStamp("contact", Date.now() - 60_000, "not-the-server-secret-0123456789abcdef") }, {}, "timestamp_forged"],
+    ["the stamp is forged", { _gp_ts: signedStamp("contact", Date.now() - 60_000, "", "not-the-server-secret-0123456789abcdef") }, {}, "timestamp_forged"],
     ["the stamp is for another form", { _gp_ts: signedStamp("newsletter", Date.now() - 60_000) }, {}, "timestamp_forged"],
     ["the stamp is garbage", { _gp_ts: "v1.123.abc" }, {}, "timestamp_forged"],
     ["it was sent faster than a person types", {}, { stampAgeMs: 500 }, "timestamp_too_fast"],
@@ -112,15 +112,66 @@ describe("posts from the form page", () => {
     expect(await countRows("submissions")).toBe(1);
   });
 
-  it("keeps the first render's stamp and id on the page after a refused post", async () => {
-    const stamp = signedStamp("contact", Date.now() - 20_000);
+  it("refuses changed answers under a sent form's id with 422, and re-renders it as a new submission (issue 19.2)", async () => {
     const sid = crypto.randomUUID();
+    const first = await appFetch(formPost("/f/contact", { ...VALID, _gp_sid: sid, "cf-turnstile-response": standinToken() }));
+    expect(first.status).toBe(303);
+    const changed = { ...VALID, message: "Sent again from the back button, with a change." };
+    const again = await appFetch(formPost("/f/contact", { ...changed, _gp_sid: sid, "cf-turnstile-response": standinToken() }));
+    expect(again.status).toBe(422);
+    expect(again.headers.get("Gatepost-Error-Code")).toBe("idempotency_key_reused");
+    const html = await again.text();
+    expect(html).not.toContain(first.headers.get("location")!.split("/").pop());
+    const stamp = /name="_gp_ts"[^>]* value="([^"]+)"/.exec(html)![1];
+    const fresh = /name="_gp_sid"[^>]* value="([^"]+)"/.exec(html)![1];
+    expect(fresh).not.toBe(sid);
+    const third = await appFetch(formPost("/f/contact", { ...changed, _gp_ts: stamp, _gp_sid: fresh, "cf-turnstile-response": standinToken() }));
+    expect(third.status).toBe(303);
+    expect(third.headers.get("location")).not.toBe(first.headers.get("location"));
+    const statuses = (await env.DB.prepare("SELECT status FROM submissions").all<{ status: string }>()).results.map((r) => r.status);
+    expect(statuses).toEqual(["accepted", "accepted"]);
+  });
+
+  it("keeps the first render's stamp and id on the page after a refused post", async () => {
+    const sid = crypto.randomUUID();
+    const stamp = signedStamp("contact", Date.now() - 20_000, sid);
     const response = await appFetch(formPost("/f/contact", { ...VALID, email: "bad", _gp_ts: stamp, _gp_sid: sid }));
     expect(response.status).toBe(422);
     expect(response.headers.get("Gatepost-Error-Code")).toBe("validation_failed");
     const html = await response.text();
     expect(html).toContain(`value="${stamp}"`);
     expect(html).toContain(`value="${sid}"`);
+  });
+
+  it("refuses a stamp over 24 hours old with form_expired: answers kept, a fresh stamp, no token spent (issue 19.11)", async () => {
+    const response = await appFetch(
+      formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }, {}, { stampAgeMs: 24 * 3_600_000 + 60_000 }),
+      sinkEnv(),
+    );
+    expect(response.status).toBe(400);
+    expect(response.headers.get("Gatepost-Error-Code")).toBe("form_expired");
+    const html = await response.text();
+    expect(html).toContain(VALID.message);
+    const stamp = /name="_gp_ts"[^>]* value="([^"]+)"/.exec(html)?.[1];
+    const sid = /name="_gp_sid"[^>]* value="([^"]+)"/.exec(html)?.[1];
+    expect(Number(stamp?.split(".")[1])).toBeGreaterThan(Date.now() - 3_600_000);
+    expect(await standin.calls()).toHaveLength(0);
+    expect(await countRows("submissions")).toBe(0);
+    // Sent again at once from the re-rendered page, it is accepted as a person's post.
+    const again = await appFetch(formPost("/f/contact", { ...VALID, _gp_ts: stamp!, _gp_sid: sid!, "cf-turnstile-response": standinToken() }), sinkEnv());
+    expect(again.status).toBe(303);
+    expect((await onlyRow()).status).toBe("accepted");
+  });
+
+  it("binds the stamp to its render's submission id: the stamp with another id is a bot's (issue 19.11)", async () => {
+    const sid = crypto.randomUUID();
+    const stamp = signedStamp("contact", Date.now() - 60_000, sid);
+    const response = await appFetch(
+      formPost("/f/contact", { ...VALID, _gp_ts: stamp, _gp_sid: crypto.randomUUID(), "cf-turnstile-response": standinToken() }),
+      sinkEnv(),
+    );
+    expect(response.status).toBe(303);
+    expect(await onlyRow()).toMatchObject({ status: "quarantined", quarantine_reason: "timestamp_forged" });
   });
 
   it("answers wrong methods with 405 and a code", async () => {

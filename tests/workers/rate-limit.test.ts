@@ -1,16 +1,21 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { keyLookup } from "~/lib/submit/idempotency.server";
-import { hitRateLimits, hitRateLimitsWith, pruneRateLimits, type RateRule } from "~/lib/http/rate-limit.server";
-import { apiPost, appFetch, awayFromMinuteEdge, clearTables, countRows, formPost, standin, testEnv } from "./helpers";
+import { findReplay, storeInOneTrip } from "~/lib/submit/accept-batch.server";
+import { hitRateLimits, pruneRateLimits, type RateRule } from "~/lib/http/rate-limit.server";
+import { apiPost, appFetch, awayFromMinuteEdge, clearTables, countRows, formPost, sink, sinkEnv, standin, standinToken, testEnv } from "./helpers";
 
 // Exactness of the D1 counters under concurrency, and the 429 the forms give (docs/decisions/002).
 beforeEach(async () => {
   await standin.reset();
+  await sink.reset();
   await clearTables();
   await awayFromMinuteEdge();
 });
 
+const VALID = { name: "Ada Lovelace", email: "ada@example.org", message: "Counting against the limits." };
+/** A post that passes every check before the store, so only the limit can refuse it. */
+const valid = (ip = "198.51.100.20", headers: Record<string, string> = {}) =>
+  apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "CF-Connecting-IP": ip, ...headers } });
 const defaults = () => testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "", FORM_RATE_LIMIT_PER_DAY: "" });
 
 describe("hitRateLimits against real D1", () => {
@@ -37,9 +42,9 @@ describe("hitRateLimits against real D1", () => {
 describe("form rate limits", () => {
   it("gives the 6th post in a minute 429 with Retry-After and RateLimit headers (default 5 a minute)", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await appFetch(apiPost("contact", {}), defaults())).status);
-    expect(statuses).toEqual([422, 422, 422, 422, 422]);
-    const over = await appFetch(apiPost("contact", {}), defaults());
+    for (let i = 0; i < 5; i++) statuses.push((await appFetch(valid(), defaults())).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201]);
+    const over = await appFetch(valid(), defaults());
     expect(over.status).toBe(429);
     expect((await over.json<{ code: string }>()).code).toBe("rate_limited");
     const retryAfter = Number(over.headers.get("Retry-After"));
@@ -50,57 +55,118 @@ describe("form rate limits", () => {
   });
 
   it("counts exactly under 20 concurrent posts from one client", async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => appFetch(apiPost("contact", {}), defaults())));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => appFetch(valid(), defaults())));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
-    expect(statuses.filter((s) => s === 422)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+  });
+
+  it("accepts exactly 7 of 40 concurrent posts against a limit of 7, storing nothing for the other 33 (issue 18)", async () => {
+    const appEnv = sinkEnv({ FORM_RATE_LIMIT_PER_MINUTE: "7", FORM_RATE_LIMIT_PER_DAY: "" });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => appFetch(valid("203.0.113.70", { "Idempotency-Key": crypto.randomUUID() }), appEnv)),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(7);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(33);
+    for (const over of answers.filter((r) => r.status === 429)) {
+      expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
+      expect(over.headers.get("RateLimit")).toMatch(/^limit=7, remaining=0, reset=\d+$/);
+    }
+    expect(await countRows("submissions")).toBe(7);
+    expect(await countRows("deliveries")).toBe(7);
+  });
+
+  it("never counts a post refused before the store: invalid fields or a failed captcha use none of the limit", async () => {
+    const env2 = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "2", FORM_RATE_LIMIT_PER_DAY: "" });
+    for (let i = 0; i < 5; i++) expect((await appFetch(apiPost("contact", {}), env2)).status).toBe(422);
+    const failing = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "2", FORM_RATE_LIMIT_PER_DAY: "", TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA" });
+    for (let i = 0; i < 5; i++) expect((await appFetch(valid(), failing)).status).toBe(400);
+    expect(await countRows("rate_limits")).toBe(0);
+    expect([(await appFetch(valid(), env2)).status, (await appFetch(valid(), env2)).status, (await appFetch(valid(), env2)).status]).toEqual([
+      201, 201, 429,
+    ]);
   });
 
   it("groups IPv6 clients by /64, keeps IPv4 clients apart, and ignores X-Forwarded-For", async () => {
-    const post = (ip: string, extra: Record<string, string> = {}) =>
-      appFetch(apiPost("contact", {}, { headers: { "CF-Connecting-IP": ip, ...extra } }), defaults());
-    for (let i = 1; i <= 5; i++) expect((await post(`2001:db8:1:2::${i}`)).status).toBe(422);
+    const post = (ip: string, extra: Record<string, string> = {}) => appFetch(valid(ip, extra), defaults());
+    for (let i = 1; i <= 5; i++) expect((await post(`2001:db8:1:2::${i}`)).status).toBe(201);
     expect((await post("2001:db8:1:2:ffff:ffff:ffff:ffff")).status).toBe(429);
-    expect((await post("2001:db8:1:3::1")).status).toBe(422);
+    expect((await post("2001:db8:1:3::1")).status).toBe(201);
     for (let i = 0; i < 5; i++) await post("203.0.113.50");
     expect((await post("203.0.113.50", { "X-Forwarded-For": "198.51.100.1" })).status).toBe(429);
-    expect((await post("203.0.113.51")).status).toBe(422);
+    expect((await post("203.0.113.51")).status).toBe(201);
   });
 
   it("takes the deployment's default from FORM_RATE_LIMIT_PER_MINUTE", async () => {
     const env2 = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "2", FORM_RATE_LIMIT_PER_DAY: "" });
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await appFetch(apiPost("contact", {}), env2)).status);
-    expect(statuses).toEqual([422, 422, 429]);
+    for (let i = 0; i < 3; i++) statuses.push((await appFetch(valid(), env2)).status);
+    expect(statuses).toEqual([201, 201, 429]);
   });
 
   it("refuses the form page's 6th post with 429, Retry-After and the code, and keeps the message on the page", async () => {
-    for (let i = 0; i < 5; i++) await appFetch(formPost("/f/newsletter", { email: "x" }), defaults());
-    const over = await appFetch(formPost("/f/newsletter", { email: "reader@example.org" }), defaults());
+    const post = () =>
+      appFetch(formPost("/f/newsletter", { email: "reader@example.org", consent: "on", "cf-turnstile-response": standinToken({ action: "newsletter" }) }), defaults());
+    for (let i = 0; i < 5; i++) expect((await post()).status).toBe(303);
+    const over = await post();
     expect(over.status).toBe(429);
     expect(over.headers.get("Gatepost-Error-Code")).toBe("rate_limited");
     expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(over.headers.get("RateLimit")).toMatch(/^limit=5, remaining=0, reset=\d+$/);
     expect(await over.text()).toContain("Too many submissions from your network");
-    expect(await standin.calls()).toHaveLength(0);
+    // The provider goes first (issue 18, ADR 012): a rate-limited post costs one siteverify, no write.
+    expect(await standin.calls()).toHaveLength(6);
+    expect(await countRows("submissions")).toBe(5);
   });
 });
 
-describe("hitRateLimitsWith: a lookup in the counting statement", () => {
-  it("counts every rule and returns the lookup's value, in one statement", async () => {
-    const t = Date.UTC(2026, 10, 22, 12, 0, 30);
-    const rules: RateRule[] = [
-      { key: "look:ip:203.0.113.9", limit: 2, windowSeconds: 60 },
-      { key: "look:ip:203.0.113.9", limit: 9, windowSeconds: 86_400 },
-    ];
-    await env.DB.prepare("INSERT INTO submissions (id, form_id, fields, received_at, idempotency_key) VALUES ('s-1', 'contact', '{}', 'x', 'k-1')").run();
-    const found = await hitRateLimitsWith(env.DB, rules, keyLookup("contact", "k-1"), t);
-    expect(found).toMatchObject({ ok: true, lookedUp: "s-1", verdict: { ok: true, limit: 2, remaining: 1 } });
-    const missing = await hitRateLimitsWith(env.DB, rules, keyLookup("contact", "k-2"), t);
-    expect(missing).toMatchObject({ ok: true, lookedUp: null, verdict: { ok: true, remaining: 0 } });
+describe("the accept batch: counted, guarded and stored in one round trip", () => {
+  const t = Date.UTC(2026, 10, 22, 12, 0, 30);
+  const rules: RateRule[] = [
+    { key: "batch:ip:203.0.113.9", limit: 2, windowSeconds: 60 },
+    { key: "batch:ip:203.0.113.9", limit: 9, windowSeconds: 86_400 },
+  ];
+  const submission = (id: string) => ({ id, formId: "contact", fields: { name: "Ada" }, verification: null });
+  const store = (id: string, key: string | null, fingerprint: string | null) =>
+    storeInOneTrip(env.DB, { rules, nowMs: t, submission: submission(id), key, fingerprint, outbox: [] });
+
+  it("stores within the limits, replays a known key with its fingerprint, refuses another fingerprint", async () => {
+    expect(await store("s-1", "k-1", "fp-a")).toMatchObject({ kind: "stored", verdict: { ok: true, limit: 2, remaining: 1 } });
+    expect(await store("s-2", "k-1", "fp-a")).toMatchObject({ kind: "replayed", id: "s-1", verdict: { ok: true, remaining: 0 } });
+    // Over the limit, a known key is refused like any other hit (replays count, issue 19.2).
+    expect(await store("s-3", "k-1", "fp-a")).toMatchObject({ kind: "rate_limited", verdict: { ok: false } });
+    expect(await countRows("submissions")).toBe(1);
+    const later = t + 60_000;
+    const again = await storeInOneTrip(env.DB, { rules, nowMs: later, submission: submission("s-4"), key: "k-1", fingerprint: "fp-b", outbox: [] });
+    expect(again).toMatchObject({ kind: "key_reused" });
+    expect(await countRows("submissions")).toBe(1);
+  });
+
+  it("counts a spent-token look-up only when the key is known (junk writes nothing)", async () => {
+    expect(await findReplay(env.DB, { rules, nowMs: t, formId: "contact", key: "nobody", fingerprint: "fp" })).toBeNull();
+    expect(await countRows("rate_limits")).toBe(0);
+    await store("s-1", "k-1", "fp-a");
+    expect(await findReplay(env.DB, { rules, nowMs: t, formId: "contact", key: "k-1", fingerprint: "fp-a" })).toMatchObject({
+      kind: "replayed",
+      id: "s-1",
+      verdict: { ok: true, remaining: 0 },
+    });
+    expect(await findReplay(env.DB, { rules, nowMs: t, formId: "contact", key: "k-1", fingerprint: "fp-a" })).toMatchObject({ kind: "rate_limited" });
     // Another form's key is not this form's.
-    expect(await hitRateLimitsWith(env.DB, rules, keyLookup("newsletter", "k-1"), t)).toMatchObject({ lookedUp: null, verdict: { ok: false } });
-    // Without rules the lookup still answers.
-    expect(await hitRateLimitsWith(env.DB, [], keyLookup("contact", "k-1"), t)).toMatchObject({ ok: true, lookedUp: "s-1" });
+    expect(await findReplay(env.DB, { rules, nowMs: t, formId: "newsletter", key: "k-1", fingerprint: "fp-a" })).toBeNull();
+  });
+
+  it("lets exactly `limit` of 40 concurrent batches store, and leaves no row behind a refusal", async () => {
+    const tight: RateRule[] = [{ key: "batch:ip:198.51.100.4", limit: 7, windowSeconds: 60 }];
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        storeInOneTrip(env.DB, { rules: tight, nowMs: t, submission: submission(`c-${i}`), key: `key-${i}`, fingerprint: "fp", outbox: [] }),
+      ),
+    );
+    expect(outcomes.filter((o) => o.kind === "stored")).toHaveLength(7);
+    expect(outcomes.filter((o) => o.kind === "rate_limited")).toHaveLength(33);
+    expect(await countRows("submissions")).toBe(7);
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE idempotency_key IS NOT NULL").first<{ n: number }>())?.n).toBe(7);
   });
 });

@@ -72,7 +72,7 @@ describe("security headers on every HTML response", () => {
     const data = JSON.parse(handoff![1]).state.loaderData["routes/f.$formId"];
     const rendered = (name: string) => new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(html)?.[1];
     expect(data.form.id).toBe("contact");
-    expect(data.stamp).toMatch(/^v1\.\d{13}\./);
+    expect(data.stamp).toMatch(/^v2\.\d{13}\./);
     expect(rendered("_gp_ts")).toBe(data.stamp);
     expect(rendered("_gp_sid")).toBe(data.sid);
   });

@@ -86,6 +86,22 @@ describe("POST /api/turnstile/verify", () => {
     expect(await standin.calls()).toHaveLength(0);
   });
 
+  it("checks the origin before the body, and caps the body's fields like the forms (issue 19.1)", async () => {
+    const foreign = await appFetch(verifyCall("{not json", { Origin: "https://elsewhere.example" }));
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json<{ code: string }>()).code).toBe("origin_not_allowed");
+    const repeated = await appFetch(
+      new Request("http://localhost/api/turnstile/verify", {
+        method: "POST",
+        body: "token=x&".repeat(8_000),
+        headers: { "content-type": "application/x-www-form-urlencoded", "CF-Connecting-IP": "198.51.100.9" },
+      }),
+    );
+    expect(repeated.status).toBe(413);
+    expect((await repeated.json<{ code: string }>()).code).toBe("too_many_fields");
+    expect(await standin.calls()).toHaveLength(0);
+  });
+
   it("is rate-limited per IP: the 61st call in a minute gets 429 with Retry-After", async () => {
     await awayFromMinuteEdge();
     const statuses: number[] = [];

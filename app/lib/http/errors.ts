@@ -16,6 +16,12 @@ export const ERRORS = {
     message: "Send the form as JSON, URL-encoded or multipart form data.",
   },
   malformed_body: { status: 400, message: "What you sent could not be read." },
+  too_many_fields: { status: 413, message: "What you sent has too many fields (the limit is 100)." },
+  invalid_text: {
+    status: 400,
+    message: "What you sent contains characters that cannot be kept (broken encoding or control characters).",
+  },
+  file_not_accepted: { status: 415, message: "This form does not take files: send it without attachments." },
   turnstile_token_missing: {
     status: 400,
     message: "Please complete the captcha check before sending.",
@@ -55,6 +61,11 @@ export const ERRORS = {
     status: 400,
     message: "The Idempotency-Key must be 1 to 255 visible ASCII characters.",
   },
+  idempotency_key_reused: {
+    status: 422,
+    message: "This submission was already sent with different answers. Send the form again to make it a new one.",
+  },
+  form_expired: { status: 400, message: "This form was open for too long. Please check your answers and send it again." },
   form_signing_secret_missing: { status: 500, message: SERVER_MISCONFIGURED },
   // admin
   admin_closed: {

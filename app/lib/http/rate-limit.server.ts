@@ -1,5 +1,6 @@
 // Fixed-window rate limits kept in D1. Each window is one atomic upsert that returns the new count,
-// so concurrent requests can never both read "4" and both pass a limit of 5 (docs/decisions/002).
+// so concurrent requests can never both read "4" and both pass a limit of 5 (docs/decisions/002). The
+// accept path puts the upsert in its store batch and guards the insert with withinRateLimits (012).
 
 export interface RateRule {
   /** What is counted, e.g. "form:contact:ip:203.0.113.0/64". */
@@ -20,36 +21,67 @@ function windowStart(rule: RateRule, nowMs: number): number {
 }
 
 /**
- * A read to run inside the counting statement: a scalar subquery whose value comes back with every
- * counted row, so a caller that also needs a lookup (an idempotency key) adds no statement at all.
- * `sql` gets the number of its first parameter.
+ * A condition for a statement's WHERE clause, numbered from its first parameter, so statements in one
+ * batch can be guarded by each other's writes (the accept batch: docs/decisions/012).
  */
-export interface RateLimitLookup {
+export interface SqlCondition {
   sql: (firstParam: number) => string;
   params: unknown[];
 }
 
 /**
- * One upsert for every rule: each (key, window) row comes back with its count after this hit (and
- * the lookup's value, if any). One statement rather than one per rule, since under load every
- * statement costs D1 encoding and decoding work.
+ * One upsert for every rule: each (key, window) row comes back with its count after this hit. One
+ * statement rather than one per rule, since under load every statement costs D1 encoding and decoding
+ * work. With `onlyIf`, the hit is counted only when that condition holds (no row comes back otherwise).
  */
 export function rateLimitStatement(
   db: D1Database,
   rules: readonly RateRule[],
   nowMs: number,
-  lookup: RateLimitLookup | null = null,
+  onlyIf: SqlCondition | null = null,
 ): D1PreparedStatement {
-  const rows = rules.map((_, i) => `(?${2 * i + 1}, ?${2 * i + 2}, 1)`).join(", ");
+  const rows = rules.map((_, i) => `(?${2 * i + 1}, ?${2 * i + 2}${onlyIf ? "" : ", 1"})`).join(", ");
   const params = rules.flatMap((rule) => [windowKey(rule), windowStart(rule, nowMs)]);
-  const extra = lookup ? `, ${lookup.sql(params.length + 1)} AS looked_up` : "";
+  // An upsert fed by a SELECT needs its WHERE clause (SQLite's parsing rule for INSERT … SELECT … ON CONFLICT).
+  const source = onlyIf
+    ? `SELECT column1, column2, 1 FROM (VALUES ${rows}) WHERE ${onlyIf.sql(params.length + 1)}`
+    : `VALUES ${rows}`;
   return db
     .prepare(
-      `INSERT INTO rate_limits (key, window_start, count) VALUES ${rows}
+      `INSERT INTO rate_limits (key, window_start, count) ${source}
        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1
-       RETURNING key, count${extra}`,
+       RETURNING key, count`,
     )
-    .bind(...params, ...(lookup?.params ?? []));
+    .bind(...params, ...(onlyIf?.params ?? []));
+}
+
+/**
+ * True in SQL when every rule's count (as the rate-limit statement earlier in the same batch left it)
+ * is within its limit. A missing row reads as NULL, which is not true: it fails closed.
+ */
+export function withinRateLimits(rules: readonly RateRule[], nowMs: number): SqlCondition {
+  return {
+    sql: (n) =>
+      rules.length === 0
+        ? "1"
+        : rules
+            .map((_, i) => `(SELECT count FROM rate_limits WHERE key = ?${n + 3 * i} AND window_start = ?${n + 3 * i + 1}) <= ?${n + 3 * i + 2}`)
+            .join(" AND "),
+    params: rules.flatMap((rule) => [windowKey(rule), windowStart(rule, nowMs), rule.limit]),
+  };
+}
+
+/**
+ * The verdict for rows the rate-limit statement returned. RETURNING rows come in no promised order, so
+ * they are matched to rules by key; a rule without its row counts as over its limit (fail closed).
+ */
+export function verdictOfRows(rules: readonly RateRule[], rows: readonly Record<string, unknown>[], nowMs: number): RateVerdict {
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    const key = String(row.key);
+    counts.set(key, Math.max(counts.get(key) ?? 0, Number(row.count)));
+  }
+  return judgeRateLimits(rules, rules.map((rule) => counts.get(windowKey(rule)) ?? Infinity), nowMs);
 }
 
 function windowKey(rule: RateRule): string {
@@ -79,41 +111,10 @@ export async function hitRateLimits(
   rules: readonly RateRule[],
   nowMs = Date.now(),
 ): Promise<RateLimitResult> {
-  const result = await hitRateLimitsWith(db, rules, null, nowMs);
-  return result.ok ? result.verdict : result;
-}
-
-export type RateLimitWithResult =
-  /** `lookedUp`: the lookup's value (null when it found nothing or none was asked for). */
-  | { ok: true; verdict: RateVerdict; lookedUp: unknown }
-  | { ok: false; code: "storage_unavailable" };
-
-/**
- * Counts one hit against every rule and runs `lookup` in the same statement, so a caller that also
- * needs a read (an idempotency key) still makes a single round trip. D1 failures come back as
- * storage_unavailable; it never throws.
- */
-export async function hitRateLimitsWith(
-  db: D1Database,
-  rules: readonly RateRule[],
-  lookup: RateLimitLookup | null,
-  nowMs = Date.now(),
-): Promise<RateLimitWithResult> {
+  if (rules.length === 0) return judgeRateLimits(rules, [], nowMs);
   try {
-    if (rules.length === 0) {
-      const row = lookup ? await db.prepare(`SELECT ${lookup.sql(1)} AS looked_up`).bind(...lookup.params).first() : null;
-      return { ok: true, verdict: judgeRateLimits(rules, [], nowMs), lookedUp: row?.looked_up ?? null };
-    }
-    const { results } = await rateLimitStatement(db, rules, nowMs, lookup).all<Record<string, unknown>>();
-    // RETURNING rows come in no promised order: match them to rules by key. A rule without its row
-    // counts as over its limit (fail closed).
-    const counts = new Map<string, number>();
-    for (const row of results) {
-      const key = String(row.key);
-      counts.set(key, Math.max(counts.get(key) ?? 0, Number(row.count)));
-    }
-    const verdict = judgeRateLimits(rules, rules.map((rule) => counts.get(windowKey(rule)) ?? Infinity), nowMs);
-    return { ok: true, verdict, lookedUp: results[0]?.looked_up ?? null };
+    const { results } = await rateLimitStatement(db, rules, nowMs).all<Record<string, unknown>>();
+    return verdictOfRows(rules, results, nowMs);
   } catch (error) {
     console.error("rate limit check failed:", error);
     return { ok: false, code: "storage_unavailable" };

@@ -2,75 +2,158 @@ import type { ErrorCode } from "~/lib/http/errors";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
 // Reads a submission body with a hard size cap before anything parses it, so an oversized or
-// malformed request is refused cheaply and never reaches validation, the provider or D1.
+// malformed request is refused cheaply and never reaches validation, the provider or D1. Every loop
+// here is linear in the body and capped by MAX_FIELDS; text that could not be stored as well-formed
+// UTF-8 without control characters is refused, not repaired (issue 19, points 1, 5 and 12).
+// URL-encoded bodies are split here rather than by URLSearchParams, because URLSearchParams turns
+// invalid UTF-8 such as `%FF` into U+FFFD silently.
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Fields in one body, each repeat of a name counting; no form needs more, and it bounds all later work. */
+export const MAX_FIELDS = 100;
 
-export type BodyResult =
-  | { ok: true; fields: Record<string, unknown> }
-  | { ok: false; code: Extract<ErrorCode, "body_too_large" | "malformed_body" | "unsupported_media_type"> };
+export type BodyCode = Extract<
+  ErrorCode,
+  "body_too_large" | "malformed_body" | "unsupported_media_type" | "too_many_fields" | "invalid_text" | "file_not_accepted"
+>;
+
+export type BodyResult = { ok: true; fields: Record<string, unknown> } | { ok: false; code: BodyCode };
+
+type Kind = "urlencoded" | "multipart" | "json";
+
+/** Refusal class thrown inside the parsers and turned into its code by readBody. */
+class BodyRefusal extends Error {
+  constructor(readonly code: BodyCode) {
+    super(code);
+  }
+}
+
+/** True when the Content-Length header alone already says the body is over the cap (no read needed). */
+export function declaresTooLarge(request: Request): boolean {
+  return Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES;
+}
 
 /** Reads and parses the body. Never throws; refusals come back as catalogue codes. */
 export async function readBody(request: Request): Promise<BodyResult> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return { ok: false, code: "body_too_large" };
-  const bytes = await readCapped(request);
-  if (bytes === "too_large") return { ok: false, code: "body_too_large" };
-  if (bytes === null) return { ok: false, code: "malformed_body" };
-  const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
+  const contentType = request.headers.get("content-type") ?? "";
+  const kind = kindOf(contentType);
+  if (!kind) return { ok: false, code: "unsupported_media_type" };
+  const read = await readMessageUpTo(request, MAX_BODY_BYTES);
+  if (!read) return { ok: false, code: "malformed_body" };
+  if (read.overflow) return { ok: false, code: "body_too_large" };
   try {
-    if (type === "application/x-www-form-urlencoded") return parseUrlEncoded(bytes);
-    if (type === "multipart/form-data") return await parseMultipart(bytes, request.headers.get("content-type")!);
-    if (type === "application/json" || type.endsWith("+json")) return parseJson(bytes);
-  } catch {
-    return { ok: false, code: "malformed_body" };
+    if (kind === "urlencoded") return { ok: true, fields: collect(urlEncodedEntries(decode(read.bytes))) };
+    if (kind === "multipart") return { ok: true, fields: collect(await multipartEntries(read.bytes, contentType)) };
+    return { ok: true, fields: collect(jsonEntries(decode(read.bytes))) };
+  } catch (error) {
+    return { ok: false, code: error instanceof BodyRefusal ? error.code : "malformed_body" };
   }
-  return { ok: false, code: "unsupported_media_type" };
 }
 
-async function readCapped(request: Request): Promise<Uint8Array<ArrayBuffer> | "too_large" | null> {
-  const read = await readMessageUpTo(request, MAX_BODY_BYTES);
-  if (!read) return null;
-  return read.overflow ? "too_large" : read.bytes;
+function kindOf(contentType: string): Kind | null {
+  const type = contentType.split(";")[0].trim().toLowerCase();
+  if (type === "application/x-www-form-urlencoded") return "urlencoded";
+  if (type === "multipart/form-data") return "multipart";
+  if (type === "application/json" || type.endsWith("+json")) return "json";
+  return null;
 }
 
 function decode(bytes: Uint8Array): string {
-  // fatal: invalid UTF-8 is a malformed body, not text with replacement characters stored forever.
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  try {
+    // fatal: invalid UTF-8 is refused, not turned into replacement characters stored forever.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new BodyRefusal("invalid_text");
+  }
 }
 
-function parseUrlEncoded(bytes: Uint8Array): BodyResult {
-  const params = new URLSearchParams(decode(bytes));
-  return { ok: true, fields: collect(params.entries()) };
+// C0 and C1 controls and DEL, except tab, newline and carriage return (CR is normalised below).
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+// In a /u pattern a paired surrogate is one code point, so this matches only a lone half.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Text as it may be stored: well-formed, no control characters but tab and newline, CR and CRLF as LF. */
+export function wellFormedText(text: string): string {
+  if (LONE_SURROGATE.test(text) || CONTROL.test(text)) throw new BodyRefusal("invalid_text");
+  return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 }
 
-async function parseMultipart(bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<BodyResult> {
-  // Gatepost takes no files, so a whole multipart body must be valid UTF-8 text too.
-  decode(bytes);
+function counted<T>(entries: T[], entry: T): void {
+  if (entries.length >= MAX_FIELDS) throw new BodyRefusal("too_many_fields");
+  entries.push(entry);
+}
+
+function urlEncodedEntries(text: string): [string, unknown][] {
+  const entries: [string, unknown][] = [];
+  let start = 0;
+  while (start <= text.length) {
+    const amp = text.indexOf("&", start);
+    const end = amp === -1 ? text.length : amp;
+    if (end > start) {
+      const pair = text.slice(start, end);
+      const eq = pair.indexOf("=");
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      const value = eq === -1 ? "" : pair.slice(eq + 1);
+      counted(entries, [wellFormedText(decodeComponent(name)), wellFormedText(decodeComponent(value))]);
+    }
+    start = end + 1;
+  }
+  return entries;
+}
+
+function decodeComponent(raw: string): string {
+  const spaced = raw.includes("+") ? raw.replaceAll("+", " ") : raw;
+  if (!spaced.includes("%")) return spaced;
+  // A bare % stays literal, as URLSearchParams keeps it (curl -d 'note=50% off'); a %XX sequence that
+  // is not UTF-8 (%FF, an encoded surrogate) makes decodeURIComponent throw.
+  try {
+    return decodeURIComponent(spaced.replace(/%(?![0-9a-fA-F]{2})/g, "%25"));
+  } catch {
+    throw new BodyRefusal("invalid_text");
+  }
+}
+
+async function multipartEntries(bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<[string, unknown][]> {
   const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
   const entries: [string, unknown][] = [];
-  for (const [key, value] of form.entries()) {
-    // Files are not a field type; marking them as objects makes validation refuse them by name.
-    entries.push([key, typeof value === "string" ? value : { file: true }]);
+  for (const [name, value] of form.entries()) {
+    // Uploads are not a feature: a file is refused, not silently dropped (issue 19.12).
+    if (typeof value !== "string") throw new BodyRefusal("file_not_accepted");
+    counted(entries, [wellFormedText(name), wellFormedText(value)]);
   }
-  return { ok: true, fields: collect(entries) };
+  // formData() decodes text leniently; without files the whole body must be valid UTF-8 too.
+  decode(bytes);
+  return entries;
 }
 
-function parseJson(bytes: Uint8Array): BodyResult {
-  const parsed: unknown = JSON.parse(decode(bytes));
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    return { ok: false, code: "malformed_body" };
+function jsonEntries(text: string): [string, unknown][] {
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new BodyRefusal("malformed_body");
+  const entries: [string, unknown][] = [];
+  // Nested values are never walked: validation refuses any value that is not a single scalar.
+  for (const name in parsed) {
+    const value = (parsed as Record<string, unknown>)[name];
+    counted(entries, [wellFormedText(name), typeof value === "string" ? wellFormedText(value) : value]);
   }
-  return { ok: true, fields: { ...(parsed as Record<string, unknown>) } };
+  return entries;
 }
 
-/** Repeated keys become arrays, which validation refuses as "must be a single value". */
+/**
+ * Repeated names become arrays, which validation refuses as "must be a single value". Linear: each
+ * repeat is one push, never a copy of the list so far.
+ */
 function collect(entries: Iterable<[string, unknown]>): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.create(null);
-  for (const [key, value] of entries) {
-    const existing = fields[key];
-    if (existing === undefined) fields[key] = value;
-    else fields[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  const repeated = new Map<string, unknown[]>();
+  for (const [name, value] of entries) {
+    const list = repeated.get(name);
+    if (list) list.push(value);
+    else if (name in fields) {
+      const first = [fields[name], value];
+      repeated.set(name, first);
+      fields[name] = first;
+    } else fields[name] = value;
   }
   return fields;
 }

@@ -1,4 +1,5 @@
 import type { FieldValue } from "~/forms/schema";
+import type { SqlCondition } from "~/lib/http/rate-limit.server";
 
 // Storage of accepted submissions in D1. Bindings come in as arguments; rows read back are parsed
 // before use because D1 hands back untyped records.
@@ -42,7 +43,13 @@ export interface StoreOptions {
 }
 
 /** The row one submission becomes, column by column, as D1 will hand it back. */
-function submissionRow(id: string, receivedAt: string, s: NewSubmission, idempotencyKey: string | null): Record<string, unknown> {
+function submissionRow(
+  id: string,
+  receivedAt: string,
+  s: NewSubmission,
+  idempotencyKey: string | null,
+  fingerprint: string | null = null,
+): Record<string, unknown> {
   return {
     id,
     form_id: s.formId,
@@ -54,6 +61,7 @@ function submissionRow(id: string, receivedAt: string, s: NewSubmission, idempot
     verify_action: s.verification?.action ?? null,
     verify_challenge_ts: s.verification?.challengeTs ?? null,
     idempotency_key: idempotencyKey,
+    idempotency_fingerprint: fingerprint,
   };
 }
 
@@ -68,8 +76,37 @@ const COLUMNS = [
   "verify_action",
   "verify_challenge_ts",
   "idempotency_key",
+  "idempotency_fingerprint",
 ];
-const INSERT_SUBMISSION = `INSERT INTO submissions (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((_, i) => `?${i + 1}`).join(", ")})`;
+const PLACEHOLDERS = COLUMNS.map((_, i) => `?${i + 1}`).join(", ");
+const INSERT_SUBMISSION = `INSERT INTO submissions (${COLUMNS.join(", ")}) VALUES (${PLACEHOLDERS})`;
+
+export interface GuardedInsert {
+  /** Inserts the row only when `onlyIf` holds; RETURNING id says whether it did. */
+  statement: D1PreparedStatement;
+  /** The submission as a later read of its row would return it, should the insert happen. */
+  stored: StoredSubmission;
+  receivedAt: string;
+}
+
+/**
+ * The INSERT of one submission, guarded by a condition evaluated inside the same batch (the rate
+ * limits counted just before it, and that its idempotency key is new). Pure: it never touches D1.
+ */
+export function guardedSubmissionInsert(
+  db: D1Database,
+  submission: NewSubmission & { id: string },
+  { idempotencyKey, fingerprint, onlyIf }: { idempotencyKey: string | null; fingerprint: string | null; onlyIf: SqlCondition },
+): GuardedInsert {
+  const receivedAt = new Date().toISOString();
+  const row = submissionRow(submission.id, receivedAt, submission, idempotencyKey, fingerprint);
+  const statement = db
+    .prepare(
+      `INSERT INTO submissions (${COLUMNS.join(", ")}) SELECT ${PLACEHOLDERS} WHERE ${onlyIf.sql(COLUMNS.length + 1)} RETURNING id`,
+    )
+    .bind(...COLUMNS.map((column) => row[column]), ...onlyIf.params);
+  return { statement, stored: parseSubmissionRow(row), receivedAt };
+}
 
 /**
  * Stores one submission (its idempotency key is a column of its row) and `also` (its outbox rows)

@@ -5,22 +5,22 @@ import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { allowedOriginsFor, rateLimitsFor } from "~/lib/settings/forms.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/submit/field-names";
-import { judgeApiPost, judgePagePost, type HoneypotVerdict } from "~/lib/submit/honeypot.server";
-import { findKeyedSubmission, keyLookup, readIdempotencyKey } from "~/lib/submit/idempotency.server";
-import { formRateRules, hitRateLimitsWith, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
-import { readBody } from "~/lib/http/request-body.server";
+import { judgeApiPost, judgePagePost, signFormStamp, type PageVerdict } from "~/lib/submit/honeypot.server";
+import { fingerprintRequest, readIdempotencyKey } from "~/lib/submit/idempotency.server";
+import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/submit/accept-batch.server";
+import { formRateRules, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
+import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/delivery.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
-import { storeSubmission } from "~/lib/storage/submissions.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 
 // The one path every submission takes, from Gatepost's own page and the public API alike:
-// body size → origin → rate limit (+ idempotency lookup) → honeypot → schema → Turnstile → store.
-// Every abuse control runs before the provider is called; a form with errors never spends the token;
-// nothing is stored unless the provider said yes. D1 sees two round trips: the rate-limit count
-// (whose one statement also looks the idempotency key up) and the one atomic store batch; the first delivery adds
-// one more after the answer (docs/decisions/007-accept-path-costs.md).
+// body size → origin → body → stamp and honeypot → schema → Turnstile → one atomic D1 batch → answer.
+// The provider goes first: a refusal decided before the store costs no D1 round trip, and only a
+// verified token reaches the database. The batch counts the hit, claims the idempotency key and stores
+// the submission with its outbox rows, or refuses and stores nothing; the first delivery adds one more
+// trip after the answer (docs/decisions/012-provider-first-one-round-trip.md).
 
 /** Where a post comes from: Gatepost's rendered page (signed stamp required) or another site via the API. */
 export type Channel = "page" | "api";
@@ -45,7 +45,7 @@ export type AcceptResult =
       values?: Record<string, string>;
       /** Present once the rate limit was counted, so every later answer can carry its headers. */
       rate?: RateInfo;
-      /** A page post's own stamp and submission id, echoed so a corrected re-post keeps them. */
+      /** The stamp and submission id a page post's re-render must carry (its own, or fresh ones once expired). */
       keep?: { stamp: string; sid: string | null };
     };
 
@@ -62,47 +62,35 @@ export interface AcceptInput {
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
 export async function acceptSubmission({ request, form, env, settings, ctx, channel }: AcceptInput): Promise<AcceptResult> {
-  const body = await readBody(request);
-  if (!body.ok) return { ok: false, code: body.code };
-  const { fields } = body;
-
+  // Checks on headers alone come first: a post refused by them is never read or parsed.
+  if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
   const formSettings = settings.forms;
   const origin = checkOrigin(request, allowedOriginsFor(form, formSettings));
   if (!origin.ok) return { ok: false, code: origin.code };
   // Without the secret a page post can never prove its stamp; refuse rather than guess (fail closed).
-  if (channel === "page" && !formSettings.signingSecret) return { ok: false, code: "form_signing_secret_missing" };
+  const secret = formSettings.signingSecret;
+  if (channel === "page" && !secret) return { ok: false, code: "form_signing_secret_missing" };
+  const body = await readBody(request);
+  if (!body.ok) return { ok: false, code: body.code };
+  const { fields } = body;
   const key = readIdempotencyKey(request, fields);
   if (!key.ok) return { ok: false, code: key.code };
 
-  // Round trip 1: count this hit and look the idempotency key up in the same statement.
-  const rules = formRateRules(form.id, rateLimitsFor(form, formSettings), clientIp(request));
-  const gate = await hitRateLimitsWith(env.DB, rules, key.key ? keyLookup(form.id, key.key) : null);
-  if (!gate.ok) return { ok: false, code: gate.code };
-  const rate = { verdict: gate.verdict, rules };
-  // A repeat gets the first answer before its (already spent) token is checked again, even over the
-  // limit: a client retrying after a lost answer must learn it was accepted, not that it was refused.
-  const earlier = typeof gate.lookedUp === "string" ? gate.lookedUp : null;
-  if (earlier) return { ok: true, id: earlier, replayed: true, rate };
-  if (!gate.verdict.ok) return { ok: false, code: "rate_limited", rate };
-
-  const honeypot: HoneypotVerdict =
+  const judged: PageVerdict =
     channel === "page"
-      ? await judgePagePost({
-          fields,
-          secret: formSettings.signingSecret!,
-          formId: form.id,
-          minFillMs: formSettings.minFillMs,
-        })
+      ? await judgePagePost({ fields, secret: secret!, formId: form.id, minFillMs: formSettings.minFillMs })
       : judgeApiPost(fields);
+  // The person's answers come back on a freshly stamped page; nothing was checked or spent.
+  if ("expired" in judged) return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings) };
   // Only a rendered form's own _gp_sid is echoed back into the page, never an Idempotency-Key header.
   const sid = request.headers.has("Idempotency-Key") ? null : key.key;
-  const keep = channel === "page" && !honeypot.bot ? { stamp: String(fields[STAMP_FIELD]), sid } : undefined;
+  const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid } : undefined;
 
   const validation = validateFields(form, fields);
-  if (!validation.ok) {
-    return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, rate, keep };
-  }
+  if (!validation.ok) return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, keep };
   const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
+  const fingerprint = key.key ? await fingerprintRequest(form.id, validation.values) : null;
+  const rules = formRateRules(form.id, rateLimitsFor(form, formSettings), clientIp(request));
 
   // A bot is judged above but still has to pass Turnstile: nothing is ever stored without a verified
   // token, and a bot sees exactly the answers a human would.
@@ -114,39 +102,79 @@ export async function acceptSubmission({ request, form, env, settings, ctx, chan
     expectedAction: form.id,
     expectedHostnames: expectedHostnames(settings.turnstile, request),
   });
+  // Read after the provider's answer, which may take seconds: the hit counts in the window it lands in.
+  const nowMs = Date.now();
   if (!verdict.ok) {
+    // A repeat whose token the first request spent: only this path pays a look-up of the key.
+    if (verdict.code === "turnstile_expired_or_duplicate" && key.key && fingerprint) {
+      const replay = await findReplay(env.DB, { rules, nowMs, formId: form.id, key: key.key, fingerprint });
+      if (replay && replay.kind !== "failed") return answer(replay, rules, echo, await keepFor(replay, keep, form, settings));
+    }
     if (ERRORS[verdict.code].status >= 500) {
       console.error(`Turnstile verification unavailable for form ${form.id}: ${verdict.code} (${verdict.detail ?? ""})`);
     }
-    return { ok: false, code: verdict.code, values: echo, rate, keep };
+    return { ok: false, code: verdict.code, values: echo, keep };
   }
 
-  // Round trip 2: the submission, its idempotency key and its outbox rows in one atomic batch, so
-  // "accepted" always means "queued for every destination" (issue 3). A quarantined bot gets no rows.
-  // The rows are inserted already leased to this request, which makes the first attempt itself.
+  // The one round trip. The outbox rows are inserted already leased to this request, which makes the
+  // first attempt itself after the answer. A quarantined bot gets no rows.
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
-  const outbox = honeypot.bot
-    ? { statements: [], claims: [] }
-    : leasedOutbox(env.DB, settings, form, id, Date.now(), owner, LEASE_MS);
-  const stored = await storeSubmission(
-    env.DB,
-    {
+  const outbox = judged.bot ? { statements: [], claims: [] } : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS);
+  const outcome = await storeInOneTrip(env.DB, {
+    rules,
+    nowMs,
+    key: key.key,
+    fingerprint,
+    outbox: outbox.statements,
+    submission: {
       id,
       formId: form.id,
       fields: validation.values,
       verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
-      quarantineReason: honeypot.bot ? honeypot.reason : undefined,
+      quarantineReason: judged.bot ? judged.reason : undefined,
     },
-    { idempotencyKey: key.key, also: outbox.statements },
-  );
-  if (!stored.ok && stored.keyConflict && key.key) {
-    // A concurrent twin stored first: answer as it did. Only this rare race costs a third round trip.
-    const twin = await findKeyedSubmission(env.DB, form.id, key.key).catch(() => null);
-    if (twin) return { ok: true, id: twin, replayed: true, rate };
-  }
-  if (!stored.ok) return { ok: false, code: stored.code, values: echo, rate, keep };
+  });
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
-  if (outbox.claims.length > 0) ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, stored.stored, outbox.claims, owner));
-  return { ok: true, id: stored.id, replayed: false, rate };
+  if (outcome.kind === "stored" && outbox.claims.length > 0) {
+    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, outcome.stored, outbox.claims, owner));
+  }
+  return answer(outcome, rules, echo, await keepFor(outcome, keep, form, settings));
+}
+
+type Keep = { stamp: string; sid: string | null };
+
+/** A page whose key was already used for other answers is re-rendered as a new submission. */
+async function keepFor(outcome: StoreOutcome, keep: Keep | undefined, form: FormDef, settings: Settings): Promise<Keep | undefined> {
+  return outcome.kind === "key_reused" && keep ? freshRender(form, settings) : keep;
+}
+
+/**
+ * A new submission id with its stamp, dated back by the minimum fill time: the person already filled
+ * the form once under an honest stamp, so sending again at once must not look like a bot's haste.
+ */
+async function freshRender(form: FormDef, settings: Settings): Promise<Keep> {
+  const sid = crypto.randomUUID();
+  const stamp = await signFormStamp(settings.forms.signingSecret!, form.id, sid, Date.now() - settings.forms.minFillMs);
+  return { stamp, sid };
+}
+
+function answer(outcome: StoreOutcome, rules: RateRule[], values: Record<string, string>, keep: Keep | undefined): AcceptResult {
+  if (outcome.kind === "failed") return { ok: false, code: "storage_unavailable", values, keep };
+  const rate = { verdict: outcome.verdict, rules };
+  switch (outcome.kind) {
+    case "stored":
+      return { ok: true, id: outcome.stored.id, replayed: false, rate };
+    case "replayed":
+      return { ok: true, id: outcome.id, replayed: true, rate };
+    case "key_reused":
+      return { ok: false, code: "idempotency_key_reused", values, rate, keep };
+    case "rate_limited":
+      return { ok: false, code: "rate_limited", values, rate, keep };
+  }
+}
+
+/** What the person typed into the form's own fields, as text to show again. */
+function echoOf(form: FormDef, fields: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(form.fields.map((f) => [f.name, typeof fields[f.name] === "string" ? (fields[f.name] as string) : ""]));
 }

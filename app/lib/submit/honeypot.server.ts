@@ -1,13 +1,16 @@
 import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64url";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
-import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD } from "~/lib/submit/field-names";
+import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 
 // Bot traps that cost humans nothing. Gatepost's own pages carry a hidden field people never fill
 // and a timestamp signed with FORM_SIGNING_SECRET, so a post that fills the field, forges or drops
 // the stamp, or arrives faster than a person could type is a bot. Other sites cannot carry a stamp;
 // they may add the plain field PLAIN_HONEYPOT_FIELD. A bot is never told: it gets the answer a
 // human would, and its submission is quarantined (never delivered).
-
+// A stamp is bound to its render's submission id (the idempotency key of the page) and lives 24 hours,
+// so one harvested stamp buys at most one submission, and only for a day (issue 19.11). An expired
+// stamp is refused, not quarantined: a person who left the tab open gets their answers back with a
+// fresh stamp instead of losing the submission silently.
 
 export type QuarantineReason =
   | "honeypot_filled"
@@ -16,14 +19,24 @@ export type QuarantineReason =
   | "timestamp_too_fast";
 
 export type HoneypotVerdict = { bot: false } | { bot: true; reason: QuarantineReason };
+/** A page post's verdict: a honeypot verdict, or a stamp too old to judge (refused as form_expired). */
+export type PageVerdict = HoneypotVerdict | { expired: true };
 
+/** How long a rendered form may be sent from. */
+export const MAX_STAMP_AGE_MS = 24 * 3_600_000;
 const encoder = new TextEncoder();
-const STAMP = /^v1\.(\d{13})\.([A-Za-z0-9_-]{43})$/;
+const STAMP = /^v2\.(\d{13})\.([A-Za-z0-9_-]{43})$/;
+// Stamps of the version before binding to the submission id: honest pages rendered before an upgrade.
+const OLD_STAMP = /^v1\.\d{13}\.[A-Za-z0-9_-]{43}$/;
 
-/** A stamp for a form rendered now: "v1.<ms>.<HMAC-SHA-256 of form id and ms, base64url>". */
-export async function signFormStamp(secret: string, formId: string, nowMs = Date.now()): Promise<string> {
+/** A stamp for a form rendered now: "v2.<ms>.<HMAC-SHA-256 of form id, submission id and ms, base64url>". */
+export async function signFormStamp(secret: string, formId: string, sid: string, nowMs = Date.now()): Promise<string> {
   const issued = String(Math.floor(nowMs));
-  return `v1.${issued}.${await hmac(secret, `v1.${formId}.${issued}`)}`;
+  return `v2.${issued}.${await hmac(secret, stampMessage(formId, sid, issued))}`;
+}
+
+function stampMessage(formId: string, sid: string, issued: string): string {
+  return `v2.${formId}.${sid}.${issued}`;
 }
 
 /** Judges a post from Gatepost's own page. Never throws; junk of any shape is a verdict, not an error. */
@@ -33,21 +46,25 @@ export async function judgePagePost(input: {
   formId: string;
   minFillMs: number;
   nowMs?: number;
-}): Promise<HoneypotVerdict> {
+}): Promise<PageVerdict> {
   if (isFilled(input.fields[HONEYPOT_FIELD])) return { bot: true, reason: "honeypot_filled" };
   const stamp = input.fields[STAMP_FIELD];
   if (stamp === undefined || stamp === "") return { bot: true, reason: "timestamp_missing" };
+  if (typeof stamp === "string" && OLD_STAMP.test(stamp)) return { expired: true };
   const match = typeof stamp === "string" ? STAMP.exec(stamp) : null;
   if (!match) return { bot: true, reason: "timestamp_forged" };
+  // The stamp signs the submission id the page rendered beside it: another id (or none) is a forgery.
+  const sid = input.fields[SUBMISSION_ID_FIELD];
   // verify() compares in constant time natively; no signature is encoded and compared in JS.
   const mac = decodeBase64Url(match[2]);
-  const signed = `v1.${input.formId}.${match[1]}`;
+  const signed = stampMessage(input.formId, typeof sid === "string" ? sid : "", match[1]);
   if (!mac || !(await crypto.subtle.verify("HMAC", await hmacKey(input.secret), mac, encoder.encode(signed)))) {
     return { bot: true, reason: "timestamp_forged" };
   }
   const age = (input.nowMs ?? Date.now()) - Number(match[1]);
   // A stamp from the future was not made by this server's clock: treat it as forged.
   if (age < -60_000) return { bot: true, reason: "timestamp_forged" };
+  if (age > MAX_STAMP_AGE_MS) return { expired: true };
   if (age < input.minFillMs) return { bot: true, reason: "timestamp_too_fast" };
   return { bot: false };
 }

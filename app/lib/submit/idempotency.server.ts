@@ -1,14 +1,16 @@
+import type { FieldValue } from "~/forms/schema";
+import type { SqlCondition } from "~/lib/http/rate-limit.server";
 import { SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
-import type { RateLimitLookup } from "~/lib/http/rate-limit.server";
 
-// Idempotency keys: a repeat of a submission with the same key gets the first answer and stores
-// nothing. The key is a column of its submission (migration 0005), so it is stored by the same
-// INSERT; the lookup rides in the rate-limit statement, and the accept path still makes two D1
-// round trips (docs/decisions/002-rate-limit-storage.md, 007-accept-path-costs.md).
+// Idempotency keys (the IETF Idempotency-Key draft; docs/decisions/013): a repeat of a submission with
+// the same key and the same fields gets the first answer and stores nothing; the same key with other
+// fields is refused. The key and its request's fingerprint are columns of the submission, written by
+// the same guarded INSERT, so a key exists exactly when its submission does.
 
 const MAX_KEY_LENGTH = 255;
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const encoder = new TextEncoder();
 
 export type KeyResult = { ok: true; key: string | null } | { ok: false; code: "idempotency_key_invalid" };
 
@@ -26,17 +28,44 @@ export function readIdempotencyKey(request: Request, fields: Record<string, unkn
   return typeof sid === "string" && UUID.test(sid) ? { ok: true, key: sid } : { ok: false, code: "idempotency_key_invalid" };
 }
 
-/** The submission a key already produced, as a lookup for the rate-limit statement (its id or null). */
-export function keyLookup(formId: string, key: string): RateLimitLookup {
+/**
+ * The fingerprint a key is bound to: SHA-256 over the form id and the validated values, in the form's
+ * field order. The Turnstile token is left out (a retry after a lost answer carries a new one), and so
+ * are the page's stamp and trap fields: the stamp is signed over the submission id, which is the key
+ * itself, so it can differ only where the key does.
+ */
+export async function fingerprintRequest(formId: string, values: Record<string, FieldValue>): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(JSON.stringify([formId, values])));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** SQL true when no submission of the form holds the key yet. */
+export function keyIsNew(formId: string, key: string): SqlCondition {
   return {
-    sql: (n) => `(SELECT id FROM submissions WHERE form_id = ?${n} AND idempotency_key = ?${n + 1})`,
+    sql: (n) => `NOT EXISTS (SELECT 1 FROM submissions WHERE form_id = ?${n} AND idempotency_key = ?${n + 1})`,
     params: [formId, key],
   };
 }
 
-/** Looks a key up on its own: only after a store batch lost the race to a concurrent twin. */
-export async function findKeyedSubmission(db: D1Database, formId: string, key: string): Promise<string | null> {
-  const lookup = keyLookup(formId, key);
-  const row = await db.prepare(`SELECT ${lookup.sql(1)} AS id`).bind(...lookup.params).first<{ id: unknown }>();
-  return typeof row?.id === "string" ? row.id : null;
+/** SQL true when a submission of the form holds the key (whatever its fingerprint). */
+export function keyIsKnown(formId: string, key: string): SqlCondition {
+  return {
+    sql: (n) => `EXISTS (SELECT 1 FROM submissions WHERE form_id = ?${n} AND idempotency_key = ?${n + 1})`,
+    params: [formId, key],
+  };
+}
+
+/** Reads the submission holding a key: its id and the fingerprint it was stored with. */
+export function keyHolderStatement(db: D1Database, formId: string, key: string): D1PreparedStatement {
+  return db
+    .prepare("SELECT id, idempotency_fingerprint AS fingerprint FROM submissions WHERE form_id = ?1 AND idempotency_key = ?2")
+    .bind(formId, key);
+}
+
+export type KeyHolder = { id: string; fingerprint: string | null };
+
+/** Parses a row of keyHolderStatement. */
+export function parseKeyHolder(row: Record<string, unknown> | undefined): KeyHolder | null {
+  if (!row || typeof row.id !== "string") return null;
+  return { id: row.id, fingerprint: typeof row.fingerprint === "string" ? row.fingerprint : null };
 }

@@ -26,9 +26,10 @@ function verifyRules(ip: string | null): RateRule[] {
  * error_codes }`, like siteverify; refusals of the call itself are problem+json. Never throws.
  */
 export async function answerVerifyCall(request: Request, db: D1Database, settings: Settings): Promise<Response> {
+  // Headers first: a call from another origin is refused before its body is read (issue 19.1).
+  if (!checkOrigin(request, []).ok) return problemJson("origin_not_allowed");
   const body = await readBody(request);
   if (!body.ok) return problemJson(body.code);
-  if (!checkOrigin(request, []).ok) return problemJson("origin_not_allowed");
 
   const rules = verifyRules(clientIp(request));
   const rate = await hitRateLimits(db, rules);

@@ -7,6 +7,10 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 // provider (count the hit in a rate-limit window). It is a reference, not a Gatepost feature: it
 // shows what that second round trip costs by itself. A query switch rather than a second route, so
 // the bare app's routes (and its SSR and JS figures) stay the template's.
+//
+// /submit?delivered is the reference for a form with a webhook (issue 18.5): the bare action, then,
+// after its answer (waitUntil), one delivery signed as Standard Webhooks sign it and one D1 write of
+// its outcome. No retries, no outbox: the least a form that forwards what it stores must do.
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const form = await request.formData();
@@ -35,6 +39,49 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await env.DB.prepare("INSERT INTO submissions (id, form_id, fields, received_at) VALUES (?1, ?2, ?3, ?4)")
     .bind(id, "contact", JSON.stringify(fields), new Date().toISOString())
     .run();
+  if (new URL(request.url).searchParams.has("delivered")) {
+    const payload = JSON.stringify({ type: "submission.created", data: { id, form: "contact", fields } });
+    // The webhook's address and secret are bench bindings, not keys of Gatepost's Env.
+    const bench = env as unknown as { DB: D1Database; BENCH_WEBHOOK_URL: string; BENCH_WEBHOOK_SECRET: string };
+    context.cloudflare.ctx.waitUntil(deliverOnce(bench, id, payload));
+  }
   // The count goes back in the redirect so the bench can check the reference really counted.
   return redirect(`/?sent=${id}${counted === null ? "" : `&count=${counted}`}`, 303);
+}
+
+/** One signed POST to the webhook, then one D1 write of what came back. Never throws. */
+async function deliverOnce(
+  env: { DB: D1Database; BENCH_WEBHOOK_URL: string; BENCH_WEBHOOK_SECRET: string },
+  submissionId: string,
+  payload: string,
+) {
+  const msgId = `msg_${crypto.randomUUID().replaceAll("-", "")}`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const secret = Uint8Array.from(atob(env.BENCH_WEBHOOK_SECRET.replace(/^whsec_/, "")), (c) => c.charCodeAt(0));
+  const key = await crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${msgId}.${timestamp}.${payload}`));
+  let status: number | null = null;
+  try {
+    const res = await fetch(env.BENCH_WEBHOOK_URL, {
+      method: "POST",
+      body: payload,
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": msgId,
+        "webhook-timestamp": timestamp,
+        "webhook-signature": `v1,${btoa(String.fromCharCode(...new Uint8Array(mac)))}`,
+      },
+      signal: AbortSignal.timeout(10_000),
+    });
+    status = res.status;
+    await res.body?.cancel();
+  } catch {}
+  const now = new Date().toISOString();
+  await env.DB.prepare(
+    `INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at, delivered_at)
+     VALUES (?1, ?2, 'contact', 'webhook', ?3, 1, 0, ?4, ?5)`,
+  )
+    .bind(msgId, submissionId, status !== null && status < 300 ? "delivered" : "dead", now, now)
+    .run()
+    .catch(() => {});
 }
