@@ -217,3 +217,22 @@ describe("bad notification settings are reported by name", () => {
     expect(parseSettings({ CONTACT_SLACK_WEBHOOK_URL: "http://127.0.0.1:9/slack", ALLOW_LOOPBACK_WEBHOOKS: "true" }).problems).toEqual([]);
   });
 });
+
+describe("the form registry's destination checks", () => {
+  it("refuses a kind listed twice and a confirmation without its text; with no e-mail field it is never queued", async () => {
+    const { checkForms } = await import("~/forms/check");
+    const { newsletterForm } = await import("~/forms/newsletter");
+    const twice = { ...contactForm, id: "twice", destinations: [{ kind: "slack" as const }, { kind: "slack" as const }] };
+    expect(() => checkForms([twice])).toThrowError(/twice: destination "slack" is listed twice/);
+    const noEmail = {
+      ...newsletterForm,
+      id: "no-email",
+      fields: newsletterForm.fields.filter((f) => f.type !== "email"),
+      destinations: [{ kind: "confirmation" as const, subject: "", text: "Thanks" }],
+    };
+    expect(() => checkForms([noEmail])).toThrowError(/no-email: a confirmation needs its subject and text/);
+    const withText = { ...noEmail, destinations: [{ kind: "confirmation" as const, subject: "Thanks", text: "Thanks" }] };
+    expect(configuredDestinations(parseSettings({ NO_EMAIL_CONFIRMATION: "on", EMAIL_FROM: "f@example.org" }), withText)).toEqual([]);
+    expect(checkForms([contactForm])).toEqual([contactForm]);
+  });
+});
