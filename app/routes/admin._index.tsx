@@ -1,9 +1,11 @@
+import { z } from "zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OutcomeChart } from "~/components/admin/outcome-chart";
 import { FORMS } from "~/forms/registry";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
+import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { redeliverFormDead } from "~/lib/admin/actions.server";
 import { loadDashboard } from "~/lib/admin/queries.server";
 import { readDestinationAttention } from "~/lib/delivery/destination-health.server";
@@ -13,18 +15,20 @@ export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and delivery outcomes per form.");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context.cloudflare.env);
+  await requireUser(request, context);
   const db = context.cloudflare.env.DB;
   const [dashboard, destinations] = await Promise.all([loadDashboard(db, FORMS.map((f) => f.id)), readDestinationAttention(db)]);
   // Settings problems name variables, never values; destinations needing a person come from the outbox.
   return { ...dashboard, attention: { problems: context.settings.problems, destinations } };
 }
 
+const RedeliverFormSchema = z.object({ formId: TokenSchema });
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
-  const user = await requireAdminAction(request, env);
-  const form = await request.formData();
-  const result = await redeliverFormDead({ env, settings: context.settings, user, request }, String(form.get("formId") ?? ""));
+  const user = await requireAdminAction(request, context);
+  const { formId } = await readAdminForm(request, RedeliverFormSchema);
+  const result = await redeliverFormDead({ env, settings: context.settings, user, request }, formId);
   return json(result, { status: result.ok ? 200 : 400 });
 }
 

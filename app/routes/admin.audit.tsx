@@ -8,7 +8,7 @@ export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Audit log", "Who did what in the operator console, and when.");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context.cloudflare.env);
+  await requireUser(request, context);
   return { entries: await listAudit(context.cloudflare.env.DB, 200) };
 }
 

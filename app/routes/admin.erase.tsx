@@ -1,33 +1,43 @@
+import { z } from "zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData } from "@remix-run/react";
 import { eraseEmail } from "~/lib/admin/actions.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { auditStatement } from "~/lib/admin/audit.server";
-import { emailTag, findByEmail, normaliseEmail } from "~/lib/admin/erase.server";
+import { EraseEmailSchema, emailTag, findByEmail } from "~/lib/admin/erase.server";
+import { readAdminForm } from "~/lib/admin/input.server";
 
 // Erasure for a data request, in two steps: "find" shows what would go, "erase" deletes it.
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Erase by e-mail", "Erase every submission that holds an e-mail address.");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context.cloudflare.env);
+  await requireUser(request, context);
   return null;
 }
 
+// A missing or odd intent is a "find" (the safe step); only an exact erase + confirm erases.
+const EraseFormSchema = z.object({
+  intent: z.enum(["find", "erase"]).catch("find"),
+  email: z.string().catch(""),
+  confirm: z.string().optional().catch(undefined),
+});
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
-  const user = await requireAdminAction(request, env);
-  const form = await request.formData();
-  const email = normaliseEmail(String(form.get("email") ?? ""));
-  if (!email) return json({ step: "error" as const, message: "Enter a whole e-mail address." }, { status: 400 });
-  if (form.get("intent") === "erase" && form.get("confirm") === "yes") {
+  const user = await requireAdminAction(request, context);
+  const form = await readAdminForm(request, EraseFormSchema);
+  const parsed = EraseEmailSchema.safeParse(form.email);
+  if (!parsed.success) return json({ step: "error" as const, message: "Enter a whole e-mail address." }, { status: 400 });
+  const email = parsed.data;
+  if (form.intent === "erase" && form.confirm === "yes") {
     const result = await eraseEmail({ env, settings: context.settings, user, request }, email);
     return { step: "done" as const, message: result.message };
   }
   const matches = await findByEmail(env.DB, email);
   await env.DB.batch([
-    auditStatement(env.DB, { user, request, action: "erase.preview", detail: { emailTag: await emailTag(email), matched: matches.length } }),
+    auditStatement(env.DB, { user, request, action: "erase.preview", detail: { emailTag: await emailTag(email, context.settings.admin.sessionSecrets[0]), matched: matches.length } }),
   ]);
   return { step: "confirm" as const, email, matches };
 }

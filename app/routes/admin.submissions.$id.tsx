@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
@@ -5,6 +6,7 @@ import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
 import { deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin/actions.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
+import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { loadSubmissionDetail } from "~/lib/admin/queries.server";
 import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
@@ -13,25 +15,29 @@ export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submission", "One submission, its verification and its delivery log.");
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  await requireUser(request, context.cloudflare.env);
-  const detail = await loadSubmissionDetail(context.cloudflare.env.DB, params.id ?? "");
+  await requireUser(request, context);
+  const id = TokenSchema.safeParse(params.id);
+  const detail = id.success ? await loadSubmissionDetail(context.cloudflare.env.DB, id.data) : null;
   if (!detail) throw refusal("not_found");
   return detail;
 }
 
+const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release"]) });
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
-  const user = await requireAdminAction(request, env);
-  const id = params.id ?? "";
-  const intent = String((await request.formData()).get("intent") ?? "");
+  const user = await requireAdminAction(request, context);
+  const parsedId = TokenSchema.safeParse(params.id);
+  if (!parsedId.success) throw refusal("not_found");
+  const id = parsedId.data;
+  const { intent } = await readAdminForm(request, IntentSchema);
   const ctx = { env, settings: context.settings, user, request, ctx: context.cloudflare.ctx };
   if (intent === "delete") {
     const result = await deleteSubmission(ctx, id);
     if (result.ok) throw redirect("/admin/submissions?deleted=1", 303);
     throw refusal("not_found");
   }
-  const result = intent === "redeliver" ? await redeliverOne(ctx, id) : intent === "release" ? await releaseQuarantined(ctx, id) : null;
-  if (!result) throw refusal("admin_bad_request");
+  const result = intent === "redeliver" ? await redeliverOne(ctx, id) : await releaseQuarantined(ctx, id);
   return json(result, { status: result.ok ? 200 : 409 });
 }
 

@@ -11,7 +11,7 @@ export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireUser(request, context.cloudflare.env);
+  await requireUser(request, context);
   const filters = parseListFilters(new URL(request.url).searchParams);
   const page = await listSubmissions(context.cloudflare.env.DB, filters);
   return {

@@ -8,7 +8,7 @@ import { adminHeaders } from "~/lib/admin/http";
 export const headers = adminHeaders;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context.cloudflare.env);
+  const user = await requireUser(request, context);
   return { user: { id: user.id, role: user.role } };
 }
 
@@ -24,6 +24,9 @@ export default function AdminLayout() {
         <span className="who">{`Signed in as ${user.id} (${user.role})`}</span>
         <Form method="post" action="/admin/logout" reloadDocument>
           <button type="submit" className="secondary">Sign out</button>
+          {user.role === "admin" ? (
+            <button type="submit" name="intent" value="everywhere" className="secondary">Sign out everywhere</button>
+          ) : null}
         </Form>
       </nav>
       <Outlet />

@@ -1,21 +1,23 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { findForm } from "~/forms/registry";
 import { auditExport } from "~/lib/admin/actions.server";
-import { requireUser } from "~/lib/admin/auth.server";
-import { parseListFilters } from "~/lib/admin/queries.server";
-import { loadExportRows, toCsv, toJson } from "~/lib/admin/export.server";
+import { requireSameOriginRead, requireUser } from "~/lib/admin/auth.server";
+import { ExportParamsSchema, loadExportRows, toCsv, toJson } from "~/lib/admin/export.server";
+import { queryValues } from "~/lib/admin/input.server";
 import { refusal } from "~/lib/http/responses.server";
 
 // GET /admin/export?form=contact&from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json — a file download.
 // Data, not a page: without a session it answers 401 rather than redirecting. Viewers may export.
+// It writes an audit row, so only the console's own pages may ask for it (Sec-Fetch-Site).
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const env = context.cloudflare.env;
-  const user = await requireUser(request, env, "data");
-  const params = new URL(request.url).searchParams;
-  const form = findForm(params.get("form") ?? undefined);
+  requireSameOriginRead(request);
+  const user = await requireUser(request, context, "data");
+  const params = ExportParamsSchema.safeParse(queryValues(request));
+  if (!params.success) throw refusal("admin_bad_request");
+  const { from, to, format } = params.data;
+  const form = findForm(params.data.form);
   if (!form) throw refusal("form_not_found");
-  const { from, to } = parseListFilters(params);
-  const format = params.get("format") === "json" ? "json" : "csv";
+  const env = context.cloudflare.env;
   const { columns, rows } = await loadExportRows(env.DB, form, { from, to });
   await auditExport({ env, settings: context.settings, user, request }, form.id, { format, from: from ?? null, to: to ?? null, rows: rows.length });
   const name = `gatepost-${form.id}-${from ?? "start"}-to-${to ?? "now"}.${format}`;

@@ -1,8 +1,10 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { findUser, requireSameOrigin, safeNext, signIn } from "~/lib/admin/auth.server";
-import { readAdminConfig } from "~/lib/admin/config.server";
+import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
+import { readAdminForm } from "~/lib/admin/input.server";
+import { signIn } from "~/lib/admin/sign-in.server";
 import { ERRORS } from "~/lib/http/errors";
 import { pageMeta } from "~/lib/http/meta";
 
@@ -12,27 +14,37 @@ import { pageMeta } from "~/lib/http/meta";
 export const meta: MetaFunction = () =>
   pageMeta("Operator sign-in", "Sign in to the Gatepost operator console to review submissions and their deliveries.");
 
+// A document POST renders the page, whose headers come from here: a 429 keeps its Retry-After.
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const env = context.cloudflare.env;
   const next = safeNext(new URL(request.url).searchParams.get("next"));
-  if (await findUser(request, env)) throw redirect(next, 303);
-  const config = readAdminConfig(env);
+  if (await findUser(request, context)) throw redirect(next, 303);
+  const config = context.settings.admin;
   // The setting names travel as loader data, so the client bundle never names a secret.
   const setup = { hash: "ADMIN_PASSWORD_HASH", secret: "SESSION_SECRET" };
   return { next, open: config.open, passwordSignIn: config.passwordSignIn, access: Boolean(config.access), problems: config.problems, setup };
 }
 
+// A password too long to be one is simply wrong (verifyPassword refuses it), never a 500.
+const SignInFormSchema = z.object({ password: z.string().catch(""), next: z.string().optional().catch(undefined) });
+
 export async function action({ request, context }: ActionFunctionArgs) {
   requireSameOrigin(request);
-  const form = await request.formData();
-  const password = String(form.get("password") ?? "");
+  const form = await readAdminForm(request, SignInFormSchema);
   const env = context.cloudflare.env;
-  const result = await signIn(request, env, password);
+  const result = await signIn(request, context, form.password);
   if (result.ok) {
     await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
-    return redirect(safeNext(String(form.get("next") ?? "")), { status: 303, headers: { "Set-Cookie": result.cookie } });
+    return redirect(safeNext(form.next), { status: 303, headers: { "Set-Cookie": result.cookie } });
   }
-  return json({ code: result.code }, { status: ERRORS[result.code].status });
+  const headers: HeadersInit = result.code === "admin_rate_limited" ? { "Retry-After": String(result.retryAfterSeconds) } : {};
+  return json({ code: result.code }, { status: ERRORS[result.code].status, headers });
 }
 
 export default function AdminLogin() {

@@ -82,6 +82,9 @@ describe("operator console in Chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Dashboard" }).waitFor(WAIT);
     await page.getByRole("rowheader", { name: "contact" }).waitFor(WAIT);
+    // Issue 19.3: Chromium keeps the __Host- cookie (Secure, Path=/, no Domain) on plain-http loopback.
+    const session = (await context.cookies()).find((c) => c.name === "__Host-gp_admin_session");
+    expect(session).toMatchObject({ secure: true, httpOnly: true, path: "/", sameSite: "Lax" });
     await page.screenshot({ path: new URL("admin-dashboard.png", ARTIFACTS).pathname, fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
 
@@ -125,10 +128,17 @@ describe("operator console in Chromium", () => {
     expect(mine![header.indexOf("field:name")]).toBe(name);
     expect(mine![header.indexOf("field:message")]).toBe("'=1+1 is how a formula starts, and this is a message.");
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("heading", { name: "Operator sign-in" }).waitFor(WAIT);
     await page.goto(`${inject("baseUrl")}/admin/submissions`);
     await page.getByRole("heading", { name: "Operator sign-in" }).waitFor(WAIT);
+    // A copy of the cookie taken before sign-out opens nothing: the session ended on the server.
+    const copied = await browser.newContext();
+    await copied.addCookies([session!]);
+    const thief = patient(await copied.newPage());
+    await thief.goto(`${inject("baseUrl")}/admin/submissions`);
+    await thief.getByRole("heading", { name: "Operator sign-in" }).waitFor(WAIT);
+    await copied.close();
     // The one failed request Chromium reports is the wrong password's 401; nothing else may fail.
     expect(errors).toEqual(["Failed to load resource: the server responded with a status of 401 (Unauthorized)"]);
     await context.close();

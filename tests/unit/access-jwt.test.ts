@@ -1,6 +1,6 @@
 import { generateKeyPairSync, createSign } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FAILURE_TTL_MS, KEY_SET_MAX_AGE_MS, UNKNOWN_KID_COOLDOWN_MS, verifyAccessJwt } from "~/lib/admin/access-jwt.server";
 
 // A locally generated RSA key pair stands in for the team's Access signing key; fetch is injected.
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -55,8 +55,73 @@ describe("Cloudflare Access JWT", () => {
     expect(await verify(sign(CLAIMS), { fetch: throws })).toEqual({ ok: false, code: "jwks_unavailable" });
   });
 
+  it("refuses a token with an unexpected claim shape, and a huge one before any fetch", async () => {
+    expect(await verify(sign({ ...CLAIMS, exp: undefined }))).toEqual({ ok: false, code: "expired" });
+    expect(await verify(sign({ ...CLAIMS, email: undefined, sub: undefined }))).toEqual({ ok: false, code: "malformed" });
+    const before = calls.length;
+    expect(await verify(`${"a".repeat(9000)}.b.c`)).toEqual({ ok: false, code: "malformed" });
+    expect(await verify("a.b")).toEqual({ ok: false, code: "malformed" });
+    expect(calls.length).toBe(before);
+  });
+
   it("refuses when no token was sent or no audience is configured", async () => {
     expect(await verify(null as unknown as string)).toEqual({ ok: false, code: "malformed" });
     expect(await verify(sign(CLAIMS), { audience: "" })).toEqual({ ok: false, code: "wrong_audience" });
+  });
+});
+
+/** A fetch that counts its calls and answers with `respond`. */
+function countingFetch(respond: () => Response | Promise<Response>) {
+  const fetcher = vi.fn(async () => respond());
+  return { fetch: fetcher as unknown as typeof fetch, count: () => fetcher.mock.calls.length };
+}
+
+describe("the Access key set cache (issue 19.10)", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("fetches the key set once for many requests, and again only after its max age", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const keys = countingFetch(() => Response.json(JWKS));
+    for (let i = 0; i < 20; i++) expect(await verify(sign(CLAIMS), { fetch: keys.fetch })).toMatchObject({ ok: true });
+    expect(keys.count()).toBe(1);
+    vi.advanceTimersByTime(KEY_SET_MAX_AGE_MS + 1);
+    expect(await verify(sign(CLAIMS), { fetch: keys.fetch })).toMatchObject({ ok: true });
+    expect(keys.count()).toBe(2);
+  });
+
+  it("does not fetch for each junk assertion with an unknown kid (at most once per cooldown)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const keys = countingFetch(() => Response.json(JWKS));
+    expect(await verify(sign(CLAIMS), { fetch: keys.fetch })).toMatchObject({ ok: true });
+    vi.advanceTimersByTime(UNKNOWN_KID_COOLDOWN_MS + 1);
+    for (let i = 0; i < 50; i++) {
+      expect(await verify(sign(CLAIMS, { alg: "RS256", kid: `junk-${i}` }), { fetch: keys.fetch })).toEqual({ ok: false, code: "unknown_key" });
+    }
+    expect(keys.count()).toBe(2);
+  });
+
+  it("remembers a failed fetch briefly: 50 requests cost one fetch, and the next try comes after the TTL", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    let up = false;
+    const keys = countingFetch(() => (up ? Response.json(JWKS) : new Response("bad gateway", { status: 502 })));
+    for (let i = 0; i < 50; i++) expect(await verify(sign(CLAIMS), { fetch: keys.fetch })).toEqual({ ok: false, code: "jwks_unavailable" });
+    expect(keys.count()).toBe(1);
+    up = true;
+    vi.advanceTimersByTime(FAILURE_TTL_MS + 1);
+    expect(await verify(sign(CLAIMS), { fetch: keys.fetch })).toMatchObject({ ok: true });
+    expect(keys.count()).toBe(2);
+  });
+
+  it("remembers a network error and a key set that is not one the same way", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const down = countingFetch(() => {
+      throw new TypeError("network");
+    });
+    const junk = countingFetch(() => Response.json({ nope: true }));
+    for (let i = 0; i < 10; i++) {
+      expect(await verify(sign(CLAIMS), { fetch: down.fetch })).toEqual({ ok: false, code: "jwks_unavailable" });
+      expect(await verify(sign(CLAIMS), { fetch: junk.fetch })).toEqual({ ok: false, code: "jwks_unavailable" });
+    }
+    expect([down.count(), junk.count()]).toEqual([1, 1]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
+import { requireSameOrigin, requireSameOriginRead, safeNext } from "~/lib/admin/auth.server";
 import { readAdminConfig } from "~/lib/admin/config.server";
+import { ipv6Prefix48, signInRateRules } from "~/lib/admin/sign-in.server";
 
 describe("safeNext", () => {
   it.each([
@@ -14,6 +15,39 @@ describe("safeNext", () => {
     [null, "/admin"],
   ])("keeps only paths inside /admin: %s", (next, expected) => {
     expect(safeNext(next)).toBe(expected);
+  });
+
+  it.each(["/admin?\x00", "/admin/\x01x", "/admin?a=\r\nSet-Cookie:x", "/admin/ x", "/admin?é", "/admin\t", `/admin/${"a".repeat(3000)}`])(
+    "refuses what no Location header can carry: %j",
+    (next) => {
+      const safe = safeNext(next);
+      expect(safe).toBe("/admin");
+      expect(() => new Headers({ Location: safe })).not.toThrow();
+    },
+  );
+});
+
+describe("requireSameOriginRead", () => {
+  const get = (headers: Record<string, string>) => new Request("https://forms.example.org/admin/export?form=contact", { headers });
+  it("passes only what the browser marks same-origin", () => {
+    expect(() => requireSameOriginRead(get({ "Sec-Fetch-Site": "same-origin" }))).not.toThrow();
+    for (const site of ["cross-site", "same-site", "none", ""]) {
+      expect(() => requireSameOriginRead(get(site ? { "Sec-Fetch-Site": site } : {})), site).toThrow();
+    }
+  });
+});
+
+describe("sign-in budgets", () => {
+  it("counts an address, the whole site, and an IPv6 address's /48", () => {
+    expect(signInRateRules("203.0.113.9").map((r) => r.key)).toEqual(["admin-login:ip:203.0.113.9", "admin-login:all"]);
+    expect(signInRateRules("2001:db8:1:2::5").map((r) => r.key)).toEqual([
+      "admin-login:ip:2001:db8:1:2::/64",
+      "admin-login:all",
+      "admin-login:ip48:2001:db8:1::/48",
+    ]);
+    expect(ipv6Prefix48("2001:db8:1:ffff:1:2:3:4")).toBe(ipv6Prefix48("2001:0db8:0001:0:9::1"));
+    expect(ipv6Prefix48("198.51.100.1")).toBeNull();
+    expect(ipv6Prefix48(null)).toBeNull();
   });
 });
 
@@ -51,6 +85,17 @@ describe("readAdminConfig", () => {
     expect(config.open).toBe(false);
     expect(config.problems[0]).toContain("ADMIN_PASSWORD_HASH is not a hash");
   });
+  it("takes several space-separated session secrets for rotation, and refuses a set with a short one", () => {
+    const hash = "pbkdf2-sha256:100000:AAAAAAAAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    const rotating = readAdminConfig({ ADMIN_PASSWORD_HASH: hash, SESSION_SECRET: ` ${"n".repeat(40)}  ${"o".repeat(40)} ` });
+    expect(rotating.sessionSecrets).toEqual(["n".repeat(40), "o".repeat(40)]);
+    expect(rotating.passwordSignIn).toBe(true);
+    const weak = readAdminConfig({ ADMIN_PASSWORD_HASH: hash, SESSION_SECRET: `${"n".repeat(40)} short` });
+    expect(weak.sessionSecrets).toEqual([]);
+    expect(weak.passwordSignIn).toBe(false);
+    expect(weak.problems.join(" ")).toContain("SESSION_SECRET");
+  });
+
   it("opens through Cloudflare Access alone, and wants both of its settings", () => {
     expect(readAdminConfig({ CF_ACCESS_TEAM_DOMAIN: "t.cloudflareaccess.com", CF_ACCESS_AUD: "a" }).open).toBe(true);
     expect(readAdminConfig({ CF_ACCESS_TEAM_DOMAIN: "t.cloudflareaccess.com" }).open).toBe(false);

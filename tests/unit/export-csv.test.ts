@@ -7,7 +7,8 @@ describe("CSV export", () => {
     ["+41 79 000 00 00", "'+41 79 000 00 00"],
     ["-5", "'-5"],
     ["@SUM(A1)", "'@SUM(A1)"],
-    ["\tTAB", "'\tTAB"],
+    // Tab is a separator in some locales, so a cell holding one is quoted (issue 19.6).
+    ["\tTAB", "\"'\tTAB\""],
     ["\rCR", "\"'\rCR\""],
     ["=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""],
   ])("neutralises a formula cell %j", (input, expected) => {
@@ -24,6 +25,40 @@ describe("CSV export", () => {
     expect(csvCell(true)).toBe("true");
     expect(csvCell(-3)).toBe("-3");
     expect(csvCell("-3")).toBe("'-3");
+  });
+
+  it.each([
+    ["a;=1+1", "\"a;'=1+1\""],
+    ["a,=1+1", "\"a,'=1+1\""],
+    ["a\t=1+1", "\"a\t'=1+1\""],
+    ["a;@SUM(A1)", "\"a;'@SUM(A1)\""],
+    ["x; -2+3", "\"x;' -2+3\""],
+    ["x\n=cmd", "\"x\n'=cmd\""],
+    ["\t=1", "\"'\t'=1\""],
+    ["；=ok", "；=ok"],
+    ["＝1+1", "'＝1+1"],
+    ["a;b", "\"a;b\""],
+  ])("neutralises a formula after any locale's separator in %j", (input, expected) => {
+    expect(csvCell(input)).toBe(expected);
+  });
+
+  it("reads, split at any of , ; or tab, as no cell that starts a formula", () => {
+    const hostile = ["ok;=HYPERLINK(\"http://evil\")", "a\t+1", "b, @x", "c;\t-1", "=1", " =2", "d\r=3"];
+    const line = toCsv(["v"], hostile.map((v) => ({ v })));
+    for (const separator of [",", ";", "\t"]) {
+      // A reader that ignores quotes entirely, the worst case.
+      const cells = line.replace(/^\uFEFF/, "").replace(/"/g, "").split(/\r\n|\n|\r/).flatMap((row) => row.split(separator));
+      for (const cell of cells) expect(cell, `split on ${JSON.stringify(separator)}`).not.toMatch(/^ *[=+\-@]/);
+    }
+  });
+
+  it("writes valid UTF-8: a lone surrogate becomes U+FFFD", () => {
+    const csv = toCsv(["v"], [{ v: "bad \uD800 half" }, { v: "ok 😀" }]);
+    const bytes = new TextEncoder().encode(csv);
+    expect(() => new TextDecoder("utf-8", { fatal: true }).decode(bytes)).not.toThrow();
+    expect(csv).toContain("bad \uFFFD half");
+    expect(csv).toContain("ok 😀");
+    expect(csvCell("\uDC00x")).toBe("\uFFFDx");
   });
 
   it("starts with a UTF-8 BOM, uses CRLF and keeps the given column order", () => {

@@ -142,7 +142,8 @@ describe("export", () => {
     const lines = csv.html.replace(/^\uFEFF/, "").split("\r\n");
     expect(lines[0]).toBe("id,received_at,state,quarantine_reason,verify_hostname,verify_action,verify_challenge_ts,field:name,field:email,field:message");
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")",'+1@example.org,"'-2+3\nline two, ""quoted"""`);
-    expect(csv.html).toContain("'@SUM(A1),'\tx@example.org,plain");
+    // A tab is a separator in some locales, so its cell is quoted (issue 19.6).
+    expect(csv.html).toContain("'@SUM(A1),\"'\tx@example.org\",plain");
     expect(csv.html).not.toContain("out of range");
     const json = await page("/admin/export?form=contact&from=2026-01-01&to=2026-01-31&format=json");
     const rows = JSON.parse(json.html) as Array<Record<string, unknown>>;
@@ -155,6 +156,42 @@ describe("export", () => {
 
   it("refuses an unknown form with 404", async () => {
     expect((await page("/admin/export?form=nope")).status).toBe(404);
+  });
+
+  it("writes valid UTF-8 and neutralises formulas after ; and tab too (issue 19.6)", async () => {
+    await seedSubmission({ fields: { name: "Ann;=HYPERLINK(\"http://evil\")", email: "a@example.org", message: "x\t@SUM(1)\ud800" } });
+    const response = await appFetch(adminGet("/admin/export?form=contact", admin), await adminEnv());
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(await response.arrayBuffer());
+    expect(text).toContain(`"Ann;'=HYPERLINK(""http://evil"")"`);
+    expect(text).toContain(`"x\t'@SUM(1)\uFFFD"`);
+  });
+
+  it("runs only for the console's own pages: a cross-site link, image or typed URL is refused, unaudited (issue 19.8)", async () => {
+    await seedSubmission({ fields: { name: "Ada", email: "ada@example.org", message: "hi" } });
+    const appEnv = await adminEnv();
+    for (const site of ["cross-site", "same-site", "none", null]) {
+      const request = adminGet("/admin/export?form=contact", admin);
+      if (site) request.headers.set("Sec-Fetch-Site", site);
+      else request.headers.delete("Sec-Fetch-Site");
+      const response = await appFetch(request, appEnv);
+      expect(response.status, String(site)).toBe(403);
+      expect(await response.text()).not.toContain("ada@example.org");
+    }
+    expect(await countRows("audit_log")).toBe(0);
+    expect((await appFetch(adminGet("/admin/export?form=contact", admin), appEnv)).status).toBe(200);
+    expect(await countRows("audit_log")).toBe(1);
+  });
+
+  it.each([
+    ["from=2026-02-31", 400],
+    ["to=2026-13-01", 400],
+    ["from=2026-1-1", 400],
+    ["format=xlsx", 400],
+    ["from=2024-02-29&to=9999-12-31", 200],
+    // What the export form sends when its dates are left empty.
+    ["from=&to=&format=csv", 200],
+  ])("answers an export with %s with %i, never 500 (issue 19.4)", async (query, status) => {
+    expect((await page(`/admin/export?form=contact&${query}`)).status).toBe(status);
   });
 });
 
@@ -198,6 +235,39 @@ describe("erase by e-mail", () => {
     expect(audit.results.map((r) => r.action)).toEqual(["erase.preview", "erase"]);
     expect(JSON.parse(audit.results[1].detail)).toMatchObject({ matched: 2 });
     expect(JSON.stringify(audit.results).toLowerCase()).not.toContain("dora");
+  });
+
+  it("finds and erases what a person would call the same address, with Unicode case folding (issue 19.7)", async () => {
+    const accented = await seedSubmission({ fields: { name: "É", email: "Élodie.Straße@Example.org", message: "m" } });
+    const upper = await seedSubmission({ formId: "newsletter", fields: { email: "ÉLODIE.STRASSE@EXAMPLE.ORG" } });
+    const other = await seedSubmission({ fields: { name: "E", email: "elodie.strasse@example.org", message: "m" } });
+    const appEnv = await adminEnv();
+    const preview = textOf(await (await appFetch(adminPost("/admin/erase", { intent: "find", email: "élodie.strasse@example.ORG" }, { Cookie: admin }), appEnv)).text());
+    expect(preview).toContain("2 submissions found");
+    expect(preview).toContain(accented);
+    expect(preview).toContain(upper);
+    expect(preview).not.toContain(other);
+    const erase = await appFetch(adminPost("/admin/erase", { intent: "erase", email: "ÉLODIE.STRAßE@example.org", confirm: "yes" }, { Cookie: admin }), appEnv);
+    expect(textOf(await erase.text())).toContain("Erased 2 submissions");
+    expect(await countRows("submissions")).toBe(1);
+  });
+
+  it("tags the audit row with an HMAC under a server secret, not a hash anyone can recompute (issue 19.7)", async () => {
+    const tagUnder = async (secret: string) => {
+      await clearAdminTables();
+      const appEnv = await adminEnv({ SESSION_SECRET: secret });
+      const cookie = await sessionCookie("admin", appEnv);
+      await appFetch(adminPost("/admin/erase", { intent: "find", email: "dora@example.org" }, { Cookie: cookie }), appEnv);
+      const row = await env.DB.prepare("SELECT detail FROM audit_log WHERE action = 'erase.preview'").first<{ detail: string }>();
+      return JSON.parse(row?.detail ?? "{}").emailTag as string;
+    };
+    const first = await tagUnder("first-secret-0123456789abcdef0123456789abcdef");
+    const second = await tagUnder("second-secret-0123456789abcdef0123456789abcdef");
+    expect(first).toMatch(/^[\w-]{16,}$/);
+    expect(second).not.toBe(first);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode("gatepost-erase:dora@example.org")));
+    const unkeyed = [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    expect([first, second]).not.toContain(unkeyed);
   });
 
   it("does nothing without the confirmation", async () => {

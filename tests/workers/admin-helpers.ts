@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { fingerprint, createSessionCookie } from "~/lib/admin/session.server";
+import { adminSessionStorage, fingerprint } from "~/lib/admin/session.server";
 import { hashPassword } from "~/lib/admin/password.server";
 import { testEnv } from "./helpers";
 
@@ -17,18 +17,16 @@ export async function adminEnv(overrides: Partial<Record<string, string>> = {}):
   return testEnv({ ADMIN_PASSWORD_HASH: hashes.admin, VIEWER_PASSWORD_HASH: hashes.viewer, SESSION_SECRET, ...overrides });
 }
 
-/** A Cookie header for a signed-in person of `role`, as the login action would issue it. */
+/** A Cookie header for a signed-in person of `role`, as the login action would issue it (a row in admin_sessions). */
 export async function sessionCookie(role: "admin" | "viewer", appEnv?: Env): Promise<string> {
   const e = appEnv ?? (await adminEnv());
   const hash = role === "admin" ? e.ADMIN_PASSWORD_HASH : e.VIEWER_PASSWORD_HASH;
-  const setCookie = await createSessionCookie({
-    request: new Request("http://localhost/admin/login"),
-    secret: SESSION_SECRET,
-    sub: `password:${role}`,
-    role,
-    ver: await fingerprint(hash),
-  });
-  return setCookie.split(";")[0];
+  const storage = adminSessionStorage(env.DB, (e.SESSION_SECRET ?? SESSION_SECRET).split(/\s+/));
+  const session = await storage.getSession();
+  session.set("sub", `password:${role}`);
+  session.set("role", role);
+  session.set("ver", await fingerprint(hash));
+  return (await storage.commitSession(session)).split(";")[0];
 }
 
 /** Headers a same-origin browser POST carries (Remix compares Origin with Host itself, too). */
@@ -42,8 +40,9 @@ export function adminPost(path: string, fields: Record<string, string>, headers:
   });
 }
 
-export function adminGet(path: string, cookie?: string) {
-  return new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+/** A GET as the browser sends it from the console's own pages (Sec-Fetch-Site: same-origin). */
+export function adminGet(path: string, cookie?: string, headers: Record<string, string> = {}) {
+  return new Request(`http://localhost${path}`, { headers: { "Sec-Fetch-Site": "same-origin", ...(cookie ? { Cookie: cookie } : {}), ...headers } });
 }
 
 export interface SeedAttempt {
@@ -104,6 +103,6 @@ export async function seedSubmission(s: SeedSubmission): Promise<string> {
 
 export async function clearAdminTables() {
   await env.DB.batch(
-    ["delivery_attempts", "deliveries", "submissions", "audit_log", "rate_limits"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
+    ["delivery_attempts", "deliveries", "submissions", "audit_log", "rate_limits", "admin_sessions"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
   );
 }

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { env } from "cloudflare:test";
 import { appFetch, countRows, testEnv } from "./helpers";
-import { ADMIN_PASSWORD, adminEnv, adminGet, adminPost, clearAdminTables, VIEWER_PASSWORD } from "./admin-helpers";
+import { ADMIN_PASSWORD, adminEnv, adminGet, adminPost, clearAdminTables, SESSION_SECRET, sessionCookie, VIEWER_PASSWORD } from "./admin-helpers";
+import { LOGIN_GLOBAL_RULE, LOGIN_PREFIX48_RULE, signInRateRules } from "~/lib/admin/sign-in.server";
+import { hitRateLimits } from "~/lib/http/rate-limit.server";
 import { encodeBase64Url } from "~/lib/crypto/base64url";
 
 beforeEach(clearAdminTables);
@@ -16,13 +19,15 @@ describe("password sign-in", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/admin/submissions");
     const cookie = response.headers.get("set-cookie") ?? "";
-    expect(cookie).toMatch(/^gp_admin_session=[\w-]+\.[\w-]+; /);
+    // Issue 19.3: the __Host- prefix, which browsers only keep with Secure and Path=/ (Chromium keeps
+    // Secure cookies on http://localhost: tests/e2e/admin.test.ts), and only a signed id inside.
+    expect(cookie).toMatch(/^__Host-gp_admin_session=[^;.]+\.[^;]+; /);
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("SameSite=Lax");
     expect(cookie).toContain("Max-Age=43200");
     expect(cookie).toContain("Path=/;");
-    // Plain http to localhost is the one place the cookie may go without Secure.
-    expect(cookie).not.toContain("Secure");
+    expect(cookie).toContain("Secure");
+    expect(await countRows("admin_sessions")).toBe(1);
     const page = await appFetch(adminGet("/admin", cookie.split(";")[0]), await adminEnv());
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Signed in as password:admin (admin)");
@@ -55,6 +60,7 @@ describe("password sign-in", () => {
     for (let i = 0; i < 10; i++) expect((await signIn("guess " + i, appEnv)).status).toBe(401);
     const blocked = await signIn(ADMIN_PASSWORD, appEnv);
     expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(blocked.headers.get("set-cookie")).toBeNull();
     // Another address is counted on its own.
     expect((await signIn(ADMIN_PASSWORD, appEnv, "198.51.100.99")).status).toBe(303);
@@ -68,11 +74,99 @@ describe("password sign-in", () => {
 
   it("refuses a forged or tampered cookie", async () => {
     const cookie = ((await signIn(VIEWER_PASSWORD)).headers.get("set-cookie") ?? "").split(";")[0];
-    const [name, value] = cookie.split("=");
+    const eq = cookie.indexOf("=");
+    const [name, value] = [cookie.slice(0, eq), decodeURIComponent(cookie.slice(eq + 1))];
     const [body, sig] = value.split(".");
-    const payload = JSON.parse(atob(body.replace(/-/g, "+").replace(/_/g, "/")));
-    const forged = encodeBase64Url(new TextEncoder().encode(JSON.stringify({ ...payload, role: "admin" })));
-    expect((await appFetch(adminGet("/admin", `${name}=${forged}.${sig}`), await adminEnv())).status).toBe(303);
+    // Another session's id under this one's signature.
+    const other = await sessionCookie("admin");
+    const otherBody = decodeURIComponent(other.slice(other.indexOf("=") + 1)).split(".")[0];
+    expect(otherBody).not.toBe(body);
+    expect((await appFetch(adminGet("/admin", `${name}=${encodeURIComponent(`${otherBody}.${sig}`)}`), await adminEnv())).status).toBe(303);
+    for (const junk of ["", "x", "a.b", "%%%.%%%", "e30.!!!", `${body}.${sig}x`]) {
+      expect((await appFetch(adminGet("/admin", `${name}=${junk}`), await adminEnv())).status, junk).toBe(303);
+    }
+  });
+});
+
+describe("server-side sessions (issue 19.3)", () => {
+  const cookieOf = (response: Response) => (response.headers.get("set-cookie") ?? "").split(";")[0];
+
+  it("ends the session on sign-out: a copy of the cookie no longer works", async () => {
+    const appEnv = await adminEnv();
+    const cookie = cookieOf(await signIn(ADMIN_PASSWORD, appEnv));
+    expect((await appFetch(adminGet("/admin", cookie), appEnv)).status).toBe(200);
+    const out = await appFetch(adminPost("/admin/logout", {}, { Cookie: cookie }), appEnv);
+    expect(out.status).toBe(303);
+    expect(out.headers.get("set-cookie")).toMatch(/^__Host-gp_admin_session=; .*Expires=Thu, 01 Jan 1970/);
+    expect(await countRows("admin_sessions")).toBe(0);
+    // The copy an attacker kept is refused, as documents and as data.
+    expect((await appFetch(adminGet("/admin", cookie), appEnv)).status).toBe(303);
+    expect((await appFetch(adminGet("/admin/export?form=contact", cookie), appEnv)).status).toBe(401);
+  });
+
+  it("lets an admin sign out everywhere, and not a viewer", async () => {
+    const appEnv = await adminEnv();
+    const admin = cookieOf(await signIn(ADMIN_PASSWORD, appEnv));
+    const otherAdmin = cookieOf(await signIn(ADMIN_PASSWORD, appEnv, "198.51.100.5"));
+    const viewer = cookieOf(await signIn(VIEWER_PASSWORD, appEnv, "198.51.100.6"));
+    const refused = await appFetch(adminPost("/admin/logout", { intent: "everywhere" }, { Cookie: viewer }), appEnv);
+    expect(refused.status).toBe(403);
+    expect(await countRows("admin_sessions")).toBe(3);
+    const out = await appFetch(adminPost("/admin/logout", { intent: "everywhere" }, { Cookie: admin }), appEnv);
+    expect(out.status).toBe(303);
+    for (const cookie of [admin, otherAdmin, viewer]) expect((await appFetch(adminGet("/admin", cookie), appEnv)).status).toBe(303);
+    const audit = await env.DB.prepare("SELECT action, detail FROM audit_log WHERE action = 'sign-out.everywhere'").first<Record<string, string>>();
+    expect(JSON.parse(audit?.detail ?? "{}")).toEqual({ sessions: 3 });
+  });
+
+  it("refuses two session cookies in one request, in either order", async () => {
+    const appEnv = await adminEnv();
+    const admin = cookieOf(await signIn(ADMIN_PASSWORD, appEnv));
+    const viewer = cookieOf(await signIn(VIEWER_PASSWORD, appEnv, "198.51.100.6"));
+    for (const header of [`${admin}; ${viewer}`, `${viewer}; ${admin}`, `${admin}; ${admin}`, `${admin}; __Host-gp_admin_session=junk`]) {
+      expect((await appFetch(adminGet("/admin", header), appEnv)).status, header).toBe(303);
+    }
+    expect((await appFetch(adminGet("/admin", `theme=dark; ${admin}`), appEnv)).status).toBe(200);
+  });
+
+  it("keeps sessions across a SESSION_SECRET rotation while the old secret is listed, and ends them when it goes", async () => {
+    const cookie = cookieOf(await signIn(ADMIN_PASSWORD));
+    const NEW = "rotated-session-secret-0123456789abcdef0123456789";
+    expect((await appFetch(adminGet("/admin", cookie), await adminEnv({ SESSION_SECRET: `${NEW} ${SESSION_SECRET}` }))).status).toBe(200);
+    expect((await appFetch(adminGet("/admin", cookie), await adminEnv({ SESSION_SECRET: NEW }))).status).toBe(303);
+    // New sessions are signed with the first secret.
+    const fresh = cookieOf(await signIn(ADMIN_PASSWORD, await adminEnv({ SESSION_SECRET: `${NEW} ${SESSION_SECRET}` }), "198.51.100.8"));
+    expect((await appFetch(adminGet("/admin", fresh), await adminEnv({ SESSION_SECRET: NEW }))).status).toBe(200);
+  });
+
+  it("expires a session after 12 hours, in D1 as well as in the cookie", async () => {
+    const cookie = cookieOf(await signIn(ADMIN_PASSWORD));
+    await env.DB.prepare("UPDATE admin_sessions SET expires_at = ?1").bind(Date.now() - 1).run();
+    expect((await appFetch(adminGet("/admin", cookie), await adminEnv())).status).toBe(303);
+  });
+});
+
+describe("sign-in budgets (issue 19.9)", () => {
+  it("refuses every address once the site-wide budget is spent, with Retry-After", async () => {
+    const appEnv = await adminEnv();
+    const global = signInRateRules("192.0.2.1").filter((r) => r.key === "admin-login:all");
+    for (let i = 0; i < LOGIN_GLOBAL_RULE.limit; i++) await hitRateLimits(env.DB, global);
+    const blocked = await signIn(ADMIN_PASSWORD, appEnv, "203.0.113.200");
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(blocked.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("counts IPv6 guessers by /48 as well as by /64", async () => {
+    const appEnv = await adminEnv();
+    // Guessers rotating /64s inside one /48: each /64 stays under its own limit of 10.
+    const prefix = signInRateRules("2001:db8:7:1::1").filter((r) => r.key.startsWith("admin-login:ip48:"));
+    for (let i = 0; i < LOGIN_PREFIX48_RULE.limit; i++) await hitRateLimits(env.DB, prefix);
+    const blocked = await signIn(ADMIN_PASSWORD, appEnv, "2001:db8:7:99::1");
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another /48 is counted on its own.
+    expect((await signIn(ADMIN_PASSWORD, appEnv, "2001:db8:8::1")).status).toBe(303);
   });
 });
 

@@ -1,8 +1,12 @@
-import { decodeBase64Url } from "~/lib/crypto/base64url";
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 
 // Cloudflare Access puts a signed JWT in `Cf-Access-Jwt-Assertion` on every request it lets through.
-// Gatepost verifies it itself (never trusting the header's presence alone): RS256 signature against
-// the team's JWKS at https://<team>/cdn-cgi/access/certs, then aud, iss, exp and nbf.
+// Gatepost verifies it with jose (never trusting the header's presence alone): RS256 against the
+// team's key set at https://<team>/cdn-cgi/access/certs, then aud, iss, exp and nbf.
+//
+// The key set is cached per isolate (docs/decisions/015-access-key-set-cache.md): jose keeps it for
+// KEY_SET_MAX_AGE_MS and refetches early only for an unknown `kid`, at most once per cooldown; a
+// failed fetch is remembered for FAILURE_TTL_MS, so junk assertions never cost a fetch each.
 
 export type AccessVerdict =
   | { ok: true; email: string; sub: string }
@@ -16,77 +20,105 @@ export interface AccessOptions {
   /** e.g. "myteam.cloudflareaccess.com" (a leading https:// is accepted). */
   teamDomain: string;
   audience: string;
+  /** The fetch used for the key set (tests inject one); each fetch function has its own cache. */
   fetch?: typeof fetch;
   nowMs?: number;
 }
 
-interface Jwk extends JsonWebKey {
-  kid?: string;
-}
-
+export const KEY_SET_MAX_AGE_MS = 10 * 60_000;
+export const UNKNOWN_KID_COOLDOWN_MS = 30_000;
+export const FAILURE_TTL_MS = 15_000;
+const FETCH_TIMEOUT_MS = 5_000;
 const CLOCK_SKEW_SECONDS = 60;
+const MAX_TOKEN_LENGTH = 8192;
+const MAX_CACHED_ISSUERS = 8;
 
-function decodeJson(part: string): Record<string, unknown> | null {
-  const bytes = decodeBase64Url(part);
-  if (!bytes) return null;
-  try {
-    const value = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
+interface KeySet {
+  getKey: JWTVerifyGetKey;
+  /** Date.now() until which the last failed fetch answers for the network. */
+  failedUntil: number;
 }
+
+// Keyed by the fetch function, then the issuer: production has one of each; tests bring their own.
+const keySets = new WeakMap<typeof fetch, Map<string, KeySet>>();
 
 /** The issuer URL for a team domain, normalised. */
 export function accessIssuer(teamDomain: string): string {
   return `https://${teamDomain.trim().replace(/^https?:\/\//, "").replace(/\/+$/, "")}`;
 }
 
-async function fetchKeys(issuer: string, fetcher: typeof fetch): Promise<Jwk[] | null> {
-  try {
-    const response = await fetcher(`${issuer}/cdn-cgi/access/certs`, { signal: AbortSignal.timeout(5_000) });
-    if (!response.ok) return null;
-    const body = (await response.json()) as { keys?: unknown };
-    return Array.isArray(body.keys) ? (body.keys as Jwk[]) : null;
-  } catch {
-    return null;
+function keySetFor(issuer: string, fetcher: typeof fetch): KeySet {
+  let byIssuer = keySets.get(fetcher);
+  if (!byIssuer) keySets.set(fetcher, (byIssuer = new Map()));
+  let keySet = byIssuer.get(issuer);
+  if (!keySet) {
+    const getKey = createRemoteJWKSet(new URL(`${issuer}/cdn-cgi/access/certs`), {
+      cacheMaxAge: KEY_SET_MAX_AGE_MS,
+      cooldownDuration: UNKNOWN_KID_COOLDOWN_MS,
+      timeoutDuration: FETCH_TIMEOUT_MS,
+      [customFetch]: fetcher,
+    });
+    // A team domain changed many times must not grow the map for ever: forget the oldest.
+    if (byIssuer.size >= MAX_CACHED_ISSUERS) byIssuer.delete(byIssuer.keys().next().value!);
+    byIssuer.set(issuer, (keySet = { getKey, failedUntil: 0 }));
   }
+  return keySet;
+}
+
+/** Thrown inside jose's key lookup when the key set cannot be had (now, or moments ago). */
+class KeySetUnavailable extends Error {}
+
+function codeOf(error: unknown): Extract<AccessVerdict, { ok: false }>["code"] {
+  if (error instanceof KeySetUnavailable) return "jwks_unavailable";
+  if (error instanceof errors.JWTExpired) return "expired";
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === "nbf") return "not_yet_valid";
+    if (error.claim === "aud") return "wrong_audience";
+    if (error.claim === "iss") return "wrong_issuer";
+    if (error.claim === "exp") return "expired";
+    return "malformed";
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return "unsupported_alg";
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return "unknown_key";
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "bad_signature";
+  // Anything else (JWSInvalid, JWTInvalid, a payload that is not JSON) is a token we cannot read.
+  return "malformed";
 }
 
 /** Verifies an Access JWT. Never throws: every failure is a code, and any doubt is a refusal. */
 export async function verifyAccessJwt(options: AccessOptions): Promise<AccessVerdict> {
-  const parts = (options.token ?? "").split(".");
-  if (parts.length !== 3 || options.token!.length > 8192) return { ok: false, code: "malformed" };
-  const header = decodeJson(parts[0]);
-  const claims = decodeJson(parts[1]);
-  const signature = decodeBase64Url(parts[2]);
-  if (!header || !claims || !signature) return { ok: false, code: "malformed" };
-  if (header.alg !== "RS256") return { ok: false, code: "unsupported_alg" };
-
+  const token = options.token ?? "";
+  // Cheap checks first: nothing that is not three base64url parts reaches the key set.
+  if (token.length > MAX_TOKEN_LENGTH || !/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) return { ok: false, code: "malformed" };
+  if (!options.audience) return { ok: false, code: "wrong_audience" };
   const issuer = accessIssuer(options.teamDomain);
-  const keys = await fetchKeys(issuer, options.fetch ?? fetch);
-  if (!keys) return { ok: false, code: "jwks_unavailable" };
-  const jwk = keys.find((key) => key.kid === header.kid && key.kty === "RSA");
-  if (!jwk) return { ok: false, code: "unknown_key" };
-
-  let valid = false;
+  const keySet = keySetFor(issuer, options.fetch ?? globalThis.fetch);
+  const getKey: JWTVerifyGetKey = async (header, input) => {
+    if (Date.now() < keySet.failedUntil) throw new KeySetUnavailable();
+    try {
+      return await keySet.getKey(header, input);
+    } catch (error) {
+      // A key set without this kid is the token's problem; anything else (network, timeout, status,
+      // JSON, shape) is the key set's, and is remembered briefly.
+      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error;
+      keySet.failedUntil = Date.now() + FAILURE_TTL_MS;
+      throw new KeySetUnavailable();
+    }
+  };
   try {
-    const { kid: _kid, ...keyData } = jwk;
-    const key = await crypto.subtle.importKey("jwk", { ...keyData, alg: "RS256", ext: true }, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"]);
-    valid = await crypto.subtle.verify("RSASSA-PKCS1-v1_5", key, signature, new TextEncoder().encode(`${parts[0]}.${parts[1]}`));
-  } catch {
-    valid = false;
+    const { payload } = await jwtVerify(token, getKey, {
+      algorithms: ["RS256"],
+      audience: options.audience,
+      issuer,
+      requiredClaims: ["exp"],
+      clockTolerance: CLOCK_SKEW_SECONDS,
+      currentDate: options.nowMs === undefined ? undefined : new Date(options.nowMs),
+    });
+    const email = typeof payload.email === "string" ? payload.email : "";
+    const sub = typeof payload.sub === "string" ? payload.sub : "";
+    if (!email && !sub) return { ok: false, code: "malformed" };
+    return { ok: true, email: email || sub, sub };
+  } catch (error) {
+    return { ok: false, code: codeOf(error) };
   }
-  if (!valid) return { ok: false, code: "bad_signature" };
-
-  const now = Math.floor((options.nowMs ?? Date.now()) / 1000);
-  if (typeof claims.exp !== "number" || claims.exp + CLOCK_SKEW_SECONDS <= now) return { ok: false, code: "expired" };
-  if (typeof claims.nbf === "number" && claims.nbf - CLOCK_SKEW_SECONDS > now) return { ok: false, code: "not_yet_valid" };
-  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-  if (!options.audience || !audiences.includes(options.audience)) return { ok: false, code: "wrong_audience" };
-  if (claims.iss !== issuer) return { ok: false, code: "wrong_issuer" };
-  const email = typeof claims.email === "string" ? claims.email : "";
-  const sub = typeof claims.sub === "string" ? claims.sub : "";
-  if (!email && !sub) return { ok: false, code: "malformed" };
-  return { ok: true, email: email || sub, sub };
 }

@@ -33,9 +33,9 @@ export async function deleteSubmission({ env, user, request }: Ctx, id: string):
   return deleted > 0 ? { ok: true, message: "The submission and its delivery log were deleted." } : { ok: false, message: "There is no such submission." };
 }
 
-/** Erases every submission holding `email`; the audit row keeps a hash tag, never the address. */
-export async function eraseEmail({ env, user, request }: Ctx, email: string): Promise<ActionResult> {
-  const tag = await emailTag(email);
+/** Erases every submission holding `email` (folded); the audit row keeps an HMAC tag, never the address. */
+export async function eraseEmail({ env, settings, user, request }: Ctx, email: string): Promise<ActionResult> {
+  const tag = await emailTag(email, settings.admin.sessionSecrets[0]);
   const deleted = await eraseByEmail(env.DB, email, (matched) =>
     auditStatement(env.DB, { user, request, action: "erase", detail: { emailTag: tag, matched } }),
   );

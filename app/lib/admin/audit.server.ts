@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { clientIp } from "~/lib/settings/turnstile.server";
 
@@ -33,8 +34,19 @@ export function auditStatement(
     );
 }
 
-/** The newest audit rows first. D1 failures throw (the page's boundary shows them). */
+const AuditEntrySchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  actor: z.string(),
+  role: z.string(),
+  action: z.string(),
+  target: z.string().nullable(),
+  detail: z.string().nullable(),
+  ip: z.string().nullable(),
+});
+
+/** The newest audit rows first, parsed. D1 failures and malformed rows throw (the page's boundary shows them). */
 export async function listAudit(db: D1Database, limit = 100): Promise<AuditEntry[]> {
-  const { results } = await db.prepare("SELECT * FROM audit_log ORDER BY id DESC LIMIT ?1").bind(limit).all<AuditEntry>();
-  return results;
+  const { results } = await db.prepare("SELECT id, at, actor, role, action, target, detail, ip FROM audit_log ORDER BY id DESC LIMIT ?1").bind(limit).all();
+  return z.array(AuditEntrySchema).parse(results);
 }

@@ -1,11 +1,9 @@
 import { redirect } from "@remix-run/cloudflare";
+import { z } from "zod";
 import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
-import { readAdminConfig, type AdminConfig } from "~/lib/admin/config.server";
-import { clientIp } from "~/lib/settings/turnstile.server";
+import type { AdminConfig } from "~/lib/admin/config.server";
 import { refusal } from "~/lib/http/responses.server";
-import { hitRateLimits, ipSubject } from "~/lib/http/rate-limit.server";
-import { verifyPassword } from "~/lib/admin/password.server";
-import { createSessionCookie, fingerprint, readSession, type Role } from "~/lib/admin/session.server";
+import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/admin/session.server";
 
 // Who is asking, and may they? Every admin loader and action calls one of these itself: Remix runs
 // a layout's loader beside its children's, never in front of them, so a layout cannot guard them.
@@ -17,39 +15,58 @@ export interface AdminUser {
   via: "password" | "access";
 }
 
+/** What the admin modules need of the request's load context: D1 and the settings parsed once. */
+export interface AdminContext {
+  cloudflare: { env: { DB: D1Database } };
+  settings: { admin: AdminConfig };
+}
+
 /** "document" pages redirect to the sign-in page; "data" (exports, actions) answer 401. */
 export type Audience = "document" | "data";
 
-export const LOGIN_RATE_RULE = { limit: 10, windowSeconds: 15 * 60 };
-
-/** The signed-in person, or null. Never throws. */
-export async function findUser(request: Request, env: Env, config = readAdminConfig(env)): Promise<AdminUser | null> {
+/** The signed-in person, or null. D1 errors throw; every other doubt is null. */
+export async function findUser(request: Request, context: AdminContext): Promise<AdminUser | null> {
+  const config = context.settings.admin;
   const assertion = request.headers.get("Cf-Access-Jwt-Assertion");
   if (config.access && assertion) {
     const verdict = await verifyAccessJwt({ token: assertion, ...config.access });
     if (verdict.ok) return { id: `access:${verdict.email}`, role: "admin", via: "access" };
   }
-  if (!config.sessionSecret) return null;
-  const session = await readSession(request, config.sessionSecret);
-  if (!session) return null;
-  const hash = session.role === "admin" ? config.adminHash : config.viewerHash;
+  if (config.sessionSecrets.length === 0) return null;
+  const cookieHeader = singleSessionCookieHeader(request);
+  if (!cookieHeader) return null;
+  const session = await adminSessionStorage(context.cloudflare.env.DB, config.sessionSecrets).getSession(cookieHeader);
+  const sub = session.get("sub");
+  const role = session.get("role");
+  const ver = session.get("ver");
+  if (!sub || !role || !ver) return null;
+  const hash = role === "admin" ? config.adminHash : config.viewerHash;
   // A session dies with the password it was issued for.
-  if (!hash || session.ver !== (await fingerprint(hash))) return null;
-  return { id: session.sub, role: session.role, via: "password" };
+  if (!hash || ver !== (await fingerprint(hash))) return null;
+  return { id: sub, role, via: "password" };
 }
 
-/** A safe place to return to after sign-in: only paths inside /admin. */
-export function safeNext(next: string | null): string {
-  return next && /^\/admin(\/[^/\\]|$|\?)/.test(next) && !next.includes("//") ? next : "/admin";
+// Printable ASCII only: a control character or a space in a Location header is a TypeError (a 500),
+// and a browser would read a backslash as a slash.
+const NextSchema = z
+  .string()
+  .max(2000)
+  .regex(/^\/admin(?:[/?][\x21-\x7e]*)?$/)
+  .refine((next) => !next.includes("//") && !next.includes("\\") && !/^\/admin\/[/\\]/.test(next));
+
+/** A safe place to return to after sign-in: only printable paths inside /admin; else "/admin". */
+export function safeNext(next: string | null | undefined): string {
+  const parsed = NextSchema.safeParse(next);
+  return parsed.success ? parsed.data : "/admin";
 }
 
 /** The signed-in user, or throws a redirect to /admin/login (documents) or a 401 refusal (data). */
-export async function requireUser(request: Request, env: Env, audience: Audience = "document"): Promise<AdminUser> {
-  const user = await findUser(request, env);
+export async function requireUser(request: Request, context: AdminContext, audience: Audience = "document"): Promise<AdminUser> {
+  const user = await findUser(request, context);
   if (user) return user;
   if (audience === "document" && request.method === "GET") {
     const url = new URL(request.url);
-    throw redirect(`/admin/login?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
+    throw redirect(`/admin/login?next=${encodeURIComponent(safeNext(url.pathname + url.search))}`, 303);
   }
   throw refusal("admin_unauthenticated");
 }
@@ -58,10 +75,10 @@ export async function requireUser(request: Request, env: Env, audience: Audience
  * Guards a state-changing action: POST only, from this origin only (Origin and Sec-Fetch-Site, so a
  * page elsewhere cannot make a signed-in browser act), by a signed-in admin. Throws a refusal otherwise.
  */
-export async function requireAdminAction(request: Request, env: Env): Promise<AdminUser> {
+export async function requireAdminAction(request: Request, context: AdminContext): Promise<AdminUser> {
   if (request.method !== "POST") throw refusal("method_not_allowed");
   requireSameOrigin(request);
-  const user = await requireUser(request, env, "data");
+  const user = await requireUser(request, context, "data");
   if (user.role !== "admin") throw refusal("admin_forbidden");
   return user;
 }
@@ -75,24 +92,11 @@ export function requireSameOrigin(request: Request): void {
   if (origin === null ? site === null : origin !== new URL(request.url).origin) throw refusal("admin_cross_origin");
 }
 
-export type SignInResult =
-  | { ok: true; user: AdminUser; cookie: string }
-  | { ok: false; code: "admin_closed" | "admin_sign_in_failed" | "admin_rate_limited" | "storage_unavailable" };
-
-/** Checks a password against both roles' hashes, rate-limited per IP. Never throws. */
-export async function signIn(request: Request, env: Env, password: string, nowMs = Date.now()): Promise<SignInResult> {
-  const config: AdminConfig = readAdminConfig(env);
-  if (!config.passwordSignIn || !config.sessionSecret) return { ok: false, code: "admin_closed" };
-  // Every attempt counts, before any hashing: PBKDF2 is deliberately slow and must not be a free oracle.
-  const rule = { key: `admin-login:ip:${ipSubject(clientIp(request))}`, ...LOGIN_RATE_RULE };
-  const limit = await hitRateLimits(env.DB, [rule], nowMs);
-  if (!limit.ok) return { ok: false, code: "code" in limit ? limit.code : "admin_rate_limited" };
-  for (const [role, hash] of [["admin", config.adminHash], ["viewer", config.viewerHash]] as const) {
-    if (hash && (await verifyPassword(password, hash))) {
-      const user: AdminUser = { id: `password:${role}`, role, via: "password" };
-      const cookie = await createSessionCookie({ request, secret: config.sessionSecret, sub: user.id, role, ver: await fingerprint(hash), nowMs });
-      return { ok: true, user, cookie };
-    }
-  }
-  return { ok: false, code: "admin_sign_in_failed" };
+/**
+ * Guards a GET that has an effect (an export writes an audit row): only a request the browser marks
+ * `Sec-Fetch-Site: same-origin` passes, so a link, image or form on another site (or a typed URL)
+ * cannot set it off. Throws admin_cross_origin otherwise.
+ */
+export function requireSameOriginRead(request: Request): void {
+  if (request.headers.get("Sec-Fetch-Site") !== "same-origin") throw refusal("admin_cross_origin");
 }

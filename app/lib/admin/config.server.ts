@@ -1,5 +1,7 @@
 import { parsePasswordHash } from "./password.server";
-import { MIN_SECRET_LENGTH } from "./session.server";
+
+/** The shortest SESSION_SECRET value accepted: 32 characters, about 190 bits when random. */
+export const MIN_SECRET_LENGTH = 32;
 
 // Which ways into the operator console are configured. The console never opens by default: with no
 // valid password hash and no Cloudflare Access settings it stays closed and explains what to set.
@@ -7,7 +9,12 @@ import { MIN_SECRET_LENGTH } from "./session.server";
 export interface AdminConfig {
   adminHash: string | null;
   viewerHash: string | null;
-  sessionSecret: string | null;
+  /**
+   * SESSION_SECRET split on whitespace: the first signs new session cookies, every one verifies, so a
+   * secret is rotated by putting the new one first and dropping the old one 12 hours later. Empty
+   * when unset or when any value is too short.
+   */
+  sessionSecrets: string[];
   access: { teamDomain: string; audience: string } | null;
   /** Password sign-in works: a valid hash and a long enough SESSION_SECRET. */
   passwordSignIn: boolean;
@@ -30,18 +37,18 @@ export function readAdminConfig(env: Partial<Env>): AdminConfig {
   const viewerHash = parsePasswordHash(rawViewer) ? rawViewer : null;
   if (rawAdmin && !adminHash) problems.push("ADMIN_PASSWORD_HASH is not a hash made by `npm run admin:hash-password`.");
   if (rawViewer && !viewerHash) problems.push("VIEWER_PASSWORD_HASH is not a hash made by `npm run admin:hash-password`.");
-  const secret = text(env.SESSION_SECRET);
-  const sessionSecret = secret.length >= MIN_SECRET_LENGTH ? secret : null;
-  if ((adminHash || viewerHash) && !sessionSecret) {
-    problems.push(`SESSION_SECRET must be set to at least ${MIN_SECRET_LENGTH} random characters for password sign-in.`);
+  const secrets = text(env.SESSION_SECRET).split(/\s+/).filter(Boolean);
+  const sessionSecrets = secrets.length > 0 && secrets.every((s) => s.length >= MIN_SECRET_LENGTH) ? secrets : [];
+  if ((adminHash || viewerHash) && sessionSecrets.length === 0) {
+    problems.push(`SESSION_SECRET must be set to at least ${MIN_SECRET_LENGTH} random characters for password sign-in (several, space-separated, while rotating).`);
   }
   const teamDomain = text(env.CF_ACCESS_TEAM_DOMAIN);
   const audience = text(env.CF_ACCESS_AUD);
   const access = teamDomain && audience ? { teamDomain, audience } : null;
   if (!access && (teamDomain || audience)) problems.push("Cloudflare Access needs both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD.");
-  const passwordSignIn = Boolean((adminHash || viewerHash) && sessionSecret);
+  const passwordSignIn = Boolean((adminHash || viewerHash) && sessionSecrets.length > 0);
   if (!passwordSignIn && !access && !rawAdmin && !rawViewer) {
     problems.push("No password is configured. Run `npm run admin:hash-password` and set its output as ADMIN_PASSWORD_HASH.");
   }
-  return { adminHash, viewerHash, sessionSecret, access, passwordSignIn, open: passwordSignIn || Boolean(access), problems };
+  return { adminHash, viewerHash, sessionSecrets, access, passwordSignIn, open: passwordSignIn || Boolean(access), problems };
 }

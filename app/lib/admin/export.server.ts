@@ -1,19 +1,48 @@
+import { z } from "zod";
 import type { FormDef } from "~/forms/schema";
-import { nextDay, STATE_SQL } from "~/lib/admin/queries.server";
+import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
+import { endOfDay, STATE_SQL } from "~/lib/admin/queries.server";
 import { parseSubmissionRow } from "~/lib/storage/submissions.server";
 
 // Exports for one form and date range. Column order is fixed (the metadata columns, then the form's
 // fields in definition order, then any stored field the definition no longer has, sorted), so a
 // spreadsheet built on yesterday's export still lines up today.
+//
+// The CSV writer is home-made on purpose: the libraries (csv-stringify, papaparse) escape a formula
+// only at the start of a cell (csv-stringify's escape_formulas) or not at all, while a cell read
+// with another locale's separator (`;` or tab) starts again after every separator. Neutralising
+// every such start, and quoting every separator, is the point of this file; RFC 4180 quoting is the
+// easy rest, and the Worker bundle carries no CSV dependency for it.
 
 const META_COLUMNS = ["id", "received_at", "state", "quarantine_reason", "verify_hostname", "verify_action", "verify_challenge_ts"] as const;
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Where a spreadsheet may start a cell: the start of the text, and after any separator a locale uses
+ * (`,` `;` tab) or a line break. A cell starting with = + - @ (or their full-width forms, which some
+ * spreadsheets fold), after optional spaces, or with tab or CR, is a formula to someone.
+ */
+const FORMULA_AT_CELL_START = /(?<=^|[,;\t\r\n])(?: *[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NEEDS_QUOTES = /[",;\t\r\n]/;
 export const EXPORT_LIMIT = 50_000;
 
 export interface ExportRange {
   from?: string;
   to?: string;
 }
+
+/** A field the export form leaves empty ("from=&to=") is a field not given. */
+const blankIsUnset = <T>(schema: z.ZodType<T>) => z.preprocess((value) => (value === "" ? undefined : value), schema);
+
+/** /admin/export's query: a form id, an optional existing date range, csv (the default) or json. */
+export const ExportParamsSchema = z.object({
+  form: TokenSchema,
+  from: blankIsUnset(IsoDateSchema.optional()),
+  to: blankIsUnset(IsoDateSchema.optional()),
+  format: blankIsUnset(z.enum(["csv", "json"]).default("csv")),
+});
+export type ExportParams = z.infer<typeof ExportParamsSchema>;
+
+const StateRowSchema = z.object({ state: z.enum(["delivered", "pending", "dead", "quarantined", "stored"]) });
 
 type Row = Record<string, string | number | boolean | null>;
 
@@ -22,7 +51,7 @@ export async function loadExportRows(db: D1Database, form: FormDef, range: Expor
   const binds: unknown[] = [form.id];
   let where = "s.form_id = ?1";
   if (range.from) where += ` AND s.received_at >= ?${binds.push(range.from)}`;
-  if (range.to) where += ` AND s.received_at < ?${binds.push(nextDay(range.to))}`;
+  if (range.to) where += ` AND s.received_at < ?${binds.push(endOfDay(range.to))}`;
   const { results } = await db
     .prepare(`SELECT s.*, ${STATE_SQL} AS state FROM submissions s WHERE ${where} ORDER BY s.received_at, s.id LIMIT ${EXPORT_LIMIT}`)
     .bind(...binds)
@@ -35,7 +64,7 @@ export async function loadExportRows(db: D1Database, form: FormDef, range: Expor
     const row: Row = {
       id: s.id,
       received_at: s.receivedAt,
-      state: String(raw.state),
+      state: StateRowSchema.parse(raw).state,
       quarantine_reason: s.quarantineReason,
       verify_hostname: s.verification?.hostname ?? null,
       verify_action: s.verification?.action ?? null,
@@ -49,14 +78,16 @@ export async function loadExportRows(db: D1Database, form: FormDef, range: Expor
 }
 
 /**
- * One CSV cell. Text a spreadsheet would run as a formula (starting with = + - @, tab or CR) gets a
- * leading apostrophe (OWASP's advice), then RFC 4180 quoting when needed. Real numbers (number
- * fields) stay as they are: "-3" is a value to a spreadsheet, not a formula.
+ * One CSV cell. Every place a spreadsheet could start a formula (see FORMULA_AT_CELL_START) gets an
+ * apostrophe in front of it (OWASP's advice), and a cell holding a quote, a separator of any locale
+ * or a line break is quoted (RFC 4180), so no locale splits it. Real numbers (number fields) stay as
+ * they are: -3 is a value to a spreadsheet, not a formula. Lone surrogates become U+FFFD, so the file
+ * is valid UTF-8.
  */
 export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? "" : String(value);
-  if (typeof value !== "number" && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+  let text = value === null || value === undefined ? "" : String(value).replace(LONE_SURROGATE, "\uFFFD");
+  if (typeof value !== "number") text = text.replace(FORMULA_AT_CELL_START, "'$&");
+  return NEEDS_QUOTES.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** CSV text: UTF-8 BOM (so Excel reads the encoding), header row, CRLF line ends. Never throws. */

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
 import { STATES, type SubmissionState } from "~/lib/storage/submission-states";
 import { parseSubmissionRow, type StoredSubmission } from "~/lib/storage/submissions.server";
 
@@ -28,6 +30,33 @@ export interface DayBucket {
   counts: Record<SubmissionState, number>;
 }
 
+// Rows read back from D1 are parsed before use: a count that is not a number or a state that is not
+// a state is a bug to surface, not a value to render.
+const StateSchema = z.enum([...STATES, "stored"]);
+const CountSchema = z.number().nullable().transform((n) => n ?? 0);
+const PerFormRowSchema = z.object({ form_id: z.string(), today: CountSchema, week: CountSchema, quarantined: CountSchema });
+const DeadRowSchema = z.object({ form_id: z.string(), dead: z.number() });
+const DayRowSchema = z.object({ day: z.string(), state: StateSchema, n: z.number() });
+const TotalRowSchema = z.object({ n: z.number() });
+const DeliveryRowSchema = z.object({
+  id: z.string(),
+  destination: z.string(),
+  status: z.enum(["pending", "delivered", "dead"]),
+  attempts: z.number(),
+  next_attempt_at: z.number(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+});
+const AttemptRowSchema = z.object({
+  delivery_id: z.string(),
+  attempted_at: z.string(),
+  http_status: z.number().nullable(),
+  error: z.string().nullable(),
+  latency_ms: z.number(),
+  response_excerpt: z.string().nullable(),
+});
+
 function emptyCounts(): Record<SubmissionState, number> {
   return { delivered: 0, pending: 0, dead: 0, quarantined: 0, stored: 0 };
 }
@@ -57,18 +86,18 @@ export async function loadDashboard(db: D1Database, formIds: readonly string[], 
     return counts.get(formId)!;
   };
   formIds.forEach(entry);
-  for (const row of perForm.results) {
-    Object.assign(entry(String(row.form_id)), { today: Number(row.today), week: Number(row.week), quarantined: Number(row.quarantined) });
+  for (const row of z.array(PerFormRowSchema).parse(perForm.results)) {
+    Object.assign(entry(row.form_id), { today: row.today, week: row.week, quarantined: row.quarantined });
   }
-  for (const row of dead.results) entry(String(row.form_id)).dead = Number(row.dead);
+  for (const row of z.array(DeadRowSchema).parse(dead.results)) entry(row.form_id).dead = row.dead;
 
   const buckets: DayBucket[] = Array.from({ length: 14 }, (_, i) => ({
     day: new Date(chartStartMs + i * DAY_MS).toISOString().slice(0, 10),
     counts: emptyCounts(),
   }));
-  for (const row of days.results) {
+  for (const row of z.array(DayRowSchema).parse(days.results)) {
     const bucket = buckets.find((b) => b.day === row.day);
-    if (bucket && String(row.state) in bucket.counts) bucket.counts[row.state as SubmissionState] += Number(row.n);
+    if (bucket) bucket.counts[row.state] += row.n;
   }
   return { forms: [...counts.values()], days: buckets };
 }
@@ -83,25 +112,38 @@ export interface ListFilters {
   page: number;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** One filter value: a bad one is dropped (the filter keeps its default), never an error. */
+const optionalFilter = <T>(schema: z.ZodType<T>) => schema.optional().catch(undefined);
 
-/** Reads list filters from a query string, dropping anything malformed instead of failing. */
+export const ListFiltersSchema = z
+  .object({
+    form: optionalFilter(TokenSchema),
+    status: optionalFilter(z.enum(STATES)),
+    from: optionalFilter(IsoDateSchema),
+    to: optionalFilter(IsoDateSchema),
+    q: optionalFilter(z.string().transform((q) => q.trim().slice(0, 200) || undefined)),
+    page: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .transform((page) => Math.min(Math.max(Number(page), 1), 10_000))
+      .catch(1),
+  })
+  .transform(({ form, status, page, ...rest }): ListFilters => ({ formId: form, state: status, ...rest, page }));
+
+/** Reads list filters from a query string, dropping anything malformed instead of failing. Never throws. */
 export function parseListFilters(params: URLSearchParams): ListFilters {
-  const state = params.get("status") ?? "";
-  const page = Number.parseInt(params.get("page") ?? "1", 10);
-  return {
-    formId: params.get("form") || undefined,
-    state: (STATES as readonly string[]).includes(state) ? (state as SubmissionState) : undefined,
-    from: DATE.test(params.get("from") ?? "") ? params.get("from")! : undefined,
-    to: DATE.test(params.get("to") ?? "") ? params.get("to")! : undefined,
-    q: params.get("q")?.trim().slice(0, 200) || undefined,
-    page: Number.isFinite(page) && page > 0 ? Math.min(page, 10_000) : 1,
-  };
+  const first: Record<string, string> = {};
+  for (const key of ["form", "status", "from", "to", "q", "page"]) {
+    const value = params.get(key);
+    if (value !== null) first[key] = value;
+  }
+  return ListFiltersSchema.parse(first);
 }
 
-/** The day after a YYYY-MM-DD date, for inclusive "to" bounds. */
-export function nextDay(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+/** The exclusive upper bound of an inclusive YYYY-MM-DD "to" date: the end of that day, as an ISO prefix. */
+export function endOfDay(date: string): string {
+  // "T24" sorts after every time of that day and before the next day, for any year zod accepts.
+  return `${date}T24`;
 }
 
 export interface ListedSubmission {
@@ -116,10 +158,12 @@ export async function listSubmissions(db: D1Database, filters: ListFilters) {
   const bind = (value: unknown) => `?${binds.push(value)}`;
   if (filters.formId) clauses.push(`s.form_id = ${bind(filters.formId)}`);
   if (filters.from) clauses.push(`s.received_at >= ${bind(filters.from)}`);
-  if (filters.to) clauses.push(`s.received_at < ${bind(nextDay(filters.to))}`);
+  if (filters.to) clauses.push(`s.received_at < ${bind(endOfDay(filters.to))}`);
   if (filters.q) {
-    const like = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    clauses.push(`(s.id = ${bind(filters.q)} OR s.fields LIKE ${bind(like)} ESCAPE '\\')`);
+    // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes ("pattern too complex", a 500), and
+    // instr needs no escaping. lower() on both sides keeps LIKE's ASCII case-insensitivity.
+    const q = bind(filters.q);
+    clauses.push(`(s.id = ${q} OR instr(lower(s.fields), lower(${q})) > 0)`);
   }
   const inner = `SELECT s.*, ${STATE_SQL} AS state FROM submissions s ${clauses.length ? `WHERE ${clauses.join(" AND ")}` : ""}`;
   const outerWhere = filters.state ? `WHERE state = ${bind(filters.state)}` : "";
@@ -132,9 +176,9 @@ export async function listSubmissions(db: D1Database, filters: ListFilters) {
   ]);
   const items: ListedSubmission[] = rows.results.map((row) => ({
     submission: parseSubmissionRow(row),
-    state: String(row.state) as SubmissionState,
+    state: StateSchema.parse(row.state),
   }));
-  const count = Number(total.results[0]?.n ?? 0);
+  const count = TotalRowSchema.parse(total.results[0]).n;
   return { items, total: count, pages: Math.max(1, Math.ceil(count / PAGE_SIZE)) };
 }
 
@@ -164,24 +208,25 @@ export async function loadSubmissionDetail(db: D1Database, id: string) {
   ]);
   const row = subRows.results[0];
   if (!row) return null;
-  const deliveries: DeliveryView[] = deliveryRows.results.map((d) => ({
-    id: String(d.id),
-    destination: String(d.destination),
-    status: d.status as DeliveryView["status"],
-    attempts: Number(d.attempts),
-    nextAttemptAt: Number(d.next_attempt_at),
-    lastError: d.last_error == null ? null : String(d.last_error),
-    createdAt: String(d.created_at),
-    deliveredAt: d.delivered_at == null ? null : String(d.delivered_at),
-    log: attemptRows.results
+  const attempts = z.array(AttemptRowSchema).parse(attemptRows.results);
+  const deliveries: DeliveryView[] = z.array(DeliveryRowSchema).parse(deliveryRows.results).map((d) => ({
+    id: d.id,
+    destination: d.destination,
+    status: d.status,
+    attempts: d.attempts,
+    nextAttemptAt: d.next_attempt_at,
+    lastError: d.last_error,
+    createdAt: d.created_at,
+    deliveredAt: d.delivered_at,
+    log: attempts
       .filter((a) => a.delivery_id === d.id)
       .map((a) => ({
-        attemptedAt: String(a.attempted_at),
-        httpStatus: a.http_status == null ? null : Number(a.http_status),
-        error: a.error == null ? null : String(a.error),
-        latencyMs: Number(a.latency_ms),
-        responseExcerpt: a.response_excerpt == null ? null : String(a.response_excerpt),
+        attemptedAt: a.attempted_at,
+        httpStatus: a.http_status,
+        error: a.error,
+        latencyMs: a.latency_ms,
+        responseExcerpt: a.response_excerpt,
       })),
   }));
-  return { submission: parseSubmissionRow(row), state: String(row.state) as SubmissionState, deliveries };
+  return { submission: parseSubmissionRow(row), state: StateSchema.parse(row.state), deliveries };
 }

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { refusal } from "~/lib/http/responses.server";
+import { readMessageUpTo } from "~/lib/http/read-stream.server";
+
+// Everything the console reads from a request (query parameters, form values) goes through a schema
+// into a typed value before any code uses it, so odd input is a 400 or a kept default, never a 500.
+
+/** Admin forms are a few short fields; the erase form's address is the longest. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+/** A calendar date, YYYY-MM-DD, that exists (zod checks month lengths and leap years). */
+export const IsoDateSchema = z.iso.date();
+
+/** An identifier from a form or path: a form id, a submission id, an intent. */
+export const TokenSchema = z.string().min(1).max(200).regex(/^[\w.:-]+$/);
+
+/** The first value of every key, in a null-prototype record (so "__proto__" is just a key). */
+function firstValues(entries: Iterable<[string, string]>): Record<string, string> {
+  const values: Record<string, string> = Object.create(null);
+  for (const [key, value] of entries) if (!(key in values)) values[key] = value;
+  return values;
+}
+
+/** The query string's first values, for a schema to parse. Never throws. */
+export function queryValues(request: Request): Record<string, string> {
+  return firstValues(new URL(request.url).searchParams);
+}
+
+async function readFields(request: Request): Promise<Record<string, string> | null> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const read = await readMessageUpTo(request, MAX_FORM_BYTES);
+  if (!read || read.overflow) return null;
+  try {
+    // fatal: a body that is not UTF-8 is refused, never read with replacement characters.
+    if (type === "application/x-www-form-urlencoded" || type === "") {
+      return firstValues(new URLSearchParams(new TextDecoder("utf-8", { fatal: true }).decode(read.bytes)));
+    }
+    if (type === "multipart/form-data") {
+      const form = await new Response(read.bytes, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
+      const entries: [string, string][] = [];
+      for (const [key, value] of form.entries()) {
+        if (typeof value !== "string") return null;
+        entries.push([key, value]);
+      }
+      return firstValues(entries);
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/**
+ * Reads a small urlencoded or multipart form and parses it with `schema`. Throws a 400 refusal
+ * (admin_bad_request) for an oversized, unreadable or invalid body; never a 500.
+ */
+export async function readAdminForm<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+  const fields = await readFields(request);
+  const parsed = fields ? schema.safeParse(fields) : null;
+  if (!parsed?.success) throw refusal("admin_bad_request");
+  return parsed.data;
+}
