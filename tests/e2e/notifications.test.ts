@@ -142,7 +142,8 @@ describe("notifications from the browser to every kind of destination", () => {
     // The site and the drain Worker share one local SQLite file for D1 (as under npm start); a drain
     // run writing while the console revalidates can make the console's D1 write fail. Let the page
     // settle before the drain runs, as a person reading the page would.
-    await page.waitForLoadState("networkidle");    await expect.poll(emailsAfterTick, { ...WAIT, interval: 1_000 }).toBe(2);
+    await page.waitForLoadState("networkidle");
+    await expect.poll(emailsAfterTick, { ...WAIT, interval: 1_000 }).toBe(2);
     const emailRegion = page.getByRole("region", { name: "Delivery to email" });
     await expect.poll(async () => {
       await page.reload();
