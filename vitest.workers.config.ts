@@ -11,7 +11,8 @@ export default defineWorkersConfig(async () => {
     test: {
       include: ["tests/workers/**/*.test.ts"],
       globalSetup: ["tests/workers/global-setup.ts"],
-      setupFiles: ["tests/workers/apply-migrations.ts"],
+      // A console.error nobody expected fails the test, as in the unit layer (tests/support/fail-on-console.ts).
+      setupFiles: ["tests/workers/apply-migrations.ts", "tests/support/fail-on-console.ts"],
       // Pre-bundled for workerd: without it @remix-run/cloudflare (CommonJS) fails on createCookieFactory
       // and the built server sees two copies of react-router's contexts.
       deps: {

@@ -1,8 +1,7 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
-import { ERROR_CODE_HEADER } from "~/lib/http/api-response.server";
-import { boundaryErrorCode } from "~/lib/http/error-code.server";
+import { boundaryErrorCode, ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { NonceProvider } from "~/components/nonce";
 import { applySecurityHeaders, createNonce } from "~/lib/http/security-headers.server";
 

@@ -1,9 +1,8 @@
-// Runs `wrangler pages dev` the way every local entry point needs it: migrations applied first, wrangler's
-// dev proxy fixed (scripts/patch-wrangler-proxy.mjs), in its own process group (it spawns workerd
-// children), and stopped as a whole group.
+// Runs `wrangler pages dev` the way every local entry point needs it: migrations applied first, in its
+// own process group (it spawns workerd children), and stopped as a whole group. Nothing here edits
+// node_modules: wrangler's dev-proxy fix is a patch-package patch applied by `npm install` (ADR 021).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { patchWranglerProxyWorker } from "./patch-wrangler-proxy.mjs";
 import { spawnGroup } from "./process-group.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -28,10 +27,6 @@ export function applyLocalMigrations({ persistTo } = {}) {
  * Resolves to { url, stop }. `stop()` kills the whole process group.
  */
 export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, persistTo, log = "inherit", onSpawn, timeoutMs = 120_000 }) {
-  // Without it, a request now and then hangs until the next one arrives (see the patch's header).
-  if (patchWranglerProxyWorker() === "not-applicable") {
-    console.warn("scripts/patch-wrangler-proxy.mjs no longer matches wrangler's ProxyWorker: check that this wrangler retries dropped keep-alive connections itself.");
-  }
   const args = [WRANGLER, "pages", "dev", "./build/client", "--ip", host, "--port", String(port), "--inspector-port", "0", "--show-interactive-dev-session=false"];
   if (persistTo) args.push("--persist-to", persistTo);
   for (const [key, value] of Object.entries(bindings)) {
@@ -55,7 +50,9 @@ export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, p
     try {
       const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return { url, stop, pid, output };
-    } catch {}
+    } catch {
+      // not listening yet: try again until the deadline
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   await stop();

@@ -38,7 +38,9 @@ export function spawnGroup(command, args, { cwd, env = process.env, log = "pipe"
       setTimeout(() => {
         try {
           process.kill(-child.pid, "SIGKILL");
-        } catch {}
+        } catch {
+          // already gone
+        }
       }, graceMs).unref();
     });
 

@@ -20,6 +20,7 @@ export function ErrorSummary({
   const listed = fields.filter((f) => errors[f.name]);
   if (!message && listed.length === 0) return null;
   return (
+    // eslint-disable-next-line jsx-a11y/no-autofocus -- the error summary takes focus after a refused post (GOV.UK pattern), also when the page came back without JavaScript
     <div className="summary" ref={ref} tabIndex={-1} role="alert" aria-labelledby="summary-title" autoFocus>
       <h2 id="summary-title">{listed.length > 0 ? "There is a problem" : "Not sent yet"}</h2>
       {message ? <p>{message}</p> : null}

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { findForm } from "~/forms/registry";
 import { acceptSubmission } from "~/lib/submit/accept.server";
-import { acceptedJson, problemHtml, problemJson, wantsJson } from "~/lib/http/api-response.server";
+import { acceptedJson, problemHtml, problemJson, wantsJson } from "~/lib/http/responses.server";
 import { answerPreflight, checkOrigin, corsHeaders } from "~/lib/http/cors.server";
 import { allowedOriginsFor } from "~/lib/settings/forms.server";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";

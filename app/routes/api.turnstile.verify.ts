@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { problemJson } from "~/lib/http/api-response.server";
+import { problemJson } from "~/lib/http/responses.server";
 import { answerVerifyCall } from "~/lib/turnstile/verify-api.server";
 
 // POST /api/turnstile/verify — token checks for other backends (docs/api.md).

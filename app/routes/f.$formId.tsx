@@ -13,7 +13,7 @@ import { ErrorSummary } from "~/components/error-summary";
 import { FormField } from "~/components/form-field";
 import { findForm } from "~/forms/registry";
 import { acceptSubmission } from "~/lib/submit/accept.server";
-import { ERROR_CODE_HEADER } from "~/lib/http/api-response.server";
+import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/http/errors";
 import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 import { signFormStamp } from "~/lib/submit/honeypot.server";

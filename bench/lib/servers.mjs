@@ -5,7 +5,6 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { patchWranglerProxyWorker } from "../../scripts/patch-wrangler-proxy.mjs";
 import { freePort, spawnGroup } from "../../scripts/process-group.mjs";
 
 export { freePort };
@@ -30,7 +29,9 @@ async function waitFor(url, isAlive, timeoutMs, describe) {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       if (res.status < 500) return;
-    } catch {}
+    } catch {
+      // not listening yet: try again until the deadline
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
@@ -46,8 +47,7 @@ export async function stopStartedServers() {
 
 /** `wrangler pages dev` in `cwd` (its functions/ and wrangler.toml), in its own process group. */
 export async function startPagesDev({ cwd, port, bindings = {}, persistTo, readyPath = "/", timeoutMs = 120_000 }) {
-  // Both apps get wrangler's dev proxy with its keep-alive fix (scripts/patch-wrangler-proxy.mjs).
-  if (patchWranglerProxyWorker() === "not-applicable") console.warn("wrangler's ProxyWorker is not the one scripts/patch-wrangler-proxy.mjs fixes");
+  // Both apps run the one wrangler in node_modules, with its dev-proxy fix (patches/, ADR 021).
   const args = [WRANGLER, "pages", "dev", "./build/client", "--ip", "127.0.0.1", "--port", String(port)];
   args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--persist-to", persistTo);
   for (const [key, value] of Object.entries(bindings)) if (value !== "") args.push("--binding", `${key}=${value}`);

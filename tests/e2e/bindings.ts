@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-// @ts-ignore - plain ESM helper shared with npm start and the benchmark
+// @ts-expect-error - plain ESM helper shared with npm start and the benchmark
 import { startWebhookSink } from "../support/webhook-sink.mjs";
 import { startStaticSites } from "./cross-origin-site";
-// @ts-ignore - plain ESM helper shared with npm run admin:hash-password
+// @ts-expect-error - plain ESM helper shared with npm run admin:hash-password
 import { hashPassword } from "../../scripts/hash-password.mjs";
 
 /** The operator console's password in the e2e app (tests/e2e/admin.test.ts signs in with it). */

@@ -6,7 +6,7 @@ import { resetStandin } from "./standin";
 /**
  * How long a test waits for anything: generous, because the machine running the suite may be busy.
  * The minute-long stalls this once covered were wrangler's dev proxy parking a request
- * (scripts/patch-wrangler-proxy.mjs), not slowness.
+ * (ADR 008, now a patch-package patch: ADR 021), not slowness.
  */
 export const WAIT = { timeout: 60_000 };
 

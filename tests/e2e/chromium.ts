@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
-// @ts-ignore - plain ESM helper shared with the Lighthouse runner
+// @ts-expect-error - plain ESM helper shared with the Lighthouse runner
 import { CHROMIUM_FLAGS } from "../../scripts/chromium-flags.mjs";
 
 const ARGS = [...CHROMIUM_FLAGS, "--no-first-run"];
@@ -13,7 +13,9 @@ export function findChromium(): string {
   try {
     const found = execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
     if (found) return found;
-  } catch {}
+  } catch {
+    // not on PATH: the error below says how to install it
+  }
   throw new Error(
     "Chromium is not installed, so the browser tests cannot run. Install it with `apt-get install -y chromium` (.ci/run does this), or set CHROME_PATH.",
   );

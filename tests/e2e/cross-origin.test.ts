@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it, inject } from "vitest";
 import { WAIT, useBrowserPage } from "./browser-page";
 import { standinCalls } from "./standin";
@@ -6,11 +6,10 @@ import { standinCalls } from "./standin";
 // A static site on a second loopback origin posts to Gatepost's public API, with fetch and with a
 // plain HTML form; a third origin, not on the form's list, is refused both ways (tests/e2e/bindings.ts).
 
-let browser: Browser;
 let page: Page;
 let errors: string[];
-useBrowserPage((p, e, b) => {
-  [page, errors, browser] = [p, e, b];
+useBrowserPage((p, e) => {
+  [page, errors] = [p, e];
 });
 
 async function openSite(site: string, kind: "plain" | "fetch", values = { email: "lin@example.org" }) {

@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it, inject } from "vitest";
 import { WAIT, useBrowserPage } from "./browser-page";
 import { standinCalls } from "./standin";
@@ -6,11 +6,10 @@ import { standinCalls } from "./standin";
 // The forms Gatepost renders from their schema: the landing page lists them, every field is labelled
 // and hinted, errors are wired for assistive technology, and the newsletter works by keyboard alone.
 
-let browser: Browser;
 let page: Page;
 let errors: string[];
-useBrowserPage((p, e, b) => {
-  [page, errors, browser] = [p, e, b];
+useBrowserPage((p, e) => {
+  [page, errors] = [p, e];
 });
 
 async function waitForCaptcha() {

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-// @ts-ignore - plain ESM helpers shared with npm start
+// @ts-expect-error - plain ESM helpers shared with npm start
 import { applyLocalMigrations, startPagesDev } from "../../scripts/pages-dev.mjs";
-// @ts-ignore - plain ESM helper
+// @ts-expect-error - plain ESM helper
 import { freePort } from "../../scripts/process-group.mjs";
-// @ts-ignore - plain ESM helper
+// @ts-expect-error - plain ESM helper
 import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
 import { findChromium } from "./chromium";
 import { extraBindings } from "./bindings";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-// @ts-ignore - plain ESM shared with npm run bench
+// @ts-expect-error - plain ESM shared with npm run bench
 import { BASELINE_CLIENT, buildBaseline } from "../../bench/build-baseline.mjs";
-// @ts-ignore - plain ESM shared with npm run bench
+// @ts-expect-error - plain ESM shared with npm run bench
 import { measureAllPages, measureRouteJs } from "../../bench/js-bytes.mjs";
 
 // The JS budget, from the build manifests (never a timer): every page ships at most the bare Remix

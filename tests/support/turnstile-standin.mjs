@@ -2,7 +2,6 @@
 // that answers as Cloudflare's documented test secrets do. It only ever listens on loopback; the app
 // refuses plain-http verify URLs that are not loopback, so a deployed site cannot be pointed at it.
 import { createServer } from "node:http";
-import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 
 const API_JS = readFileSync(new URL("./turnstile-standin-api.js", import.meta.url), "utf8");

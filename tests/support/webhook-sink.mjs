@@ -135,7 +135,9 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     let payload = null;
     try {
       payload = JSON.parse(body);
-    } catch {}
+    } catch {
+      // not JSON: kept as null, and the payload assertions say so
+    }
     state.unique.set(id, { id, payload, firstAt: record.at, duplicates: 0 });
     print(`✔ ${id} signature OK · ${payload?.type} form=${payload?.form} submission=${payload?.submission?.id}`);
     if (log) print(`  fields: ${JSON.stringify(payload?.submission?.fields ?? {})}`);

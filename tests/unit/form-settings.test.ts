@@ -4,7 +4,7 @@ import { answerPreflight, checkOrigin } from "~/lib/http/cors.server";
 import { allowedOriginsFor, parseExtraOrigins, rateLimitsFor, readFormSettings } from "~/lib/settings/forms.server";
 import { readIdempotencyKey } from "~/lib/submit/idempotency.server";
 import { isKeyConflict } from "~/lib/storage/submissions.server";
-import { wantsJson } from "~/lib/http/api-response.server";
+import { wantsJson } from "~/lib/http/responses.server";
 
 describe("readFormSettings", () => {
   it("has safe defaults and treats a short signing secret as missing", () => {

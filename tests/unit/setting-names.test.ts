@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-// @ts-ignore - plain ESM helper used by npm start
+// @ts-expect-error - plain ESM helper used by npm start
 import { settingNames } from "../../scripts/setting-names.mjs";
 
 // `npm start` lets any setting come from the environment. It learns their names from wrangler.toml and

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_TOKEN_LENGTH, verifyTurnstile, type VerifyTurnstileInput } from "~/lib/turnstile/siteverify.server";
 import { standinToken } from "../support/standin-token";
-// @ts-ignore - plain ESM helper shared with npm run start:offline
+// @ts-expect-error - plain ESM helper shared with npm run start:offline
 import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
 
 type Standin = Awaited<ReturnType<typeof startTurnstileStandin>>;

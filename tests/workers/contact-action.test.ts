@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { appFetch, countRows, formPost, standin, standinToken, testEnv } from "./helpers";
+import { expectConsoleErrors } from "../support/fail-on-console";
 
 const VALID = { name: "Ada Lovelace", email: "ada@example.org", message: "Hello from the analytical engine." };
 
@@ -56,8 +57,10 @@ describe("POST /f/contact in workerd with real D1", () => {
   });
 
   it("answers 503 and stores nothing while the provider is down", async () => {
+    const logged = expectConsoleErrors(/Turnstile verification unavailable for form contact: turnstile_provider_error/);
     await standin.setMode("http500");
     const response = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }));
+    expect(logged()).toHaveLength(1);
     expect(response.status).toBe(503);
     expect(await response.text()).toContain("We could not verify you right now — try again in a minute.");
     expect(await countRows("submissions")).toBe(0);
@@ -87,12 +90,14 @@ describe("POST /f/contact in workerd with real D1", () => {
   });
 
   it("fails closed with 500 when the secret is missing", async () => {
+    const logged = expectConsoleErrors(/Turnstile verification unavailable for form contact: turnstile_secret_missing/);
     const response = await appFetch(
       formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }),
       testEnv({ TURNSTILE_SECRET_KEY: "" }),
     );
     expect(response.status).toBe(500);
     expect(await countRows("submissions")).toBe(0);
+    expect(logged()).toHaveLength(1);
   });
 });
 

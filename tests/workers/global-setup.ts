@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
-// @ts-ignore - plain ESM helper shared with npm run start:offline
+// @ts-expect-error - plain ESM helper shared with npm run start:offline
 import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
-// @ts-ignore - plain ESM helper shared with npm start and the benchmark
+// @ts-expect-error - plain ESM helper shared with npm start and the benchmark
 import { startWebhookSink } from "../support/webhook-sink.mjs";
 
 declare module "vitest" {

@@ -3,8 +3,8 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { claimDue, deliverLeasedAfterResponse, drainOutbox, LEASE_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery/delivery.server";
-import { readDeliveryLog } from "~/lib/delivery/delivery-log.server";
 import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
+import { loadSubmissionDetail } from "~/lib/admin/queries.server";
 import { getSubmission, storeSubmission } from "~/lib/storage/submissions.server";
 import { appFetch, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 
@@ -67,8 +67,11 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
       clock = Math.max(...rows.map((r) => r.next_attempt_at)) + 1;
     }
     expect(rows.every((r) => r.status === "delivered" && r.attempts === 5 && r.lease_owner === null)).toBe(true);
-    const [view] = await readDeliveryLog(env.DB, submissionIds[0]);
-    expect(view).toMatchObject({ submissionId: submissionIds[0], status: "delivered", attempts: 5, nextAttemptAt: null });
+    // The operator console's reading of the outbox (its one DeliveryView shape).
+    const detail = await loadSubmissionDetail(env.DB, submissionIds[0]);
+    expect(detail?.submission.id).toBe(submissionIds[0]);
+    const [view] = detail!.deliveries;
+    expect(view).toMatchObject({ status: "delivered", attempts: 5 });
     expect(view.log.map((a) => a.error)).toEqual(["network", "http_status", "timeout", "network", null]);
     expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: clock + 86_400_000 })).toMatchObject({ claimed: 0 });
 
@@ -113,7 +116,7 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
       [row] = await deliveries();
     }
     expect(row).toMatchObject({ status: "dead", attempts: MAX_ATTEMPTS, last_error: "HTTP 500" });
-    const [view] = await readDeliveryLog(env.DB, submissionId);
+    const [view] = (await loadSubmissionDetail(env.DB, submissionId))!.deliveries;
     expect(view).toMatchObject({ id: row.id, status: "dead", lastError: "HTTP 500" });
     expect(view.log).toHaveLength(MAX_ATTEMPTS);
     expect(await attemptsOf(row.id)).toHaveLength(MAX_ATTEMPTS);

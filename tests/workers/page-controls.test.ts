@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { appFetch, clearTables, countRows, formPost, signedStamp, sink, sinkEnv, standin, standinToken, testEnv } from "./helpers";
+import { expectConsoleErrors } from "../support/fail-on-console";
 
 // The abuse controls of Gatepost's own form pages: the hidden trap and the signed timestamp.
 const VALID = { name: "Ada Lovelace", email: "ada@example.org", message: "Hello from the analytical engine." };
@@ -180,7 +181,10 @@ describe("posts from the form page", () => {
       expect(response.status, method).toBe(405);
       expect(response.headers.get("Gatepost-Error-Code")).toBe("method_not_allowed");
     }
+    // Remix logs the OPTIONS request it refuses with 405 (an ErrorResponse it raises itself).
+    const logged = expectConsoleErrors(/Invalid request method "OPTIONS"/);
     const options = await appFetch(new Request("http://localhost/f/contact", { method: "OPTIONS" }));
+    expect(logged()).toHaveLength(1);
     expect(options.status).toBe(405);
     expect(options.headers.get("Gatepost-Error-Code")).toBe("method_not_allowed");
     const missing = await appFetch(new Request("http://localhost/f/nope"));

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { appFetch, awayFromMinuteEdge, clearTables, standin, standinToken, testEnv } from "./helpers";
+import { expectConsoleErrors } from "../support/fail-on-console";
 
 // POST /api/turnstile/verify: the same verifier as the forms, for other backends.
 beforeEach(async () => {
@@ -60,6 +61,7 @@ describe("POST /api/turnstile/verify", () => {
   });
 
   it("fails closed with a 5xx problem when the provider is down or the secret is missing", async () => {
+    const logged = expectConsoleErrors(/Turnstile verification unavailable for the verify endpoint/);
     await standin.setMode("http500");
     const down = await appFetch(verifyCall({ token: standinToken() }));
     expect(down.status).toBe(503);
@@ -68,6 +70,7 @@ describe("POST /api/turnstile/verify", () => {
     const noSecret = await appFetch(verifyCall({ token: standinToken() }), testEnv({ TURNSTILE_SECRET_KEY: "" }));
     expect(noSecret.status).toBe(500);
     expect((await noSecret.json<{ code: string }>()).code).toBe("turnstile_secret_missing");
+    expect(logged()).toHaveLength(2);
   });
 
   it("refuses bad calls with problem+json: junk body, bad action, browser from another origin, GET", async () => {

@@ -1,16 +1,8 @@
 import { StateBadge } from "~/components/admin/state-badge";
 import { formatUtc } from "~/lib/admin/http";
+// The one shape of a delivery as the console reads it (a type import: nothing server-side reaches the browser).
+import type { DeliveryView as Delivery } from "~/lib/admin/queries.server";
 
-interface Delivery {
-  id: string;
-  destination: string;
-  status: string;
-  attempts: number;
-  nextAttemptAt: number;
-  lastError: string | null;
-  deliveredAt: string | null;
-  log: Array<{ attemptedAt: string; httpStatus: number | null; error: string | null; latencyMs: number; responseExcerpt: string | null }>;
-}
 
 /** How each destination kind is named to a person. */
 const KIND_LABELS: Record<string, string> = {

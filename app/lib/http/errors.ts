@@ -1,5 +1,6 @@
-// The error catalogue. Every refusal Gatepost gives carries one of these codes; docs/errors.md is the
-// human-readable copy and tests/unit/errors.test.ts keeps the two in step. Client-safe: no secrets.
+// The error catalogue. Every refusal Gatepost gives carries one of these codes; docs/errors.md is
+// generated from it (`npm run docs:errors`, and tests/unit/errors.test.ts fails when it is stale).
+// Client-safe: no secrets.
 
 const CAPTCHA_RETRY = "The captcha check failed or expired — please try again.";
 const CAPTCHA_UNAVAILABLE = "We could not verify you right now — try again in a minute.";

@@ -69,6 +69,7 @@ function decode(bytes: Uint8Array): string {
 }
 
 // C0 and C1 controls and DEL, except tab, newline and carriage return (CR is normalised below).
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 // In a /u pattern a paired surrogate is one code point, so this matches only a lone half.
 const LONE_SURROGATE = /\p{Cs}/u;

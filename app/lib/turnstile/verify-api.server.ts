@@ -1,4 +1,4 @@
-import { ERROR_CODE_HEADER, problemJson } from "~/lib/http/api-response.server";
+import { ERROR_CODE_HEADER, problemJson } from "~/lib/http/responses.server";
 import { checkOrigin } from "~/lib/http/cors.server";
 import { clientIp, expectedHostnames, type Settings } from "~/lib/settings/turnstile.server";
 import { ERRORS } from "~/lib/http/errors";

@@ -75,7 +75,9 @@ async function deliverOnce(
     });
     status = res.status;
     await res.body?.cancel();
-  } catch {}
+  } catch {
+    // the delivery failed: status stays null, and the row below records it
+  }
   const now = new Date().toISOString();
   await env.DB.prepare(
     `INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at, delivered_at)
