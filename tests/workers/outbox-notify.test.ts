@@ -8,7 +8,7 @@ import { parseSettings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/delivery.server";
 import { leasedOutbox, redeliverSubmission } from "~/lib/delivery/outbox.server";
 import { bindingMailer, type Mailer, type OutgoingEmail, type SendEmailBinding } from "~/lib/delivery/mailer.server";
-import { readDeliveryLog } from "~/lib/delivery/delivery-log.server";
+import { loadSubmissionDetail } from "~/lib/admin/queries.server";
 import { eraseByEmail } from "~/lib/admin/erase.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
@@ -66,6 +66,11 @@ async function rows(): Promise<Array<Record<string, any>>> {
 async function later(): Promise<number> {
   const pending = (await rows()).filter((r) => r.status === "pending");
   return Math.max(0, ...pending.map((r) => r.next_attempt_at)) + 1;
+}
+
+/** The submission's deliveries with their attempts, as the console's timeline reads them. */
+async function readDeliveryLog(db: D1Database, submissionId: string) {
+  return (await loadSubmissionDetail(db, submissionId))?.deliveries ?? [];
 }
 
 beforeEach(async () => {
