@@ -1,16 +1,16 @@
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-// @ts-ignore - plain ESM helpers shared with npm start
+// @ts-expect-error - plain ESM helpers shared with npm start
 import { applyLocalMigrations, startPagesDev } from "../../scripts/pages-dev.mjs";
-// @ts-ignore - plain ESM helper shared with npm start
+// @ts-expect-error - plain ESM helper shared with npm start
 import { startOutboxDrainDev } from "../../scripts/outbox-drain-dev.mjs";
-// @ts-ignore - plain ESM helper
+// @ts-expect-error - plain ESM helper
 import { freePort } from "../../scripts/process-group.mjs";
-// @ts-ignore - plain ESM helper shared with npm run admin:hash-password
+// @ts-expect-error - plain ESM helper shared with npm run admin:hash-password
 import { hashPassword } from "../../scripts/hash-password.mjs";
-// @ts-ignore - the local sink npm start runs
+// @ts-expect-error - the local sink npm start runs
 import { startLocalSink } from "../support/webhook-sink.mjs";
 import { launchBrowser, watchErrors } from "./chromium";
 import { WAIT, patient } from "./browser-page";

@@ -113,7 +113,9 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       let payload = null;
       try {
         payload = JSON.parse(body);
-      } catch {}
+      } catch {
+        // not JSON: refused below, as Slack and Discord refuse it
+      }
       if (!payload) return answer(res, record, 400, "rejected", "invalid_payload");
       const message = describeChat(kind, payload);
       record.reference = message.reference;

@@ -9,7 +9,7 @@ import { buildDiscordMessage, DISCORD_LIMITS } from "~/lib/delivery/discord.serv
 import { configuredDestinations, resolveDestination, submitterAddress } from "~/lib/delivery/destinations.server";
 import { parseRetryAfter, postAttempt } from "~/lib/delivery/attempt.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-// @ts-ignore - plain ESM helper of the local sink
+// @ts-expect-error - plain ESM helper of the local sink
 import { describeEmail } from "../support/sink-messages.mjs";
 
 const ID = "5f0c6a3e-2b1d-4c8e-9a7f-3d2e1b0c9a8f";

@@ -35,6 +35,7 @@ export function escapeHtml(text: string): string {
 
 /** One line for headers built from Gatepost's own text: control characters become spaces. */
 export function headerText(text: string, max = 120): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
   const line = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
