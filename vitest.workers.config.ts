@@ -38,7 +38,8 @@ export default defineWorkersConfig(async () => {
         workers: {
           singleWorker: true,
           wrangler: { configPath: "./wrangler.toml" },
-          miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+          // SEND_EMAIL: miniflare's simulated send_email binding, as the drain Worker holds it (ADR 016).
+          miniflare: { bindings: { TEST_MIGRATIONS: migrations }, email: { send_email: [{ name: "SEND_EMAIL" }] } },
         },
       },
     },

@@ -30,7 +30,9 @@ const DEFAULTS = {
   FORM_ALLOWED_ORIGINS: "",
 };
 /** The form setting each destination kind the local sink can stand in for reads its URL from. */
-const SINK_SUFFIXES = { webhook: "WEBHOOK_URL", slack: "SLACK_WEBHOOK_URL", discord: "DISCORD_WEBHOOK_URL" };
+const SINK_SUFFIXES = { webhook: "WEBHOOK_URL", slack: "SLACK_WEBHOOK_URL", discord: "DISCORD_WEBHOOK_URL", email: "EMAIL_TO", confirmation: "CONFIRMATION" };
+/** The local sink once started: the drain Worker hands it each e-mail. */
+let localSink = null;
 /** Settings only the site reads: the drain Worker never gets them. */
 const SITE_ONLY = new Set(["ADMIN_PASSWORD_HASH", "VIEWER_PASSWORD_HASH", "SESSION_SECRET", "FORM_SIGNING_SECRET"]);
 
@@ -127,10 +129,13 @@ function sinkEndpoint(started, kind) {
 }
 
 /**
- * Starts tests/support/webhook-sink.mjs when some form's destination has no URL, and points every such
- * destination at it (webhooks signed with one local secret unless the form's own is set). Turns on
- * ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only switch that allows plain http to 127.0.0.1. Returns
- * { url, pointed: [setting names], external: [[name, url]] }.
+ * Starts the local sink (tests/support/webhook-sink.mjs: webhooks, Slack, Discord and e-mail, with a
+ * page listing every message) and points every form destination whose setting is not in the
+ * environment at it, by the naming convention: webhooks (signed with one local secret unless the
+ * form's own is set), Slack and Discord to the sink's endpoints, e-mail to a local owner address and
+ * the sender's confirmation on (the drain Worker's simulated send_email hands both to the sink). A variable set to "" in the
+ * environment switches that destination off. Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only
+ * switch that allows plain http to 127.0.0.1. Returns { url, control, page, pointed, external }.
  */
 async function startLocalSink(forms, settings) {
   settings.ALLOW_LOOPBACK_WEBHOOKS = "true";
@@ -140,25 +145,29 @@ async function startLocalSink(forms, settings) {
     for (const kind of new Set(form.destinations)) {
       const name = form.settings[SINK_SUFFIXES[kind]];
       if (!name) continue;
-      if (settings[name]) external.push([name, settings[name]]);
-      else wanted.push({ form, kind, name });
+      if (process.env[name] !== undefined) {
+        if (process.env[name]) external.push([name, process.env[name]]);
+      } else wanted.push({ form, kind, name });
     }
   }
-  if (wanted.length === 0) return { url: null, pointed: [], external };
-  const { startWebhookSink } = await import("../tests/support/webhook-sink.mjs");
-  const given = wanted.map(({ form }) => settings[form.settings.WEBHOOK_SECRET]).find(Boolean);
+  const { startLocalSink: startSink } = await import("../tests/support/webhook-sink.mjs");
+  const given = forms.map((form) => settings[form.settings.WEBHOOK_SECRET]).find(Boolean);
   const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
-  const started = await startWebhookSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
+  const started = await startSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
+  localSink = started;
   cleanups.push(() => started.close());
   const pointed = [];
   for (const { form, kind, name } of wanted) {
-    const url = sinkEndpoint(started, kind);
-    if (!url) continue;
-    settings[name] = url;
+    const value = kind === "email" ? "owner@localhost" : kind === "confirmation" ? "on" : sinkEndpoint(started, kind);
+    if (!value) continue;
+    settings[name] = value;
     if (kind === "webhook" && !settings[form.settings.WEBHOOK_SECRET]) settings[form.settings.WEBHOOK_SECRET] = secret;
     pointed.push(name);
   }
-  return { url: started.url, control: started.controlOrigin, pointed, external };
+  // E-mails need a sender and links a public origin; the environment's values win.
+  if (!settings.EMAIL_FROM) settings.EMAIL_FROM = process.env.EMAIL_FROM ?? "gatepost@localhost";
+  if (!settings.PUBLIC_URL) settings.PUBLIC_URL = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
+  return { url: started.url, control: started.controlOrigin, page: started.pageUrl, pointed, external };
 }
 
 /** Runs workers/outbox-drain on the same local D1 and fires its cron every 15 s, so retries need no request. */
@@ -166,6 +175,7 @@ async function startLocalOutboxDrain(settings) {
   const bindings = Object.fromEntries(Object.entries(settings).filter(([key]) => !SITE_ONLY.has(key)));
   await startOutboxDrainDev({
     bindings,
+    onEmail: (raw) => localSink?.captureEmail(raw),
     intervalMs: 15_000,
     logFile: LOG_FILE,
     onReport(results) {
@@ -200,8 +210,9 @@ function printReadyBlock() {
   lines.push(`  Console         ${site}/admin`);
   if (adminDev.password) lines.push(`  Local password  ${adminDev.password}`);
   if (sink.url) {
+    lines.push(`  Sink page       ${sink.page}  (every e-mail, Slack and Discord message)`);
     lines.push(`  Webhook sink    ${sink.url}  (prints each delivery below)`);
-    lines.push(`                  receives ${sink.pointed.join(", ")}`);
+    if (sink.pointed.length > 0) lines.push(`                  receives ${sink.pointed.join(", ")}`);
     lines.push(`                  play a broken receiver: curl -X POST ${sink.control}/mode -d '{"mode":"down"}'`);
   }
   for (const [name, url] of sink.external) lines.push(`  ${name} → ${url}`);

@@ -16,6 +16,7 @@ export function checkForms(forms: readonly FormDef[]): readonly FormDef[] {
     for (const origin of form.allowedOrigins) {
       if (!isOrigin(origin)) problems.push(`${form.id}: allowed origin "${origin}" is not scheme://host[:port]`);
     }
+    problems.push(...checkDestinations(form));
     const names = new Set<string>();
     for (const field of form.fields) {
       problems.push(...checkField(form.id, field));
@@ -62,6 +63,23 @@ function checkField(formId: string, field: FieldDef): string[] {
   if (field.type === "select" && !field.options?.length) problems.push(`${where}: a select needs options`);
   if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength) {
     problems.push(`${where}: minLength is above maxLength`);
+  }
+  return problems;
+}
+
+/**
+ * One outbox row per kind and submission, so a kind appears once; a confirmation needs its text. (A
+ * confirmation on a form with no e-mail field is simply never queued: destinations.server.ts.)
+ */
+function checkDestinations(form: FormDef): string[] {
+  const problems: string[] = [];
+  const kinds = new Set<string>();
+  for (const destination of form.destinations) {
+    if (kinds.has(destination.kind)) problems.push(`${form.id}: destination "${destination.kind}" is listed twice`);
+    kinds.add(destination.kind);
+    if (destination.kind === "confirmation") {
+      if (!destination.subject.trim() || !destination.text.trim()) problems.push(`${form.id}: a confirmation needs its subject and text`);
+    }
   }
   return problems;
 }

@@ -34,7 +34,19 @@ export const contactForm = defineForm({
       maxLength: 5000,
     },
   ],
-  destinations: [{ kind: "webhook" }],
+  // Each kind is off while its setting is empty: CONTACT_WEBHOOK_URL, CONTACT_EMAIL_TO,
+  // CONTACT_SLACK_WEBHOOK_URL, CONTACT_DISCORD_WEBHOOK_URL, and CONTACT_CONFIRMATION=on.
+  destinations: [
+    { kind: "webhook" },
+    { kind: "email" },
+    { kind: "slack" },
+    { kind: "discord" },
+    {
+      kind: "confirmation",
+      subject: "We received your message",
+      text: "Thank you for writing to us. Your message has reached us and we will reply by e-mail.\n\nIf you did not write to us, you can ignore this e-mail: nothing else will be sent to you.",
+    },
+  ],
   allowedOrigins: [],
   successMessage: "Thank you — your message has reached us. We will reply by e-mail.",
   retentionDays: 90,

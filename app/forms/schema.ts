@@ -30,15 +30,45 @@ export interface FieldDef {
 }
 
 /**
- * Where accepted submissions go: a kind, never an address. Its URL and secret come from the form's
- * settings, named after the form id (`webhook` on form `contact`: CONTACT_WEBHOOK_URL and
- * CONTACT_WEBHOOK_SECRET; app/lib/settings/settings.server.ts).
+ * Where accepted submissions go: a kind, never an address. Its URLs, addresses and secrets come from
+ * the form's settings, named after the form id (`webhook` on form `contact`: CONTACT_WEBHOOK_URL and
+ * CONTACT_WEBHOOK_SECRET; app/lib/settings/settings.server.ts). A kind whose setting is empty is off.
+ * docs/destinations.md describes each kind.
  */
 export interface WebhookDestination {
   kind: "webhook";
 }
 
-export type Destination = WebhookDestination;
+/** An e-mail to the owner's address(es) in <FORM>_EMAIL_TO, sent from EMAIL_FROM by the drain Worker. */
+export interface EmailDestination {
+  kind: "email";
+}
+
+/** A Slack incoming-webhook message (Block Kit) to <FORM>_SLACK_WEBHOOK_URL. */
+export interface SlackDestination {
+  kind: "slack";
+}
+
+/** A Discord webhook message (an embed) to <FORM>_DISCORD_WEBHOOK_URL. */
+export interface DiscordDestination {
+  kind: "discord";
+}
+
+/**
+ * An e-mail to the address the sender typed (the form's first e-mail field), sent only while
+ * <FORM>_CONFIRMATION is "on", at most once per address per 24 h per form. It carries only this fixed
+ * text and the submission's reference, never anything the sender typed (docs/decisions/017-*.md).
+ */
+export interface ConfirmationDestination {
+  kind: "confirmation";
+  subject: string;
+  /** Plain text, the owner's own words. */
+  text: string;
+}
+
+export type Destination = WebhookDestination | EmailDestination | SlackDestination | DiscordDestination | ConfirmationDestination;
+
+export type DestinationKind = Destination["kind"];
 
 export interface RateLimits {
   perMinute: number;

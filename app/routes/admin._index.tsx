@@ -8,6 +8,7 @@ import { adminHeaders, adminMeta } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { redeliverFormDead } from "~/lib/admin/actions.server";
 import { loadDashboard } from "~/lib/admin/queries.server";
+import { readDestinationAttention } from "~/lib/delivery/destination-health.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 
 export const headers = adminHeaders;
@@ -15,7 +16,10 @@ export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and 
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);
-  return loadDashboard(context.cloudflare.env.DB, FORMS.map((f) => f.id));
+  const db = context.cloudflare.env.DB;
+  const [dashboard, destinations] = await Promise.all([loadDashboard(db, FORMS.map((f) => f.id)), readDestinationAttention(db)]);
+  // Settings problems name variables, never values; destinations needing a person come from the outbox.
+  return { ...dashboard, attention: { problems: context.settings.problems, destinations } };
 }
 
 const RedeliverFormSchema = z.object({ formId: TokenSchema });
@@ -29,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { forms, days } = useLoaderData<typeof loader>();
+  const { forms, days, attention } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   // The column only when there is something to do in it: an always-empty column reads as broken.
@@ -39,6 +43,25 @@ export default function Dashboard() {
     <>
       <h1>Dashboard</h1>
       {result ? <p className={result.ok ? "notice ok" : "notice error"} role="status">{result.message}</p> : null}
+      {attention.problems.length > 0 || attention.destinations.length > 0 ? (
+        <section aria-labelledby="attention" className="notice error">
+          <h2 id="attention">Needs attention</h2>
+          <ul>
+            {attention.problems.map((p) => (
+              <li key={`${p.variable}:${p.message}`}>{p.message}</li>
+            ))}
+            {attention.destinations.map((d) => (
+              <li key={`${d.formId}:${d.destination}`}>
+                {`${d.formId} → ${d.destination}: `}
+                {d.held > 0 ? `${d.held} held until the setting is fixed` : ""}
+                {d.held > 0 && d.gone > 0 ? "; " : ""}
+                {d.gone > 0 ? `${d.gone} dead: the destination no longer exists` : ""}
+                {d.reason ? ` (${d.reason})` : ""}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {nothingYet ? (
         <div className="empty">
           <strong>No submissions yet</strong>

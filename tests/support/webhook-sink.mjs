@@ -1,10 +1,17 @@
-// A local webhook receiver for `npm start`, tests and the benchmark. It verifies Standard Webhooks
-// signatures, deduplicates by webhook-id the way a careful receiver should, and can play a broken
-// receiver: down (connection refused), http500, slow, and reset (TCP reset). It listens on loopback
-// only. A second loopback port takes control calls, so tests inside workerd can flip modes over HTTP.
+// The local sink for `npm start`, tests and the benchmark: every destination kind in one loopback server.
+// - /webhook verifies Standard Webhooks signatures and deduplicates by webhook-id the way a careful
+//   receiver should;
+// - /slack and /discord take what Slack's and Discord's webhooks would, and keep it as a person would
+//   read it (title, each field, reference);
+// - captureEmail(raw) (and POST /email) keeps an e-mail the drain Worker's simulated send_email wrote;
+// - GET / is a small HTML page listing every message, newest first; GET /messages is the same as JSON.
+// It can play a broken receiver: down (connection refused), http500, slow, reset (TCP reset), http429
+// (with Retry-After) and http404 (a deleted Slack/Discord webhook). A second loopback port takes
+// control calls, so tests inside workerd can flip modes over HTTP.
 import { createServer } from "node:http";
+import { describeEmail, describeChat, renderMessagesPage } from "./sink-messages.mjs";
 
-export const SINK_MODES = ["normal", "down", "http500", "slow", "reset"];
+export const SINK_MODES = ["normal", "down", "http500", "slow", "reset", "http429", "http404"];
 const encoder = new TextEncoder();
 
 /** Verifies a webhook-signature header against every `whsec_` secret in `secrets`. */
@@ -32,20 +39,49 @@ function constantTimeEqual(a, b) {
   return diff === 0;
 }
 
+/** The same sink under the name `npm start` uses: startLocalSink({ port, secret, log }). */
+export function startLocalSink(options) {
+  return startWebhookSink(options);
+}
+
 export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, log = false, toleranceSeconds = 300 } = {}) {
   if (!secret) throw new Error("startWebhookSink needs the whsec_ secret(s) to verify with");
-  const state = { mode: "normal", delayMs: 15_000, times: Infinity, requests: [], unique: new Map() };
+  const state = { mode: "normal", delayMs: 15_000, retryAfter: "2", times: Infinity, requests: [], unique: new Map(), messages: [] };
   const print = (line) => log && console.log(`[webhook sink] ${line}`);
+
+  /** Keeps a message as a person would read it, and prints it when logging. */
+  function keep(message) {
+    state.messages.push(message);
+    if (!log) return;
+    console.log(`\n[local sink] ${message.kind.toUpperCase()} ${message.title}`);
+    for (const [name, value] of message.headers ?? []) console.log(`  ${name}: ${value}`);
+    for (const line of message.text.split("\n")) console.log(`  | ${line}`);
+  }
 
   const server = createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const body = Buffer.concat(chunks).toString("utf8");
+    const path = new URL(req.url ?? "/", "http://sink").pathname;
+    if (req.method === "GET" && path === "/") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+      return res.end(renderMessagesPage(state.messages));
+    }
+    if (req.method === "GET" && path === "/messages") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify(state.messages));
+    }
+    if (req.method === "POST" && path === "/email") {
+      keep(describeEmail(body));
+      res.writeHead(202, { "content-type": "text/plain" });
+      return res.end("kept");
+    }
+    const kind = path === "/slack" || path === "/discord" ? path.slice(1) : "webhook";
     const id = String(req.headers["webhook-id"] ?? "");
     const timestamp = String(req.headers["webhook-timestamp"] ?? "");
     const mode = state.mode;
     if (state.times !== Infinity && --state.times <= 0) setMode("normal");
-    const record = { at: new Date().toISOString(), id, timestamp, mode, outcome: "", status: 0, signatureValid: false };
+    const record = { at: new Date().toISOString(), kind, id, timestamp, mode, outcome: "", status: 0, signatureValid: false };
     state.requests.push(record);
 
     if (mode === "reset") {
@@ -54,8 +90,16 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       return req.socket.resetAndDestroy();
     }
     if (mode === "http500") {
-      print(`✖ ${id} answered 500 (mode http500)`);
+      print(`✖ ${id || kind} answered 500 (mode http500)`);
       return answer(res, record, 500, "http500", "sink: simulated failure");
+    }
+    if (mode === "http429") {
+      print(`✖ ${id || kind} answered 429, Retry-After ${state.retryAfter} (mode http429)`);
+      return answer(res, record, 429, "http429", "sink: rate limited", { "retry-after": state.retryAfter });
+    }
+    if (mode === "http404") {
+      print(`✖ ${id || kind} answered 404 (mode http404: webhook deleted)`);
+      return answer(res, record, 404, "http404", "no_service");
     }
     if (mode === "slow") {
       await new Promise((r) => setTimeout(r, state.delayMs));
@@ -64,6 +108,19 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
         print(`… ${id} answered too late: the sender had already given up (mode slow)`);
         return;
       }
+    }
+    if (kind !== "webhook") {
+      let payload = null;
+      try {
+        payload = JSON.parse(body);
+      } catch {
+        // not JSON: refused below, as Slack and Discord refuse it
+      }
+      if (!payload) return answer(res, record, 400, "rejected", "invalid_payload");
+      const message = describeChat(kind, payload);
+      record.reference = message.reference;
+      keep(message);
+      return answer(res, record, kind === "discord" ? 204 : 200, "accepted", kind === "discord" ? "" : "ok");
     }
     const age = Math.abs(Date.now() / 1000 - Number(timestamp));
     record.signatureValid = Boolean(id) && age <= toleranceSeconds && (await verifySignature(secret, id, timestamp, body, req.headers["webhook-signature"]));
@@ -89,11 +146,11 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     answer(res, record, 200, "accepted", "ok");
   });
 
-  function answer(res, record, status, outcome, text) {
+  function answer(res, record, status, outcome, text, headers = {}) {
     record.status = status;
     record.outcome = outcome;
     if (res.destroyed) return;
-    res.writeHead(status, { "content-type": "text/plain" });
+    res.writeHead(status, { "content-type": "text/plain", ...headers });
     res.end(text);
   }
 
@@ -107,11 +164,12 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     });
   }
 
-  async function setMode(mode, { delayMs, times } = {}) {
+  async function setMode(mode, { delayMs, times, retryAfter } = {}) {
     if (!SINK_MODES.includes(mode)) throw new Error(`unknown sink mode ${mode}`);
     const wasDown = state.mode === "down";
     state.mode = mode;
     state.delayMs = delayMs ?? 15_000;
+    state.retryAfter = String(retryAfter ?? 2);
     state.times = times ?? Infinity;
     if (mode === "down" && !wasDown) {
       await new Promise((r) => {
@@ -142,6 +200,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
         return reply(200, { ok: true });
       }
       if (req.method === "GET" && req.url === "/state") return reply(200, snapshot());
+      if (req.method === "POST" && req.url === "/email") {
+        keep(describeEmail(Buffer.concat(chunks).toString("utf8")));
+        return reply(200, { ok: true });
+      }
       reply(404, { error: "not found" });
     } catch (error) {
       reply(400, { error: String(error) });
@@ -150,19 +212,29 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
   const controlPort = await new Promise((resolve) => control.listen(0, host, () => resolve(control.address().port)));
 
   function snapshot() {
-    return { mode: state.mode, requests: state.requests, unique: [...state.unique.values()] };
+    return { mode: state.mode, requests: state.requests, unique: [...state.unique.values()], messages: state.messages };
   }
 
   async function reset() {
     await setMode("normal");
     state.requests = [];
     state.unique = new Map();
+    state.messages = [];
   }
 
   const origin = `http://${host}:${boundPort}`;
   return {
     url: `${origin}/webhook`,
+    webhookUrl: `${origin}/webhook`,
+    slackUrl: `${origin}/slack`,
+    discordUrl: `${origin}/discord`,
+    /** The page listing every message the sink got, as a person would read it. */
+    pageUrl: `${origin}/`,
     origin,
+    /** Keeps one e-mail (RFC 5322 text), e.g. one the drain Worker's simulated send_email wrote. */
+    captureEmail(raw) {
+      keep(describeEmail(String(raw)));
+    },
     controlOrigin: `http://${host}:${controlPort}`,
     secret,
     setMode,

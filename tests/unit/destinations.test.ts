@@ -61,6 +61,6 @@ describe("destinations from config", () => {
     expect(!check.ok && check.reason).toContain("CONTACT_WEBHOOK_SECRET");
     expect(!check.ok && check.reason).not.toContain("hunter2");
     const ok = resolveDestination(parseSettings({ CONTACT_WEBHOOK_URL: "https://x.example", CONTACT_WEBHOOK_SECRET: SECRET }), contactForm, "webhook");
-    expect(ok.ok && ok.destination.url).toBe("https://x.example");
+    expect(ok.ok && ok.destination.kind === "webhook" && ok.destination.url).toBe("https://x.example");
   });
 });

@@ -99,6 +99,8 @@ export async function countRows(table: string): Promise<number> {
 }
 
 export interface SinkRequest {
+  /** webhook, slack or discord: the path it came in on. */
+  kind?: string;
   id: string;
   mode: string;
   outcome: string;
@@ -109,6 +111,8 @@ export interface SinkState {
   mode: string;
   requests: SinkRequest[];
   unique: Array<{ id: string; payload: any; duplicates: number }>;
+  /** E-mail, Slack and Discord messages as a person reads them (tests/support/sink-messages.mjs). */
+  messages: Array<{ kind: string; title: string; text: string; reference: string | null }>;
 }
 
 /** The local webhook sink (tests/support/webhook-sink.mjs), driven over its loopback control port. */

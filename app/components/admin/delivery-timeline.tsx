@@ -4,6 +4,24 @@ import { formatUtc } from "~/lib/admin/http";
 import type { DeliveryView as Delivery } from "~/lib/admin/queries.server";
 
 
+/** How each destination kind is named to a person. */
+const KIND_LABELS: Record<string, string> = {
+  webhook: "Webhook",
+  email: "E-mail to the owner",
+  slack: "Slack",
+  discord: "Discord",
+  confirmation: "Confirmation to the sender",
+};
+
+/** What the delivery is waiting for, beyond its status: a fix of its settings, or nothing (gone). */
+function situation(d: Delivery): string {
+  const last = d.log.at(-1)?.error;
+  if (d.status === "pending" && last === "config") return " Held until its setting is fixed; it keeps its attempts.";
+  if (d.status === "dead" && last === "gone") return " The destination no longer exists (deleted webhook): fix the URL, then redeliver.";
+  if (d.status === "delivered" && last === "skipped") return " Nothing was sent (see the reason).";
+  return "";
+}
+
 /** Every destination of a submission with every attempt: time, HTTP status, latency, response excerpt. */
 export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
   if (deliveries.length === 0) return <p>This submission has no deliveries.</p>;
@@ -12,13 +30,14 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
       {deliveries.map((d) => (
         <section key={d.id} aria-label={`Delivery to ${d.destination}`}>
           <h3>
-            {d.destination} <StateBadge state={d.status} />
+            {KIND_LABELS[d.destination] ?? d.destination} <StateBadge state={d.status} />
           </h3>
           <p>
-            Webhook id <code>{d.id}</code>, {`${d.log.length} attempt${d.log.length === 1 ? "" : "s"} logged`}
+            {d.destination === "webhook" ? "Webhook id" : "Delivery id"} <code>{d.id}</code>, {`${d.log.length} attempt${d.log.length === 1 ? "" : "s"} logged`}
             {d.status === "delivered" ? `, delivered ${formatUtc(d.deliveredAt)}` : ""}
             {d.status === "pending" ? `, next attempt ${formatUtc(new Date(d.nextAttemptAt).toISOString())}` : ""}
-            {d.lastError ? `, last error: ${d.lastError}` : ""}.
+            {d.lastError ? `, ${d.status === "delivered" ? "note" : "last error"}: ${d.lastError}` : ""}.
+            {situation(d)}
           </p>
           {d.log.length > 0 ? (
             <table>
@@ -30,7 +49,7 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
                 {d.log.map((a, i) => (
                   <tr key={i}>
                     <td>{formatUtc(a.attemptedAt)}</td>
-                    <td>{a.httpStatus ?? "no response"}</td>
+                    <td>{a.httpStatus ?? (d.destination === "email" || d.destination === "confirmation" ? "—" : "no response")}</td>
                     <td className="num">{a.latencyMs} ms</td>
                     <td>{a.error ?? "—"}</td>
                     <td>{a.responseExcerpt ? <pre>{a.responseExcerpt}</pre> : "—"}</td>

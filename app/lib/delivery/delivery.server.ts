@@ -1,18 +1,19 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import { findForm } from "~/forms/registry";
-import { resolveDestination } from "~/lib/delivery/destinations.server";
+import { EMAIL_KINDS } from "~/lib/delivery/destinations.server";
 import { parseSubmissionRow, type StoredSubmission } from "~/lib/storage/submissions.server";
-import { buildPayload, DELIVERY_TIMEOUT_MS, sendWebhook, type AttemptRecord } from "~/lib/delivery/webhook.server";
+import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/webhook.server";
+import type { AttemptRecord } from "~/lib/delivery/attempt.server";
+import { attemptKind } from "~/lib/delivery/dispatch.server";
+import { settleStatements } from "~/lib/delivery/settle.server";
+import type { Mailer } from "~/lib/delivery/mailer.server";
+
+export { HOLD_RECHECK_MS, JITTER, MAX_ATTEMPTS, nextRetryDelayMs, RETRY_DELAYS_MS } from "~/lib/delivery/settle.server";
 
 // Drives the outbox: claim due deliveries under a lease, send each once, log the attempt and either
 // finish the delivery or schedule the next try. A drainer that dies mid-way simply lets its lease
 // expire; the next drain claims the row again (at-least-once, same webhook-id).
 
-/** Waits after attempt 1, 2, …: about 44 h in all, so a receiver down for a day still gets everything. */
-export const RETRY_DELAYS_MS = [10e3, 60e3, 300e3, 1_800e3, 7_200e3, 21_600e3, 43_200e3, 86_400e3] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-/** ±20 % jitter spreads retries of many deliveries that failed together. */
-export const JITTER = 0.2;
 /** Longer than the 10 s timeout plus logging, so a live drainer never loses its claim mid-attempt. */
 export const LEASE_MS = 60_000;
 /** Cloudflare allows six simultaneous outbound connections per invocation. */
@@ -32,6 +33,11 @@ export interface DrainOptions {
   random?: () => number;
   /** Stop claiming new batches after this much wall time; claimed work still finishes. */
   budgetMs?: number;
+  /**
+   * How e-mail kinds are sent. Absent: this runtime cannot send e-mail (the Pages app), so e-mail rows
+   * are left to the drain Worker. null: the Worker has no send_email binding, so they are held.
+   */
+  mailer?: Mailer | null;
 }
 
 export interface DrainReport {
@@ -49,21 +55,15 @@ export interface Claim {
   attempts: number;
 }
 
-/** The delay before the attempt after `attemptsSoFar` failures, with jitter; null once it is the last. */
-export function nextRetryDelayMs(attemptsSoFar: number, random: () => number = Math.random): number | null {
-  if (attemptsSoFar >= MAX_ATTEMPTS) return null;
-  const base = RETRY_DELAYS_MS[attemptsSoFar - 1];
-  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
-}
-
 const CLAIM = `UPDATE deliveries SET lease_owner = ?1, lease_until = ?2
   WHERE id IN (
     SELECT id FROM deliveries
-    WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3) FILTER
+    WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3)
+      AND destination NOT IN (SELECT value FROM json_each(?5)) FILTER
     ORDER BY next_attempt_at LIMIT ?4)
   RETURNING id, submission_id, form_id, destination, attempts`;
 
-/** Leases up to `limit` due deliveries (optionally of one submission). One atomic statement. */
+/** Leases up to `limit` due deliveries (optionally of one submission, never of `skipKinds`). One atomic statement. */
 export async function claimDue(
   db: D1Database,
   owner: string,
@@ -71,9 +71,10 @@ export async function claimDue(
   limit: number,
   leaseMs = LEASE_MS,
   submissionId?: string,
+  skipKinds: readonly string[] = [],
 ): Promise<Claim[]> {
-  const sql = CLAIM.replace("FILTER", submissionId ? "AND submission_id = ?5" : "");
-  const params: unknown[] = [owner, nowMs + leaseMs, nowMs, limit];
+  const sql = CLAIM.replace("FILTER", submissionId ? "AND submission_id = ?6" : "");
+  const params: unknown[] = [owner, nowMs + leaseMs, nowMs, limit, JSON.stringify(skipKinds)];
   if (submissionId) params.push(submissionId);
   const { results } = await db.prepare(sql).bind(...params).all<Record<string, unknown>>();
   return results.map((row) => ({
@@ -118,17 +119,23 @@ export async function deliverLeasedAfterResponse(
   submission: StoredSubmission,
   claims: readonly Claim[],
   owner: string,
-  options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random"> = {},
+  options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random" | "mailer"> = {},
 ): Promise<DrainReport | null> {
   await new Promise((resolve) => setTimeout(resolve, 0));
-  const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
+  // E-mail rows go back to the queue at once for the drain Worker, which holds send_email (ADR 016).
+  const here = options.mailer === undefined ? claims.filter((claim) => !EMAIL_KINDS.has(claim.destination)) : [...claims];
+  const handedOver = claims.filter((claim) => !here.includes(claim));
+  const report: DrainReport = { claimed: here.length, delivered: 0, retrying: 0, dead: 0 };
   try {
     const records = await Promise.all(
-      claims.map((claim) => attemptDelivery(settings, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options.fetch)),
+      here.map((claim) => attemptDelivery(db, settings, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
     );
     const nowMs = Date.now();
-    const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
-    await db.batch(settled.flatMap((s) => s.statements));
+    const settled = here.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
+    const released = handedOver.map((claim) =>
+      db.prepare("UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE id = ?1 AND lease_owner = ?2").bind(claim.id, owner),
+    );
+    await db.batch([...settled.flatMap((s) => s.statements), ...released]);
     for (const { outcome } of settled) report[outcome] += 1;
     return report;
   } catch (error) {
@@ -147,13 +154,14 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   while (report.claimed < limit && Date.now() < stopAt) {
     const nowMs = options.nowMs ?? Date.now();
     const size = Math.min(batchSize, limit - report.claimed);
-    const claims = await claimDue(db, owner, nowMs, size, leaseMs, submissionId);
+    const skipKinds = options.mailer === undefined ? [...EMAIL_KINDS] : [];
+    const claims = await claimDue(db, owner, nowMs, size, leaseMs, submissionId, skipKinds);
     report.claimed += claims.length;
     if (claims.length === 0) break;
     const submissions = await loadSubmissions(db, claims);
     const outcomes = await Promise.all(
       claims.map(async (claim) => {
-        const record = await attemptDelivery(settings, claim, submissions.get(claim.submissionId), timeoutMs, options.fetch);
+        const record = await attemptDelivery(db, settings, claim, submissions.get(claim.submissionId), timeoutMs, options);
         // The attempt's log row and its delivery's new state land together, in one batch.
         const { statements, outcome } = settleStatements(db, claim, owner, record, options.nowMs ?? Date.now(), options.random);
         await db.batch(statements);
@@ -176,61 +184,18 @@ async function loadSubmissions(db: D1Database, claims: Claim[]): Promise<Map<str
 }
 
 async function attemptDelivery(
+  db: D1Database,
   settings: Settings,
   claim: Claim,
   submission: StoredSubmission | undefined,
   timeoutMs: number,
-  doFetch: typeof fetch | undefined,
+  options: Pick<DrainOptions, "fetch" | "mailer">,
 ): Promise<AttemptRecord> {
   const form = findForm(claim.formId);
-  const target = form ? resolveDestination(settings, form, claim.destination) : null;
-  if (!submission || !target?.ok) {
-    const detail = !submission
-      ? "the submission no longer exists"
-      : (target && !target.ok ? target.reason : `form ${claim.formId} is not defined`);
+  if (!submission || !form) {
+    const detail = !submission ? "the submission no longer exists" : `form ${claim.formId} is not defined`;
     console.error(`delivery ${claim.id} cannot be sent: ${detail}`);
     return { delivered: false, httpStatus: null, error: "config", detail, latencyMs: 0, excerpt: null };
   }
-  const body = JSON.stringify(buildPayload(submission));
-  return sendWebhook({ url: target.destination.url, keys: target.destination.keys, webhookId: claim.id, body, timeoutMs, fetch: doFetch });
-}
-
-/** The attempt's log row and the update that settles its delivery, and which way it went. */
-function settleStatements(
-  db: D1Database,
-  claim: Claim,
-  owner: string,
-  record: AttemptRecord,
-  nowMs: number,
-  random?: () => number,
-): { statements: D1PreparedStatement[]; outcome: "delivered" | "retrying" | "dead" } {
-  const attemptedAt = new Date(nowMs).toISOString();
-  const log = db
-    .prepare(
-      `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
-    )
-    .bind(claim.id, attemptedAt, record.httpStatus, record.error, record.latencyMs, record.excerpt);
-  if (record.delivered) {
-    // A success always wins, even if this drainer's lease lapsed: the receiver has it.
-    const done = db
-      .prepare(
-        `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2,
-           lease_owner = NULL, lease_until = NULL, last_error = NULL
-         WHERE id = ?1 AND status = 'pending'`,
-      )
-      .bind(claim.id, attemptedAt);
-    return { statements: [log, done], outcome: "delivered" };
-  }
-  const attempts = claim.attempts + 1;
-  const delay = nextRetryDelayMs(attempts, random);
-  // A failure only counts while the lease is still ours; otherwise someone else owns the row now.
-  const retry = db
-    .prepare(
-      `UPDATE deliveries SET attempts = ?3, status = ?4, next_attempt_at = ?5, last_error = ?6,
-         lease_owner = NULL, lease_until = NULL
-       WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
-    )
-    .bind(claim.id, owner, attempts, delay === null ? "dead" : "pending", nowMs + (delay ?? 0), record.detail);
-  return { statements: [log, retry], outcome: delay === null ? "dead" : "retrying" };
+  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch: options.fetch, mailer: options.mailer ?? null });
 }

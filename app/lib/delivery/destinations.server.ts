@@ -1,60 +1,113 @@
-import type { Destination, FormDef } from "~/forms/schema";
-import { isLoopbackHost } from "~/lib/http/loopback";
+import type { Destination, DestinationKind, FieldDef, FormDef } from "~/forms/schema";
 import { parseWebhookSecrets } from "~/lib/delivery/webhook-signature.server";
+import {
+  isAllowedWebhookUrl,
+  isConfirmationOn,
+  isEmailAddress,
+  parseEmailList,
+} from "~/lib/settings/destination-settings.server";
 import { formSettingName, type Settings } from "~/lib/settings/settings.server";
 
-// Where a form's submissions go. A form lists destination kinds; their URLs and secrets come from the
-// form's settings (CONTACT_WEBHOOK_URL, …, named after the form id), never from a request. A
-// destination whose URL setting is empty is "not configured": its submissions are simply stored.
+// Where a form's submissions go. A form lists destination kinds; their URLs, addresses and secrets
+// come from the form's settings (CONTACT_WEBHOOK_URL, CONTACT_EMAIL_TO, …, named after the form id),
+// never from a request. A kind whose setting is empty is "not configured": it gets no outbox row.
+// A configured but broken one does get its row, which is held until the setting is fixed.
+
+export { isAllowedWebhookUrl };
 
 /** The only switch that lets plain http reach loopback hosts; `npm start`, tests and bench set it. */
 export const LOOPBACK_SWITCH = "ALLOW_LOOPBACK_WEBHOOKS";
 
-export interface ResolvedDestination {
-  name: string;
-  url: string;
-  keys: Uint8Array<ArrayBuffer>[];
-}
+/** The kinds sent as e-mail, which only the drain Worker (holding the send_email binding) can send. */
+export const EMAIL_KINDS: ReadonlySet<string> = new Set<DestinationKind>(["email", "confirmation"]);
+
+export type ResolvedDestination =
+  | { kind: "webhook"; name: string; url: string; keys: Uint8Array<ArrayBuffer>[] }
+  | { kind: "slack" | "discord"; name: string; url: string }
+  | { kind: "email"; name: string; from: string; to: string[] }
+  | { kind: "confirmation"; name: string; from: string; field: string; subject: string; text: string };
 
 export type DestinationCheck = { ok: true; destination: ResolvedDestination } | { ok: false; reason: string };
-
-/** https anywhere; http only to a loopback host and only with the local-dev switch on. */
-export function isAllowedWebhookUrl(raw: string, allowLoopbackHttp: boolean): boolean {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password) return false;
-  if (url.protocol === "https:") return true;
-  return allowLoopbackHttp && url.protocol === "http:" && isLoopbackHost(url.hostname);
-}
 
 /** The destination's name in the outbox: its kind (a form has at most one of each). */
 export function destinationName(destination: Destination): string {
   return destination.kind;
 }
 
-/** The destinations of `form` whose URL setting is set. Misconfigured ones are included on purpose. */
-export function configuredDestinations(settings: Settings, form: FormDef): Destination[] {
-  const own = settings.form(form.id);
-  return form.destinations.filter((destination) => destination.kind === "webhook" && own.WEBHOOK_URL !== "");
+/** The field a confirmation goes to: the form's first e-mail field. */
+export function confirmationField(form: FormDef): FieldDef | undefined {
+  return form.fields.find((field) => field.type === "email");
 }
 
-/** Reads and checks one destination's URL and secrets at delivery time. Never throws. */
+/** True when the destination's own setting is set, so a row is queued for it. */
+function isConfigured(settings: Settings, form: FormDef, destination: Destination): boolean {
+  const own = settings.form(form.id);
+  switch (destination.kind) {
+    case "webhook":
+      return own.WEBHOOK_URL !== "";
+    case "email":
+      return own.EMAIL_TO !== "";
+    case "slack":
+      return own.SLACK_WEBHOOK_URL !== "";
+    case "discord":
+      return own.DISCORD_WEBHOOK_URL !== "";
+    case "confirmation":
+      return isConfirmationOn(own.CONFIRMATION) && confirmationField(form) !== undefined;
+  }
+}
+
+/** The destinations of `form` whose setting is set. Misconfigured ones are included on purpose. */
+export function configuredDestinations(settings: Settings, form: FormDef): Destination[] {
+  return form.destinations.filter((destination) => isConfigured(settings, form, destination));
+}
+
+/** Reads and checks one destination's settings at delivery time. Never throws. */
 export function resolveDestination(settings: Settings, form: FormDef, name: string): DestinationCheck {
   const destination = form.destinations.find((d) => destinationName(d) === name);
   if (!destination) return { ok: false, reason: `form ${form.id} has no destination "${name}"` };
   const own = settings.form(form.id);
-  const urlVar = formSettingName(form.id, "WEBHOOK_URL");
-  const secretVar = formSettingName(form.id, "WEBHOOK_SECRET");
-  const url = own.WEBHOOK_URL;
-  if (!url) return { ok: false, reason: `${urlVar} is not set` };
-  if (!isAllowedWebhookUrl(url, settings.allowLoopbackHttp)) {
-    return { ok: false, reason: `${urlVar} must be an https URL (plain http only to loopback in local dev)` };
+  const variable = (suffix: Parameters<typeof formSettingName>[1]) => formSettingName(form.id, suffix);
+  switch (destination.kind) {
+    case "webhook": {
+      const url = own.WEBHOOK_URL;
+      if (!url) return { ok: false, reason: `${variable("WEBHOOK_URL")} is not set` };
+      if (!isAllowedWebhookUrl(url, settings.allowLoopbackHttp)) {
+        return { ok: false, reason: `${variable("WEBHOOK_URL")} must be an https URL (plain http only to loopback in local dev)` };
+      }
+      const secrets = parseWebhookSecrets(own.WEBHOOK_SECRET);
+      if (!secrets.ok) return { ok: false, reason: `${variable("WEBHOOK_SECRET")}: ${secrets.reason}` };
+      return { ok: true, destination: { kind: "webhook", name, url, keys: secrets.keys } };
+    }
+    case "slack":
+    case "discord": {
+      const suffix = destination.kind === "slack" ? "SLACK_WEBHOOK_URL" : "DISCORD_WEBHOOK_URL";
+      const url = own[suffix];
+      if (!url) return { ok: false, reason: `${variable(suffix)} is not set` };
+      if (!isAllowedWebhookUrl(url, settings.allowLoopbackHttp)) {
+        return { ok: false, reason: `${variable(suffix)} must be an https URL (plain http only to loopback in local dev)` };
+      }
+      return { ok: true, destination: { kind: destination.kind, name, url } };
+    }
+    case "email": {
+      if (!settings.emailFrom) return { ok: false, reason: "EMAIL_FROM is not set (or not an address)" };
+      const to = parseEmailList(own.EMAIL_TO);
+      if (!to) return { ok: false, reason: `${variable("EMAIL_TO")} must be one or more e-mail addresses` };
+      return { ok: true, destination: { kind: "email", name, from: settings.emailFrom, to } };
+    }
+    case "confirmation": {
+      if (!isConfirmationOn(own.CONFIRMATION)) return { ok: false, reason: `${variable("CONFIRMATION")} is not "on"` };
+      if (!settings.emailFrom) return { ok: false, reason: "EMAIL_FROM is not set (or not an address)" };
+      const field = confirmationField(form);
+      if (!field) return { ok: false, reason: `form ${form.id} has no e-mail field to confirm to` };
+      const { subject, text } = destination;
+      return { ok: true, destination: { kind: "confirmation", name, from: settings.emailFrom, field: field.name, subject, text } };
+    }
   }
-  const secrets = parseWebhookSecrets(own.WEBHOOK_SECRET);
-  if (!secrets.ok) return { ok: false, reason: `${secretVar}: ${secrets.reason}` };
-  return { ok: true, destination: { name, url, keys: secrets.keys } };
+}
+
+/** The submitter's address from the form's first e-mail field, when it is a valid one; else null. */
+export function submitterAddress(form: FormDef, fields: Readonly<Record<string, unknown>>): string | null {
+  const field = confirmationField(form);
+  const value = field ? fields[field.name] : null;
+  return typeof value === "string" && isEmailAddress(value.trim()) ? value.trim() : null;
 }

@@ -17,7 +17,7 @@ export function newWebhookId(): string {
 }
 
 /**
- * One INSERT per configured destination of `form` (none when no URL is set), due at `nowMs`. Put them
+ * One INSERT per configured destination of `form` (none for a kind whose setting is empty), due at `nowMs`. Put them
  * in the same db.batch as the submission INSERT. Pure: it never touches D1 and never throws.
  */
 export function outboxStatements(
@@ -67,9 +67,11 @@ function planOutbox(
   const statements = claims.map((claim) =>
     db
       .prepare(
+        // Only beside a stored submission: in the accept batch the submission INSERT is itself guarded
+        // (rate limits, idempotency key), and a refused one must leave no outbox row behind.
         `INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at,
            lease_owner, lease_until)
-         VALUES (?1, ?2, ?3, ?4, 'pending', 0, ?5, ?6, ?7, ?8)`,
+         SELECT ?1, ?2, ?3, ?4, 'pending', 0, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ?2)`,
       )
       .bind(claim.id, submissionId, form.id, claim.destination, nowMs, createdAt, lease?.owner ?? null, lease?.untilMs ?? null),
   );

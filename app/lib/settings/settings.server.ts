@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "../admin/config.server";
+import { checkDestinationSettings } from "./destination-settings.server";
 import { readFormSettings, type FormSettings } from "./forms.server";
 import { readSiteSettings, type SiteSettings } from "./site.server";
 import { readSettings as readTurnstileSettings, type Settings as TurnstileSettings } from "./turnstile.server";
@@ -103,6 +104,7 @@ export function parseSettings(env: RawEnv): Settings {
   const emailFrom = optional(env, "EMAIL_FROM", EmailAddressSchema, problems, "one e-mail address, e.g. forms@example.org");
   const publicUrl = optional(env, "PUBLIC_URL", HttpOriginSchema, problems, "an http(s) origin, e.g. https://forms.example.org");
   const site = readSiteSettings(env as Partial<Env>, problems);
+  problems.push(...checkDestinationSettings(env, { allowLoopbackHttp: loopback === "true", emailFrom }));
   const perForm = new Map<string, FormEnvSettings>();
   return {
     turnstile,

@@ -41,21 +41,11 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput): P
   const guard = allOf([withinRateLimits(rules, nowMs), ...(key ? [keyIsNew(submission.formId, key)] : [])]);
   const insert = guardedSubmissionInsert(db, submission, { idempotencyKey: key, fingerprint, onlyIf: guard });
   const statements: D1PreparedStatement[] = [];
-  if (outbox.length > 0) {
-    // The outbox INSERTs are not guarded: when the submission was refused they would point at no row.
-    // Foreign keys are checked at commit instead of per statement, and the orphans are deleted below.
-    statements.push(db.prepare("PRAGMA defer_foreign_keys = ON"));
-  }
+  // The outbox INSERTs only insert beside a stored submission (outbox.server.ts), so a refused
+  // submission leaves none behind.
   if (rules.length > 0) statements.push(rateLimitStatement(db, rules, nowMs));
   const insertAt = statements.push(insert.statement) - 1;
   statements.push(...outbox);
-  if (outbox.length > 0) {
-    statements.push(
-      db
-        .prepare("DELETE FROM deliveries WHERE submission_id = ?1 AND NOT EXISTS (SELECT 1 FROM submissions WHERE id = ?1)")
-        .bind(submission.id),
-    );
-  }
   if (key) statements.push(keyHolderStatement(db, submission.formId, key));
   try {
     const results = await db.batch<Record<string, unknown>>(statements);

@@ -1,0 +1,67 @@
+import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
+import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
+
+// A Discord webhook message: one embed with the form's title (linking to the submission), a field per
+// form field, and the reference in the footer. `allowed_mentions: {parse: []}` means nothing in the
+// message can ping anyone, and Discord's markdown characters in submitted text are escaped with a
+// backslash so a value cannot add links, headings or spoilers. Values are cut to Discord's limits.
+
+/** discord.com/developers/docs/resources/message#embed-object-embed-limits */
+export const DISCORD_LIMITS = { title: 256, fields: 25, fieldName: 256, fieldValue: 1024, footer: 2048, total: 6000 } as const;
+
+/** Backslash-escapes Discord markdown and mention/link syntax. */
+export function escapeDiscord(text: string): string {
+  return text.replace(/[\\*_~`|<>#\-[\]()@]/g, (char) => `\\${char}`);
+}
+
+export interface DiscordMessage {
+  username: string;
+  embeds: Array<Record<string, unknown>>;
+  allowed_mentions: { parse: [] };
+}
+
+/** The webhook payload for one submission. Pure. */
+export function buildDiscordMessage(content: MessageContent): DiscordMessage {
+  const more = content.link ? ` [full submission](${content.link})` : " (full text in the console)";
+  const title = truncateEscaped(`New submission: ${content.formTitle}`, DISCORD_LIMITS.title, escapeDiscord).text;
+  const footer = `Reference ${content.submissionId}`;
+  const overflow = content.rows.length > DISCORD_LIMITS.fields;
+  const shown = overflow ? content.rows.slice(0, DISCORD_LIMITS.fields - 1) : content.rows;
+  const names = shown.map((row) => truncateEscaped(row.label, DISCORD_LIMITS.fieldName, escapeDiscord).text);
+  const overflowName = "More fields";
+  const overflowValue = overflow ? `${ELLIPSIS} ${content.rows.length - shown.length} more:${more}` : "";
+  // The 6,000-character total is shared out evenly between the values.
+  const fixed = title.length + footer.length + names.join("").length + (overflow ? overflowName.length + overflowValue.length : 0);
+  const perValue = Math.min(DISCORD_LIMITS.fieldValue, Math.floor((DISCORD_LIMITS.total - fixed) / Math.max(shown.length, 1)));
+  const fields = shown.map((row, i) => {
+    if (row.value === "") return { name: names[i], value: "—", inline: false };
+    const value = truncateEscaped(row.value, Math.max(perValue - more.length, 16), escapeDiscord);
+    return { name: names[i], value: value.cut ? value.text + more : value.text, inline: false };
+  });
+  if (overflow) fields.push({ name: overflowName, value: overflowValue, inline: false });
+  return {
+    username: "Gatepost",
+    embeds: [
+      {
+        title,
+        ...(content.link ? { url: content.link } : {}),
+        fields,
+        footer: { text: footer },
+        timestamp: content.receivedAt,
+      },
+    ],
+    allowed_mentions: { parse: [] },
+  };
+}
+
+/** Posts the message. 429 Retry-After and 404/410 (webhook deleted) are reported as such. Never throws. */
+export function sendDiscord(url: string, content: MessageContent, options: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<AttemptRecord> {
+  return postAttempt({
+    url,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(buildDiscordMessage(content)),
+    timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    fetch: options.fetch,
+    goneOn404: true,
+  });
+}

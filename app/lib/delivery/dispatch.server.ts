@@ -1,0 +1,79 @@
+import type { FormDef } from "~/forms/schema";
+import type { Settings } from "~/lib/settings/settings.server";
+import type { StoredSubmission } from "~/lib/storage/submissions.server";
+import type { AttemptRecord } from "~/lib/delivery/attempt.server";
+import type { Claim } from "~/lib/delivery/delivery.server";
+import { resolveDestination, submitterAddress } from "~/lib/delivery/destinations.server";
+import { buildPayload, sendWebhook } from "~/lib/delivery/webhook.server";
+import { sendSlack } from "~/lib/delivery/slack.server";
+import { sendDiscord } from "~/lib/delivery/discord.server";
+import { describeSubmission } from "~/lib/delivery/message-content.server";
+import { buildNotificationEmail } from "~/lib/delivery/email.server";
+import { buildConfirmationEmail, reserveConfirmation } from "~/lib/delivery/confirmation.server";
+import { sendEmailAttempt, type Mailer } from "~/lib/delivery/mailer.server";
+
+// One attempt at one delivery, whatever its kind: resolve the destination from settings (at attempt
+// time, so a fixed setting heals queued rows), build what that kind sends, and send it once.
+
+export interface KindAttempt {
+  db: D1Database;
+  settings: Settings;
+  form: FormDef;
+  claim: Claim;
+  submission: StoredSubmission;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+  /** null where no send_email binding is at hand: e-mail kinds are then held. */
+  mailer: Mailer | null;
+}
+
+function held(detail: string): AttemptRecord {
+  return { delivered: false, httpStatus: null, error: "config", detail, latencyMs: 0, excerpt: null };
+}
+
+/** Sends one delivery once. Never throws except when D1 fails (the confirmation limit). */
+export async function attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch, mailer }: KindAttempt): Promise<AttemptRecord> {
+  const target = resolveDestination(settings, form, claim.destination);
+  if (!target.ok) {
+    console.error(`delivery ${claim.id} is held: ${target.reason}`);
+    return held(target.reason);
+  }
+  const destination = target.destination;
+  switch (destination.kind) {
+    case "webhook": {
+      const body = JSON.stringify(buildPayload(submission));
+      return sendWebhook({ url: destination.url, keys: destination.keys, webhookId: claim.id, body, timeoutMs, fetch });
+    }
+    case "slack":
+      return sendSlack(destination.url, describeSubmission(form, submission, settings.publicUrl), { timeoutMs, fetch });
+    case "discord":
+      return sendDiscord(destination.url, describeSubmission(form, submission, settings.publicUrl), { timeoutMs, fetch });
+    case "email": {
+      if (!mailer) return held("the drain Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
+      const content = describeSubmission(form, submission, settings.publicUrl);
+      const raw = buildNotificationEmail(content, destination.from, destination.to, submitterAddress(form, submission.fields));
+      return sendEmailAttempt(mailer, destination.from, destination.to, raw);
+    }
+    case "confirmation": {
+      if (!mailer) return held("the drain Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
+      const to = submitterAddress(form, submission.fields);
+      if (!to) return skipped("the sender's address is missing or not a valid e-mail address");
+      if (!(await reserveConfirmation(db, form.id, to, claim.id, Date.now()))) {
+        return skipped("this address already got a confirmation from this form in the last 24 h");
+      }
+      const raw = buildConfirmationEmail({
+        from: destination.from,
+        to,
+        formTitle: form.title,
+        subject: destination.subject,
+        text: destination.text,
+        submissionId: submission.id,
+      });
+      return sendEmailAttempt(mailer, destination.from, [to], raw);
+    }
+  }
+}
+
+function skipped(detail: string): AttemptRecord {
+  return { delivered: true, httpStatus: null, error: "skipped", detail: `not sent: ${detail}`, latencyMs: 0, excerpt: null };
+}

@@ -1,0 +1,97 @@
+import { createMimeMessage, Mailbox } from "mimetext/browser";
+import { isEmailAddress } from "~/lib/settings/destination-settings.server";
+import type { MessageContent } from "~/lib/delivery/message-content.server";
+
+// The owner's notification e-mail, built as MIME by mimetext (the library Cloudflare's send_email
+// docs use), never by joining strings. Header safety: the only header value that can come from a
+// submitter is Reply-To, and only as an address that passed the same check as <input type=email>
+// (no spaces, CR/LF or angle brackets); the subject and display name come from the form definition and
+// mimetext writes them as RFC 2047 encoded words. Both bodies are base64, so no line of submitted
+// text can end the headers, forge a MIME boundary or exceed SMTP's line length; the HTML part escapes
+// every value.
+
+export interface EmailParts {
+  from: string;
+  to: readonly string[];
+  replyTo: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  /** Extra fixed headers (names and values are Gatepost's own, never submitted text). */
+  headers?: Readonly<Record<string, string>>;
+  /** The sender's display name (the form's title). */
+  senderName: string;
+}
+
+/** HTML's five special characters; everything shown in the HTML part goes through this. */
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}
+
+/** One line for headers built from Gatepost's own text: control characters become spaces. */
+export function headerText(text: string, max = 120): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
+  const line = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** UTF-8 then base64 in 76-character lines (RFC 2045). */
+function base64Lines(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return (btoa(binary).match(/.{1,76}/g) ?? []).join("\r\n");
+}
+
+/** RFC 5322 text with a plain-text and an HTML part. Throws only on a bug (an address not checked first). */
+export function buildMime(parts: EmailParts): string {
+  for (const address of [parts.from, ...parts.to, ...(parts.replyTo ? [parts.replyTo] : [])]) {
+    if (!isEmailAddress(address)) throw new Error("buildMime got an unchecked address");
+  }
+  const message = createMimeMessage();
+  message.setSender({ name: headerText(parts.senderName, 60), addr: parts.from });
+  message.setTo(parts.to.map((addr) => ({ addr })));
+  if (parts.replyTo) message.setHeader("Reply-To", new Mailbox({ addr: parts.replyTo }));
+  message.setSubject(headerText(parts.subject));
+  for (const [name, value] of Object.entries(parts.headers ?? {})) message.setHeader(name, headerText(value, 200));
+  message.addMessage({ contentType: "text/plain", charset: "UTF-8", encoding: "base64", data: base64Lines(parts.text) });
+  message.addMessage({ contentType: "text/html", charset: "UTF-8", encoding: "base64", data: base64Lines(parts.html) });
+  return message.asRaw();
+}
+
+/** Plain text: "Label: value" lines in the form's order, then the reference and the link. */
+export function notificationText(content: MessageContent): string {
+  const rows = content.rows.map((row) => `${row.label}:\n${row.value === "" ? "—" : row.value}\n`);
+  const footer = [`Reference: ${content.submissionId}`, `Received: ${content.receivedAt}`];
+  if (content.link) footer.push(`Open it in Gatepost: ${content.link}`);
+  return [`New submission to "${content.formTitle}"`, "", ...rows, ...footer, ""].join("\n");
+}
+
+/** The HTML part: a table of the fields, every value escaped, line breaks kept. */
+export function notificationHtml(content: MessageContent): string {
+  const cell = (value: string) => (value === "" ? "—" : escapeHtml(value).replaceAll("\n", "<br>"));
+  const rows = content.rows
+    .map((row) => `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(row.label)}</th><td style="padding:4px 0">${cell(row.value)}</td></tr>`)
+    .join("");
+  const link = content.link ? `<p><a href="${escapeHtml(content.link)}">Open this submission in Gatepost</a></p>` : "";
+  return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.4"><h1 style="font-size:18px">New submission to ${escapeHtml(content.formTitle)}</h1><table role="presentation">${rows}</table><p style="color:#555">Reference <code>${escapeHtml(content.submissionId)}</code>, received ${escapeHtml(content.receivedAt)}</p>${link}</body></html>`;
+}
+
+/** The owner's notification for one submission. `replyTo` must be the submitter's checked address or null. */
+export function buildNotificationEmail(content: MessageContent, from: string, to: readonly string[], replyTo: string | null): string {
+  return buildMime({
+    from,
+    to,
+    replyTo,
+    senderName: `${content.formTitle} (Gatepost)`,
+    subject: `New submission: ${content.formTitle}`,
+    text: notificationText(content),
+    html: notificationHtml(content),
+    headers: { "Auto-Submitted": "auto-generated", "X-Gatepost-Submission": content.submissionId },
+  });
+}

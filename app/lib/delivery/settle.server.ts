@@ -1,0 +1,87 @@
+import type { AttemptRecord } from "~/lib/delivery/attempt.server";
+import type { Claim } from "~/lib/delivery/delivery.server";
+
+// How one attempt settles its delivery: the attempt's log row and the delivery's new state, written
+// together in one batch. Delivered (or skipped) ends it; a config problem holds it; a deleted
+// destination kills it at once; anything else waits for the next step of the schedule (and at least
+// for a 429's Retry-After), until the last attempt makes it dead.
+
+/** Waits after attempt 1, 2, …: about 44 h in all, so a receiver down for a day still gets everything. */
+export const RETRY_DELAYS_MS = [10e3, 60e3, 300e3, 1_800e3, 7_200e3, 21_600e3, 43_200e3, 86_400e3] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** ±20 % jitter spreads retries of many deliveries that failed together. */
+export const JITTER = 0.2;
+/**
+ * A delivery whose settings are missing or bad is held, not dropped: it keeps its attempts and is
+ * looked at again this often, so fixing the setting heals it within minutes (docs/destinations.md).
+ */
+export const HOLD_RECHECK_MS = 5 * 60_000;
+
+/** The delay before the attempt after `attemptsSoFar` failures, with jitter; null once it is the last. */
+export function nextRetryDelayMs(attemptsSoFar: number, random: () => number = Math.random): number | null {
+  if (attemptsSoFar >= MAX_ATTEMPTS) return null;
+  const base = RETRY_DELAYS_MS[attemptsSoFar - 1];
+  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+}
+
+/** The attempt's log row and the update that settles its delivery, and which way it went. */
+export function settleStatements(
+  db: D1Database,
+  claim: Claim,
+  owner: string,
+  record: AttemptRecord,
+  nowMs: number,
+  random?: () => number,
+): { statements: D1PreparedStatement[]; outcome: "delivered" | "retrying" | "dead" } {
+  const attemptedAt = new Date(nowMs).toISOString();
+  const log = db
+    .prepare(
+      `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+    )
+    .bind(claim.id, attemptedAt, record.httpStatus, record.error, record.latencyMs, record.excerpt);
+  if (record.delivered) {
+    // A success always wins, even if this drainer's lease lapsed: the receiver has it. A skipped
+    // confirmation is settled the same way, with the reason kept in last_error.
+    const done = db
+      .prepare(
+        `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2,
+           lease_owner = NULL, lease_until = NULL, last_error = ?3
+         WHERE id = ?1 AND status = 'pending'`,
+      )
+      .bind(claim.id, attemptedAt, record.error === "skipped" ? record.detail : null);
+    return { statements: [log, done], outcome: "delivered" };
+  }
+  if (record.error === "config") {
+    // Held: the attempt budget is kept for when the setting is fixed. The log gets a row only when
+    // the reason changes, so a delivery held for days does not write one every few minutes.
+    const logOnChange = db
+      .prepare(
+        `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
+         SELECT ?1, ?2, NULL, 'config', ?3, NULL
+         WHERE NOT EXISTS (SELECT 1 FROM deliveries WHERE id = ?1 AND last_error IS ?4)`,
+      )
+      .bind(claim.id, attemptedAt, record.latencyMs, record.detail);
+    const hold = db
+      .prepare(
+        `UPDATE deliveries SET next_attempt_at = ?3, last_error = ?4, lease_owner = NULL, lease_until = NULL
+         WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
+      )
+      .bind(claim.id, owner, nowMs + HOLD_RECHECK_MS, record.detail);
+    return { statements: [logOnChange, hold], outcome: "retrying" };
+  }
+  const attempts = claim.attempts + 1;
+  // A destination that says it no longer exists is dead now, not after 44 h of asking again.
+  const scheduled = record.error === "gone" ? null : nextRetryDelayMs(attempts, random);
+  // A 429's Retry-After is honoured: the next attempt is never sooner than it asks.
+  const delay = scheduled === null ? null : Math.max(scheduled, record.retryAfterMs ?? 0);
+  // A failure only counts while the lease is still ours; otherwise someone else owns the row now.
+  const retry = db
+    .prepare(
+      `UPDATE deliveries SET attempts = ?3, status = ?4, next_attempt_at = ?5, last_error = ?6,
+         lease_owner = NULL, lease_until = NULL
+       WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
+    )
+    .bind(claim.id, owner, attempts, delay === null ? "dead" : "pending", nowMs + (delay ?? 0), record.detail);
+  return { statements: [log, retry], outcome: delay === null ? "dead" : "retrying" };
+}

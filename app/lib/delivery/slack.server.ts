@@ -1,0 +1,65 @@
+import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
+import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
+
+// A Slack incoming-webhook message in Block Kit: a header with the form's title, one section per field,
+// and a context line with the reference and a link to the submission. Submitted text is escaped the
+// way Slack documents (&, <, >), so it can never form a link, a user mention or <!channel>-style
+// broadcast; values over Block Kit's limits are cut with "…" and the link to the full submission.
+
+/** Block Kit limits (api.slack.com/reference/block-kit/blocks): header 150, section text 3000, 50 blocks. */
+export const SLACK_LIMITS = { header: 150, sectionText: 3000, blocks: 50, fallbackText: 3000 } as const;
+
+export interface SlackMessage {
+  text: string;
+  blocks: Array<Record<string, unknown>>;
+  unfurl_links: false;
+  unfurl_media: false;
+}
+
+/** Slack's own escaping for mrkdwn and text: only these three characters are control characters. */
+export function escapeSlack(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/** The Block Kit payload for one submission. Pure. */
+export function buildSlackMessage(content: MessageContent): SlackMessage {
+  const more = content.link ? ` <${content.link}|full submission>` : " (full text in the console)";
+  const header = truncateEscaped(`New submission: ${content.formTitle}`, SLACK_LIMITS.header).text;
+  // Header, context and possibly a "more fields" section leave 47 sections for the fields.
+  const fieldSlots = SLACK_LIMITS.blocks - 3;
+  const shown = content.rows.length > fieldSlots ? content.rows.slice(0, fieldSlots - 1) : content.rows;
+  const sections = shown.map((row) => {
+    const label = truncateEscaped(row.label, 200, escapeSlack).text;
+    const room = SLACK_LIMITS.sectionText - label.length - 4 - more.length;
+    const value = row.value === "" ? { text: "—", cut: false } : truncateEscaped(row.value, room, escapeSlack);
+    return { type: "section", text: { type: "mrkdwn", text: `*${label}*\n${value.text}${value.cut ? more : ""}` } };
+  });
+  if (shown.length < content.rows.length) {
+    const hidden = content.rows.length - shown.length;
+    sections.push({ type: "section", text: { type: "mrkdwn", text: `${ELLIPSIS} ${hidden} more field${hidden === 1 ? "" : "s"}:${more}` } });
+  }
+  const reference = `Reference \`${escapeSlack(content.submissionId)}\``;
+  const context = content.link ? `${reference} · <${content.link}|Open in Gatepost>` : reference;
+  return {
+    text: truncateEscaped(`New submission: ${content.formTitle}`, SLACK_LIMITS.fallbackText, escapeSlack).text,
+    blocks: [
+      { type: "header", text: { type: "plain_text", text: header, emoji: false } },
+      ...sections,
+      { type: "context", elements: [{ type: "mrkdwn", text: context }] },
+    ],
+    unfurl_links: false,
+    unfurl_media: false,
+  };
+}
+
+/** Posts the message. 429 Retry-After and 404/410 (webhook removed) are reported as such. Never throws. */
+export function sendSlack(url: string, content: MessageContent, options: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<AttemptRecord> {
+  return postAttempt({
+    url,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(buildSlackMessage(content)),
+    timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    fetch: options.fetch,
+    goneOn404: true,
+  });
+}

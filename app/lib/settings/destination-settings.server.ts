@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { isLoopbackHost } from "../http/loopback";
+import type { SettingProblem } from "./settings.server";
+
+// The values behind notification destinations (docs/destinations.md), checked once per parse so a bad
+// one is reported by name on /healthz and in the console before any delivery is held on it. Form
+// settings follow `<FORM_ID>_<SUFFIX>`, so they are found by suffix; no form list is needed here.
+// (Reached from load-context.ts: relative imports only.)
+
+const EmailSchema = z.email({ pattern: z.regexes.html5Email });
+
+/** One address as HTML's <input type=email> accepts it: no spaces, no CR/LF, no angle brackets. */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= 254 && EmailSchema.safeParse(value).success;
+}
+
+/** "a@x.org, b@x.org" or space-separated; null when any entry is not an address. */
+export function parseEmailList(value: string): string[] | null {
+  const entries = value.split(/[\s,;]+/).filter(Boolean);
+  if (entries.length === 0 || entries.length > 50 || !entries.every(isEmailAddress)) return null;
+  return [...new Set(entries.map((entry) => entry.toLowerCase()))];
+}
+
+/** https anywhere; http only to a loopback host and only with the local-dev switch on. */
+export function isAllowedWebhookUrl(raw: string, allowLoopbackHttp: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (url.protocol === "https:") return true;
+  return allowLoopbackHttp && url.protocol === "http:" && isLoopbackHost(url.hostname);
+}
+
+/** CONFIRMATION is "on" or "off"/empty; anything else is a typo worth reporting. */
+export function isConfirmationOn(value: string): boolean {
+  return value.toLowerCase() === "on";
+}
+
+const URL_SUFFIXES = ["_WEBHOOK_URL", "_SLACK_WEBHOOK_URL", "_DISCORD_WEBHOOK_URL"] as const;
+
+/**
+ * Problems in every form's destination settings present in `env`: a URL that is not https (plain
+ * http only to loopback with ALLOW_LOOPBACK_WEBHOOKS), an EMAIL_TO that is not a list of addresses,
+ * a CONFIRMATION that is neither on nor off, and e-mail asked for without EMAIL_FROM.
+ */
+export function checkDestinationSettings(
+  env: object,
+  { allowLoopbackHttp, emailFrom }: { allowLoopbackHttp: boolean; emailFrom: string | null },
+): SettingProblem[] {
+  const problems: SettingProblem[] = [];
+  const wantsEmail: string[] = [];
+  for (const [variable, rawValue] of Object.entries(env)) {
+    if (typeof rawValue !== "string" || !/^[A-Z][A-Z0-9_]*$/.test(variable)) continue;
+    const value = rawValue.trim();
+    if (value === "") continue;
+    if (URL_SUFFIXES.some((suffix) => variable.endsWith(suffix)) && !isAllowedWebhookUrl(value, allowLoopbackHttp)) {
+      problems.push({ variable, message: `${variable} must be an https URL (plain http only to loopback in local dev); deliveries to it are held` });
+    } else if (variable.endsWith("_EMAIL_TO")) {
+      wantsEmail.push(variable);
+      if (!parseEmailList(value)) {
+        problems.push({ variable, message: `${variable} must be one or more e-mail addresses separated by commas; e-mails are held` });
+      }
+    } else if (variable.endsWith("_CONFIRMATION")) {
+      if (isConfirmationOn(value)) wantsEmail.push(variable);
+      else if (value.toLowerCase() !== "off") {
+        problems.push({ variable, message: `${variable} is either "on" or empty (it is ${JSON.stringify(value.slice(0, 20))}); no confirmation is sent` });
+      }
+    }
+  }
+  if (wantsEmail.length > 0 && !emailFrom) {
+    problems.push({
+      variable: "EMAIL_FROM",
+      message: `EMAIL_FROM must be set to a sender on your domain for ${wantsEmail.join(", ")}; e-mails are held until it is`,
+    });
+  }
+  return problems;
+}

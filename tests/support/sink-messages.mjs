@@ -1,0 +1,114 @@
+// How the local sink shows what it got, as a person would read it: an e-mail's sender, recipients,
+// subject and plain-text part; a Slack message's header, fields and context; a Discord embed's title,
+// fields and footer. The MIME reading here is deliberately small (home-made, for a test tool): it only
+// has to read what Gatepost itself writes (mimetext: multipart/alternative, base64 parts, RFC 2047
+// subjects), and shows the raw text when it cannot.
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+function decodeWords(value) {
+  return value.replace(/=\?utf-8\?B\?([^?]*)\?=/gi, (_, b64) => Buffer.from(b64, "base64").toString("utf8"));
+}
+
+function splitHead(text) {
+  const at = text.search(/\r?\n\r?\n/);
+  const head = at < 0 ? text : text.slice(0, at);
+  const body = at < 0 ? "" : text.slice(at).replace(/^\r?\n\r?\n/, "");
+  const headers = [];
+  for (const line of head.split(/\r?\n/)) {
+    if (/^[ \t]/.test(line) && headers.length > 0) headers[headers.length - 1][1] += ` ${line.trim()}`;
+    else if (line.includes(":")) headers.push([line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]);
+  }
+  return { headers, body };
+}
+
+function header(headers, name) {
+  return headers.find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1] ?? "";
+}
+
+function decodePart(part) {
+  const encoding = header(part.headers, "Content-Transfer-Encoding").toLowerCase();
+  return encoding === "base64" ? Buffer.from(part.body.replace(/\s+/g, ""), "base64").toString("utf8") : part.body;
+}
+
+/** An e-mail as a person reads it: From, To, Reply-To, Subject and the plain-text part. */
+export function describeEmail(raw) {
+  const top = splitHead(raw);
+  const type = header(top.headers, "Content-Type");
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  const parts = boundary
+    ? top.body.split(`--${boundary}`).slice(1).filter((p) => !p.startsWith("--")).map((p) => splitHead(p.replace(/^\r?\n/, "")))
+    : [top];
+  const textPart = parts.find((p) => /text\/plain/i.test(header(p.headers, "Content-Type"))) ?? parts[0];
+  const htmlPart = parts.find((p) => /text\/html/i.test(header(p.headers, "Content-Type")));
+  const shown = ["From", "To", "Reply-To", "Subject", "Auto-Submitted"]
+    .map((name) => [name, decodeWords(header(top.headers, name))])
+    .filter(([, value]) => value !== "");
+  const text = textPart ? decodePart(textPart).trimEnd() : raw;
+  return {
+    kind: "email",
+    at: new Date().toISOString(),
+    title: decodeWords(header(top.headers, "Subject")) || "(no subject)",
+    headers: shown,
+    text,
+    html: htmlPart ? decodePart(htmlPart) : null,
+    reference: UUID.exec(text)?.[0] ?? null,
+    raw,
+  };
+}
+
+/** Slack mrkdwn as it reads on screen: links as "text (url)", *bold* plain, entities decoded last. */
+function readSlack(text) {
+  return text
+    .replace(/<([^<>|]+)\|([^<>]+)>/g, "$2 ($1)")
+    .replace(/^\*([^*\n]+)\*$/gm, "$1")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+}
+
+/** Discord markdown as it reads on screen: backslash escapes shown as the character, [text](url) as "text (url)". */
+function readDiscord(text) {
+  return text.replace(/(?<!\\)\[([^\]]+)\]\(([^)]+)\)/g, "$1 ($2)").replace(/\\(.)/g, "$1");
+}
+
+/** A Slack or Discord webhook body as the channel would show it. */
+export function describeChat(kind, payload) {
+  const lines = [];
+  let title = "";
+  if (kind === "slack") {
+    for (const block of payload.blocks ?? []) {
+      if (block.type === "header") title = block.text?.text ?? "";
+      else if (block.type === "section") lines.push(readSlack(block.text?.text ?? ""), "");
+      else if (block.type === "context") lines.push(...(block.elements ?? []).map((e) => readSlack(e.text ?? "")));
+    }
+    if (!title) title = readSlack(payload.text ?? "");
+  } else {
+    const embed = payload.embeds?.[0] ?? {};
+    title = readDiscord(embed.title ?? payload.content ?? "");
+    if (embed.url) lines.push(`(${embed.url})`, "");
+    for (const field of embed.fields ?? []) lines.push(readDiscord(field.name), readDiscord(field.value), "");
+    if (embed.footer?.text) lines.push(readDiscord(embed.footer.text));
+  }
+  const text = lines.join("\n").trimEnd();
+  return { kind, at: new Date().toISOString(), title, text, reference: UUID.exec(text)?.[0] ?? null, payload };
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** The sink's page: every message, newest first, escaped (it shows what strangers typed). */
+export function renderMessagesPage(messages) {
+  const items = [...messages]
+    .reverse()
+    .map((m) => {
+      const headers = (m.headers ?? []).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join("");
+      return `<article><h2><span class="kind">${escapeHtml(m.kind)}</span> ${escapeHtml(m.title)}</h2><p class="at">${escapeHtml(m.at)}</p>${headers ? `<dl>${headers}</dl>` : ""}<pre>${escapeHtml(m.text)}</pre></article>`;
+    })
+    .join("\n");
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>Gatepost local sink</title>
+<style>body{font:15px/1.45 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}article{border:1px solid #ccc;border-radius:6px;padding:.5rem 1rem;margin:1rem 0}.kind{font-size:.75rem;text-transform:uppercase;background:#eee;padding:.1rem .4rem;border-radius:4px}.at{color:#555;margin:0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dt{font-weight:600}dd{margin:0}pre{white-space:pre-wrap;font:inherit}</style></head>
+<body><h1>Messages Gatepost would have sent</h1><p>E-mails, Slack and Discord messages from <code>npm start</code>, newest first. Nothing here left this machine. This page reloads every 5 s.</p>
+${items || "<p>Nothing yet: send a form.</p>"}</body></html>`;
+}

@@ -1,0 +1,318 @@
+import { env } from "cloudflare:test";
+import { EmailMessage } from "cloudflare:email";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { inject } from "vitest";
+import { contactForm } from "~/forms/contact";
+import { FORMS } from "~/forms/registry";
+import { parseSettings } from "~/lib/settings/settings.server";
+import { drainOutbox } from "~/lib/delivery/delivery.server";
+import { leasedOutbox, redeliverSubmission } from "~/lib/delivery/outbox.server";
+import { bindingMailer, type Mailer, type OutgoingEmail, type SendEmailBinding } from "~/lib/delivery/mailer.server";
+import { loadSubmissionDetail } from "~/lib/admin/queries.server";
+import { eraseByEmail } from "~/lib/admin/erase.server";
+import { applyRetention } from "~/lib/storage/retention.server";
+import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
+import { adminEnv, adminGet, sessionCookie } from "./admin-helpers";
+
+// Every notification kind on the one outbox (issue 20): queued in the accept batch, retried on the
+// same schedule, delivered once, 429 Retry-After honoured, 404 dead at once, misconfiguration held,
+// the confirmation limited, and erase/retention leaving no trace. The drain runs here with an injected
+// scheduling clock; e-mail goes through a recording Mailer or miniflare's simulated send_email.
+
+const VALID = { name: "Grace Hopper", email: "grace@example.org", message: "A ship in port is safe." };
+const TIMEOUT_MS = 800;
+const origin = () => new URL(inject("sinkUrl")).origin;
+
+function notifyEnv(overrides: Record<string, string> = {}) {
+  return sinkEnv({
+    EMAIL_FROM: "forms@example.org",
+    PUBLIC_URL: "https://forms.example.org",
+    CONTACT_EMAIL_TO: "owner@example.org",
+    CONTACT_SLACK_WEBHOOK_URL: `${origin()}/slack`,
+    CONTACT_DISCORD_WEBHOOK_URL: `${origin()}/discord`,
+    ...overrides,
+  });
+}
+
+async function setSinkMode(mode: string, options: Record<string, unknown> = {}) {
+  const res = await fetch(`${inject("sinkControl")}/mode`, { method: "POST", body: JSON.stringify({ mode, ...options }) });
+  if (!res.ok) throw new Error(await res.text());
+}
+
+/** A Mailer that refuses the first `failures` messages, then keeps what it is given. */
+function recordingMailer(failures = 0): Mailer & { sent: OutgoingEmail[]; tries: number } {
+  const mailer = {
+    sent: [] as OutgoingEmail[],
+    tries: 0,
+    async send(message: OutgoingEmail) {
+      mailer.tries += 1;
+      if (mailer.tries <= failures) throw new Error("destination address not verified");
+      mailer.sent.push(message);
+    },
+  };
+  return mailer;
+}
+
+async function accept(appEnv: Env, fields: Record<string, string> = VALID): Promise<string> {
+  const res = await appFetch(formPost("/f/contact", { ...fields, "cf-turnstile-response": standinToken() }), appEnv);
+  expect(res.status).toBe(303);
+  return (res.headers.get("location") ?? "").split("/").pop()!;
+}
+
+async function rows(): Promise<Array<Record<string, any>>> {
+  return (await env.DB.prepare("SELECT * FROM deliveries ORDER BY destination").all<Record<string, any>>()).results;
+}
+
+async function later(): Promise<number> {
+  const pending = (await rows()).filter((r) => r.status === "pending");
+  return Math.max(0, ...pending.map((r) => r.next_attempt_at)) + 1;
+}
+
+/** The submission's deliveries with their attempts, as the console's timeline reads them. */
+async function readDeliveryLog(db: D1Database, submissionId: string) {
+  return (await loadSubmissionDetail(db, submissionId))?.deliveries ?? [];
+}
+
+beforeEach(async () => {
+  await standin.reset();
+  await sink.reset();
+  await env.DB.exec("DELETE FROM delivery_attempts; DELETE FROM deliveries; DELETE FROM submissions; DELETE FROM confirmation_limits");
+});
+
+describe("one accepted submission with four kinds of destination", () => {
+  it("queues four rows in the accept batch, or none when the batch fails", async () => {
+    const settings = parseSettings(notifyEnv());
+    const plan = leasedOutbox(env.DB, settings, contactForm, "s-1", Date.now(), "owner", 60_000);
+    expect(plan.claims.map((c) => c.destination)).toEqual(["webhook", "email", "slack", "discord"]);
+    const insertSubmission = env.DB.prepare(
+      "INSERT INTO submissions (id, form_id, fields, received_at, verification) VALUES ('s-1', 'contact', '{}', ?1, NULL)",
+    ).bind(new Date().toISOString());
+    const broken = env.DB.prepare("INSERT INTO no_such_table VALUES (1)");
+    await expect(env.DB.batch([insertSubmission, ...plan.statements, broken])).rejects.toThrow();
+    expect(await countRows("deliveries")).toBe(0);
+
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const id = await accept(notifyEnv());
+    expect((await rows()).map((r) => [r.destination, r.submission_id])).toEqual([
+      ["discord", id],
+      ["email", id],
+      ["slack", id],
+      ["webhook", id],
+    ]);
+    // The site sends webhook, Slack and Discord right after the answer; e-mail waits for the Worker.
+    const after = Object.fromEntries((await rows()).map((r) => [r.destination, [r.status, r.attempts, r.lease_owner]]));
+    expect(after).toEqual({
+      webhook: ["delivered", 1, null],
+      slack: ["delivered", 1, null],
+      discord: ["delivered", 1, null],
+      email: ["pending", 0, null],
+    });
+    const mailer = recordingMailer();
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(mailer.sent.map((m) => [m.from, m.to])).toEqual([["forms@example.org", "owner@example.org"]]);
+    expect(mailer.sent[0].raw).toMatch(/^Reply-To: <grace@example\.org>$/m);
+  });
+});
+
+describe("each kind retries after failures and is delivered exactly once", () => {
+  it("webhook, Slack, Discord and e-mail all get through once the receivers recover", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await setSinkMode("http500");
+    const id = await accept(notifyEnv());
+    const mailer = recordingMailer(2); // the e-mail service refuses twice
+    let clock = Date.now();
+    for (let round = 0; round < 3; round++) {
+      if (round === 1) await setSinkMode("down");
+      if (round === 2) await setSinkMode("normal");
+      await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock, timeoutMs: TIMEOUT_MS, mailer });
+      clock = await later();
+    }
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock, timeoutMs: TIMEOUT_MS, mailer });
+    const final = await rows();
+    expect(final.map((r) => [r.destination, r.status])).toEqual([
+      ["discord", "delivered"],
+      ["email", "delivered"],
+      ["slack", "delivered"],
+      ["webhook", "delivered"],
+    ]);
+    expect(final.find((r) => r.destination === "email")!.attempts).toBe(3);
+    // Nothing is sent again once delivered, however many drains run.
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock + 86_400_000, mailer })).toMatchObject({ claimed: 0 });
+    const state = await sink.state();
+    const accepted = state.requests.filter((r: any) => r.outcome === "accepted");
+    expect(accepted.map((r: any) => r.kind).sort()).toEqual(["discord", "slack", "webhook"]);
+    expect(state.messages.filter((m: any) => m.reference === id).map((m: any) => m.kind).sort()).toEqual(["discord", "slack"]);
+    expect(mailer.sent).toHaveLength(1);
+    const log = await readDeliveryLog(env.DB, id);
+    expect(log.find((d) => d.destination === "email")!.log.map((a) => a.error)).toEqual(["rejected", "rejected", null]);
+    expect(log.find((d) => d.destination === "slack")!.log.map((a) => a.error)).toEqual(["http_status", "network", null]);
+  });
+
+  it("honours a 429's Retry-After before trying Slack again", async () => {
+    await setSinkMode("http429", { retryAfter: 120 });
+    const t0 = Date.now();
+    await accept(notifyEnv({ CONTACT_EMAIL_TO: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" }));
+    const [slack] = await rows();
+    expect(slack).toMatchObject({ destination: "slack", status: "pending", attempts: 1 });
+    expect(slack.last_error).toContain("Retry-After 120 s");
+    expect(slack.next_attempt_at).toBeGreaterThanOrEqual(t0 + 120_000);
+    await setSinkMode("normal");
+    // The schedule alone would retry after ~10 s; the receiver asked for 120 s, so nothing is due at 60 s.
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: t0 + 60_000 })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: slack.next_attempt_at })).toMatchObject({ delivered: 1 });
+  });
+
+  it("reports a Discord 404 as a dead destination at once, not after 44 h of retries", async () => {
+    await setSinkMode("http404");
+    const id = await accept(notifyEnv({ CONTACT_EMAIL_TO: "", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" }));
+    const [discord] = await rows();
+    expect(discord).toMatchObject({ destination: "discord", status: "dead", attempts: 1 });
+    expect(discord.last_error).toContain("no longer exists");
+    const [view] = await readDeliveryLog(env.DB, id);
+    expect(view.log.map((a) => [a.httpStatus, a.error])).toEqual([[404, "gone"]]);
+  });
+});
+
+describe("misconfiguration holds deliveries instead of dropping them", () => {
+  it("holds e-mail while the Worker lacks its binding, keeps the attempt budget, and sends once it is there", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const id = await accept(notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" }));
+    let clock = Date.now();
+    for (let i = 0; i < 12; i++) {
+      await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock, mailer: null });
+      clock = await later();
+    }
+    const [held] = await rows();
+    expect(held).toMatchObject({ destination: "email", status: "pending", attempts: 0 });
+    expect(held.last_error).toContain("SEND_EMAIL");
+    // One log row for the reason, not one per look.
+    expect((await readDeliveryLog(env.DB, id))[0].log.map((a) => a.error)).toEqual(["config"]);
+    const mailer = recordingMailer();
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock, mailer });
+    expect((await rows())[0]).toMatchObject({ status: "delivered", attempts: 1 });
+    expect(mailer.sent).toHaveLength(1);
+  });
+});
+
+describe("the confirmation to the sender", () => {
+  it("goes out at most once per address per 24 h per form, and again after the window", async () => {
+    const confirmEnv = notifyEnv({ CONTACT_CONFIRMATION: "on", CONTACT_EMAIL_TO: "", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" });
+    const mailer = recordingMailer();
+    const first = await accept(confirmEnv);
+    const second = await accept(confirmEnv, { ...VALID, email: "GRACE@example.org", message: "Me again, same address." });
+    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer });
+    expect(mailer.sent.map((m) => m.to)).toEqual(["grace@example.org"]);
+    expect(mailer.sent[0].raw).not.toContain("ship in port"); // nothing the sender typed
+    const [a, b] = await Promise.all([readDeliveryLog(env.DB, first), readDeliveryLog(env.DB, second)]);
+    expect(a[0]).toMatchObject({ destination: "confirmation", status: "delivered", lastError: null });
+    expect(b[0]).toMatchObject({ destination: "confirmation", status: "delivered" });
+    expect(b[0].lastError).toContain("last 24 h");
+    expect(b[0].log.map((l) => l.error)).toEqual(["skipped"]);
+    expect(await countRows("confirmation_limits")).toBe(1);
+
+    // A day later the address may get one again.
+    await env.DB.prepare("UPDATE confirmation_limits SET sent_at = sent_at - 86400001").run();
+    const third = await accept(confirmEnv, { ...VALID, message: "A day later, once more." });
+    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer });
+    expect(mailer.sent).toHaveLength(2);
+    expect((await readDeliveryLog(env.DB, third))[0].lastError).toBeNull();
+  });
+});
+
+describe("erase and retention", () => {
+  it("remove every trace in every kind's rows, the confirmation limit included", async () => {
+    const all = notifyEnv({ CONTACT_CONFIRMATION: "on" });
+    await accept(all);
+    await drainOutbox(env.DB, parseSettings(all), { mailer: recordingMailer() });
+    expect(await countRows("deliveries")).toBe(5);
+    expect(await countRows("confirmation_limits")).toBe(1);
+    const erased = await eraseByEmail(env.DB, "grace@example.org", () => env.DB.prepare("SELECT 1"));
+    expect(erased).toBe(1);
+    for (const table of ["submissions", "deliveries", "delivery_attempts", "confirmation_limits"]) expect(await countRows(table)).toBe(0);
+
+    await accept(all);
+    await drainOutbox(env.DB, parseSettings(all), { mailer: recordingMailer() });
+    await applyRetention(env.DB, FORMS, Date.now() + (contactForm.retentionDays + 1) * 86_400_000);
+    for (const table of ["submissions", "deliveries", "delivery_attempts", "confirmation_limits"]) expect(await countRows(table)).toBe(0);
+  });
+});
+
+describe("redelivery of an e-mail", () => {
+  it("sends it again under the same delivery id", async () => {
+    const id = await accept(notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" }));
+    const mailer = recordingMailer();
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer });
+    const [before] = await rows();
+    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: true, requeued: 1 });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer });
+    const [after] = await rows();
+    expect(after).toMatchObject({ id: before.id, status: "delivered", attempts: 1 });
+    expect(mailer.sent).toHaveLength(2);
+  });
+});
+
+describe("the real send_email binding (miniflare's simulation)", () => {
+  it("accepts the MIME mimetext builds: a Message-ID, and From matching the envelope", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const binding = (env as unknown as { SEND_EMAIL: SendEmailBinding }).SEND_EMAIL;
+    const mailer = bindingMailer(binding, EmailMessage);
+    await accept(notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "", CONTACT_EMAIL_TO: "owner@example.org, second@example.org" }));
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv({ CONTACT_EMAIL_TO: "owner@example.org, second@example.org" })), { mailer })).toMatchObject({ delivered: 1 });
+    const [email] = await rows();
+    expect(email).toMatchObject({ status: "delivered", last_error: null });
+    const [attempt] = (await env.DB.prepare("SELECT * FROM delivery_attempts").all<Record<string, any>>()).results;
+    expect(attempt).toMatchObject({ error: null, response_excerpt: "sent to 2 recipients" });
+  });
+});
+
+describe("bad configuration fails loudly", () => {
+  it("reports a non-https Slack URL and e-mail without EMAIL_FROM on /healthz as degraded, by name", async () => {
+    const res = await appFetch(
+      new Request("http://localhost/healthz"),
+      notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "http://hooks.example.org/services/x", EMAIL_FROM: "" }),
+    );
+    const body = await res.json<{ status: string; settings: string[] }>();
+    expect(body.status).toBe("degraded");
+    expect(body.settings).toEqual(["CONTACT_SLACK_WEBHOOK_URL", "EMAIL_FROM"]);
+    expect(JSON.stringify(body)).not.toContain("hooks.example.org");
+  });
+
+  it("lists held and gone destinations for the dashboard", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { readDestinationAttention } = await import("~/lib/delivery/destination-health.server");
+    await setSinkMode("http404");
+    await accept(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "" }));
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: null });
+    expect(await readDestinationAttention(env.DB)).toEqual([
+      { formId: "contact", destination: "discord", held: 0, gone: 1, reason: expect.stringContaining("no longer exists") },
+      { formId: "contact", destination: "email", held: 1, gone: 0, reason: expect.stringContaining("SEND_EMAIL") },
+    ]);
+  });
+});
+
+describe("/healthz and held deliveries the site cannot see itself", () => {
+  it("is degraded while e-mail is held for the drain Worker's missing binding, by kind only", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await accept(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "" }));
+    const health = async () => (await appFetch(new Request("http://localhost/healthz"), notifyEnv())).json<Record<string, unknown>>();
+    expect(await health()).toEqual({ status: "ok", db: "ok" });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: null });
+    expect(await health()).toEqual({ status: "degraded", db: "ok", destinations: ["contact/email: held"] });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: recordingMailer(), nowMs: Date.now() + 6 * 60_000 });
+    expect(await health()).toEqual({ status: "ok", db: "ok" });
+  });
+});
+
+describe("the console's dashboard", () => {
+  it("lists bad settings by name and destinations that are held or gone", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    await setSinkMode("http404");
+    await accept(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_EMAIL_TO: "" }));
+    const appEnv = await adminEnv({ CONTACT_SLACK_WEBHOOK_URL: "http://hooks.example.org/services/secret-part" });
+    const html = (await (await appFetch(adminGet("/admin", await sessionCookie("admin", appEnv)), appEnv)).text()).replace(/<!-- -->/g, "");
+    expect(html).toContain("Needs attention");
+    expect(html).toContain("CONTACT_SLACK_WEBHOOK_URL must be an https URL");
+    expect(html).not.toContain("secret-part");
+    expect(html).toContain("contact → discord: 1 dead: the destination no longer exists");
+  });
+});
