@@ -18,9 +18,7 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export const getLoadContext = ({
-  context,
-}: {
-  request: Request;
-  context: { cloudflare: Cloudflare };
-}) => ({ ...context, settings: parseSettings(context.cloudflare.env) });
+export const getLoadContext = ({ context }: { request: Request; context: { cloudflare: Cloudflare } }) => ({
+  ...context,
+  settings: parseSettings(context.cloudflare.env),
+});

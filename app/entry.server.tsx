@@ -28,7 +28,11 @@ export default function handleRequest(
   const code = boundaryErrorCode(remixContext);
   if (code && !responseHeaders.has(ERROR_CODE_HEADER)) responseHeaders.set(ERROR_CODE_HEADER, code);
   const { turnstile, site } = loadContext.settings;
-  applySecurityHeaders(responseHeaders, { nonce, scriptUrl: turnstile.scriptUrl, look: { brandStyle: site.brand !== null, logoOrigin: site.logoOrigin } });
+  applySecurityHeaders(responseHeaders, {
+    nonce,
+    scriptUrl: turnstile.scriptUrl,
+    look: { brandStyle: site.brand !== null, logoOrigin: site.logoOrigin },
+  });
   // renderToString leaves the doctype out (the streaming renderer adds it for an <html> root).
   return new Response(`<!DOCTYPE html>${html}`, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -15,10 +15,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = ({ error }) => {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const title = !error ? "Gatepost" : notFound ? "Page not found — Gatepost" : "Request refused — Gatepost";
-  return [
-    { title },
-    { name: "description", content: "Gatepost: forms that check you are human with Cloudflare Turnstile." },
-  ];
+  return [{ title }, { name: "description", content: "Gatepost: forms that check you are human with Cloudflare Turnstile." }];
 };
 
 // The site's look, for every page. It never changes within a visit, so client navigations and form
@@ -48,7 +45,12 @@ export function Layout({ children }: { children: ReactNode }) {
         {site.brand ? (
           // Hex values checked by BRAND_COLOR's schema; the CSP allows this one nonced <style>. Should
           // React ever render it in the browser (after a hydration mismatch), it needs the real nonce.
-          <style nonce={nonce || pageNonce()} dangerouslySetInnerHTML={{ __html: `:root{--brand:${site.brand.color};--brand-ink:${site.brand.ink};--link:${site.brand.link}}` }} />
+          <style
+            nonce={nonce || pageNonce()}
+            dangerouslySetInnerHTML={{
+              __html: `:root{--brand:${site.brand.color};--brand-ink:${site.brand.ink};--link:${site.brand.link}}`,
+            }}
+          />
         ) : null}
       </head>
       <body>
@@ -60,9 +62,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <footer className="site">
-          <p>
-            Protected by Cloudflare Turnstile: nothing you send is kept until the check passes. Powered by Gatepost.
-          </p>
+          <p>Protected by Cloudflare Turnstile: nothing you send is kept until the check passes. Powered by Gatepost.</p>
         </footer>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

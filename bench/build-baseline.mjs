@@ -17,11 +17,11 @@ export const onRequest = createPagesFunctionHandler({ build, getLoadContext: ({ 
 /** Builds the baseline; throws with the build output when it fails. Takes a few seconds. */
 export function buildBaseline() {
   rmSync(BASELINE_DIR, { recursive: true, force: true });
-  const result = spawnSync(
-    process.execPath,
-    ["node_modules/@remix-run/dev/dist/cli.js", "vite:build", "bench/baseline", "--emptyOutDir"],
-    { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
-  );
+  const result = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:build", "bench/baseline", "--emptyOutDir"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   if (result.status !== 0) throw new Error(`baseline build failed:\n${result.stdout}\n${result.stderr}`);
   mkdirSync(`${BASELINE_DIR}functions`, { recursive: true });
   writeFileSync(`${BASELINE_DIR}functions/[[path]].js`, FUNCTION);

@@ -87,7 +87,8 @@ export async function runLighthouse(pages, { runs = 3, chromePath = process.env.
         for (const c of CATEGORIES) {
           for (const ref of lhr.categories[c].auditRefs) {
             const audit = lhr.audits[ref.id];
-            if (ref.weight > 0 && audit.score !== null && audit.score < 1) page.failing.add(`${audit.id} ${audit.displayValue ?? audit.score}`);
+            if (ref.weight > 0 && audit.score !== null && audit.score < 1)
+              page.failing.add(`${audit.id} ${audit.displayValue ?? audit.score}`);
           }
         }
       }
@@ -128,6 +129,13 @@ export async function auditGatepost({ runs = 3, port, control } = {}) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { results, missing } = await auditGatepost({ runs: Number(process.env.LH_RUNS || 3) });
-  for (const r of results) console.log(r.name.padEnd(16), JSON.stringify(r.median), "runs:", JSON.stringify(r.runs.map((s) => s.performance)), r.notPerfect.join("; "));
+  for (const r of results)
+    console.log(
+      r.name.padEnd(16),
+      JSON.stringify(r.median),
+      "runs:",
+      JSON.stringify(r.runs.map((s) => s.performance)),
+      r.notPerfect.join("; "),
+    );
   for (const m of missing) console.log("missing:", m);
 }

@@ -23,11 +23,15 @@ function standinToken(hostname) {
 }
 
 function queryD1(persistTo, sql) {
-  const run = spawnSync(process.execPath, [WRANGLER, "d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "--command", sql], {
-    cwd: ROOT,
-    env: { ...process.env, CI: "true" },
-    encoding: "utf8",
-  });
+  const run = spawnSync(
+    process.execPath,
+    [WRANGLER, "d1", "execute", "DB", "--local", "--persist-to", persistTo, "--json", "--command", sql],
+    {
+      cwd: ROOT,
+      env: { ...process.env, CI: "true" },
+      encoding: "utf8",
+    },
+  );
   if (run.status !== 0) throw new Error(`d1 execute failed: ${run.stderr}`);
   return JSON.parse(run.stdout)[0].results;
 }
@@ -79,7 +83,12 @@ export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeo
       Array.from({ length: concurrency }, async () => {
         while (next < count) {
           const i = next++;
-          const body = JSON.stringify({ name: `Bench ${i}`, email: `bench${i}@example.org`, message: `Benchmark message number ${i}.`, "cf-turnstile-response": standinToken(new URL(app.url).hostname) });
+          const body = JSON.stringify({
+            name: `Bench ${i}`,
+            email: `bench${i}@example.org`,
+            message: `Benchmark message number ${i}.`,
+            "cf-turnstile-response": standinToken(new URL(app.url).hostname),
+          });
           // The public JSON API: the same accept pipeline as the page, without the page's stamp.
           const res = await fetch(`${app.url}/api/forms/contact/submissions`, {
             method: "POST",
@@ -97,7 +106,10 @@ export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeo
 
     // Every first attempt failed against the closed port; wait until all retries are due (10 s + 20 %).
     await sleep(13_000);
-    const [queued] = queryD1(persistTo, "SELECT COUNT(*) AS n, SUM(attempts) AS attempts, MAX(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'");
+    const [queued] = queryD1(
+      persistTo,
+      "SELECT COUNT(*) AS n, SUM(attempts) AS attempts, MAX(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'",
+    );
     if (queued.n !== count) throw new Error(`expected ${count} pending deliveries, found ${queued.n}`);
     while (Date.now() < queued.due) await sleep(200);
 
@@ -130,7 +142,10 @@ export async function runOutboxDrainBench({ count = 1000, concurrency = 8, timeo
       duplicates: state.unique.reduce((n, u) => n + u.duplicates, 0),
       deliveredInD1: rows.delivered,
       cronRuns: runs.length,
-      failedJobs: runs.flat().filter((job) => !job.ok).map((job) => `${job.name}: ${job.error}`),
+      failedJobs: runs
+        .flat()
+        .filter((job) => !job.ok)
+        .map((job) => `${job.name}: ${job.error}`),
       lost,
     };
   } finally {
@@ -149,6 +164,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const count = Number(process.argv[2] ?? 1000);
   const result = await runOutboxDrainBench({ count });
   console.log(JSON.stringify(result, null, 2));
-  console.log(`\nDrained ${result.verifiedBySink}/${result.submissions} in ${result.drainSeconds.toFixed(1)} s: ${result.drainRatePerSecond}/s, lost ${result.lost}.`);
+  console.log(
+    `\nDrained ${result.verifiedBySink}/${result.submissions} in ${result.drainSeconds.toFixed(1)} s: ${result.drainRatePerSecond}/s, lost ${result.lost}.`,
+  );
   process.exit(result.lost === 0 ? 0 : 1);
 }

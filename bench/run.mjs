@@ -37,7 +37,10 @@ const log = (...args) => console.log(`[bench ${new Date().toISOString().slice(11
 
 const stops = [];
 async function stopAll() {
-  while (stops.length > 0) await stops.pop()().catch((e) => log("stop failed:", e.message));
+  while (stops.length > 0)
+    await stops
+      .pop()()
+      .catch((e) => log("stop failed:", e.message));
   await stopStartedServers();
 }
 const watchdog = setTimeout(async () => {
@@ -83,10 +86,16 @@ async function cpuPerRequest(port, runLoad, code, between) {
  * the action looked for the query in the raw URL, which Remix hands it rewritten as "?counted=".
  */
 async function assertCounts(countedUrl, makeBody, origin) {
-  const res = await fetch(countedUrl, { method: "POST", redirect: "manual", body: makeBody(), headers: { "content-type": "application/x-www-form-urlencoded", origin } });
+  const res = await fetch(countedUrl, {
+    method: "POST",
+    redirect: "manual",
+    body: makeBody(),
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+  });
   await res.arrayBuffer();
   const count = Number(/[?&]count=(\d+)/.exec(res.headers.get("location") ?? "")?.[1]);
-  if (res.status !== 303 || !(count >= 1)) throw new Error(`${countedUrl} did not count its hit in D1 (${res.status}, ${res.headers.get("location")})`);
+  if (res.status !== 303 || !(count >= 1))
+    throw new Error(`${countedUrl} did not count its hit in D1 (${res.status}, ${res.headers.get("location")})`);
 }
 
 /** Medians of rate and latency over rounds; status codes and errors summed. */
@@ -104,7 +113,6 @@ function combineRounds(list) {
   };
 }
 
-
 async function measureRuntime(runtime, settings, between) {
   const oursState = freshState(`ours-${runtime}`);
   const baseState = freshState(`base-${runtime}`);
@@ -112,14 +120,34 @@ async function measureRuntime(runtime, settings, between) {
   applyMigrations({ cwd: BASELINE_DIR, persistTo: baseState });
   const [oursPort, basePort] = [await freePort(), await freePort()];
   const start = runtime === "pages dev" ? startPagesDev : startMiniflare;
-  const ours = await start({ cwd: ROOT, functionFile: "[[path]].ts", port: oursPort, bindings: settings.ours, persistTo: oursState, readyPath: "/healthz" });
+  const ours = await start({
+    cwd: ROOT,
+    functionFile: "[[path]].ts",
+    port: oursPort,
+    bindings: settings.ours,
+    persistTo: oursState,
+    readyPath: "/healthz",
+  });
   stops.push(ours.stop);
-  const base = await start({ cwd: BASELINE_DIR, functionFile: "[[path]].js", port: basePort, bindings: settings.base, persistTo: baseState });
+  const base = await start({
+    cwd: BASELINE_DIR,
+    functionFile: "[[path]].js",
+    port: basePort,
+    bindings: settings.base,
+    persistTo: baseState,
+  });
   stops.push(base.stop);
   // The same app with no webhook destination: the accept path alone, without the first delivery.
   const bareState = freshState(`bare-${runtime}`);
   applyMigrations({ cwd: ROOT, persistTo: bareState });
-  const bare = await start({ cwd: ROOT, functionFile: "[[path]].ts", port: await freePort(), bindings: settings.oursNoDestination, persistTo: bareState, readyPath: "/healthz" });
+  const bare = await start({
+    cwd: ROOT,
+    functionFile: "[[path]].ts",
+    port: await freePort(),
+    bindings: settings.oursNoDestination,
+    persistTo: bareState,
+    readyPath: "/healthz",
+  });
   stops.push(bare.stop);
   log(`${runtime}: Gatepost on ${ours.url}, baseline on ${base.url}`);
 
@@ -129,7 +157,11 @@ async function measureRuntime(runtime, settings, between) {
   const baseBody = baselineBodies(`${base.url}/submit`);
   const countedUrl = `${base.url}/submit?counted`;
   const deliveredUrl = `${base.url}/submit?delivered`;
-  const post = (body, origin) => () => ({ method: "POST", body: body(), headers: { "content-type": "application/x-www-form-urlencoded", origin } });
+  const post = (body, origin) => () => ({
+    method: "POST",
+    body: body(),
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+  });
   await warmUp(`${base.url}/`);
   await warmUp(`${ours.url}/`);
   await warmUp(`${ours.url}/f/contact`);
@@ -146,7 +178,10 @@ async function measureRuntime(runtime, settings, between) {
   // after-response work (first webhook deliveries) is let finish, and the providers forget their
   // history, so no test pays for the one before it.
   const opts = { duration: Math.max(2, Math.round(DURATION / ROUNDS)), connections: CONNECTIONS };
-  const rounds = { ssr: { baseline: [], home: [], contact: [] }, submit: { baseline: [], counted: [], delivered: [], ours: [], noDestination: [] } };
+  const rounds = {
+    ssr: { baseline: [], home: [], contact: [] },
+    submit: { baseline: [], counted: [], delivered: [], ours: [], noDestination: [] },
+  };
   const tests = [
     [rounds.ssr.baseline, () => loadGet(`${base.url}/`, opts)],
     [rounds.ssr.home, () => loadGet(`${ours.url}/`, opts)],
@@ -170,7 +205,8 @@ async function measureRuntime(runtime, settings, between) {
     for (const [name, list] of Object.entries(rounds[kind])) result[kind][name] = combineRounds(list);
   }
   for (const [kind, group] of Object.entries({ ssr: result.ssr, submit: result.submit })) {
-    for (const [name, r] of Object.entries(group)) log(`${runtime} ${kind} ${name}: ${r.rps} req/s p50 ${r.p50} p99 ${r.p99} ${JSON.stringify(r.statusCodes)}`);
+    for (const [name, r] of Object.entries(group))
+      log(`${runtime} ${kind} ${name}: ${r.rps} req/s p50 ${r.p50} p99 ${r.p99} ${JSON.stringify(r.statusCodes)}`);
   }
   // A run where anything was refused or failed measures the wrong path: never report it.
   const expect = (name, r, code) => {
@@ -227,7 +263,9 @@ async function measurePageCpu(settings, between) {
   }
   for (let i = 0; i < 2; i++) await stops.pop()();
   const round2 = (v) => Math.round(v * 100) / 100;
-  return Object.fromEntries(Object.entries(cpu).map(([name, list]) => [name, { processCpuMsPerView: round2(median(list)), perRound: list.map(round2) }]));
+  return Object.fromEntries(
+    Object.entries(cpu).map(([name, list]) => [name, { processCpuMsPerView: round2(median(list)), perRound: list.map(round2) }]),
+  );
 }
 
 // Four apps in workerd through Miniflare: Gatepost with and without its webhook destination, the
@@ -254,9 +292,16 @@ async function profileSubmitPath(settings, between) {
     // One bundle file per project folder: both sides of a project rebuild it with the same content.
     const bundleFile = path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(cwd)}.js`);
     const url = `${server.url}${spec.path}`;
-    const makeBody = spec.gatepost ? await gatepostBodies(url, "contact", { signingSecret: settings.ours.FORM_SIGNING_SECRET }) : baselineBodies(url);
+    const makeBody = spec.gatepost
+      ? await gatepostBodies(url, "contact", { signingSecret: settings.ours.FORM_SIGNING_SECRET })
+      : baselineBodies(url);
     const send = async () => {
-      const res = await fetch(url, { method: "POST", redirect: "manual", body: makeBody(), headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url } });
+      const res = await fetch(url, {
+        method: "POST",
+        redirect: "manual",
+        body: makeBody(),
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+      });
       await res.arrayBuffer();
       if (res.status !== 303) throw new Error(`${side} answered ${res.status} while profiling`);
     };
@@ -274,7 +319,10 @@ async function profileSubmitPath(settings, between) {
   }
   const results = {};
   for (const [side, s] of Object.entries(servers)) {
-    results[side] = { processCpuMsPerRequest: Math.round(median(s.cpu) * 100) / 100, processCpuPerRound: s.cpu.map((v) => Math.round(v * 100) / 100) };
+    results[side] = {
+      processCpuMsPerRequest: Math.round(median(s.cpu) * 100) / 100,
+      processCpuPerRound: s.cpu.map((v) => Math.round(v * 100) / 100),
+    };
     // Profiled under load, as the throughput figures are measured: a sequential profile also samples
     // the isolate waking up for every request, which inflates both sides by different amounts.
     let load = null;
@@ -312,7 +360,11 @@ function buildAtRef(ref) {
   const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
   if (untar.status !== 0) throw new Error(`unpacking ${ref} failed: ${untar.stderr}`);
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
-  const build = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:build"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const build = spawnSync(process.execPath, ["node_modules/@remix-run/dev/dist/cli.js", "vite:build"], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   if (build.status !== 0) throw new Error(`building ${ref} failed:\n${build.stdout}\n${build.stderr}`);
   return dir;
 }
@@ -326,7 +378,10 @@ async function measureLatency(settings, between) {
   const twoTripsDir = buildAtRef(TWO_TRIPS_REF);
   const bindings = { ...settings.oursNoDestination, BENCH_D1_LATENCY_MS: String(LATENCY_MS) };
   const servers = {};
-  for (const [side, cwd] of [["twoTrips", twoTripsDir], ["oneTrip", ROOT]]) {
+  for (const [side, cwd] of [
+    ["twoTrips", twoTripsDir],
+    ["oneTrip", ROOT],
+  ]) {
     const server = await startFreshMiniflare({ cwd, bindings, name: `latency-${side}` });
     const url = `${server.url}/f/contact`;
     const makeBody = await gatepostBodies(url, "contact", { signingSecret: bindings.FORM_SIGNING_SECRET });
@@ -350,7 +405,8 @@ async function measureLatency(settings, between) {
   for (let i = 0; i < 2; i++) await stops.pop()();
   rmSync(twoTripsDir, { recursive: true, force: true });
   const sides = Object.fromEntries(Object.entries(servers).map(([side, s]) => [side, combineRounds(s.rounds)]));
-  for (const [side, r] of Object.entries(sides)) log(`latency ${LATENCY_MS} ms per trip, ${side}: p50 ${r.p50} p99 ${r.p99} (${r.rps} req/s)`);
+  for (const [side, r] of Object.entries(sides))
+    log(`latency ${LATENCY_MS} ms per trip, ${side}: p50 ${r.p50} p99 ${r.p99} (${r.rps} req/s)`);
   return { d1LatencyMs: LATENCY_MS, twoTripsRef: TWO_TRIPS_REF, rounds: ROUNDS, secondsPerRound: duration, ...sides };
 }
 
@@ -448,7 +504,18 @@ async function main() {
     stealPercent: stealSince(ticksAtStart),
     node: process.version,
     command: [
-      ...["BENCH_DURATION", "BENCH_ROUNDS", "BENCH_CONNECTIONS", "LH_RUNS", "BENCH_OUTBOX_COUNT", "BENCH_SKIP_BUILD", "BENCH_SKIP_LIGHTHOUSE", "BENCH_D1_LATENCY_MS", "BENCH_TWO_TRIPS_REF", "BENCH_SKIP_LATENCY"]
+      ...[
+        "BENCH_DURATION",
+        "BENCH_ROUNDS",
+        "BENCH_CONNECTIONS",
+        "LH_RUNS",
+        "BENCH_OUTBOX_COUNT",
+        "BENCH_SKIP_BUILD",
+        "BENCH_SKIP_LIGHTHOUSE",
+        "BENCH_D1_LATENCY_MS",
+        "BENCH_TWO_TRIPS_REF",
+        "BENCH_SKIP_LATENCY",
+      ]
         .filter((name) => process.env[name])
         .map((name) => `${name}=${process.env[name]}`),
       "npm run bench",

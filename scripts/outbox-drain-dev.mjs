@@ -20,9 +20,33 @@ const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js
  * as the process exists, so a caller interrupted during start-up can still stop it. `logFile` gets a
  * copy of wrangler's output. Resolves to { tick, stop, output }.
  */
-export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindings = {}, intervalMs = 15_000, onReport, onEmail, onSpawn, logFile, timeoutMs = 120_000 } = {}) {
+export async function startOutboxDrainDev({
+  persistTo = ".wrangler/state",
+  bindings = {},
+  intervalMs = 15_000,
+  onReport,
+  onEmail,
+  onSpawn,
+  logFile,
+  timeoutMs = 120_000,
+} = {}) {
   const port = await freePort();
-  const args = [WRANGLER, "dev", "-c", "workers/outbox-drain/wrangler.toml", "--test-scheduled", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", persistTo, "--show-interactive-dev-session=false"];
+  const args = [
+    WRANGLER,
+    "dev",
+    "-c",
+    "workers/outbox-drain/wrangler.toml",
+    "--test-scheduled",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    "0",
+    "--persist-to",
+    persistTo,
+    "--show-interactive-dev-session=false",
+  ];
   for (const [key, value] of Object.entries(bindings)) {
     if (value !== undefined && value !== "") args.push("--var", `${key}:${value}`);
   }
@@ -40,7 +64,8 @@ export async function startOutboxDrainDev({ persistTo = ".wrangler/state", bindi
       for (const line of lines) {
         if (line.startsWith('{"maintenance"')) onReport?.(JSON.parse(line).maintenance);
         const eml = emailNext ? /(\S+\.eml)\s*$/.exec(line) : null;
-        if (eml && onEmail) emails.push(readFile(eml[1], "utf8").then(onEmail, (e) => console.error(`could not read ${eml[1]}: ${e.message}`)));
+        if (eml && onEmail)
+          emails.push(readFile(eml[1], "utf8").then(onEmail, (e) => console.error(`could not read ${eml[1]}: ${e.message}`)));
         emailNext = line.includes("send_email binding called with the following message:");
       }
     },

@@ -28,8 +28,30 @@ export function applyLocalMigrations({ persistTo } = {}) {
  * `logFile` appends wrangler's output there instead of the console, and `onLine` sees each line of it.
  * Resolves to { url, stop }. `stop()` kills the whole process group.
  */
-export async function startPagesDev({ port, host = "127.0.0.1", bindings = {}, persistTo, log = "inherit", logFile, onLine, onSpawn, timeoutMs = 120_000 }) {
-  const args = [WRANGLER, "pages", "dev", "./build/client", "--ip", host, "--port", String(port), "--inspector-port", "0", "--show-interactive-dev-session=false"];
+export async function startPagesDev({
+  port,
+  host = "127.0.0.1",
+  bindings = {},
+  persistTo,
+  log = "inherit",
+  logFile,
+  onLine,
+  onSpawn,
+  timeoutMs = 120_000,
+}) {
+  const args = [
+    WRANGLER,
+    "pages",
+    "dev",
+    "./build/client",
+    "--ip",
+    host,
+    "--port",
+    String(port),
+    "--inspector-port",
+    "0",
+    "--show-interactive-dev-session=false",
+  ];
   if (persistTo) args.push("--persist-to", persistTo);
   for (const [key, value] of Object.entries(bindings)) {
     if (value !== undefined && value !== "") args.push("--binding", `${key}=${value}`);

@@ -30,7 +30,13 @@ const DEFAULTS = {
   FORM_ALLOWED_ORIGINS: "",
 };
 /** The form setting each destination kind the local sink can stand in for reads its URL from. */
-const SINK_SUFFIXES = { webhook: "WEBHOOK_URL", slack: "SLACK_WEBHOOK_URL", discord: "DISCORD_WEBHOOK_URL", email: "EMAIL_TO", confirmation: "CONFIRMATION" };
+const SINK_SUFFIXES = {
+  webhook: "WEBHOOK_URL",
+  slack: "SLACK_WEBHOOK_URL",
+  discord: "DISCORD_WEBHOOK_URL",
+  email: "EMAIL_TO",
+  confirmation: "CONFIRMATION",
+};
 /** The local sink once started: the drain Worker hands it each e-mail. */
 let localSink = null;
 /** Settings only the site reads: the drain Worker never gets them. */
@@ -112,9 +118,14 @@ const sink = await startLocalSink(forms, settings);
 
 // Each server is in the cleanups from the moment it is spawned: Ctrl-C during start-up stops it too.
 process.stdout.write("Starting the site and the outbox drain… ");
-await startPagesDev({ port, host, bindings: settings, logFile: LOG_FILE, onLine: explainLine, onSpawn: (stop) => cleanups.push(stop) }).catch((error) =>
-  fail("wrangler pages dev", error),
-);
+await startPagesDev({
+  port,
+  host,
+  bindings: settings,
+  logFile: LOG_FILE,
+  onLine: explainLine,
+  onSpawn: (stop) => cleanups.push(stop),
+}).catch((error) => fail("wrangler pages dev", error));
 await startLocalOutboxDrain(settings).catch((error) => fail("The outbox drain Worker", error));
 console.log("done.");
 printReadyBlock();

@@ -106,7 +106,12 @@ export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenCha
       </div>
       {/* One element for every state (tests and assistive technology follow it); a failure is an alert. */}
       <div className={failed ? "captcha-feedback notice error" : "captcha-feedback"}>
-        <p className="captcha-status" role={failed ? "alert" : "status"} aria-live={failed ? "assertive" : "polite"} data-captcha-status={status}>
+        <p
+          className="captcha-status"
+          role={failed ? "alert" : "status"}
+          aria-live={failed ? "assertive" : "polite"}
+          data-captcha-status={status}
+        >
           {STATUS_TEXT[status]}
         </p>
         {failed ? (

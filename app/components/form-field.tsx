@@ -18,8 +18,16 @@ export function FormField({ field, value, error }: { field: FieldDef; value: str
   };
   if (field.type === "hidden") return <input type="hidden" name={field.name} defaultValue={value} />;
 
-  const hint = field.hint ? <span className="hint" id={hintId}>{field.hint}</span> : null;
-  const errorText = error ? <span className="error" id={errorId}>{error}</span> : null;
+  const hint = field.hint ? (
+    <span className="hint" id={hintId}>
+      {field.hint}
+    </span>
+  ) : null;
+  const errorText = error ? (
+    <span className="error" id={errorId}>
+      {error}
+    </span>
+  ) : null;
   if (field.type === "checkbox") {
     return (
       <div className="field checkbox">

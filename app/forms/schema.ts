@@ -92,11 +92,7 @@ export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   public?: boolean;
 }
 
-type ValueOf<T extends FieldDef> = T["type"] extends "checkbox"
-  ? boolean
-  : T["type"] extends "number"
-    ? number
-    : string;
+type ValueOf<T extends FieldDef> = T["type"] extends "checkbox" ? boolean : T["type"] extends "number" ? number : string;
 
 /** The validated values of a form: the payload type webhook receivers get. */
 export type FormValues<F extends readonly FieldDef[]> = {

@@ -5,7 +5,10 @@ import { pageMeta } from "~/lib/http/meta";
 import type { loader as rootLoader } from "~/root";
 
 export const meta: MetaFunction = () =>
-  pageMeta("Forms you can trust", "Gatepost shows forms, checks each sender is human with Cloudflare Turnstile, and only then keeps and forwards what they sent.");
+  pageMeta(
+    "Forms you can trust",
+    "Gatepost shows forms, checks each sender is human with Cloudflare Turnstile, and only then keeps and forwards what they sent.",
+  );
 
 export function loader() {
   return { forms: publicForms().map(({ id, title, description }) => ({ id, title, description })) };
@@ -17,10 +20,7 @@ export default function Index() {
   return (
     <>
       <h1>{name}</h1>
-      <p className="lead">
-        Each form checks that you are human with Cloudflare Turnstile before anything you send is kept or
-        passed on.
-      </p>
+      <p className="lead">Each form checks that you are human with Cloudflare Turnstile before anything you send is kept or passed on.</p>
       {forms.length > 0 ? (
         <ul className="forms">
           {forms.map((form) => (

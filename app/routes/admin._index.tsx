@@ -17,7 +17,13 @@ export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);
   const db = context.cloudflare.env.DB;
-  const [dashboard, destinations] = await Promise.all([loadDashboard(db, FORMS.map((f) => f.id)), readDestinationAttention(db)]);
+  const [dashboard, destinations] = await Promise.all([
+    loadDashboard(
+      db,
+      FORMS.map((f) => f.id),
+    ),
+    readDestinationAttention(db),
+  ]);
   // Settings problems name variables, never values; destinations needing a person come from the outbox.
   return { ...dashboard, attention: { problems: context.settings.problems, destinations } };
 }
@@ -38,11 +44,17 @@ export default function Dashboard() {
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   // The column only when there is something to do in it: an always-empty column reads as broken.
   const redeliverable = role === "admin" && forms.some((f) => f.dead > 0);
-  const nothingYet = forms.every((f) => f.week === 0 && f.quarantined === 0 && f.dead === 0) && days.every((d) => Object.values(d.counts).every((n) => n === 0));
+  const nothingYet =
+    forms.every((f) => f.week === 0 && f.quarantined === 0 && f.dead === 0) &&
+    days.every((d) => Object.values(d.counts).every((n) => n === 0));
   return (
     <>
       <h1>Dashboard</h1>
-      {result ? <p className={result.ok ? "notice ok" : "notice error"} role="status">{result.message}</p> : null}
+      {result ? (
+        <p className={result.ok ? "notice ok" : "notice error"} role="status">
+          {result.message}
+        </p>
+      ) : null}
       {attention.problems.length > 0 || attention.destinations.length > 0 ? (
         <section aria-labelledby="attention" className="notice error">
           <h2 id="attention">Needs attention</h2>
@@ -83,10 +95,18 @@ export default function Dashboard() {
           <thead>
             <tr>
               <th scope="col">Form</th>
-              <th scope="col" className="num">Today (UTC)</th>
-              <th scope="col" className="num">Last 7 days</th>
-              <th scope="col" className="num">Quarantined</th>
-              <th scope="col" className="num">Dead deliveries</th>
+              <th scope="col" className="num">
+                Today (UTC)
+              </th>
+              <th scope="col" className="num">
+                Last 7 days
+              </th>
+              <th scope="col" className="num">
+                Quarantined
+              </th>
+              <th scope="col" className="num">
+                Dead deliveries
+              </th>
               {redeliverable ? <th scope="col">Redeliver</th> : null}
             </tr>
           </thead>
@@ -97,8 +117,12 @@ export default function Dashboard() {
                   <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{findForm(f.formId)?.title ?? f.formId}</Link>{" "}
                   <span className="small">{f.formId}</span>
                 </th>
-                <td className="num" data-label="Today (UTC)">{f.today}</td>
-                <td className="num" data-label="Last 7 days">{f.week}</td>
+                <td className="num" data-label="Today (UTC)">
+                  {f.today}
+                </td>
+                <td className="num" data-label="Last 7 days">
+                  {f.week}
+                </td>
                 <td className="num" data-label="Quarantined">
                   <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=quarantined`}>{f.quarantined}</Link>
                 </td>

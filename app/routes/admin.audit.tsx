@@ -34,15 +34,26 @@ export default function AuditLog() {
           <table className="cards">
             <caption className="visually-hidden">Audit log entries</caption>
             <thead>
-              <tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What happened</th><th scope="col">IP</th></tr>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What happened</th>
+                <th scope="col">IP</th>
+              </tr>
             </thead>
             <tbody>
               {entries.map((e) => (
                 <tr key={e.id}>
-                  <td className="nowrap" data-label="When">{formatUtc(e.at)}</td>
+                  <td className="nowrap" data-label="When">
+                    {formatUtc(e.at)}
+                  </td>
                   <td data-label="Who">{actorName(e.actor, e.role)}</td>
-                  <td className="lead-cell"><AuditSentence action={e.action} target={e.target} detail={e.detail} /></td>
-                  <td className="nowrap" data-label="IP">{e.ip ?? "—"}</td>
+                  <td className="lead-cell">
+                    <AuditSentence action={e.action} target={e.target} detail={e.detail} />
+                  </td>
+                  <td className="nowrap" data-label="IP">
+                    {e.ip ?? "—"}
+                  </td>
                 </tr>
               ))}
             </tbody>

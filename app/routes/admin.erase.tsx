@@ -37,7 +37,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const matches = await findByEmail(env.DB, email);
   await env.DB.batch([
-    auditStatement(env.DB, { user, request, action: "erase.preview", detail: { emailTag: await emailTag(email, context.settings.admin.sessionSecrets[0]), matched: matches.length } }),
+    auditStatement(env.DB, {
+      user,
+      request,
+      action: "erase.preview",
+      detail: { emailTag: await emailTag(email, context.settings.admin.sessionSecrets[0]), matched: matches.length },
+    }),
   ]);
   return { step: "confirm" as const, email, matches };
 }
@@ -48,12 +53,13 @@ export default function Erase() {
     <>
       <h1>Erase by e-mail</h1>
       <p>
-        For a data request: finds every submission, in every form, with a field that is exactly this
-        address, and erases them with their delivery logs. The audit log records that an erase happened
-        and how many went, never the address.
+        For a data request: finds every submission, in every form, with a field that is exactly this address, and erases them with their
+        delivery logs. The audit log records that an erase happened and how many went, never the address.
       </p>
       {result && "message" in result ? (
-        <p className={result.step === "done" ? "notice ok" : "notice error"} role="status">{result.message}</p>
+        <p className={result.step === "done" ? "notice ok" : "notice error"} role="status">
+          {result.message}
+        </p>
       ) : null}
       <Form method="post" className="filters">
         <input type="hidden" name="intent" value="find" />
@@ -65,7 +71,9 @@ export default function Erase() {
       </Form>
       {result?.step === "confirm" ? (
         <section aria-labelledby="confirm-title">
-          <h2 id="confirm-title">{result.matches.length} submission{result.matches.length === 1 ? "" : "s"} found</h2>
+          <h2 id="confirm-title">
+            {result.matches.length} submission{result.matches.length === 1 ? "" : "s"} found
+          </h2>
           {result.matches.length === 0 ? (
             <div className="empty">
               <strong>Nothing to erase</strong>
@@ -73,7 +81,11 @@ export default function Erase() {
             </div>
           ) : (
             <ul>
-              {result.matches.map((m) => <li key={m.id}>{m.formId}, {formatUtc(m.receivedAt)} (<code>{m.id}</code>)</li>)}
+              {result.matches.map((m) => (
+                <li key={m.id}>
+                  {m.formId}, {formatUtc(m.receivedAt)} (<code>{m.id}</code>)
+                </li>
+              ))}
             </ul>
           )}
           {result.matches.length > 0 ? (
@@ -81,7 +93,9 @@ export default function Erase() {
               <input type="hidden" name="intent" value="erase" />
               <input type="hidden" name="email" value={result.email} />
               <input type="hidden" name="confirm" value="yes" />
-              <button type="submit" className="danger">Erase {result.matches.length} permanently</button>
+              <button type="submit" className="danger">
+                Erase {result.matches.length} permanently
+              </button>
             </Form>
           ) : null}
         </section>

@@ -51,22 +51,42 @@ export default function SubmissionDetail() {
   return (
     <>
       <h1>Submission</h1>
-      {result ? <p className={result.ok ? "notice ok" : "notice error"} role="status">{result.message}</p> : null}
+      {result ? (
+        <p className={result.ok ? "notice ok" : "notice error"} role="status">
+          {result.message}
+        </p>
+      ) : null}
       <dl>
-        <dt>Reference</dt><dd><code>{s.id}</code></dd>
-        <dt>Form</dt><dd>{form ? `${form.title} (${s.formId})` : s.formId}</dd>
-        <dt>Received</dt><dd>{formatUtc(s.receivedAt)}</dd>
-        <dt>Status</dt><dd><StateBadge state={state} /></dd>
-        {s.quarantineReason ? <><dt>Quarantine reason</dt><dd>{s.quarantineReason}</dd></> : null}
+        <dt>Reference</dt>
+        <dd>
+          <code>{s.id}</code>
+        </dd>
+        <dt>Form</dt>
+        <dd>{form ? `${form.title} (${s.formId})` : s.formId}</dd>
+        <dt>Received</dt>
+        <dd>{formatUtc(s.receivedAt)}</dd>
+        <dt>Status</dt>
+        <dd>
+          <StateBadge state={state} />
+        </dd>
+        {s.quarantineReason ? (
+          <>
+            <dt>Quarantine reason</dt>
+            <dd>{s.quarantineReason}</dd>
+          </>
+        ) : null}
       </dl>
       <h2>Fields</h2>
       <FieldList fields={form?.fields ?? []} values={s.fields} />
       <h2>Verification</h2>
       {s.verification ? (
         <dl>
-          <dt>Hostname</dt><dd>{s.verification.hostname}</dd>
-          <dt>Action</dt><dd>{s.verification.action}</dd>
-          <dt>Challenge solved</dt><dd>{formatUtc(s.verification.challengeTs)}</dd>
+          <dt>Hostname</dt>
+          <dd>{s.verification.hostname}</dd>
+          <dt>Action</dt>
+          <dd>{s.verification.action}</dd>
+          <dt>Challenge solved</dt>
+          <dd>{formatUtc(s.verification.challengeTs)}</dd>
         </dl>
       ) : (
         <p>No Turnstile verdict is stored for this submission.</p>
@@ -74,25 +94,34 @@ export default function SubmissionDetail() {
       <h2>Delivery timeline</h2>
       {deliveries.length > 0 ? (
         <p className="note">
-          A redelivery sends the same webhook id again. A receiver that de-duplicates by webhook id (as
-          docs/webhooks.md advises) answers it as a duplicate and does not act twice: that is expected,
-          and the attempt still counts as delivered.
+          A redelivery sends the same webhook id again. A receiver that de-duplicates by webhook id (as docs/webhooks.md advises) answers it
+          as a duplicate and does not act twice: that is expected, and the attempt still counts as delivered.
         </p>
       ) : null}
       <DeliveryTimeline deliveries={deliveries} />
       {role === "admin" ? (
         <div className="actions">
           {state === "quarantined" ? (
-            <Form method="post"><button type="submit" name="intent" value="release">Release from quarantine</button></Form>
+            <Form method="post">
+              <button type="submit" name="intent" value="release">
+                Release from quarantine
+              </button>
+            </Form>
           ) : deliveries.length > 0 ? (
-            <Form method="post"><button type="submit" name="intent" value="redeliver">Redeliver</button></Form>
+            <Form method="post">
+              <button type="submit" name="intent" value="redeliver">
+                Redeliver
+              </button>
+            </Form>
           ) : null}
           {/* A second click, without JavaScript: the delete button sits behind a disclosure. */}
           <details>
             <summary>Delete this submission…</summary>
             <p>This removes the submission, its deliveries and their log for good.</p>
             <Form method="post">
-              <button type="submit" name="intent" value="delete" className="danger">Delete permanently</button>
+              <button type="submit" name="intent" value="delete" className="danger">
+                Delete permanently
+              </button>
             </Form>
           </details>
         </div>

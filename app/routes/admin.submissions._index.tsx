@@ -51,20 +51,32 @@ export default function SubmissionList() {
   return (
     <>
       <h1>Submissions</h1>
-      {params.get("deleted") ? <p className="notice ok" role="status">The submission was deleted.</p> : null}
+      {params.get("deleted") ? (
+        <p className="notice ok" role="status">
+          The submission was deleted.
+        </p>
+      ) : null}
       <Form method="get" className="filters" role="search" aria-label="Filter submissions">
         <label>
           Form
           <select name="form" defaultValue={filters.formId ?? ""}>
             <option value="">All forms</option>
-            {forms.map((f) => <option key={f} value={f}>{formTitle(f)}</option>)}
+            {forms.map((f) => (
+              <option key={f} value={f}>
+                {formTitle(f)}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Status
           <select name="status" defaultValue={filters.state ?? ""}>
             <option value="">Any</option>
-            {STATES.map((s) => <option key={s} value={s}>{STATE_LABELS[s] ?? s}</option>)}
+            {STATES.map((s) => (
+              <option key={s} value={s}>
+                {STATE_LABELS[s] ?? s}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -81,7 +93,9 @@ export default function SubmissionList() {
         </label>
         <button type="submit">Filter</button>
       </Form>
-      <p>{total} submission{total === 1 ? "" : "s"} found.</p>
+      <p>
+        {total} submission{total === 1 ? "" : "s"} found.
+      </p>
       {items.length === 0 ? (
         <div className="empty">
           <strong>{filtered ? "No submission matches these filters" : "No submissions yet"}</strong>
@@ -99,14 +113,25 @@ export default function SubmissionList() {
             <table className="cards">
               <caption className="visually-hidden">Submissions, newest first</caption>
               <thead>
-                <tr><th scope="col">Received</th><th scope="col">Form</th><th scope="col">Status</th><th scope="col">Content</th></tr>
+                <tr>
+                  <th scope="col">Received</th>
+                  <th scope="col">Form</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Content</th>
+                </tr>
               </thead>
               <tbody>
                 {items.map((item) => (
                   <tr key={item.id}>
-                    <td className="nowrap" data-label="Received"><Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>{formatUtc(item.receivedAt)}</Link></td>
+                    <td className="nowrap" data-label="Received">
+                      <Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>
+                        {formatUtc(item.receivedAt)}
+                      </Link>
+                    </td>
                     <td data-label="Form">{formTitle(item.formId)}</td>
-                    <td data-label="Status"><StateBadge state={item.state} /></td>
+                    <td data-label="Status">
+                      <StateBadge state={item.state} />
+                    </td>
                     <td className="lead-cell">{item.preview}</td>
                   </tr>
                 ))}
@@ -115,7 +140,9 @@ export default function SubmissionList() {
           </div>
           <nav className="pager" aria-label="Pages">
             {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>Previous page</Link> : null}
-            <span>Page {filters.page} of {pages}</span>
+            <span>
+              Page {filters.page} of {pages}
+            </span>
             {filters.page < pages ? <Link to={pageLink(filters.page + 1)}>Next page</Link> : null}
           </nav>
         </>
@@ -125,7 +152,11 @@ export default function SubmissionList() {
         <label>
           Form
           <select name="form" defaultValue={filters.formId ?? forms[0]}>
-            {forms.map((f) => <option key={f} value={f}>{formTitle(f)}</option>)}
+            {forms.map((f) => (
+              <option key={f} value={f}>
+                {formTitle(f)}
+              </option>
+            ))}
           </select>
         </label>
         <label>

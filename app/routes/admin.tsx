@@ -22,15 +22,21 @@ export default function AdminLayout() {
   return (
     <div className="admin">
       <nav aria-label="Operator console">
-        <NavLink to="/admin" end>Dashboard</NavLink>
+        <NavLink to="/admin" end>
+          Dashboard
+        </NavLink>
         <NavLink to="/admin/submissions">Submissions</NavLink>
         <NavLink to="/admin/erase">Erase by e-mail</NavLink>
         <NavLink to="/admin/audit">Audit log</NavLink>
         <span className="who">{signedInAs(user)}</span>
         <Form method="post" action="/admin/logout" reloadDocument>
-          <button type="submit" className="secondary">Sign out</button>
+          <button type="submit" className="secondary">
+            Sign out
+          </button>
           {user.role === "admin" ? (
-            <button type="submit" name="intent" value="everywhere" className="secondary">Sign out everywhere</button>
+            <button type="submit" name="intent" value="everywhere" className="secondary">
+              Sign out everywhere
+            </button>
           ) : null}
         </Form>
       </nav>

@@ -19,7 +19,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!form) throw refusal("form_not_found");
   const env = context.cloudflare.env;
   const { columns, rows } = await loadExportRows(env.DB, form, { from, to });
-  await auditExport({ env, settings: context.settings, user, request }, form.id, { format, from: from ?? null, to: to ?? null, rows: rows.length });
+  await auditExport({ env, settings: context.settings, user, request }, form.id, {
+    format,
+    from: from ?? null,
+    to: to ?? null,
+    rows: rows.length,
+  });
   const name = `gatepost-${form.id}-${from ?? "start"}-to-${to ?? "now"}.${format}`;
   return new Response(format === "csv" ? toCsv(columns, rows) : toJson(columns, rows), {
     headers: {

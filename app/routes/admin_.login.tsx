@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  json,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
@@ -28,7 +35,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const config = context.settings.admin;
   // The setting names travel as loader data, so the client bundle never names a secret.
   const setup = { hash: "ADMIN_PASSWORD_HASH", secret: "SESSION_SECRET" };
-  return { next, open: config.open, passwordSignIn: config.passwordSignIn, access: Boolean(config.access), problems: config.problems, setup };
+  return {
+    next,
+    open: config.open,
+    passwordSignIn: config.passwordSignIn,
+    access: Boolean(config.access),
+    problems: config.problems,
+    setup,
+  };
 }
 
 // A password too long to be one is simply wrong (verifyPassword refuses it), never a 500.
@@ -60,14 +74,18 @@ export default function AdminLogin() {
           <h2>The operator console is closed</h2>
           <p>
             No way to sign in is configured, so nobody can. Make a password hash with{" "}
-            <code>npm run admin:hash-password -- &apos;your password&apos;</code>, set it as <code>{setup.hash}</code>,
-            and set <code>{setup.secret}</code> to 32 or more random characters (docs/deploy.md, step 3).
+            <code>npm run admin:hash-password -- &apos;your password&apos;</code>, set it as <code>{setup.hash}</code>, and set{" "}
+            <code>{setup.secret}</code> to 32 or more random characters (docs/deploy.md, step 3).
           </p>
         </div>
       ) : null}
       {problems.length > 0 ? (
         <div className="notice error">
-          <ul>{problems.map((p) => <li key={p}>{p}</li>)}</ul>
+          <ul>
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
         </div>
       ) : null}
       {access ? <p>If this site is behind Cloudflare Access, signing in there lets you in as admin.</p> : null}
@@ -75,7 +93,9 @@ export default function AdminLogin() {
         <Form method="post" replace>
           <input type="hidden" name="next" value={next} />
           {result ? (
-            <p className="notice error" role="alert" id="login-error">{ERRORS[result.code].message}</p>
+            <p className="notice error" role="alert" id="login-error">
+              {ERRORS[result.code].message}
+            </p>
           ) : null}
           <div className="field">
             <label htmlFor="password">Password</label>
@@ -90,7 +110,9 @@ export default function AdminLogin() {
               aria-describedby={result ? "login-error" : undefined}
             />
           </div>
-          <button type="submit" disabled={busy}>{busy ? "Signing in…" : "Sign in"}</button>
+          <button type="submit" disabled={busy}>
+            {busy ? "Signing in…" : "Sign in"}
+          </button>
         </Form>
       ) : null}
     </div>

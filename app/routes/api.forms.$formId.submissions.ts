@@ -35,7 +35,5 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (json) return acceptedJson(result.id, result.replayed, headers);
     return redirect(form.redirectUrl ?? `/f/${form.id}/thanks/${result.id}`, { status: 303, headers });
   }
-  return json
-    ? problemJson(result.code, headers, result.fieldErrors)
-    : problemHtml(result.code, form, headers, result.fieldErrors);
+  return json ? problemJson(result.code, headers, result.fieldErrors) : problemHtml(result.code, form, headers, result.fieldErrors);
 }

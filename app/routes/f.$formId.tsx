@@ -21,8 +21,7 @@ import { pageMeta } from "~/lib/http/meta";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 import { refusal } from "~/lib/http/responses.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? pageMeta(data.form.title, data.form.description) : [];
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.form.title, data.form.description) : []);
 
 // Refusals carry their code and, for 429, Retry-After and RateLimit; Remix drops action headers
 // unless the route passes them on.

@@ -86,7 +86,14 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
       const name = frame.functionName || "(anonymous)";
       if (IDLE.has(name)) continue;
       busyUs += us;
-      const inBundle = frame.url && bundleFile.endsWith(frame.url.replace(/^file:\/\//, "").split("/").pop());
+      const inBundle =
+        frame.url &&
+        bundleFile.endsWith(
+          frame.url
+            .replace(/^file:\/\//, "")
+            .split("/")
+            .pop(),
+        );
       const module = inBundle ? lineToModule(frame.lineNumber) : frame.url || "(native)";
       const key = `${name} (${module})`;
       fns.set(key, (fns.get(key) ?? 0) + us);
@@ -98,7 +105,11 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
       [...map.entries()]
         .sort((a, b) => b[1] - a[1])
         .slice(0, n)
-        .map(([name, us]) => ({ name, msPerRequest: Math.round((us / 1000 / count) * 1000) / 1000, share: Math.round((us / busyUs) * 1000) / 10 }));
+        .map(([name, us]) => ({
+          name,
+          msPerRequest: Math.round((us / 1000 / count) * 1000) / 1000,
+          share: Math.round((us / busyUs) * 1000) / 10,
+        }));
     return {
       count,
       busyMs: Math.round(busyUs / 1000),

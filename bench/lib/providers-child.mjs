@@ -4,7 +4,15 @@ import { startWebhookSink } from "../../tests/support/webhook-sink.mjs";
 
 const standin = await startTurnstileStandin();
 const sink = await startWebhookSink({ secret: process.env.BENCH_SINK_SECRET });
-console.log(JSON.stringify({ standinOrigin: standin.origin, verifyUrl: standin.verifyUrl, scriptUrl: standin.scriptUrl, sinkUrl: sink.url, sinkControlOrigin: sink.controlOrigin }));
+console.log(
+  JSON.stringify({
+    standinOrigin: standin.origin,
+    verifyUrl: standin.verifyUrl,
+    scriptUrl: standin.scriptUrl,
+    sinkUrl: sink.url,
+    sinkControlOrigin: sink.controlOrigin,
+  }),
+);
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, async () => {
     await Promise.allSettled([standin.close(), sink.close()]);

@@ -14,7 +14,9 @@ export async function startProviders({ sinkSecret, timeoutMs = 20_000 }) {
   });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const line = output().split("\n").find((l) => l.startsWith("{"));
+    const line = output()
+      .split("\n")
+      .find((l) => l.startsWith("{"));
     if (line) {
       const urls = JSON.parse(line);
       return {

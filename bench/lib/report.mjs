@@ -60,11 +60,21 @@ export function judgeTargets(r) {
   add("accept, webhook destination, req/s ÷ reference with one signed delivery", 0.8, perRuntime("submitVsDeliveredRps"));
   if (r.js) {
     const worst = Math.max(...r.js.pages.map((page) => page.gzip - r.js.baseline.gzip));
-    targets.push({ name: "JS per page ≤ baseline + 10 KiB gzip", atLeast: null, measured: { "worst Δ KiB": round2(worst / 1024) }, verdict: worst <= 10240 ? "met" : "not met" });
+    targets.push({
+      name: "JS per page ≤ baseline + 10 KiB gzip",
+      atLeast: null,
+      measured: { "worst Δ KiB": round2(worst / 1024) },
+      verdict: worst <= 10240 ? "met" : "not met",
+    });
   }
   if (r.lighthouse) {
     const scores = r.lighthouse.results.flatMap((page) => Object.values(page.median));
-    targets.push({ name: "Lighthouse, every page, every category (median) = 100", atLeast: null, measured: { lowest: Math.min(...scores) }, verdict: scores.every((v) => v === 100) ? "met" : "not met" });
+    targets.push({
+      name: "Lighthouse, every page, every category (median) = 100",
+      atLeast: null,
+      measured: { lowest: Math.min(...scores) },
+      verdict: scores.every((v) => v === 100) ? "met" : "not met",
+    });
   }
   return targets;
 }
@@ -79,7 +89,12 @@ export function summarizeRun(r) {
     ratios: Object.fromEntries(r.runtimes.map((run) => [run.runtime, run.ratios])),
     cpuMsPerAccepted: r.profile ? Object.fromEntries(Object.entries(r.profile).map(([side, v]) => [side, v.processCpuMsPerRequest])) : null,
     latency: r.latency
-      ? { d1LatencyMs: r.latency.d1LatencyMs, twoTripsRef: r.latency.twoTripsRef, twoTrips: { p50: r.latency.twoTrips.p50, p99: r.latency.twoTrips.p99 }, oneTrip: { p50: r.latency.oneTrip.p50, p99: r.latency.oneTrip.p99 } }
+      ? {
+          d1LatencyMs: r.latency.d1LatencyMs,
+          twoTripsRef: r.latency.twoTripsRef,
+          twoTrips: { p50: r.latency.twoTrips.p50, p99: r.latency.twoTrips.p99 },
+          oneTrip: { p50: r.latency.oneTrip.p50, p99: r.latency.oneTrip.p99 },
+        }
       : null,
     verdicts: Object.fromEntries((r.targets ?? []).map((t) => [t.name, t.verdict])),
   };
@@ -97,13 +112,17 @@ export function renderResults(r) {
   const table = (...headers) => lines.push(`| ${headers.join(" | ")} |`, `|${"---|".repeat(headers.length)}`);
   lines.push(`Measured ${r.date} (finished ${r.finished}) with \`${r.command}\` on ${r.nproc} cores (\`nproc\`),`);
   lines.push(`Node ${r.node}, load average at the end ${r.loadAverage.join(" / ")} (the machine is shared with other`);
-  lines.push(`test runs)${r.stealPercent === undefined ? "" : `, ${r.stealPercent} % of this VM's CPU time taken by other guests (steal, /proc/stat) during the run`}. Load tests: autocannon, ${r.connections} connections; baseline and Gatepost alternate in rounds,`);
+  lines.push(
+    `test runs)${r.stealPercent === undefined ? "" : `, ${r.stealPercent} % of this VM's CPU time taken by other guests (steal, /proc/stat) during the run`}. Load tests: autocannon, ${r.connections} connections; baseline and Gatepost alternate in rounds,`,
+  );
   lines.push(`in the same run and the same runtime, so both sides of every ratio were measured together.`);
   if (r.targets) {
     section("Verdicts", `Each target against this run's figures (commit ${r.commit ?? "?"}); "met" only when every runtime meets it.`);
     table("Target", "Asks", "Measured", "Verdict");
     for (const t of r.targets) {
-      const measured = Object.entries(t.measured).map(([k, v]) => `${k}: ${v ?? "–"}`).join(", ");
+      const measured = Object.entries(t.measured)
+        .map(([k, v]) => `${k}: ${v ?? "–"}`)
+        .join(", ");
       lines.push(`| ${t.name} | ${t.atLeast === null ? "see name" : `≥ ${t.atLeast}`} | ${measured} | **${t.verdict}** |`);
     }
   }
@@ -115,7 +134,10 @@ export function renderResults(r) {
       `Gatepost at ${l.twoTripsRef} (two trips before the answer) and this checkout (one) take the same posts, no destination, in ${l.rounds} alternating rounds of ${l.secondsPerRound} s.`,
     );
     table("Gatepost", "p50 ms", "p99 ms", "req/s", "Status codes");
-    for (const [name, side] of [[`${l.twoTripsRef}: rate-limit trip, then store`, l.twoTrips], ["this checkout: one batch", l.oneTrip]]) {
+    for (const [name, side] of [
+      [`${l.twoTripsRef}: rate-limit trip, then store`, l.twoTrips],
+      ["this checkout: one batch", l.oneTrip],
+    ]) {
       lines.push(`| ${name} | ${ms(side.p50)} | ${ms(side.p99)} | ${side.rps} (${side.perRound.join(" / ")}) | ${codes(side)} |`);
     }
   }
@@ -127,12 +149,16 @@ export function renderResults(r) {
   const others = r.js.pages.filter((page) => !PAGE_NAMES[page.routeId]);
   for (const page of named) {
     const delta = page.gzip - base.gzip;
-    lines.push(`| ${PAGE_NAMES[page.routeId]} | ${page.files.length} | ${kib(page.raw)} | ${kib(page.gzip)} | ${kib(base.gzip)} | ${kib(delta)} | ${delta <= 10240 ? "ok" : "**over**"} |`);
+    lines.push(
+      `| ${PAGE_NAMES[page.routeId]} | ${page.files.length} | ${kib(page.raw)} | ${kib(page.gzip)} | ${kib(base.gzip)} | ${kib(delta)} | ${delta <= 10240 ? "ok" : "**over**"} |`,
+    );
   }
   if (others.length > 0) {
     const worst = others.reduce((a, b) => (b.gzip > a.gzip ? b : a));
     const delta = worst.gzip - base.gzip;
-    lines.push(`| ${others.length} other routes, the largest (${worst.routeId}) | ${worst.files.length} | ${kib(worst.raw)} | ${kib(worst.gzip)} | ${kib(base.gzip)} | ${kib(delta)} | ${delta <= 10240 ? "ok" : "**over**"} |`);
+    lines.push(
+      `| ${others.length} other routes, the largest (${worst.routeId}) | ${worst.files.length} | ${kib(worst.raw)} | ${kib(worst.gzip)} | ${kib(base.gzip)} | ${kib(delta)} | ${delta <= 10240 ? "ok" : "**over**"} |`,
+    );
   }
   lines.push(`| baseline / | ${base.files.length} | ${kib(base.raw)} | ${kib(base.gzip)} | | | |`);
   for (const run of r.runtimes) {
@@ -142,19 +168,44 @@ export function renderResults(r) {
       "the median of the per-round ratios, each from a baseline and a Gatepost measurement taken back to back.",
     );
     table("Request", "req/s", "p50 ms", "p99 ms", "Status codes", "Baseline req/s", "Ratio, req/s (target)");
-    lines.push(`| baseline GET / | ${run.ssr.baseline.rps} (${run.ssr.baseline.perRound.join(" / ")}) | ${ms(run.ssr.baseline.p50)} | ${ms(run.ssr.baseline.p99)} | ${codes(run.ssr.baseline)} | | |`);
+    lines.push(
+      `| baseline GET / | ${run.ssr.baseline.rps} (${run.ssr.baseline.perRound.join(" / ")}) | ${ms(run.ssr.baseline.p50)} | ${ms(run.ssr.baseline.p99)} | ${codes(run.ssr.baseline)} | | |`,
+    );
     lines.push(loadRow("GET /", run.ssr.home, run.ssr.baseline).replace(/\|$/, "") + "(≥ 0.9) |");
     lines.push(loadRow("GET /f/contact", run.ssr.contact, run.ssr.baseline).replace(/\|$/, "") + "(≥ 0.9) |");
-    lines.push(`| baseline POST /submit | ${run.submit.baseline.rps} (${run.submit.baseline.perRound.join(" / ")}) | ${ms(run.submit.baseline.p50)} | ${ms(run.submit.baseline.p99)} | ${codes(run.submit.baseline)} | | |`);
+    lines.push(
+      `| baseline POST /submit | ${run.submit.baseline.rps} (${run.submit.baseline.perRound.join(" / ")}) | ${ms(run.submit.baseline.p50)} | ${ms(run.submit.baseline.p99)} | ${codes(run.submit.baseline)} | | |`,
+    );
     if (run.submit.counted) {
-      lines.push(loadRow("reference: baseline POST /submit?counted (plus one rate-limit round trip)", run.submit.counted, run.submit.baseline).replace(/\|$/, "") + "(what the 2nd trip costs) |");
+      lines.push(
+        loadRow(
+          "reference: baseline POST /submit?counted (plus one rate-limit round trip)",
+          run.submit.counted,
+          run.submit.baseline,
+        ).replace(/\|$/, "") + "(what the 2nd trip costs) |",
+      );
     }
-    lines.push(loadRow("POST /f/contact, accepted, no destination", run.submit.noDestination, run.submit.baseline).replace(/\|$/, "") + "(≥ 0.9) |");
-    lines.push(loadRow("POST /f/contact, accepted, webhook destination (first delivery in waitUntil)", run.submit.ours, run.submit.baseline).replace(/\|$/, "") + "(against /submit?delivered below) |");
+    lines.push(
+      loadRow("POST /f/contact, accepted, no destination", run.submit.noDestination, run.submit.baseline).replace(/\|$/, "") + "(≥ 0.9) |",
+    );
+    lines.push(
+      loadRow("POST /f/contact, accepted, webhook destination (first delivery in waitUntil)", run.submit.ours, run.submit.baseline).replace(
+        /\|$/,
+        "",
+      ) + "(against /submit?delivered below) |",
+    );
     if (run.submit.delivered) {
-      lines.push(loadRow("reference: baseline POST /submit?delivered (plus one signed delivery and a D1 write after the answer)", run.submit.delivered, run.submit.baseline).replace(/\|$/, "") + "|");
+      lines.push(
+        loadRow(
+          "reference: baseline POST /submit?delivered (plus one signed delivery and a D1 write after the answer)",
+          run.submit.delivered,
+          run.submit.baseline,
+        ).replace(/\|$/, "") + "|",
+      );
       const ratio = pairedRatio(run.submit.ours, run.submit.delivered);
-      block(`Webhook destination against the delivering reference, req/s: ${x(ratio.median)} (${ratio.perRound.map(x).join(" / ")}) (target ≥ 0.8).`);
+      block(
+        `Webhook destination against the delivering reference, req/s: ${x(ratio.median)} (${ratio.perRound.map(x).join(" / ")}) (target ≥ 0.8).`,
+      );
     }
   }
   if (r.pageCpu) {
@@ -165,7 +216,11 @@ export function renderResults(r) {
       `from /proc, in ${c.baseline.perRound.length} alternating rounds). On a shared VM it moves less than req/s, which a neighbour's load shifts between rounds.`,
     );
     table("Page", "workerd process CPU ms per view (per round)", "Baseline's CPU ÷ this");
-    for (const [name, key] of [["baseline GET /", "baseline"], ["GET /", "home"], ["GET /f/contact", "contact"]]) {
+    for (const [name, key] of [
+      ["baseline GET /", "baseline"],
+      ["GET /", "home"],
+      ["GET /f/contact", "contact"],
+    ]) {
       const ratio = key === "baseline" ? "" : x(c.baseline.processCpuMsPerView / c[key].processCpuMsPerView);
       lines.push(`| ${name} | ${ms(c[key].processCpuMsPerView)} (${c[key].perRound.join(" / ")}) | ${ratio} |`);
     }
@@ -196,10 +251,15 @@ export function renderResults(r) {
     ];
     for (const [name, side] of sides) {
       if (!side) continue;
-      const over = (reference) => (reference && side.processCpuMsPerRequest ? (reference.processCpuMsPerRequest / side.processCpuMsPerRequest).toFixed(2) : "–");
-      lines.push(`| ${name} | ${ms(side.processCpuMsPerRequest)} (${(side.processCpuPerRound ?? []).join(" / ")}) | ${over(p.baseline)} | ${over(p.counted)} | ${ms(side.cpuMsPerRequest)} | ${ms(side.profiledRps)} |`);
+      const over = (reference) =>
+        reference && side.processCpuMsPerRequest ? (reference.processCpuMsPerRequest / side.processCpuMsPerRequest).toFixed(2) : "–";
+      lines.push(
+        `| ${name} | ${ms(side.processCpuMsPerRequest)} (${(side.processCpuPerRound ?? []).join(" / ")}) | ${over(p.baseline)} | ${over(p.counted)} | ${ms(side.cpuMsPerRequest)} | ${ms(side.profiledRps)} |`,
+      );
     }
-    block(`Gatepost's profile (webhook destination, ${p.ours.count} posts under load): biggest self-time groups (package or app module), CPU ms per submission and share:`);
+    block(
+      `Gatepost's profile (webhook destination, ${p.ours.count} posts under load): biggest self-time groups (package or app module), CPU ms per submission and share:`,
+    );
     for (const g of p.ours.topGroups.slice(0, 4)) lines.push(`- ${g.name}: ${g.msPerRequest} ms (${g.share} %)`);
     block("Top functions:");
     for (const f of p.ours.topFunctions.slice(0, 4)) lines.push(`- \`${f.name}\`: ${f.msPerRequest} ms (${f.share} %)`);
@@ -219,7 +279,9 @@ export function renderResults(r) {
     table("Page", "Performance", "Accessibility", "Best practices", "SEO", "Performance per run", "Below 1 in some run");
     for (const p of [...r.lighthouse.results, ...(r.lighthouse.baseline ?? [])]) {
       const m = p.median;
-      lines.push(`| ${p.name} | ${m.performance} | ${m.accessibility} | ${m["best-practices"]} | ${m.seo} | ${p.runs.map((s) => `${s.performance} (${s.benchmarkIndex ?? "?"}${s.stealPercent === undefined ? "" : `, ${s.stealPercent} %`})`).join(", ")} | ${p.notPerfect.join("; ") || "–"} |`);
+      lines.push(
+        `| ${p.name} | ${m.performance} | ${m.accessibility} | ${m["best-practices"]} | ${m.seo} | ${p.runs.map((s) => `${s.performance} (${s.benchmarkIndex ?? "?"}${s.stealPercent === undefined ? "" : `, ${s.stealPercent} %`})`).join(", ")} | ${p.notPerfect.join("; ") || "–"} |`,
+      );
     }
     for (const missing of r.lighthouse.missing) lines.push(`\nNot measured: ${missing}.`);
   }

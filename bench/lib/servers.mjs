@@ -59,7 +59,12 @@ export async function startPagesDev({ cwd, port, bindings = {}, persistTo, ready
   starting.add(group.stop);
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(`${url}${readyPath}`, () => !exited(), timeoutMs, () => `pages dev in ${cwd}:\n${output()}`);
+    await waitFor(
+      `${url}${readyPath}`,
+      () => !exited(),
+      timeoutMs,
+      () => `pages dev in ${cwd}:\n${output()}`,
+    );
   } catch (error) {
     await stop();
     throw error;

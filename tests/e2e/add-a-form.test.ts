@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-ignore - plain ESM helper
+// @ts-expect-error - plain ESM helper
 import { freePort } from "../../scripts/process-group.mjs";
 import { matchesDoc, readBlocks } from "./doc-snippets";
 
@@ -46,7 +46,9 @@ beforeAll(async () => {
     mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });
     try {
       cpSync(path.join(ROOT, file), path.join(scratch, file));
-    } catch {} // a file deleted in the working tree but not yet in the index
+    } catch {
+      // a file deleted in the working tree but not yet in the index
+    }
   }
   symlinkSync(path.join(ROOT, "node_modules"), path.join(scratch, "node_modules"));
 
@@ -74,7 +76,9 @@ afterAll(async () => {
       const timer = setTimeout(() => {
         try {
           process.kill(-start!.pid!, "SIGKILL");
-        } catch {}
+        } catch {
+          // the group already ended
+        }
         r(null);
       }, 20_000);
       start!.once("exit", () => (clearTimeout(timer), r(null)));
@@ -118,7 +122,10 @@ describe("adding a form is one file", () => {
     const deploy = blocks().find((b) => b.lang === "sh" && b.code.includes("secret put"))!;
     const names = [...deploy.code.matchAll(/secret put (\S+)/g)].map((m) => m[1]);
     expect(names.length).toBeGreaterThan(0);
-    expect(names.every((name) => /^FEEDBACK_(WEBHOOK_URL|WEBHOOK_SECRET)$/.test(name)), names.join(", ")).toBe(true);
+    expect(
+      names.every((name) => /^FEEDBACK_(WEBHOOK_URL|WEBHOOK_SECRET)$/.test(name)),
+      names.join(", "),
+    ).toBe(true);
     expect(deploy.code).toContain("-c workers/outbox-drain/wrangler.toml");
   });
 });

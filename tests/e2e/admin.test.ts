@@ -52,8 +52,7 @@ function parseCsv(text: string): string[][] {
       if (c === '"' && text[i + 1] === '"') {
         cell += '"';
         i++;
-      }
-      else if (c === '"') quoted = false;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
     else if (c === ",") {
@@ -65,8 +64,7 @@ function parseCsv(text: string): string[][] {
       row = [];
       cell = "";
       i++;
-    }
-    else cell += c;
+    } else cell += c;
   }
   return rows;
 }
@@ -117,10 +115,12 @@ describe("operator console in Chromium", () => {
     await page.getByRole("button", { name: "Redeliver" }).click();
     await page.getByText("Queued 1 delivery again.").waitFor(WAIT);
     // Same webhook-id, a second attempt in the log (the sink answers it as a duplicate, with 200).
-    await expect.poll(async () => {
-      await page.reload();
-      return timeline.getByRole("cell", { name: "200", exact: true }).count();
-    }, WAIT).toBe(2);
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return timeline.getByRole("cell", { name: "200", exact: true }).count();
+      }, WAIT)
+      .toBe(2);
     await page.screenshot({ path: new URL("admin-submission.png", ARTIFACTS).pathname, fullPage: true });
 
     await page.getByRole("link", { name: "Submissions", exact: true }).click();

@@ -34,4 +34,3 @@ export function watchErrors(page: Page): string[] {
   page.on("pageerror", (err) => errors.push(String(err)));
   return errors;
 }
-

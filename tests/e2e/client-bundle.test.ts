@@ -42,7 +42,8 @@ function configuredSecrets(): Array<[string, string]> {
     if (!existsSync(path.join(ROOT, file))) continue;
     const text = readFileSync(path.join(ROOT, file), "utf8");
     for (const name of names) {
-      for (const match of text.matchAll(new RegExp(`\\b${name}\\s*[:=]\\s*["'\`]([^"'\`$]{8,})["'\`]`, "g"))) values.set(`${name} (${file})`, match[1]);
+      for (const match of text.matchAll(new RegExp(`\\b${name}\\s*[:=]\\s*["'\`]([^"'\`$]{8,})["'\`]`, "g")))
+        values.set(`${name} (${file})`, match[1]);
     }
   }
   for (const name of names) if (process.env[name]) values.set(name, process.env[name]!);
@@ -84,8 +85,7 @@ describe("the published client bundle", () => {
 
   it("has every static file excluded from the Function by _routes.json (it never asks the asset server)", () => {
     const routes = JSON.parse(readFileSync(path.join(CLIENT, "_routes.json"), "utf8")) as { include: string[]; exclude: string[] };
-    const matches = (pattern: string, url: string) =>
-      pattern.endsWith("/*") ? url.startsWith(pattern.slice(0, -1)) : url === pattern;
+    const matches = (pattern: string, url: string) => (pattern.endsWith("/*") ? url.startsWith(pattern.slice(0, -1)) : url === pattern);
     const served = files
       .map((file) => `/${path.relative(CLIENT, file).split(path.sep).join("/")}`)
       .filter((url) => url !== "/_routes.json" && url !== "/_headers");

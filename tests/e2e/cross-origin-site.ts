@@ -39,7 +39,13 @@ function listen(): Promise<Server> {
     const gatepost = url.searchParams.get("gatepost") ?? "";
     const script = url.searchParams.get("script") ?? "";
     const raw = url.pathname === "/raw.html" ? Buffer.from(url.searchParams.get("html") ?? "", "base64url").toString("utf8") : null;
-    const html = raw ?? (url.pathname === "/plain.html" ? page(gatepost, script, false) : url.pathname === "/fetch.html" ? page(gatepost, script, true) : null);
+    const html =
+      raw ??
+      (url.pathname === "/plain.html"
+        ? page(gatepost, script, false)
+        : url.pathname === "/fetch.html"
+          ? page(gatepost, script, true)
+          : null);
     if (!html) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;

@@ -35,7 +35,10 @@ export function shellExamples(blocks: CodeBlock[]): ShellExample[] {
   const examples: ShellExample[] = [];
   for (const block of blocks) {
     if (block.lang === "sh") {
-      const comments = block.code.split("\n").filter((l) => l.startsWith("# ")).map((l) => l.slice(2).trim());
+      const comments = block.code
+        .split("\n")
+        .filter((l) => l.startsWith("# "))
+        .map((l) => l.slice(2).trim());
       examples.push({ ...block, outputs: [], comments });
     } else if ((block.lang === "http" || block.lang === "json") && examples.length > 0) {
       examples[examples.length - 1].outputs.push(block);
@@ -79,8 +82,13 @@ export function parseJsonRun(text: string): unknown[] {
   if (!trimmed) return [];
   try {
     return [JSON.parse(trimmed)];
-  } catch {}
-  return trimmed.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  } catch {
+    // not one JSON document: read it as JSON lines below
+  }
+  return trimmed
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }
 
 /**
@@ -90,7 +98,8 @@ export function parseJsonRun(text: string): unknown[] {
 export function matchesDoc(doc: unknown, actual: unknown): boolean {
   if (typeof doc === "string") {
     // "0b6c3f0e-…" or "/f/newsletter/thanks/5c1d…": the fixed part before the example id must match.
-    if (doc.includes("…")) return typeof actual === "string" && actual.startsWith(doc.slice(0, doc.indexOf("…")).replace(/[0-9a-f-]+$/, ""));
+    if (doc.includes("…"))
+      return typeof actual === "string" && actual.startsWith(doc.slice(0, doc.indexOf("…")).replace(/[0-9a-f-]+$/, ""));
     if (/^\d{4}-\d\d-\d\dT/.test(doc)) return typeof actual === "string" && !Number.isNaN(Date.parse(actual));
     return doc === actual;
   }
@@ -99,7 +108,10 @@ export function matchesDoc(doc: unknown, actual: unknown): boolean {
     if (!actual || typeof actual !== "object" || Array.isArray(actual)) return false;
     const keys = Object.keys(doc);
     const actualKeys = Object.keys(actual);
-    return keys.length === actualKeys.length && keys.every((k) => k in actual && matchesDoc((doc as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k]));
+    return (
+      keys.length === actualKeys.length &&
+      keys.every((k) => k in actual && matchesDoc((doc as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k]))
+    );
   }
   return doc === actual;
 }

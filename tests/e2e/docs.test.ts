@@ -35,9 +35,14 @@ function expectDocumentedAnswer(example: ShellExample, output: string) {
     }
     if (block.lang === "json" && bodies.length > 1 && actual.bodies.length === 1) {
       // Alternatives (a success and a refusal): the answer has the shape of one of them.
-      expect(bodies.some((body) => matchesDoc(body, actual.bodies[0])), `${where}: ${JSON.stringify(actual.bodies[0])}`).toBe(true);
+      expect(
+        bodies.some((body) => matchesDoc(body, actual.bodies[0])),
+        `${where}: ${JSON.stringify(actual.bodies[0])}`,
+      ).toBe(true);
     } else {
-      bodies.forEach((body, i) => expect(matchesDoc(body, actual.bodies[i]), `${where}: ${JSON.stringify(actual.bodies[i])} for ${JSON.stringify(body)}`).toBe(true));
+      bodies.forEach((body, i) =>
+        expect(matchesDoc(body, actual.bodies[i]), `${where}: ${JSON.stringify(actual.bodies[i])} for ${JSON.stringify(body)}`).toBe(true),
+      );
     }
   }
   let jsonLine = 0;
@@ -46,11 +51,13 @@ function expectDocumentedAnswer(example: ShellExample, output: string) {
     const header = /^([A-Za-z-]+): (\S+)/.exec(comment);
     if (statusLine) expect(actual.status, `${where}: ${comment}`).toBe(Number(statusLine[1]));
     else if (header) expect(matchesDoc(header[2], actual.headers.get(header[1].toLowerCase())), `${where}: ${comment}`).toBe(true);
-    else if (comment.startsWith("(")) continue; // a remark for the reader
+    else if (comment.startsWith("("))
+      continue; // a remark for the reader
     else if (comment.startsWith("{")) {
       const body = JSON.parse(comment.slice(0, comment.lastIndexOf("}") + 1));
       expect(matchesDoc(body, actual.bodies[jsonLine++]), `${where}: ${comment}`).toBe(true);
-    } else throw new Error(`${where}: the comment "${comment}" says nothing this test can check; write it as a status line, a header or JSON`);
+    } else
+      throw new Error(`${where}: the comment "${comment}" says nothing this test can check; write it as a status line, a header or JSON`);
   }
 }
 
@@ -87,7 +94,9 @@ describe("docs/api.md", () => {
     await page.getByLabel("E-mail address").fill("ada@example.org");
     await page.getByLabel("Message").fill("Sent from the snippet in docs/api.md.");
     const send = page.getByRole("button", { name: "Send" });
-    await expect.poll(() => page.locator('.cf-turnstile input[name="cf-turnstile-response"]').inputValue(), WAIT).toMatch(/^XXXX\.DUMMY\.TOKEN\./);
+    await expect
+      .poll(() => page.locator('.cf-turnstile input[name="cf-turnstile-response"]').inputValue(), WAIT)
+      .toMatch(/^XXXX\.DUMMY\.TOKEN\./);
     // data-callback ran: the snippet's captchaDone enabled the button.
     await expect.poll(() => send.isEnabled(), WAIT).toBe(true);
     await send.click();

@@ -97,7 +97,16 @@ describe("notifications from the browser to every kind of destination", () => {
     await visitor.close();
 
     // Slack and Discord arrive right after the answer; the e-mail on the drain Worker's next run.
-    await expect.poll(() => messages().filter((m) => m.reference === reference).map((m) => m.kind).sort(), WAIT).toEqual(["discord", "slack"]);
+    await expect
+      .poll(
+        () =>
+          messages()
+            .filter((m) => m.reference === reference)
+            .map((m) => m.kind)
+            .sort(),
+        WAIT,
+      )
+      .toEqual(["discord", "slack"]);
     // Each poll is one cron run of the drain Worker, as `npm start` fires them every 15 s.
     const emailsAfterTick = async () => {
       await drain.tick();
@@ -145,10 +154,12 @@ describe("notifications from the browser to every kind of destination", () => {
     await page.waitForLoadState("networkidle");
     await expect.poll(emailsAfterTick, { ...WAIT, interval: 1_000 }).toBe(2);
     const emailRegion = page.getByRole("region", { name: "Delivery to email" });
-    await expect.poll(async () => {
-      await page.reload();
-      return emailRegion.getByRole("cell", { name: "sent to 1 recipient" }).count();
-    }, WAIT).toBe(2);
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return emailRegion.getByRole("cell", { name: "sent to 1 recipient" }).count();
+      }, WAIT)
+      .toBe(2);
     const artifacts = new URL("../artifacts/", import.meta.url);
     mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: new URL("notifications-timeline.png", artifacts).pathname, fullPage: true });

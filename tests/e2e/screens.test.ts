@@ -29,7 +29,12 @@ afterAll(async () => {
 });
 
 async function open(viewport: Viewport): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], deviceScaleFactor: 1, isMobile: viewport === "phone", hasTouch: viewport === "phone" });
+  const context = await browser.newContext({
+    viewport: VIEWPORTS[viewport],
+    deviceScaleFactor: 1,
+    isMobile: viewport === "phone",
+    hasTouch: viewport === "phone",
+  });
   contexts.push(context);
   const page = patient(await context.newPage());
   return { page, errors: watchErrors(page) };
@@ -54,7 +59,9 @@ describe.each(["desktop", "phone"] as const)("visitor pages on a %s", (viewport)
     await page.getByRole("heading", { level: 1 }).waitFor(WAIT);
     // The site's look from BRAND_COLOR and SITE_LOGO_URL (tests/e2e/bindings.ts), allowed by the CSP.
     expect(await page.locator("header.site").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(15, 118, 110)");
-    expect(await page.locator("header.site img.site-logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await page.locator("header.site img.site-logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(
+      true,
+    );
     await shoot(page, "landing", viewport);
 
     await page.goto(`${inject("baseUrl")}/f/newsletter`);
@@ -92,7 +99,10 @@ describe.each(["desktop", "phone"] as const)("visitor pages on a %s", (viewport)
     await shoot(page, "thanks", viewport);
     if (viewport === "phone") expect(await pageWidth(page)).toBeLessThanOrEqual(390);
     // The refused post's 422 is the one failed request Chromium reports; nothing else may fail.
-    expect(errors.filter((e) => !e.includes("status of 422")), errors.join("\n")).toEqual([]);
+    expect(
+      errors.filter((e) => !e.includes("status of 422")),
+      errors.join("\n"),
+    ).toEqual([]);
   });
 });
 

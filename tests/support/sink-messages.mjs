@@ -37,7 +37,11 @@ export function describeEmail(raw) {
   const type = header(top.headers, "Content-Type");
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
   const parts = boundary
-    ? top.body.split(`--${boundary}`).slice(1).filter((p) => !p.startsWith("--")).map((p) => splitHead(p.replace(/^\r?\n/, "")))
+    ? top.body
+        .split(`--${boundary}`)
+        .slice(1)
+        .filter((p) => !p.startsWith("--"))
+        .map((p) => splitHead(p.replace(/^\r?\n/, "")))
     : [top];
   const textPart = parts.find((p) => /text\/plain/i.test(header(p.headers, "Content-Type"))) ?? parts[0];
   const htmlPart = parts.find((p) => /text\/html/i.test(header(p.headers, "Content-Type")));

@@ -15,7 +15,10 @@
   var seq = 0;
 
   function b64url(text) {
-    return btoa(unescape(encodeURIComponent(text))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    return btoa(unescape(encodeURIComponent(text)))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
   }
   function call(fn) {
     if (typeof fn === "function") fn.apply(null, Array.prototype.slice.call(arguments, 1));
@@ -112,7 +115,18 @@
       box.appendChild(input);
     }
     el.appendChild(box);
-    var w = { id: id, container: el, params: params, box: box, label: label, button: button, input: input, token: "", expired: false, timers: [] };
+    var w = {
+      id: id,
+      container: el,
+      params: params,
+      box: box,
+      label: label,
+      button: button,
+      input: input,
+      token: "",
+      expired: false,
+      timers: [],
+    };
     button.addEventListener("click", function () {
       issue(w);
     });
@@ -157,10 +171,31 @@
   };
 
   // data-* attribute → render parameter; callbacks name global functions, as with the real script.
-  var DATA_PARAMS = ["sitekey", "action", "cdata:cData", "theme", "size", "tabindex", "language", "appearance", "execution", "retry",
-    "retry-interval", "refresh-expired", "refresh-timeout", "response-field-name"];
-  var DATA_CALLBACKS = ["callback", "error-callback", "expired-callback", "timeout-callback", "before-interactive-callback",
-    "after-interactive-callback", "unsupported-callback"];
+  var DATA_PARAMS = [
+    "sitekey",
+    "action",
+    "cdata:cData",
+    "theme",
+    "size",
+    "tabindex",
+    "language",
+    "appearance",
+    "execution",
+    "retry",
+    "retry-interval",
+    "refresh-expired",
+    "refresh-timeout",
+    "response-field-name",
+  ];
+  var DATA_CALLBACKS = [
+    "callback",
+    "error-callback",
+    "expired-callback",
+    "timeout-callback",
+    "before-interactive-callback",
+    "after-interactive-callback",
+    "unsupported-callback",
+  ];
   function paramsFromData(el) {
     var params = {};
     DATA_PARAMS.forEach(function (entry) {
@@ -170,9 +205,10 @@
     });
     DATA_CALLBACKS.forEach(function (name) {
       var fn = el.getAttribute("data-" + name);
-      if (fn) params[name] = function () {
-        if (typeof window[fn] === "function") return window[fn].apply(null, arguments);
-      };
+      if (fn)
+        params[name] = function () {
+          if (typeof window[fn] === "function") return window[fn].apply(null, arguments);
+        };
     });
     if (el.getAttribute("data-response-field") === "false") params["response-field"] = false;
     return params;

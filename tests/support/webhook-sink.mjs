@@ -28,7 +28,10 @@ export async function verifySignature(secrets, id, timestamp, body, header) {
     const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestamp}.${body}`));
     expected.push(Buffer.from(mac).toString("base64"));
   }
-  const offered = String(header ?? "").split(" ").filter((s) => s.startsWith("v1,")).map((s) => s.slice(3));
+  const offered = String(header ?? "")
+    .split(" ")
+    .filter((s) => s.startsWith("v1,"))
+    .map((s) => s.slice(3));
   return offered.some((sig) => expected.some((want) => constantTimeEqual(sig, want)));
 }
 
@@ -123,7 +126,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       return answer(res, record, kind === "discord" ? 204 : 200, "accepted", kind === "discord" ? "" : "ok");
     }
     const age = Math.abs(Date.now() / 1000 - Number(timestamp));
-    record.signatureValid = Boolean(id) && age <= toleranceSeconds && (await verifySignature(secret, id, timestamp, body, req.headers["webhook-signature"]));
+    record.signatureValid =
+      Boolean(id) && age <= toleranceSeconds && (await verifySignature(secret, id, timestamp, body, req.headers["webhook-signature"]));
     if (!record.signatureValid) {
       print(`✖ ${id || "(no webhook-id)"} signature did NOT check out: refused with 401`);
       return answer(res, record, 401, "rejected", "invalid signature");

@@ -8,7 +8,15 @@ const other = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const JWKS = { keys: [{ ...publicKey.export({ format: "jwk" }), kid: "key-1", alg: "RS256", use: "sig" }] };
 const NOW = Date.parse("2026-06-01T12:00:00Z");
 const TEAM = "team.cloudflareaccess.com";
-const CLAIMS = { aud: ["aud-1"], iss: `https://${TEAM}`, email: "ops@example.org", sub: "user-1", iat: NOW / 1000, nbf: NOW / 1000, exp: NOW / 1000 + 300 };
+const CLAIMS = {
+  aud: ["aud-1"],
+  iss: `https://${TEAM}`,
+  email: "ops@example.org",
+  sub: "user-1",
+  iat: NOW / 1000,
+  nbf: NOW / 1000,
+  exp: NOW / 1000 + 300,
+};
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
 function sign(claims: Record<string, unknown>, header: Record<string, unknown> = { alg: "RS256", kid: "key-1" }, key = privateKey) {
@@ -95,7 +103,10 @@ describe("the Access key set cache (issue 19.10)", () => {
     expect(await verify(sign(CLAIMS), { fetch: keys.fetch })).toMatchObject({ ok: true });
     vi.advanceTimersByTime(UNKNOWN_KID_COOLDOWN_MS + 1);
     for (let i = 0; i < 50; i++) {
-      expect(await verify(sign(CLAIMS, { alg: "RS256", kid: `junk-${i}` }), { fetch: keys.fetch })).toEqual({ ok: false, code: "unknown_key" });
+      expect(await verify(sign(CLAIMS, { alg: "RS256", kid: `junk-${i}` }), { fetch: keys.fetch })).toEqual({
+        ok: false,
+        code: "unknown_key",
+      });
     }
     expect(keys.count()).toBe(2);
   });

@@ -47,7 +47,7 @@ describe("destinations from config", () => {
     }
   });
 
-  it("the switch must be exactly \"true\" and still refuses non-loopback http", () => {
+  it('the switch must be exactly "true" and still refuses non-loopback http', () => {
     const env = { CONTACT_WEBHOOK_URL: "http://127.0.0.1:8080/hook", CONTACT_WEBHOOK_SECRET: SECRET };
     expect(resolveDestination(parseSettings({ ...env, ALLOW_LOOPBACK_WEBHOOKS: "1" }), contactForm, "webhook").ok).toBe(false);
     expect(resolveDestination(parseSettings({ ...env, ALLOW_LOOPBACK_WEBHOOKS: "true" }), contactForm, "webhook").ok).toBe(true);
@@ -56,11 +56,19 @@ describe("destinations from config", () => {
   });
 
   it("needs a whsec_ secret and never echoes it", () => {
-    const check = resolveDestination(parseSettings({ CONTACT_WEBHOOK_URL: "https://x.example", CONTACT_WEBHOOK_SECRET: "hunter2-hunter2-hunter2" }), contactForm, "webhook");
+    const check = resolveDestination(
+      parseSettings({ CONTACT_WEBHOOK_URL: "https://x.example", CONTACT_WEBHOOK_SECRET: "hunter2-hunter2-hunter2" }),
+      contactForm,
+      "webhook",
+    );
     expect(check.ok).toBe(false);
     expect(!check.ok && check.reason).toContain("CONTACT_WEBHOOK_SECRET");
     expect(!check.ok && check.reason).not.toContain("hunter2");
-    const ok = resolveDestination(parseSettings({ CONTACT_WEBHOOK_URL: "https://x.example", CONTACT_WEBHOOK_SECRET: SECRET }), contactForm, "webhook");
+    const ok = resolveDestination(
+      parseSettings({ CONTACT_WEBHOOK_URL: "https://x.example", CONTACT_WEBHOOK_SECRET: SECRET }),
+      contactForm,
+      "webhook",
+    );
     expect(ok.ok && ok.destination.kind === "webhook" && ok.destination.url).toBe("https://x.example");
   });
 });

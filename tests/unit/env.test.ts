@@ -23,9 +23,7 @@ describe("expectedHostnames", () => {
 
   it("uses the configured list when there is one", () => {
     const request = new Request("https://gatepost.pages.dev/f/contact");
-    expect(expectedHostnames(readSettings({ TURNSTILE_ALLOWED_HOSTNAMES: "forms.example.org" }), request)).toEqual([
-      "forms.example.org",
-    ]);
+    expect(expectedHostnames(readSettings({ TURNSTILE_ALLOWED_HOSTNAMES: "forms.example.org" }), request)).toEqual(["forms.example.org"]);
   });
 });
 

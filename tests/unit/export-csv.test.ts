@@ -8,9 +8,9 @@ describe("CSV export", () => {
     ["-5", "'-5"],
     ["@SUM(A1)", "'@SUM(A1)"],
     // Tab is a separator in some locales, so a cell holding one is quoted (issue 19.6).
-    ["\tTAB", "\"'\tTAB\""],
-    ["\rCR", "\"'\rCR\""],
-    ["=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""],
+    ["\tTAB", '"\'\tTAB"'],
+    ["\rCR", '"\'\rCR"'],
+    ['=HYPERLINK("x")', '"\'=HYPERLINK(""x"")"'],
   ])("neutralises a formula cell %j", (input, expected) => {
     expect(csvCell(input)).toBe(expected);
   });
@@ -28,26 +28,33 @@ describe("CSV export", () => {
   });
 
   it.each([
-    ["a;=1+1", "\"a;'=1+1\""],
-    ["a,=1+1", "\"a,'=1+1\""],
-    ["a\t=1+1", "\"a\t'=1+1\""],
-    ["a;@SUM(A1)", "\"a;'@SUM(A1)\""],
-    ["x; -2+3", "\"x;' -2+3\""],
-    ["x\n=cmd", "\"x\n'=cmd\""],
+    ["a;=1+1", '"a;\'=1+1"'],
+    ["a,=1+1", '"a,\'=1+1"'],
+    ["a\t=1+1", '"a\t\'=1+1"'],
+    ["a;@SUM(A1)", '"a;\'@SUM(A1)"'],
+    ["x; -2+3", '"x;\' -2+3"'],
+    ["x\n=cmd", '"x\n\'=cmd"'],
     ["\t=1", "\"'\t'=1\""],
     ["；=ok", "；=ok"],
     ["＝1+1", "'＝1+1"],
-    ["a;b", "\"a;b\""],
+    ["a;b", '"a;b"'],
   ])("neutralises a formula after any locale's separator in %j", (input, expected) => {
     expect(csvCell(input)).toBe(expected);
   });
 
   it("reads, split at any of , ; or tab, as no cell that starts a formula", () => {
-    const hostile = ["ok;=HYPERLINK(\"http://evil\")", "a\t+1", "b, @x", "c;\t-1", "=1", " =2", "d\r=3"];
-    const line = toCsv(["v"], hostile.map((v) => ({ v })));
+    const hostile = ['ok;=HYPERLINK("http://evil")', "a\t+1", "b, @x", "c;\t-1", "=1", " =2", "d\r=3"];
+    const line = toCsv(
+      ["v"],
+      hostile.map((v) => ({ v })),
+    );
     for (const separator of [",", ";", "\t"]) {
       // A reader that ignores quotes entirely, the worst case.
-      const cells = line.replace(/^\uFEFF/, "").replace(/"/g, "").split(/\r\n|\n|\r/).flatMap((row) => row.split(separator));
+      const cells = line
+        .replace(/^\uFEFF/, "")
+        .replace(/"/g, "")
+        .split(/\r\n|\n|\r/)
+        .flatMap((row) => row.split(separator));
       for (const cell of cells) expect(cell, `split on ${JSON.stringify(separator)}`).not.toMatch(/^ *[=+\-@]/);
     }
   });

@@ -52,9 +52,10 @@ describe("checkOrigin and preflight", () => {
 
   it("answers a preflight only for a listed origin asking for POST", () => {
     const pre = (origin: string, method: string) =>
-      answerPreflight(new Request("https://forms.example/x", { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": method } }), [
-        "https://a.example",
-      ]);
+      answerPreflight(
+        new Request("https://forms.example/x", { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": method } }),
+        ["https://a.example"],
+      );
     expect(pre("https://a.example", "POST")?.status).toBe(204);
     expect(pre("https://a.example", "DELETE")).toBeNull();
     expect(pre("https://b.example", "POST")).toBeNull();
@@ -62,7 +63,8 @@ describe("checkOrigin and preflight", () => {
 });
 
 describe("readIdempotencyKey", () => {
-  const req = (key?: string) => new Request("https://x.test", { method: "POST", headers: key === undefined ? {} : { "Idempotency-Key": key } });
+  const req = (key?: string) =>
+    new Request("https://x.test", { method: "POST", headers: key === undefined ? {} : { "Idempotency-Key": key } });
   it("prefers the header, then a UUID _gp_sid, else no key", () => {
     const sid = "123e4567-e89b-12d3-a456-426614174000";
     expect(readIdempotencyKey(req("abc"), { _gp_sid: sid })).toEqual({ ok: true, key: "abc" });
@@ -75,7 +77,9 @@ describe("readIdempotencyKey", () => {
     expect(readIdempotencyKey(req(), { _gp_sid: { a: 1 } }).ok).toBe(false);
   });
   it("recognises D1's primary-key refusal of a second key row", () => {
-    expect(isKeyConflict(new Error("D1_ERROR: UNIQUE constraint failed: submissions.form_id, submissions.idempotency_key: SQLITE_CONSTRAINT"))).toBe(true);
+    expect(
+      isKeyConflict(new Error("D1_ERROR: UNIQUE constraint failed: submissions.form_id, submissions.idempotency_key: SQLITE_CONSTRAINT")),
+    ).toBe(true);
     expect(isKeyConflict(new Error("UNIQUE constraint failed: submissions.id"))).toBe(false);
   });
 });

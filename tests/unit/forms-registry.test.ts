@@ -6,7 +6,7 @@ import { FORMS, publicForms } from "~/forms/registry";
 import { defineForm, type FormValues } from "~/forms/schema";
 import { newsletterForm } from "~/forms/newsletter";
 import { validateFields } from "~/lib/submit/validation";
-// @ts-ignore - plain ESM helper shared with npm start and the drain Worker's build
+// @ts-expect-error - plain ESM helper shared with npm start and the drain Worker's build
 import { listFormFiles, loadForms } from "../../scripts/form-modules.mjs";
 
 describe("the form registry", () => {
@@ -23,7 +23,11 @@ describe("the form registry", () => {
 
   it("refuses a form file that exports no form, naming the file", () => {
     expect(() => collectForms({ "./notes.ts": { helper: () => 1 } })).toThrowError(/\.\/notes\.ts exports no form/);
-    expect(collectForms({ "./b.ts": { b: { ...contactForm, id: "b" } }, "./a.ts": { a: { ...contactForm, id: "a" }, other: 1 } }).map((f) => f.id)).toEqual(["a", "b"]);
+    expect(
+      collectForms({ "./b.ts": { b: { ...contactForm, id: "b" } }, "./a.ts": { a: { ...contactForm, id: "a" }, other: 1 } }).map(
+        (f) => f.id,
+      ),
+    ).toEqual(["a", "b"]);
   });
 
   it("names every form's settings for npm start by the app's own convention", async () => {

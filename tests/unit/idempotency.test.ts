@@ -11,7 +11,9 @@ describe("fingerprintRequest", () => {
     expect(await fingerprintRequest("contact", { ...values })).toBe(a);
     expect(await fingerprintRequest("newsletter", values)).not.toBe(a);
     expect(await fingerprintRequest("contact", { ...values, message: "Hello there, engine!" })).not.toBe(a);
-    expect(await fingerprintRequest("contact", { ...values, name: null })).not.toBe(await fingerprintRequest("contact", { ...values, name: "" }));
+    expect(await fingerprintRequest("contact", { ...values, name: null })).not.toBe(
+      await fingerprintRequest("contact", { ...values, name: "" }),
+    );
   });
 });
 

@@ -27,11 +27,21 @@ function content(fields: Record<string, string>): MessageContent {
 function parse(raw: string) {
   const [head] = raw.split("\r\n\r\n");
   const boundary = /boundary=([^\s;]+)/.exec(raw)![1];
-  const parts = raw.split(`--${boundary}`).slice(1, -1).map((part) => {
-    const [partHead, ...rest] = part.replace(/^\r\n/, "").split("\r\n\r\n");
-    return { head: partHead, body: Buffer.from(rest.join("\r\n\r\n").replace(/\s+/g, ""), "base64").toString("utf8") };
-  });
-  return { head, headerNames: head.split("\r\n").filter((l) => /^\S/.test(l)).map((l) => l.split(":")[0]), parts };
+  const parts = raw
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => {
+      const [partHead, ...rest] = part.replace(/^\r\n/, "").split("\r\n\r\n");
+      return { head: partHead, body: Buffer.from(rest.join("\r\n\r\n").replace(/\s+/g, ""), "base64").toString("utf8") };
+    });
+  return {
+    head,
+    headerNames: head
+      .split("\r\n")
+      .filter((l) => /^\S/.test(l))
+      .map((l) => l.split(":")[0]),
+    parts,
+  };
 }
 
 describe("the owner's notification e-mail (MIME by mimetext)", () => {
@@ -85,7 +95,12 @@ describe("the owner's notification e-mail (MIME by mimetext)", () => {
   });
 
   it("reads back in the local sink as a person would see it", () => {
-    const raw = buildNotificationEmail(content({ ...fields, message: "Grüße — ünïcödé ✓" }), "forms@example.org", ["owner@example.org"], "ada@example.org");
+    const raw = buildNotificationEmail(
+      content({ ...fields, message: "Grüße — ünïcödé ✓" }),
+      "forms@example.org",
+      ["owner@example.org"],
+      "ada@example.org",
+    );
     const shown = describeEmail(raw);
     expect(shown.title).toBe("New submission: Contact us");
     expect(shown.headers).toContainEqual(["Reply-To", "<ada@example.org>"]);
@@ -131,7 +146,9 @@ describe("the confirmation to the sender", () => {
 
 describe("Slack Block Kit", () => {
   it("escapes &, < and > so no value can mention, broadcast or link", () => {
-    const message = buildSlackMessage(content({ name: "<!channel> & <@U123|boss>", email: "a@example.org", message: "<https://evil.example|click here> <!here>" }));
+    const message = buildSlackMessage(
+      content({ name: "<!channel> & <@U123|boss>", email: "a@example.org", message: "<https://evil.example|click here> <!here>" }),
+    );
     const json = JSON.stringify(message);
     expect(json).not.toContain("<!channel>");
     expect(json).not.toContain("<!here>");
@@ -146,7 +163,11 @@ describe("Slack Block Kit", () => {
   it("has the form's title, each field in order, and the reference with a link", () => {
     const message = buildSlackMessage(content({ name: "Ada", email: "a@example.org", message: "Hello there" }));
     expect(message.blocks[0]).toEqual({ type: "header", text: { type: "plain_text", text: "New submission: Contact us", emoji: false } });
-    expect(message.blocks.slice(1, 4).map((b: any) => b.text.text.split("\n")[0])).toEqual(["*Your name*", "*E-mail address*", "*Message*"]);
+    expect(message.blocks.slice(1, 4).map((b: any) => b.text.text.split("\n")[0])).toEqual([
+      "*Your name*",
+      "*E-mail address*",
+      "*Message*",
+    ]);
     expect(JSON.stringify(message.blocks[4])).toContain(`<${LINK}|Open in Gatepost>`);
     expect(message.text).toBe("New submission: Contact us");
   });
@@ -163,9 +184,16 @@ describe("Slack Block Kit", () => {
 
 describe("Discord embeds", () => {
   it("turns mentions off and escapes markdown so a value cannot ping, link or format", () => {
-    const message = buildDiscordMessage(content({ name: "@everyone **bold** [x](https://evil.example)", email: "a@example.org", message: "<@123> ||spoiler|| # heading" }));
+    const message = buildDiscordMessage(
+      content({ name: "@everyone **bold** [x](https://evil.example)", email: "a@example.org", message: "<@123> ||spoiler|| # heading" }),
+    );
     expect(message.allowed_mentions).toEqual({ parse: [] });
-    const [embed] = message.embeds as Array<{ title: string; url: string; fields: Array<{ name: string; value: string }>; footer: { text: string } }>;
+    const [embed] = message.embeds as Array<{
+      title: string;
+      url: string;
+      fields: Array<{ name: string; value: string }>;
+      footer: { text: string };
+    }>;
     expect(embed.title).toBe("New submission: Contact us");
     expect(embed.url).toBe(LINK);
     expect(embed.fields.map((f) => f.name)).toEqual(["Your name", "E\\-mail address", "Message"]);
@@ -194,7 +222,13 @@ describe("HTTP outcomes for chat destinations", () => {
     expect(parseRetryAfter(new Date(60_000).toUTCString(), 0)).toBe(60_000);
     expect(parseRetryAfter("soon", 0)).toBeUndefined();
     expect(parseRetryAfter("999999999", 0)).toBe(24 * 3_600_000);
-    const limited = await postAttempt({ url: "https://hooks.example", headers: {}, body: "{}", fetch: answer(429, { "retry-after": "7" }), goneOn404: true });
+    const limited = await postAttempt({
+      url: "https://hooks.example",
+      headers: {},
+      body: "{}",
+      fetch: answer(429, { "retry-after": "7" }),
+      goneOn404: true,
+    });
     expect(limited).toMatchObject({ delivered: false, error: "rate_limited", httpStatus: 429, retryAfterMs: 7_000 });
     const gone = await postAttempt({ url: "https://hooks.example", headers: {}, body: "{}", fetch: answer(404), goneOn404: true });
     expect(gone).toMatchObject({ delivered: false, error: "gone", httpStatus: 404 });
@@ -212,7 +246,11 @@ describe("bad notification settings are reported by name", () => {
       CONTACT_CONFIRMATION: "yes",
     }).problems.map((p) => p.variable);
     expect(problems).toEqual(["CONTACT_SLACK_WEBHOOK_URL", "CONTACT_EMAIL_TO", "CONTACT_CONFIRMATION", "EMAIL_FROM"]);
-    const fine = parseSettings({ EMAIL_FROM: "forms@example.org", CONTACT_EMAIL_TO: "a@example.org b@example.org", CONTACT_CONFIRMATION: "on" });
+    const fine = parseSettings({
+      EMAIL_FROM: "forms@example.org",
+      CONTACT_EMAIL_TO: "a@example.org b@example.org",
+      CONTACT_CONFIRMATION: "on",
+    });
     expect(fine.problems).toEqual([]);
     expect(parseSettings({ CONTACT_SLACK_WEBHOOK_URL: "http://127.0.0.1:9/slack", ALLOW_LOOPBACK_WEBHOOKS: "true" }).problems).toEqual([]);
   });

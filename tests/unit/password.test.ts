@@ -26,7 +26,13 @@ describe("password hashes", () => {
   });
 
   it("never matches a missing or malformed hash (the console must not open by accident)", async () => {
-    for (const stored of [undefined, "", "plain-text-password", "pbkdf2-sha256:100000:short:short", "pbkdf2-sha256:200000:AAAAAAAAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]) {
+    for (const stored of [
+      undefined,
+      "",
+      "plain-text-password",
+      "pbkdf2-sha256:100000:short:short",
+      "pbkdf2-sha256:200000:AAAAAAAAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    ]) {
       expect(parsePasswordHash(stored)).toBeNull();
       expect(await verifyPassword("anything", stored)).toBe(false);
     }

@@ -22,7 +22,10 @@ describe("count limits (issue 19.1)", () => {
     expect(repeated.length).toBeLessThanOrEqual(MAX_BODY_BYTES);
     expect(await urlencoded(repeated)).toEqual({ ok: false, code: "too_many_fields" });
     const parts = Array.from({ length: MAX_FIELDS + 1 }, () => 'Content-Disposition: form-data; name="a"\r\n\r\n1');
-    expect(await readBody(post(multipart(parts), "multipart/form-data; boundary=----unit"))).toEqual({ ok: false, code: "too_many_fields" });
+    expect(await readBody(post(multipart(parts), "multipart/form-data; boundary=----unit"))).toEqual({
+      ok: false,
+      code: "too_many_fields",
+    });
     const keys = Object.fromEntries(Array.from({ length: MAX_FIELDS + 1 }, (_, i) => [`k${i}`, i]));
     expect(await json(JSON.stringify(keys))).toEqual({ ok: false, code: "too_many_fields" });
   });
@@ -54,7 +57,11 @@ describe("well-formed text (issue 19.5)", () => {
     ["ESC in JSON", () => json('{"message":"a\\u001bb"}')],
     ["DEL", () => urlencoded("message=a%7Fb")],
     ["a C1 control", () => json('{"message":"a\\u0085b"}')],
-    ["a control character in multipart", () => readBody(post(multipart(['Content-Disposition: form-data; name="m"\r\n\r\na\u0007b']), "multipart/form-data; boundary=----unit"))],
+    [
+      "a control character in multipart",
+      () =>
+        readBody(post(multipart(['Content-Disposition: form-data; name="m"\r\n\r\na\u0007b']), "multipart/form-data; boundary=----unit")),
+    ],
   ])("refuses %s with invalid_text", async (_label, read) => {
     expect(await read()).toEqual({ ok: false, code: "invalid_text" });
   });
@@ -81,7 +88,10 @@ describe("files (issue 19.12)", () => {
   });
 
   it("takes a multipart body of text fields", async () => {
-    const body = multipart(['Content-Disposition: form-data; name="name"\r\n\r\nAda', 'Content-Disposition: form-data; name="name"\r\n\r\nB']);
+    const body = multipart([
+      'Content-Disposition: form-data; name="name"\r\n\r\nAda',
+      'Content-Disposition: form-data; name="name"\r\n\r\nB',
+    ]);
     expect(await readBody(post(body, "multipart/form-data; boundary=----unit"))).toEqual({ ok: true, fields: { name: ["Ada", "B"] } });
   });
 });
@@ -91,11 +101,25 @@ describe("cheap refusals", () => {
     let pulled = false;
     // highWaterMark 0: the stream is pulled only when someone reads it.
     const stream = () => new ReadableStream({ pull: () => void (pulled = true) }, { highWaterMark: 0 });
-    expect(await readBody(new Request("http://x/", { method: "POST", body: stream(), headers: { "content-type": "text/plain" }, duplex: "half" } as RequestInit))).toEqual({
+    expect(
+      await readBody(
+        new Request("http://x/", {
+          method: "POST",
+          body: stream(),
+          headers: { "content-type": "text/plain" },
+          duplex: "half",
+        } as RequestInit),
+      ),
+    ).toEqual({
       ok: false,
       code: "unsupported_media_type",
     });
-    const big = new Request("http://x/", { method: "POST", body: stream(), headers: { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES + 1) }, duplex: "half" } as RequestInit);
+    const big = new Request("http://x/", {
+      method: "POST",
+      body: stream(),
+      headers: { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES + 1) },
+      duplex: "half",
+    } as RequestInit);
     expect(await readBody(big)).toEqual({ ok: false, code: "body_too_large" });
     expect(pulled).toBe(false);
   });

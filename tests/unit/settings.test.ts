@@ -16,7 +16,11 @@ describe("parseSettings", () => {
     expect(settings.forms.defaultRateLimits.perMinute).toBe(5);
     expect(settings.emailFrom).toBeNull();
     expect(settings.allowLoopbackHttp).toBe(false);
-    expect(settings.problems.map((p) => p.variable).sort()).toEqual(["ALLOW_LOOPBACK_WEBHOOKS", "EMAIL_FROM", "FORM_RATE_LIMIT_PER_MINUTE"]);
+    expect(settings.problems.map((p) => p.variable).sort()).toEqual([
+      "ALLOW_LOOPBACK_WEBHOOKS",
+      "EMAIL_FROM",
+      "FORM_RATE_LIMIT_PER_MINUTE",
+    ]);
     for (const problem of settings.problems) expect(problem.message).toContain(problem.variable);
   });
 

@@ -3,7 +3,13 @@ import { verifyTurnstile, type VerifyTurnstileInput } from "~/lib/turnstile/site
 
 // The action check: exact for real secrets; Cloudflare's dummy secrets answer with no action at all,
 // so only then may it be absent. The verify endpoint passes null to accept any action.
-const DUMMY_ANSWER = { success: true, "error-codes": [], challenge_ts: "2026-01-06T17:44:28.544Z", hostname: "example.com", metadata: { result_with_testing_key: true } };
+const DUMMY_ANSWER = {
+  success: true,
+  "error-codes": [],
+  challenge_ts: "2026-01-06T17:44:28.544Z",
+  hostname: "example.com",
+  metadata: { result_with_testing_key: true },
+};
 const REAL_SECRET = "0x4AAAAAAAreal-secret-for-unit-tests";
 
 function input(answer: object, overrides: Partial<VerifyTurnstileInput> = {}): VerifyTurnstileInput {

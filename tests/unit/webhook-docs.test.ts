@@ -92,7 +92,12 @@ describe("the Node receiver in docs/webhooks.md", () => {
     return [res.status, await res.text()];
   }
 
-  const body = JSON.stringify({ type: "submission.created", form: "contact", submission: { id: "s1", received_at: "x", fields: { name: "Ada" } }, verification: null });
+  const body = JSON.stringify({
+    type: "submission.created",
+    form: "contact",
+    submission: { id: "s1", received_at: "x", fields: { name: "Ada" } },
+    verification: null,
+  });
 
   it("accepts a fresh delivery signed with either of its secrets, once", async () => {
     expect(await post("msg_one", body, current)).toEqual([200, "ok"]);

@@ -34,7 +34,9 @@ const adminRoutes = Object.values(routes).filter((r) => fullPath(r) === "/admin"
 let submissionId = "";
 
 function urlFor(route: ManifestRoute): string {
-  const path = fullPath(route).replace(/:id\b/, submissionId).replace(/:[a-zA-Z]+/g, "contact");
+  const path = fullPath(route)
+    .replace(/:id\b/, submissionId)
+    .replace(/:[a-zA-Z]+/g, "contact");
   return route.index ? `${path}?index` : path;
 }
 

@@ -19,20 +19,45 @@ async function page(path: string, cookie = admin) {
 
 /** The visible text of some HTML, roughly: tags and React's comment markers removed. */
 function textOf(html: string) {
-  return html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+  return html
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ");
 }
 
 async function seedMix() {
   const now = Date.now();
   const ids = {
-    delivered: await seedSubmission({ fields: { name: "Delivered Dora", email: "dora@example.org", message: "ok" }, deliveries: [{ status: "delivered", attempts: [{ httpStatus: 200, excerpt: "thanks" }] }] }),
-    pending: await seedSubmission({ fields: { name: "Pending Pat", email: "pat@example.org", message: "wait" }, deliveries: [{ status: "delivered" }, { status: "pending" }] }),
+    delivered: await seedSubmission({
+      fields: { name: "Delivered Dora", email: "dora@example.org", message: "ok" },
+      deliveries: [{ status: "delivered", attempts: [{ httpStatus: 200, excerpt: "thanks" }] }],
+    }),
+    pending: await seedSubmission({
+      fields: { name: "Pending Pat", email: "pat@example.org", message: "wait" },
+      deliveries: [{ status: "delivered" }, { status: "pending" }],
+    }),
     dead: await seedSubmission({
       fields: { name: "Dead Dan", email: "dan@example.org", message: "gone" },
-      deliveries: [{ status: "dead", lastError: "http_status", attempts: [{ httpStatus: 500, error: "http_status", latencyMs: 1234, excerpt: "upstream exploded" }, { httpStatus: null, error: "timeout", latencyMs: 10_000 }] }],
+      deliveries: [
+        {
+          status: "dead",
+          lastError: "http_status",
+          attempts: [
+            { httpStatus: 500, error: "http_status", latencyMs: 1234, excerpt: "upstream exploded" },
+            { httpStatus: null, error: "timeout", latencyMs: 10_000 },
+          ],
+        },
+      ],
     }),
-    quarantined: await seedSubmission({ fields: { name: "Bot Bob", email: "bob@example.org", message: "buy" }, quarantineReason: "honeypot filled" }),
-    old: await seedSubmission({ fields: { name: "Old Olga", email: "olga@example.org", message: "last week" }, receivedAt: new Date(now - 3 * DAY).toISOString(), deliveries: [{ status: "delivered" }] }),
+    quarantined: await seedSubmission({
+      fields: { name: "Bot Bob", email: "bob@example.org", message: "buy" },
+      quarantineReason: "honeypot filled",
+    }),
+    old: await seedSubmission({
+      fields: { name: "Old Olga", email: "olga@example.org", message: "last week" },
+      receivedAt: new Date(now - 3 * DAY).toISOString(),
+      deliveries: [{ status: "delivered" }],
+    }),
   };
   return ids;
 }
@@ -76,7 +101,8 @@ describe("submission list", () => {
     expect(dated).toContain("4 submissions found.");
     expect(textOf((await page("/admin/submissions?form=newsletter")).html)).toContain("0 submissions found.");
 
-    for (let i = 0; i < 26; i++) await seedSubmission({ fields: { name: `Bulk ${i}` }, receivedAt: new Date(Date.now() - 10 * DAY - i * 1000).toISOString() });
+    for (let i = 0; i < 26; i++)
+      await seedSubmission({ fields: { name: `Bulk ${i}` }, receivedAt: new Date(Date.now() - 10 * DAY - i * 1000).toISOString() });
     const first = await page("/admin/submissions");
     expect(textOf(first.html)).toContain("31 submissions found.");
     expect(textOf(first.html)).toContain("Page 1 of 2");
@@ -132,15 +158,28 @@ describe("stored XSS", () => {
 
 describe("export", () => {
   it("writes CSV with a BOM, stable columns and neutralised formulas, and the same data as JSON, audited", async () => {
-    await seedSubmission({ fields: { name: "=HYPERLINK(\"http://evil\")", email: "+1@example.org", message: "-2+3\nline two, \"quoted\"" }, receivedAt: "2026-01-02T10:00:00.000Z" });
-    await seedSubmission({ fields: { name: "@SUM(A1)", email: "\tx@example.org", message: "plain" }, receivedAt: "2026-01-03T10:00:00.000Z" });
-    await seedSubmission({ fields: { name: "out of range", email: "x@example.org", message: "m" }, receivedAt: "2026-02-01T10:00:00.000Z" });
+    await seedSubmission({
+      fields: { name: '=HYPERLINK("http://evil")', email: "+1@example.org", message: '-2+3\nline two, "quoted"' },
+      receivedAt: "2026-01-02T10:00:00.000Z",
+    });
+    await seedSubmission({
+      fields: { name: "@SUM(A1)", email: "\tx@example.org", message: "plain" },
+      receivedAt: "2026-01-03T10:00:00.000Z",
+    });
+    await seedSubmission({
+      fields: { name: "out of range", email: "x@example.org", message: "m" },
+      receivedAt: "2026-02-01T10:00:00.000Z",
+    });
     const csv = await page("/admin/export?form=contact&from=2026-01-01&to=2026-01-31&format=csv");
     expect(csv.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    const bytes = new Uint8Array(await (await appFetch(adminGet("/admin/export?form=contact&from=2026-01-01&to=2026-01-31", admin), await adminEnv())).arrayBuffer());
+    const bytes = new Uint8Array(
+      await (await appFetch(adminGet("/admin/export?form=contact&from=2026-01-01&to=2026-01-31", admin), await adminEnv())).arrayBuffer(),
+    );
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = csv.html.replace(/^\uFEFF/, "").split("\r\n");
-    expect(lines[0]).toBe("id,received_at,state,quarantine_reason,verify_hostname,verify_action,verify_challenge_ts,field:name,field:email,field:message");
+    expect(lines[0]).toBe(
+      "id,received_at,state,quarantine_reason,verify_hostname,verify_action,verify_challenge_ts,field:name,field:email,field:message",
+    );
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")",'+1@example.org,"'-2+3\nline two, ""quoted"""`);
     // A tab is a separator in some locales, so its cell is quoted (issue 19.6).
     expect(csv.html).toContain("'@SUM(A1),\"'\tx@example.org\",plain");
@@ -149,7 +188,7 @@ describe("export", () => {
     const rows = JSON.parse(json.html) as Array<Record<string, unknown>>;
     expect(rows).toHaveLength(2);
     expect(Object.keys(rows[0])).toEqual(lines[0].split(","));
-    expect(rows[0]["field:name"]).toBe("=HYPERLINK(\"http://evil\")");
+    expect(rows[0]["field:name"]).toBe('=HYPERLINK("http://evil")');
     const audit = await env.DB.prepare("SELECT action, target, detail FROM audit_log ORDER BY id").all();
     expect(audit.results.filter((r) => r.action === "export")).toHaveLength(3);
   });
@@ -159,7 +198,7 @@ describe("export", () => {
   });
 
   it("writes valid UTF-8 and neutralises formulas after ; and tab too (issue 19.6)", async () => {
-    await seedSubmission({ fields: { name: "Ann;=HYPERLINK(\"http://evil\")", email: "a@example.org", message: "x\t@SUM(1)\ud800" } });
+    await seedSubmission({ fields: { name: 'Ann;=HYPERLINK("http://evil")', email: "a@example.org", message: "x\t@SUM(1)\ud800" } });
     const response = await appFetch(adminGet("/admin/export?form=contact", admin), await adminEnv());
     const text = new TextDecoder("utf-8", { fatal: true }).decode(await response.arrayBuffer());
     expect(text).toContain(`"Ann;'=HYPERLINK(""http://evil"")"`);
@@ -203,9 +242,17 @@ describe("delete", () => {
     expect(response.headers.get("location")).toBe("/admin/submissions?deleted=1");
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE id = ?1").bind(dead).first("n")).toBe(0);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE submission_id = ?1").bind(dead).first("n")).toBe(0);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id LIKE ?1").bind(`msg_${dead.slice(0, 8)}%`).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id LIKE ?1")
+        .bind(`msg_${dead.slice(0, 8)}%`)
+        .first("n"),
+    ).toBe(0);
     // Everything else is untouched.
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id LIKE ?1").bind(`msg_${delivered.slice(0, 8)}%`).first("n")).toBe(1);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id LIKE ?1")
+        .bind(`msg_${delivered.slice(0, 8)}%`)
+        .first("n"),
+    ).toBe(1);
     expect(await countRows("submissions")).toBe(4);
     const audit = await env.DB.prepare("SELECT * FROM audit_log").first<Record<string, string>>();
     expect(audit).toMatchObject({ actor: "password:admin", role: "admin", action: "submission.delete", target: dead, ip: "198.51.100.4" });
@@ -216,8 +263,14 @@ describe("delete", () => {
 describe("erase by e-mail", () => {
   it("shows what matches, erases only on confirmation, only exact matches, and never logs the address", async () => {
     await seedMix();
-    const keep = await seedSubmission({ fields: { name: "Near miss", email: "grace.dora@example.org", message: "mentions dora@example.org inside" } });
-    const other = await seedSubmission({ formId: "newsletter", fields: { email: " DORA@example.org " }, deliveries: [{ status: "pending", attempts: [{ httpStatus: 503 }] }] });
+    const keep = await seedSubmission({
+      fields: { name: "Near miss", email: "grace.dora@example.org", message: "mentions dora@example.org inside" },
+    });
+    const other = await seedSubmission({
+      formId: "newsletter",
+      fields: { email: " DORA@example.org " },
+      deliveries: [{ status: "pending", attempts: [{ httpStatus: 503 }] }],
+    });
     const appEnv = await adminEnv();
     const preview = await appFetch(adminPost("/admin/erase", { intent: "find", email: "Dora@Example.org" }, { Cookie: admin }), appEnv);
     const previewText = textOf(await preview.text());
@@ -225,7 +278,10 @@ describe("erase by e-mail", () => {
     expect(previewText).toContain(other);
     expect(await countRows("submissions")).toBe(7);
 
-    const erase = await appFetch(adminPost("/admin/erase", { intent: "erase", email: "dora@example.org", confirm: "yes" }, { Cookie: admin }), appEnv);
+    const erase = await appFetch(
+      adminPost("/admin/erase", { intent: "erase", email: "dora@example.org", confirm: "yes" }, { Cookie: admin }),
+      appEnv,
+    );
     expect(textOf(await erase.text())).toContain("Erased 2 submissions");
     expect(await countRows("submissions")).toBe(5);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE id = ?1").bind(keep).first("n")).toBe(1);
@@ -242,12 +298,19 @@ describe("erase by e-mail", () => {
     const upper = await seedSubmission({ formId: "newsletter", fields: { email: "ÉLODIE.STRASSE@EXAMPLE.ORG" } });
     const other = await seedSubmission({ fields: { name: "E", email: "elodie.strasse@example.org", message: "m" } });
     const appEnv = await adminEnv();
-    const preview = textOf(await (await appFetch(adminPost("/admin/erase", { intent: "find", email: "élodie.strasse@example.ORG" }, { Cookie: admin }), appEnv)).text());
+    const preview = textOf(
+      await (
+        await appFetch(adminPost("/admin/erase", { intent: "find", email: "élodie.strasse@example.ORG" }, { Cookie: admin }), appEnv)
+      ).text(),
+    );
     expect(preview).toContain("2 submissions found");
     expect(preview).toContain(accented);
     expect(preview).toContain(upper);
     expect(preview).not.toContain(other);
-    const erase = await appFetch(adminPost("/admin/erase", { intent: "erase", email: "ÉLODIE.STRAßE@example.org", confirm: "yes" }, { Cookie: admin }), appEnv);
+    const erase = await appFetch(
+      adminPost("/admin/erase", { intent: "erase", email: "ÉLODIE.STRAßE@example.org", confirm: "yes" }, { Cookie: admin }),
+      appEnv,
+    );
     expect(textOf(await erase.text())).toContain("Erased 2 submissions");
     expect(await countRows("submissions")).toBe(1);
   });

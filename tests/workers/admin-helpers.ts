@@ -42,7 +42,9 @@ export function adminPost(path: string, fields: Record<string, string>, headers:
 
 /** A GET as the browser sends it from the console's own pages (Sec-Fetch-Site: same-origin). */
 export function adminGet(path: string, cookie?: string, headers: Record<string, string> = {}) {
-  return new Request(`http://localhost${path}`, { headers: { "Sec-Fetch-Site": "same-origin", ...(cookie ? { Cookie: cookie } : {}), ...headers } });
+  return new Request(`http://localhost${path}`, {
+    headers: { "Sec-Fetch-Site": "same-origin", ...(cookie ? { Cookie: cookie } : {}), ...headers },
+  });
 }
 
 export interface SeedAttempt {
@@ -76,7 +78,14 @@ export async function seedSubmission(s: SeedSubmission): Promise<string> {
     env.DB.prepare(
       `INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason, verify_hostname, verify_action, verify_challenge_ts)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'forms.example.org', ?2, ?4)`,
-    ).bind(id, s.formId ?? "contact", JSON.stringify(s.fields), receivedAt, s.quarantineReason ? "quarantined" : "accepted", s.quarantineReason ?? null),
+    ).bind(
+      id,
+      s.formId ?? "contact",
+      JSON.stringify(s.fields),
+      receivedAt,
+      s.quarantineReason ? "quarantined" : "accepted",
+      s.quarantineReason ?? null,
+    ),
   ];
   (s.deliveries ?? []).forEach((d, i) => {
     const deliveryId = `msg_${id.slice(0, 8)}_${i}`;
@@ -85,8 +94,16 @@ export async function seedSubmission(s: SeedSubmission): Promise<string> {
         `INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, last_error, created_at, delivered_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`,
       ).bind(
-        deliveryId, id, s.formId ?? "contact", d.destination ?? `webhook${i || ""}`, d.status, d.attempts?.length ?? 0,
-        Date.now() + 60_000, d.lastError ?? null, receivedAt, d.status === "delivered" ? receivedAt : null,
+        deliveryId,
+        id,
+        s.formId ?? "contact",
+        d.destination ?? `webhook${i || ""}`,
+        d.status,
+        d.attempts?.length ?? 0,
+        Date.now() + 60_000,
+        d.lastError ?? null,
+        receivedAt,
+        d.status === "delivered" ? receivedAt : null,
       ),
     );
     for (const a of d.attempts ?? []) {
@@ -103,6 +120,8 @@ export async function seedSubmission(s: SeedSubmission): Promise<string> {
 
 export async function clearAdminTables() {
   await env.DB.batch(
-    ["delivery_attempts", "deliveries", "submissions", "audit_log", "rate_limits", "admin_sessions"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
+    ["delivery_attempts", "deliveries", "submissions", "audit_log", "rate_limits", "admin_sessions"].map((t) =>
+      env.DB.prepare(`DELETE FROM ${t}`),
+    ),
   );
 }

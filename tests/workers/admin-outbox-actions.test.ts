@@ -8,7 +8,11 @@ import { adminEnv, adminPost, clearAdminTables, seedSubmission, sessionCookie } 
 let admin = "";
 async function appEnv() {
   const base = await adminEnv();
-  return sinkEnv({ ADMIN_PASSWORD_HASH: base.ADMIN_PASSWORD_HASH, VIEWER_PASSWORD_HASH: base.VIEWER_PASSWORD_HASH, SESSION_SECRET: base.SESSION_SECRET });
+  return sinkEnv({
+    ADMIN_PASSWORD_HASH: base.ADMIN_PASSWORD_HASH,
+    VIEWER_PASSWORD_HASH: base.VIEWER_PASSWORD_HASH,
+    SESSION_SECRET: base.SESSION_SECRET,
+  });
 }
 
 beforeEach(async () => {
@@ -25,10 +29,15 @@ async function auditActions() {
 
 describe("redeliver", () => {
   it("requeues one dead submission under the same webhook-id and delivers it at once", async () => {
-    const id = await seedSubmission({ fields: FIELDS, deliveries: [{ destination: "webhook", status: "dead", lastError: "http_status", attempts: [{ httpStatus: 500 }] }] });
+    const id = await seedSubmission({
+      fields: FIELDS,
+      deliveries: [{ destination: "webhook", status: "dead", lastError: "http_status", attempts: [{ httpStatus: 500 }] }],
+    });
     const response = await appFetch(adminPost(`/admin/submissions/${id}`, { intent: "redeliver" }, { Cookie: admin }), await appEnv());
     expect(response.status).toBe(200);
-    const delivery = await env.DB.prepare("SELECT id, status FROM deliveries WHERE submission_id = ?1").bind(id).first<Record<string, string>>();
+    const delivery = await env.DB.prepare("SELECT id, status FROM deliveries WHERE submission_id = ?1")
+      .bind(id)
+      .first<Record<string, string>>();
     expect(delivery?.status).toBe("delivered");
     expect((await sink.state()).unique.map((u) => u.id)).toEqual([delivery?.id]);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM delivery_attempts").first("n")).toBe(2);
@@ -44,7 +53,10 @@ describe("redeliver", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("Queued 2 dead deliveries of contact again.");
     const states = await env.DB.prepare("SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status ORDER BY status").all();
-    expect(states.results).toEqual([{ status: "delivered", n: 1 }, { status: "pending", n: 2 }]);
+    expect(states.results).toEqual([
+      { status: "delivered", n: 1 },
+      { status: "pending", n: 2 },
+    ]);
     expect((await auditActions())[0]).toMatchObject({ action: "form.redeliver-dead", target: "contact" });
   });
 });

@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:test";
 import { appFetch, countRows, testEnv } from "./helpers";
-import { ADMIN_PASSWORD, adminEnv, adminGet, adminPost, clearAdminTables, SESSION_SECRET, sessionCookie, VIEWER_PASSWORD } from "./admin-helpers";
+import {
+  ADMIN_PASSWORD,
+  adminEnv,
+  adminGet,
+  adminPost,
+  clearAdminTables,
+  SESSION_SECRET,
+  sessionCookie,
+  VIEWER_PASSWORD,
+} from "./admin-helpers";
 import { LOGIN_GLOBAL_RULE, LOGIN_PREFIX48_RULE, signInRateRules } from "~/lib/admin/sign-in.server";
 import { hitRateLimits } from "~/lib/http/rate-limit.server";
 import { encodeBase64Url } from "~/lib/crypto/base64url";
@@ -10,7 +19,10 @@ beforeEach(clearAdminTables);
 afterEach(() => vi.restoreAllMocks());
 
 async function signIn(password: string, appEnv?: Env, ip = "198.51.100.4") {
-  return appFetch(adminPost("/admin/login", { password, next: "/admin/submissions" }, { "CF-Connecting-IP": ip }), appEnv ?? (await adminEnv()));
+  return appFetch(
+    adminPost("/admin/login", { password, next: "/admin/submissions" }, { "CF-Connecting-IP": ip }),
+    appEnv ?? (await adminEnv()),
+  );
 }
 
 describe("password sign-in", () => {
@@ -36,8 +48,15 @@ describe("password sign-in", () => {
   });
 
   it("marks the cookie Secure on https", async () => {
-    const request = adminPost("/admin/login", { password: ADMIN_PASSWORD }, { Host: "forms.example.org", Origin: "https://forms.example.org" });
-    const response = await appFetch(new Request(request.url.replace("http://localhost", "https://forms.example.org"), request), await adminEnv());
+    const request = adminPost(
+      "/admin/login",
+      { password: ADMIN_PASSWORD },
+      { Host: "forms.example.org", Origin: "https://forms.example.org" },
+    );
+    const response = await appFetch(
+      new Request(request.url.replace("http://localhost", "https://forms.example.org"), request),
+      await adminEnv(),
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("set-cookie")).toContain("; Secure");
   });
@@ -115,7 +134,9 @@ describe("server-side sessions (issue 19.3)", () => {
     const out = await appFetch(adminPost("/admin/logout", { intent: "everywhere" }, { Cookie: admin }), appEnv);
     expect(out.status).toBe(303);
     for (const cookie of [admin, otherAdmin, viewer]) expect((await appFetch(adminGet("/admin", cookie), appEnv)).status).toBe(303);
-    const audit = await env.DB.prepare("SELECT action, detail FROM audit_log WHERE action = 'sign-out.everywhere'").first<Record<string, string>>();
+    const audit = await env.DB.prepare("SELECT action, detail FROM audit_log WHERE action = 'sign-out.everywhere'").first<
+      Record<string, string>
+    >();
     expect(JSON.parse(audit?.detail ?? "{}")).toEqual({ sessions: 3 });
   });
 
@@ -141,7 +162,9 @@ describe("server-side sessions (issue 19.3)", () => {
 
   it("expires a session after 12 hours, in D1 as well as in the cookie", async () => {
     const cookie = cookieOf(await signIn(ADMIN_PASSWORD));
-    await env.DB.prepare("UPDATE admin_sessions SET expires_at = ?1").bind(Date.now() - 1).run();
+    await env.DB.prepare("UPDATE admin_sessions SET expires_at = ?1")
+      .bind(Date.now() - 1)
+      .run();
     expect((await appFetch(adminGet("/admin", cookie), await adminEnv())).status).toBe(303);
   });
 });
@@ -211,7 +234,14 @@ describe("Cloudflare Access", () => {
       return `${input}.${encodeBase64Url(sig)}`;
     };
     const now = Math.floor(Date.now() / 1000);
-    const claims = { aud: ["aud-123"], iss: "https://team.cloudflareaccess.com", email: "ops@example.org", sub: "u1", iat: now, exp: now + 600 };
+    const claims = {
+      aud: ["aud-123"],
+      iss: "https://team.cloudflareaccess.com",
+      email: "ops@example.org",
+      sub: "u1",
+      iat: now,
+      exp: now + 600,
+    };
     const appEnv = testEnv({ CF_ACCESS_TEAM_DOMAIN: "team.cloudflareaccess.com", CF_ACCESS_AUD: "aud-123" });
     return { sign, claims, appEnv };
   }

@@ -32,10 +32,14 @@ describe("POST /api/forms/:formId/submissions", () => {
 
   it("takes URL-encoded and multipart bodies from fetch callers", async () => {
     const encoded = await appFetch(
-      apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, {
-        type: "application/x-www-form-urlencoded",
-        headers: { Accept: "application/json" },
-      }),
+      apiPost(
+        "contact",
+        { ...VALID, "cf-turnstile-response": standinToken() },
+        {
+          type: "application/x-www-form-urlencoded",
+          headers: { Accept: "application/json" },
+        },
+      ),
     );
     expect(encoded.status).toBe(201);
     const form = new FormData();
@@ -51,10 +55,14 @@ describe("POST /api/forms/:formId/submissions", () => {
 
   it("redirects a plain HTML post with 303 to the thank-you page (no redirectUrl set)", async () => {
     const response = await appFetch(
-      apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, {
-        type: "application/x-www-form-urlencoded",
-        headers: { "Sec-Fetch-Mode": "navigate", Origin: SITE },
-      }),
+      apiPost(
+        "contact",
+        { ...VALID, "cf-turnstile-response": standinToken() },
+        {
+          type: "application/x-www-form-urlencoded",
+          headers: { "Sec-Fetch-Mode": "navigate", Origin: SITE },
+        },
+      ),
       withSite(),
     );
     expect(response.status).toBe(303);
@@ -63,7 +71,9 @@ describe("POST /api/forms/:formId/submissions", () => {
   });
 
   it("answers invalid fields with problem+json, per-field errors, and never spends the token", async () => {
-    const response = await appFetch(apiPost("contact", { ...VALID, email: ["a@b.c"], message: "short", "cf-turnstile-response": standinToken() }));
+    const response = await appFetch(
+      apiPost("contact", { ...VALID, email: ["a@b.c"], message: "short", "cf-turnstile-response": standinToken() }),
+    );
     expect(response.status).toBe(422);
     expect(response.headers.get("content-type")).toContain("application/problem+json");
     expect(response.headers.get("Gatepost-Error-Code")).toBe("validation_failed");
@@ -77,7 +87,11 @@ describe("POST /api/forms/:formId/submissions", () => {
 
   it("shows a readable error page to a plain HTML post that is refused", async () => {
     const response = await appFetch(
-      apiPost("contact", { ...VALID, email: "nope" }, { type: "application/x-www-form-urlencoded", headers: { "Sec-Fetch-Mode": "navigate" } }),
+      apiPost(
+        "contact",
+        { ...VALID, email: "nope" },
+        { type: "application/x-www-form-urlencoded", headers: { "Sec-Fetch-Mode": "navigate" } },
+      ),
     );
     expect(response.status).toBe(422);
     expect(response.headers.get("content-type")).toContain("text/html");
@@ -172,7 +186,9 @@ describe("idempotency", () => {
 
   it("binds a key to its fields: another body under a used key gets 422 and never the first id (issue 19.2)", async () => {
     const token = standinToken();
-    const first = await appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": token }, { headers: { "Idempotency-Key": "victim-key" } }));
+    const first = await appFetch(
+      apiPost("contact", { ...VALID, "cf-turnstile-response": token }, { headers: { "Idempotency-Key": "victim-key" } }),
+    );
     const { id } = await first.json<{ id: string }>();
     const attempts = [
       // Someone else's submission under the victim's key, with a fresh token and with the spent one.
@@ -214,7 +230,12 @@ describe("idempotency", () => {
     const b = await (await send()).json<{ id: string }>();
     expect(b.id).toBe(a.id);
     const newsletter = await appFetch(
-      apiPost("newsletter", { email: "ada@example.org", consent: true, _gp_sid: sid, "cf-turnstile-response": standinToken({ action: "newsletter" }) }),
+      apiPost("newsletter", {
+        email: "ada@example.org",
+        consent: true,
+        _gp_sid: sid,
+        "cf-turnstile-response": standinToken({ action: "newsletter" }),
+      }),
     );
     expect(newsletter.status).toBe(201);
     expect(await countRows("submissions")).toBe(2);
@@ -300,7 +321,9 @@ describe("hostile bodies (issue 19, points 1, 5 and 12)", () => {
   });
 
   it("refuses 64 KiB of one repeated key with 413 too_many_fields, before the schema or the provider", async () => {
-    const response = await appFetch(apiPost("contact", "name=x&".repeat(9_000), { type: "application/x-www-form-urlencoded; charset=utf-8" }));
+    const response = await appFetch(
+      apiPost("contact", "name=x&".repeat(9_000), { type: "application/x-www-form-urlencoded; charset=utf-8" }),
+    );
     expect(response.status).toBe(413);
     expect(response.headers.get("Gatepost-Error-Code")).toBe("too_many_fields");
     expect(await standin.calls()).toHaveLength(0);
@@ -310,9 +333,18 @@ describe("hostile bodies (issue 19, points 1, 5 and 12)", () => {
     const token = standinToken();
     // Raw bodies: with a charset parameter apiPost sends the string as it is.
     const bodies: Array<[string, string]> = [
-      [`name=Ada&email=ada%40example.org&message=caf%FF+au+lait&cf-turnstile-response=${token}`, "application/x-www-form-urlencoded; charset=utf-8"],
-      [`{"name":"Ada","email":"ada@example.org","message":"half \\ud83d a smile","cf-turnstile-response":"${token}"}`, "application/json; charset=utf-8"],
-      [`{"name":"Ada\\u0000","email":"ada@example.org","message":"A NUL in the name.","cf-turnstile-response":"${token}"}`, "application/json; charset=utf-8"],
+      [
+        `name=Ada&email=ada%40example.org&message=caf%FF+au+lait&cf-turnstile-response=${token}`,
+        "application/x-www-form-urlencoded; charset=utf-8",
+      ],
+      [
+        `{"name":"Ada","email":"ada@example.org","message":"half \\ud83d a smile","cf-turnstile-response":"${token}"}`,
+        "application/json; charset=utf-8",
+      ],
+      [
+        `{"name":"Ada\\u0000","email":"ada@example.org","message":"A NUL in the name.","cf-turnstile-response":"${token}"}`,
+        "application/json; charset=utf-8",
+      ],
     ];
     for (const [body, type] of bodies) {
       const response = await appFetch(apiPost("contact", body, { type }));
@@ -325,7 +357,9 @@ describe("hostile bodies (issue 19, points 1, 5 and 12)", () => {
   });
 
   it("stores a lone CR as a newline, so every export reads as plain lines", async () => {
-    const response = await appFetch(apiPost("contact", { ...VALID, message: "line one\rline two\r\nline three", "cf-turnstile-response": standinToken() }));
+    const response = await appFetch(
+      apiPost("contact", { ...VALID, message: "line one\rline two\r\nline three", "cf-turnstile-response": standinToken() }),
+    );
     expect(response.status).toBe(201);
     const [row] = await rows();
     expect(JSON.parse(row.fields).message).toBe("line one\nline two\nline three");
@@ -336,7 +370,11 @@ describe("hostile bodies (issue 19, points 1, 5 and 12)", () => {
     for (const [k, v] of Object.entries({ ...VALID, "cf-turnstile-response": standinToken() })) form.set(k, v);
     form.set("attachment", new File(["%PDF-1.7"], "cv.pdf", { type: "application/pdf" }));
     const response = await appFetch(
-      new Request("http://localhost/api/forms/contact/submissions", { method: "POST", body: form, headers: { Accept: "application/json" } }),
+      new Request("http://localhost/api/forms/contact/submissions", {
+        method: "POST",
+        body: form,
+        headers: { Accept: "application/json" },
+      }),
     );
     expect(response.status).toBe(415);
     expect((await response.json<{ code: string }>()).code).toBe("file_not_accepted");

@@ -33,9 +33,7 @@ describe("POST /f/contact in workerd with real D1", () => {
   });
 
   it("ignores X-Forwarded-For and sends only CF-Connecting-IP as remoteip", async () => {
-    await appFetch(
-      formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }, { "X-Forwarded-For": "6.6.6.6" }),
-    );
+    await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }, { "X-Forwarded-For": "6.6.6.6" }));
     const [call] = await standin.calls();
     expect(call.remoteip).toBe("203.0.113.7");
   });
@@ -68,9 +66,7 @@ describe("POST /f/contact in workerd with real D1", () => {
   });
 
   it("keeps values, shows inline errors and does not spend the token for an invalid field", async () => {
-    const response = await appFetch(
-      formPost("/f/contact", { ...VALID, email: "not-an-email", "cf-turnstile-response": standinToken() }),
-    );
+    const response = await appFetch(formPost("/f/contact", { ...VALID, email: "not-an-email", "cf-turnstile-response": standinToken() }));
     expect(response.status).toBe(422);
     const html = await response.text();
     expect(html).toContain('aria-invalid="true"');

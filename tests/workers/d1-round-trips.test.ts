@@ -21,7 +21,10 @@ async function sendCounted(request: Request, appEnv: Env) {
   const recorded = countingDb(env.DB);
   const ctx = createExecutionContext();
   if (!request.headers.has("host")) request.headers.set("host", "localhost");
-  const response = await handle(request, getLoadContext({ request, context: { cloudflare: { env: { ...appEnv, DB: recorded.db }, ctx } } }));
+  const response = await handle(
+    request,
+    getLoadContext({ request, context: { cloudflare: { env: { ...appEnv, DB: recorded.db }, ctx } } }),
+  );
   const beforeAnswer = recorded.trips();
   await waitOnExecutionContext(ctx);
   return { response, beforeAnswer, trips: recorded.statements() };
@@ -82,12 +85,28 @@ describe("D1 round trips on the accept path", () => {
 
   it.each<[string, () => Request, Partial<Record<string, string>>]>([
     ["an oversized body", () => formPost("/f/contact", { ...VALID, message: "m".repeat(70 * 1024) }), {}],
-    ["a foreign origin (API)", () => apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { Origin: "https://evil.example" } }), {}],
-    ["an expired stamp", () => formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }, {}, { stampAgeMs: 25 * 3_600_000 }), {}],
+    [
+      "a foreign origin (API)",
+      () => apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { Origin: "https://evil.example" } }),
+      {},
+    ],
+    [
+      "an expired stamp",
+      () => formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }, {}, { stampAgeMs: 25 * 3_600_000 }),
+      {},
+    ],
     ["invalid fields", () => formPost("/f/contact", { ...VALID, email: "nope", "cf-turnstile-response": standinToken() }), {}],
     ["a missing token", () => formPost("/f/contact", VALID), {}],
-    ["a failed captcha", () => formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }), { TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA" }],
-    ["a spent token without a key", () => apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }), { TURNSTILE_SECRET_KEY: "3x0000000000000000000000000000000AA" }],
+    [
+      "a failed captcha",
+      () => formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }),
+      { TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA" },
+    ],
+    [
+      "a spent token without a key",
+      () => apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }),
+      { TURNSTILE_SECRET_KEY: "3x0000000000000000000000000000000AA" },
+    ],
   ])("refuses %s with zero round trips", async (_label, request, overrides) => {
     const { response, trips } = await sendCounted(request(), sinkEnv(overrides));
     expect(response.status).toBeGreaterThanOrEqual(400);

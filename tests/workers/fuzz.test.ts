@@ -29,12 +29,25 @@ function generator(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number) => Math.floor(next() * n);
-  const pick = <T,>(items: readonly T[]): T => items[int(items.length)];
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
   return { next, int, pick };
 }
 type Gen = ReturnType<typeof generator>;
 
-const FIELDS = ["name", "email", "message", "consent", "_gp_sid", "_gp_ts", "_gp_hp", "_gotcha", "cf-turnstile-response", "__proto__", "constructor", ""];
+const FIELDS = [
+  "name",
+  "email",
+  "message",
+  "consent",
+  "_gp_sid",
+  "_gp_ts",
+  "_gp_hp",
+  "_gotcha",
+  "cf-turnstile-response",
+  "__proto__",
+  "constructor",
+  "",
+];
 
 function junkString(g: Gen): string {
   return g.pick([
@@ -76,7 +89,7 @@ function fields(g: Gen): Record<string, unknown> {
 }
 
 function asText(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? "");
 }
 
 function body(g: Gen): { type: string | null; bytes: BodyInit | null } {
@@ -85,7 +98,13 @@ function body(g: Gen): { type: string | null; bytes: BodyInit | null } {
   const boundary = `----fuzz${g.int(1e6)}`;
   const multipart = () =>
     flat.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("") + `--${boundary}--\r\n`;
-  const valid = { name: "Ada", email: "ada@example.org", message: "Long enough message.", consent: "on", "cf-turnstile-response": token(g) };
+  const valid = {
+    name: "Ada",
+    email: "ada@example.org",
+    message: "Long enough message.",
+    consent: "on",
+    "cf-turnstile-response": token(g),
+  };
   return g.pick([
     () => ({ type: "application/json", bytes: JSON.stringify(valid) }),
     () => ({ type: "application/x-www-form-urlencoded", bytes: new URLSearchParams(valid as Record<string, string>).toString() }),
@@ -99,8 +118,14 @@ function body(g: Gen): { type: string | null; bytes: BodyInit | null } {
     () => ({ type: `multipart/form-data; boundary=${boundary}`, bytes: multipart() }),
     () => ({ type: `multipart/form-data; boundary=${boundary}`, bytes: multipart().slice(0, g.int(120)) }),
     () => ({ type: "multipart/form-data", bytes: multipart() }),
-    () => ({ type: `multipart/form-data; boundary=${boundary}`, bytes: `--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nfile\r\n--${boundary}--\r\n` }),
-    () => ({ type: g.pick(["application/json", "application/x-www-form-urlencoded", "text/plain"]), bytes: new Uint8Array([0xc3, 0x28, 0xff, 0xfe, 0x80, 0x7b]) }),
+    () => ({
+      type: `multipart/form-data; boundary=${boundary}`,
+      bytes: `--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nfile\r\n--${boundary}--\r\n`,
+    }),
+    () => ({
+      type: g.pick(["application/json", "application/x-www-form-urlencoded", "text/plain"]),
+      bytes: new Uint8Array([0xc3, 0x28, 0xff, 0xfe, 0x80, 0x7b]),
+    }),
     () => ({ type: g.pick(["text/plain", "application/xml", "image/png", "", "application/json+evil;;", "*/*"]), bytes: "name=x" }),
     () => ({ type: null, bytes: JSON.stringify(f) }),
     () => ({ type: "application/json", bytes: JSON.stringify({ message: "m".repeat(70 * 1024) }) }),
@@ -111,7 +136,8 @@ function body(g: Gen): { type: string | null; bytes: BodyInit | null } {
 function headers(g: Gen, type: string | null): Headers {
   const h = new Headers();
   if (type !== null) h.set("content-type", type);
-  const ip = g.next() < 0.5 ? `10.${g.int(256)}.${g.int(256)}.${g.int(256)}` : `2001:db8:${g.int(65536).toString(16)}::${g.int(65536).toString(16)}`;
+  const ip =
+    g.next() < 0.5 ? `10.${g.int(256)}.${g.int(256)}.${g.int(256)}` : `2001:db8:${g.int(65536).toString(16)}::${g.int(65536).toString(16)}`;
   h.set("CF-Connecting-IP", ip);
   if (g.next() < 0.2) h.set("Origin", g.pick(["https://evil.example", "null", "http://localhost", "%%%", "http://localhost:1"]));
   if (g.next() < 0.2) h.set("Idempotency-Key", g.pick(["", " ", "k".repeat(300), "ok-key", "tab\tkey"]));
@@ -176,10 +202,20 @@ describe(`fuzz: malformed requests (seed ${SEED})`, () => {
     check(outcomes, SEED, "API");
     // The generator must reach deep into the pipeline, not only bounce off the first check.
     const codes = new Set(outcomes.map((o) => o.code));
-    for (const code of ["malformed_body", "unsupported_media_type", "body_too_large", "validation_failed", "method_not_allowed", "origin_not_allowed"]) {
+    for (const code of [
+      "malformed_body",
+      "unsupported_media_type",
+      "body_too_large",
+      "validation_failed",
+      "method_not_allowed",
+      "origin_not_allowed",
+    ]) {
       expect(codes.has(code), `no request got ${code}`).toBe(true);
     }
-    expect([...codes].some((c) => c?.startsWith("turnstile_")), "no request reached the captcha check").toBe(true);
+    expect(
+      [...codes].some((c) => c?.startsWith("turnstile_")),
+      "no request reached the captcha check",
+    ).toBe(true);
   });
 
   it(`HTML action: ${REQUESTS_PER_TARGET} requests, no 5xx, each with a catalogue code`, { timeout: 90_000 }, async () => {
@@ -197,7 +233,9 @@ describe(`fuzz: malformed requests (seed ${SEED})`, () => {
   it("stored and queued nothing", async () => {
     expect(await countRows("submissions")).toBe(0);
     expect(await countRows("deliveries")).toBe(0);
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE idempotency_key IS NOT NULL").first<{ n: number }>())?.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE idempotency_key IS NOT NULL").first<{ n: number }>())?.n,
+    ).toBe(0);
     expect((await sink.state()).requests).toHaveLength(0);
   });
 });

@@ -78,7 +78,8 @@ export function formPost(
   const page = /^\/f\/([^/]+)$/.exec(path);
   // The page renders a submission id beside the stamp, which is signed over it.
   const sid = fields._gp_sid ?? crypto.randomUUID();
-  const body = page && !("_gp_ts" in fields) ? { _gp_ts: signedStamp(page[1], Date.now() - stampAgeMs, sid), _gp_sid: sid, ...fields } : fields;
+  const body =
+    page && !("_gp_ts" in fields) ? { _gp_ts: signedStamp(page[1], Date.now() - stampAgeMs, sid), _gp_sid: sid, ...fields } : fields;
   return new Request(`http://localhost${path}`, {
     method: "POST",
     body: new URLSearchParams(body).toString(),
@@ -220,9 +221,7 @@ export function countingDb(db: D1Database): {
 
 /** Empties every table a submission can touch, so each test starts from nothing. */
 export async function clearTables() {
-  await env.DB.batch(
-    ["delivery_attempts", "deliveries", "submissions", "rate_limits"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)),
-  );
+  await env.DB.batch(["delivery_attempts", "deliveries", "submissions", "rate_limits"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
 }
 
 /** Waits until at least 5 s remain in the current minute, so a minute window cannot roll over mid-test. */

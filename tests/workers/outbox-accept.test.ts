@@ -56,7 +56,11 @@ describe("atomic accept: the submission and its outbox rows in one batch", () =>
     const id = crypto.randomUUID();
     const outbox = outboxStatements(env.DB, parseSettings(sinkEnv()), contactForm, id, Date.now());
     const failing = env.DB.prepare("INSERT INTO deliveries (id) VALUES (NULL)");
-    const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: [...outbox, failing] });
+    const stored = await storeSubmission(
+      env.DB,
+      { id, formId: "contact", fields: VALID, verification: null },
+      { also: [...outbox, failing] },
+    );
     expect(stored.ok).toBe(false);
     expect(logged()).toHaveLength(1);
     expect(await countRows("submissions")).toBe(0);
@@ -126,7 +130,10 @@ describe("the accept path's D1 budget with a destination configured", () => {
     const counted = countingDb(env.DB);
     const ctx = createExecutionContext();
     const request = apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() });
-    const response = await handle(request, getLoadContext({ request, context: { cloudflare: { env: { ...sinkEnv(), DB: counted.db }, ctx } } }));
+    const response = await handle(
+      request,
+      getLoadContext({ request, context: { cloudflare: { env: { ...sinkEnv(), DB: counted.db }, ctx } } }),
+    );
     expect(response.status).toBe(201);
     expect(counted.trips()).toBe(1);
     expect(await countRows("deliveries")).toBe(1);

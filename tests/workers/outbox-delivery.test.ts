@@ -23,7 +23,10 @@ beforeEach(async () => {
 async function acceptSome(n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await appFetch(formPost("/f/contact", { ...VALID, message: `${VALID.message} #${i}`, "cf-turnstile-response": standinToken() }), sinkEnv());
+    const res = await appFetch(
+      formPost("/f/contact", { ...VALID, message: `${VALID.message} #${i}`, "cf-turnstile-response": standinToken() }),
+      sinkEnv(),
+    );
     expect(res.status).toBe(303);
     ids.push((res.headers.get("location") ?? "").split("/").pop()!);
   }
@@ -149,7 +152,9 @@ describe("leases", () => {
     const outbox = leasedOutbox(env.DB, parseSettings(sinkEnv()), contactForm, id, t, `accept:${id}`, LEASE_MS);
     const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: outbox.statements });
     expect(stored.ok).toBe(true);
-    expect(await deliveries()).toMatchObject([{ id: outbox.claims[0].id, status: "pending", attempts: 0, lease_owner: `accept:${id}`, lease_until: t + LEASE_MS }]);
+    expect(await deliveries()).toMatchObject([
+      { id: outbox.claims[0].id, status: "pending", attempts: 0, lease_owner: `accept:${id}`, lease_until: t + LEASE_MS },
+    ]);
 
     expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: t + LEASE_MS - 1 })).toMatchObject({ claimed: 0 });
     expect((await sink.state()).requests).toHaveLength(0);
@@ -164,19 +169,31 @@ describe("leases", () => {
     const owner = `accept:${id}`;
     const outbox = leasedOutbox(env.DB, parseSettings(sinkEnv()), contactForm, id, t, owner, LEASE_MS);
     const verification = { hostname: "example.com", action: "contact", challengeTs: "2026-11-22T10:00:00Z" };
-    const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: { ...VALID, message: "émoji ✓ \"quoted\"" }, verification }, { also: outbox.statements });
+    const stored = await storeSubmission(
+      env.DB,
+      { id, formId: "contact", fields: { ...VALID, message: 'émoji ✓ "quoted"' }, verification },
+      { also: outbox.statements },
+    );
     if (!stored.ok) throw new Error("store failed");
     expect(stored.stored).toEqual(await getSubmission(env.DB, "contact", id));
 
     await sink.setMode("down");
-    expect(await deliverLeasedAfterResponse(env.DB, parseSettings(sinkEnv()), stored.stored, outbox.claims, owner)).toEqual({ claimed: 1, delivered: 0, retrying: 1, dead: 0 });
+    expect(await deliverLeasedAfterResponse(env.DB, parseSettings(sinkEnv()), stored.stored, outbox.claims, owner)).toEqual({
+      claimed: 1,
+      delivered: 0,
+      retrying: 1,
+      dead: 0,
+    });
     const [failed] = await deliveries();
     expect(failed).toMatchObject({ status: "pending", attempts: 1, lease_owner: null });
     expect(failed.next_attempt_at).toBeGreaterThanOrEqual(t + RETRY_DELAYS_MS[0] * 0.8);
     expect(await attemptsOf(failed.id)).toHaveLength(1);
 
     await sink.setMode("normal");
-    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: failed.next_attempt_at })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: failed.next_attempt_at })).toMatchObject({
+      claimed: 1,
+      delivered: 1,
+    });
     const fromDrain = (await sink.state()).unique[0].payload;
     await sink.reset();
     await deliverLeasedAfterResponse(env.DB, parseSettings(sinkEnv()), stored.stored, outbox.claims, owner);
@@ -270,7 +287,8 @@ describe("delivery details", () => {
     await sink.setMode("down");
     await acceptSome(1);
     const [row] = await deliveries();
-    const fake = (async () => new Response("x".repeat(5_000), { status: 302, headers: { location: "https://elsewhere.example/" } })) as typeof fetch;
+    const fake = (async () =>
+      new Response("x".repeat(5_000), { status: 302, headers: { location: "https://elsewhere.example/" } })) as typeof fetch;
     await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: row.next_attempt_at, fetch: fake });
     const log = await attemptsOf(row.id);
     expect(log[1]).toMatchObject({ http_status: 302, error: "redirect" });

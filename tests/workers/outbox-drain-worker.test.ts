@@ -18,7 +18,15 @@ describe("the scheduled companion Worker", () => {
   it("drains due deliveries and prunes old rate-limit windows on each cron tick, with no new request", async () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     await sink.setMode("down");
-    const res = await appFetch(formPost("/f/contact", { name: "Ada", email: "ada@example.org", message: "Hello there, engine.", "cf-turnstile-response": standinToken() }), sinkEnv());
+    const res = await appFetch(
+      formPost("/f/contact", {
+        name: "Ada",
+        email: "ada@example.org",
+        message: "Hello there, engine.",
+        "cf-turnstile-response": standinToken(),
+      }),
+      sinkEnv(),
+    );
     expect(res.status).toBe(303);
     const stale = Math.floor(Date.now() / 1000) - 3 * 86_400;
     await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES ('old', ?1, 3), ('new', ?2, 1)")
@@ -46,7 +54,10 @@ describe("the scheduled companion Worker", () => {
       { name: "broken", run: async () => Promise.reject(new Error("boom")) },
       { name: "fine", run: async () => (ran = true) },
     ]);
-    expect(results.map((r) => [r.name, r.ok])).toEqual([["broken", false], ["fine", true]]);
+    expect(results.map((r) => [r.name, r.ok])).toEqual([
+      ["broken", false],
+      ["fine", true],
+    ]);
     expect(ran).toBe(true);
     expect(logged).toHaveBeenCalledOnce();
   });

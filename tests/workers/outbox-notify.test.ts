@@ -141,7 +141,12 @@ describe("each kind retries after failures and is delivered exactly once", () =>
     const state = await sink.state();
     const accepted = state.requests.filter((r: any) => r.outcome === "accepted");
     expect(accepted.map((r: any) => r.kind).sort()).toEqual(["discord", "slack", "webhook"]);
-    expect(state.messages.filter((m: any) => m.reference === id).map((m: any) => m.kind).sort()).toEqual(["discord", "slack"]);
+    expect(
+      state.messages
+        .filter((m: any) => m.reference === id)
+        .map((m: any) => m.kind)
+        .sort(),
+    ).toEqual(["discord", "slack"]);
     expect(mailer.sent).toHaveLength(1);
     const log = await readDeliveryLog(env.DB, id);
     expect(log.find((d) => d.destination === "email")!.log.map((a) => a.error)).toEqual(["rejected", "rejected", null]);
@@ -196,7 +201,13 @@ describe("misconfiguration holds deliveries instead of dropping them", () => {
 
 describe("the confirmation to the sender", () => {
   it("goes out at most once per address per 24 h per form, and again after the window", async () => {
-    const confirmEnv = notifyEnv({ CONTACT_CONFIRMATION: "on", CONTACT_EMAIL_TO: "", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" });
+    const confirmEnv = notifyEnv({
+      CONTACT_CONFIRMATION: "on",
+      CONTACT_EMAIL_TO: "",
+      CONTACT_SLACK_WEBHOOK_URL: "",
+      CONTACT_DISCORD_WEBHOOK_URL: "",
+      CONTACT_WEBHOOK_URL: "",
+    });
     const mailer = recordingMailer();
     const first = await accept(confirmEnv);
     const second = await accept(confirmEnv, { ...VALID, email: "GRACE@example.org", message: "Me again, same address." });
@@ -256,8 +267,17 @@ describe("the real send_email binding (miniflare's simulation)", () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const binding = (env as unknown as { SEND_EMAIL: SendEmailBinding }).SEND_EMAIL;
     const mailer = bindingMailer(binding, EmailMessage);
-    await accept(notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "", CONTACT_EMAIL_TO: "owner@example.org, second@example.org" }));
-    expect(await drainOutbox(env.DB, parseSettings(notifyEnv({ CONTACT_EMAIL_TO: "owner@example.org, second@example.org" })), { mailer })).toMatchObject({ delivered: 1 });
+    await accept(
+      notifyEnv({
+        CONTACT_SLACK_WEBHOOK_URL: "",
+        CONTACT_DISCORD_WEBHOOK_URL: "",
+        CONTACT_WEBHOOK_URL: "",
+        CONTACT_EMAIL_TO: "owner@example.org, second@example.org",
+      }),
+    );
+    expect(
+      await drainOutbox(env.DB, parseSettings(notifyEnv({ CONTACT_EMAIL_TO: "owner@example.org, second@example.org" })), { mailer }),
+    ).toMatchObject({ delivered: 1 });
     const [email] = await rows();
     expect(email).toMatchObject({ status: "delivered", last_error: null });
     const [attempt] = (await env.DB.prepare("SELECT * FROM delivery_attempts").all<Record<string, any>>()).results;

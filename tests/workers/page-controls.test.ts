@@ -25,7 +25,9 @@ describe("the form page", () => {
     const html = await response.text();
     expect(html).toMatch(/name="_gp_ts"[^>]* value="v2\.\d{13}\.[A-Za-z0-9_-]{43}"/);
     expect(html).toMatch(/name="_gp_sid"[^>]* value="[0-9a-f-]{36}"/);
-    expect(html).toMatch(/<div class="hp" aria-hidden="true"><label for="_gp_hp">Leave this field empty<\/label><input type="text" id="_gp_hp" name="_gp_hp" tabindex="-1" autoComplete="off"/);
+    expect(html).toMatch(
+      /<div class="hp" aria-hidden="true"><label for="_gp_hp">Leave this field empty<\/label><input type="text" id="_gp_hp" name="_gp_hp" tabindex="-1" autoComplete="off"/,
+    );
   });
 
   it("renders the newsletter from its schema and lists both public forms on /", async () => {
@@ -52,7 +54,12 @@ describe("posts from the form page", () => {
   it.each([
     ["the trap is filled", { _gp_hp: "buy now" }, {}, "honeypot_filled"],
     ["the stamp is missing", { _gp_ts: "" }, {}, "timestamp_missing"],
-    ["the stamp is forged", { _gp_ts: signedStamp("contact", Date.now() - 60_000, "", "not-the-server-secret-0123456789abcdef") }, {}, "timestamp_forged"],
+    [
+      "the stamp is forged",
+      { _gp_ts: signedStamp("contact", Date.now() - 60_000, "", "not-the-server-secret-0123456789abcdef") },
+      {},
+      "timestamp_forged",
+    ],
     ["the stamp is for another form", { _gp_ts: signedStamp("newsletter", Date.now() - 60_000) }, {}, "timestamp_forged"],
     ["the stamp is garbage", { _gp_ts: "v1.123.abc" }, {}, "timestamp_forged"],
     ["it was sent faster than a person types", {}, { stampAgeMs: 500 }, "timestamp_too_fast"],
@@ -126,7 +133,9 @@ describe("posts from the form page", () => {
     const stamp = /name="_gp_ts"[^>]* value="([^"]+)"/.exec(html)![1];
     const fresh = /name="_gp_sid"[^>]* value="([^"]+)"/.exec(html)![1];
     expect(fresh).not.toBe(sid);
-    const third = await appFetch(formPost("/f/contact", { ...changed, _gp_ts: stamp, _gp_sid: fresh, "cf-turnstile-response": standinToken() }));
+    const third = await appFetch(
+      formPost("/f/contact", { ...changed, _gp_ts: stamp, _gp_sid: fresh, "cf-turnstile-response": standinToken() }),
+    );
     expect(third.status).toBe(303);
     expect(third.headers.get("location")).not.toBe(first.headers.get("location"));
     const statuses = (await env.DB.prepare("SELECT status FROM submissions").all<{ status: string }>()).results.map((r) => r.status);
@@ -159,7 +168,10 @@ describe("posts from the form page", () => {
     expect(await standin.calls()).toHaveLength(0);
     expect(await countRows("submissions")).toBe(0);
     // Sent again at once from the re-rendered page, it is accepted as a person's post.
-    const again = await appFetch(formPost("/f/contact", { ...VALID, _gp_ts: stamp!, _gp_sid: sid!, "cf-turnstile-response": standinToken() }), sinkEnv());
+    const again = await appFetch(
+      formPost("/f/contact", { ...VALID, _gp_ts: stamp!, _gp_sid: sid!, "cf-turnstile-response": standinToken() }),
+      sinkEnv(),
+    );
     expect(again.status).toBe(303);
     expect((await onlyRow()).status).toBe("accepted");
   });

@@ -2,7 +2,19 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { findReplay, storeInOneTrip } from "~/lib/submit/accept-batch.server";
 import { hitRateLimits, pruneRateLimits, type RateRule } from "~/lib/http/rate-limit.server";
-import { apiPost, appFetch, awayFromMinuteEdge, clearTables, countRows, formPost, sink, sinkEnv, standin, standinToken, testEnv } from "./helpers";
+import {
+  apiPost,
+  appFetch,
+  awayFromMinuteEdge,
+  clearTables,
+  countRows,
+  formPost,
+  sink,
+  sinkEnv,
+  standin,
+  standinToken,
+  testEnv,
+} from "./helpers";
 
 // Exactness of the D1 counters under concurrency, and the 429 the forms give (docs/decisions/002).
 beforeEach(async () => {
@@ -80,12 +92,18 @@ describe("form rate limits", () => {
   it("never counts a post refused before the store: invalid fields or a failed captcha use none of the limit", async () => {
     const env2 = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "2", FORM_RATE_LIMIT_PER_DAY: "" });
     for (let i = 0; i < 5; i++) expect((await appFetch(apiPost("contact", {}), env2)).status).toBe(422);
-    const failing = testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "2", FORM_RATE_LIMIT_PER_DAY: "", TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA" });
+    const failing = testEnv({
+      FORM_RATE_LIMIT_PER_MINUTE: "2",
+      FORM_RATE_LIMIT_PER_DAY: "",
+      TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA",
+    });
     for (let i = 0; i < 5; i++) expect((await appFetch(valid(), failing)).status).toBe(400);
     expect(await countRows("rate_limits")).toBe(0);
-    expect([(await appFetch(valid(), env2)).status, (await appFetch(valid(), env2)).status, (await appFetch(valid(), env2)).status]).toEqual([
-      201, 201, 429,
-    ]);
+    expect([
+      (await appFetch(valid(), env2)).status,
+      (await appFetch(valid(), env2)).status,
+      (await appFetch(valid(), env2)).status,
+    ]).toEqual([201, 201, 429]);
   });
 
   it("groups IPv6 clients by /64, keeps IPv4 clients apart, and ignores X-Forwarded-For", async () => {
@@ -107,7 +125,14 @@ describe("form rate limits", () => {
 
   it("refuses the form page's 6th post with 429, Retry-After and the code, and keeps the message on the page", async () => {
     const post = () =>
-      appFetch(formPost("/f/newsletter", { email: "reader@example.org", consent: "on", "cf-turnstile-response": standinToken({ action: "newsletter" }) }), defaults());
+      appFetch(
+        formPost("/f/newsletter", {
+          email: "reader@example.org",
+          consent: "on",
+          "cf-turnstile-response": standinToken({ action: "newsletter" }),
+        }),
+        defaults(),
+      );
     for (let i = 0; i < 5; i++) expect((await post()).status).toBe(303);
     const over = await post();
     expect(over.status).toBe(429);
@@ -138,7 +163,14 @@ describe("the accept batch: counted, guarded and stored in one round trip", () =
     expect(await store("s-3", "k-1", "fp-a")).toMatchObject({ kind: "rate_limited", verdict: { ok: false } });
     expect(await countRows("submissions")).toBe(1);
     const later = t + 60_000;
-    const again = await storeInOneTrip(env.DB, { rules, nowMs: later, submission: submission("s-4"), key: "k-1", fingerprint: "fp-b", outbox: [] });
+    const again = await storeInOneTrip(env.DB, {
+      rules,
+      nowMs: later,
+      submission: submission("s-4"),
+      key: "k-1",
+      fingerprint: "fp-b",
+      outbox: [],
+    });
     expect(again).toMatchObject({ kind: "key_reused" });
     expect(await countRows("submissions")).toBe(1);
   });
@@ -152,7 +184,9 @@ describe("the accept batch: counted, guarded and stored in one round trip", () =
       id: "s-1",
       verdict: { ok: true, remaining: 0 },
     });
-    expect(await findReplay(env.DB, { rules, nowMs: t, formId: "contact", key: "k-1", fingerprint: "fp-a" })).toMatchObject({ kind: "rate_limited" });
+    expect(await findReplay(env.DB, { rules, nowMs: t, formId: "contact", key: "k-1", fingerprint: "fp-a" })).toMatchObject({
+      kind: "rate_limited",
+    });
     // Another form's key is not this form's.
     expect(await findReplay(env.DB, { rules, nowMs: t, formId: "newsletter", key: "k-1", fingerprint: "fp-a" })).toBeNull();
   });
@@ -161,12 +195,21 @@ describe("the accept batch: counted, guarded and stored in one round trip", () =
     const tight: RateRule[] = [{ key: "batch:ip:198.51.100.4", limit: 7, windowSeconds: 60 }];
     const outcomes = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        storeInOneTrip(env.DB, { rules: tight, nowMs: t, submission: submission(`c-${i}`), key: `key-${i}`, fingerprint: "fp", outbox: [] }),
+        storeInOneTrip(env.DB, {
+          rules: tight,
+          nowMs: t,
+          submission: submission(`c-${i}`),
+          key: `key-${i}`,
+          fingerprint: "fp",
+          outbox: [],
+        }),
       ),
     );
     expect(outcomes.filter((o) => o.kind === "stored")).toHaveLength(7);
     expect(outcomes.filter((o) => o.kind === "rate_limited")).toHaveLength(33);
     expect(await countRows("submissions")).toBe(7);
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE idempotency_key IS NOT NULL").first<{ n: number }>())?.n).toBe(7);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE idempotency_key IS NOT NULL").first<{ n: number }>())?.n,
+    ).toBe(7);
   });
 });

@@ -45,7 +45,12 @@ describe("the scheduled Worker", () => {
     const { runMaintenance, MAINTENANCE_JOBS } = await import("../../workers/outbox-drain/maintenance");
     const job = MAINTENANCE_JOBS.filter((j) => j.name === "apply-retention");
     expect(job).toHaveLength(1);
-    const old = await seedSubmission({ formId: "contact", fields: { n: 1 }, receivedAt: new Date(NOW - 400 * DAY).toISOString(), deliveries: [{ status: "dead" }] });
+    const old = await seedSubmission({
+      formId: "contact",
+      fields: { n: 1 },
+      receivedAt: new Date(NOW - 400 * DAY).toISOString(),
+      deliveries: [{ status: "dead" }],
+    });
     const recent = await seedSubmission({ formId: "contact", fields: { n: 2 }, receivedAt: new Date(NOW - DAY).toISOString() });
     const [result] = await runMaintenance(env, job, NOW);
     expect(result).toMatchObject({ name: "apply-retention", ok: true });

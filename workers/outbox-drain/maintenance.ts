@@ -53,7 +53,12 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
 ];
 
 /** Runs every job side by side; one failing job is logged and never stops the others. */
-export async function runMaintenance(env: DrainEnv, jobs = MAINTENANCE_JOBS, nowMs = Date.now(), deps: MaintenanceDeps = {}): Promise<JobResult[]> {
+export async function runMaintenance(
+  env: DrainEnv,
+  jobs = MAINTENANCE_JOBS,
+  nowMs = Date.now(),
+  deps: MaintenanceDeps = {},
+): Promise<JobResult[]> {
   const settled = await Promise.allSettled(jobs.map((job) => job.run(env, nowMs, deps)));
   return settled.map((outcome, i): JobResult => {
     const name = jobs[i].name;

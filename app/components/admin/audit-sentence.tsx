@@ -33,18 +33,43 @@ export function AuditSentence({ action, target, detail }: { action: string; targ
     case "submission.delete":
       return <>Deleted {target ? `submission ${target.slice(0, 8)}` : "a submission"} with its deliveries for good.</>;
     case "submission.redeliver":
-      return refused ? <>Tried to redeliver {submission}.{refused}</> : <>Redelivered {submission}: {plural(d.requeued, "delivery")} queued again.</>;
+      return refused ? (
+        <>
+          Tried to redeliver {submission}.{refused}
+        </>
+      ) : (
+        <>
+          Redelivered {submission}: {plural(d.requeued, "delivery")} queued again.
+        </>
+      );
     case "submission.release":
-      return <>Released {submission} from quarantine and queued it for {plural(d.destinations, "destination")}.</>;
+      return (
+        <>
+          Released {submission} from quarantine and queued it for {plural(d.destinations, "destination")}.
+        </>
+      );
     case "form.redeliver-dead":
-      return refused ? <>Tried to redeliver the dead deliveries of {form}.{refused}</> : <>Queued {plural(d.requeued, "dead delivery")} of {form} again.</>;
+      return refused ? (
+        <>
+          Tried to redeliver the dead deliveries of {form}.{refused}
+        </>
+      ) : (
+        <>
+          Queued {plural(d.requeued, "dead delivery")} of {form} again.
+        </>
+      );
     case "erase.preview":
       return <>Looked up one e-mail address for erasure: {plural(d.matched, "submission")} matched.</>;
     case "erase":
       return <>Erased {plural(d.matched, "submission")} holding one e-mail address, with their delivery logs.</>;
     case "export": {
       const range = d.from || d.to ? ` from ${String(d.from ?? "the start")} to ${String(d.to ?? "now")}` : "";
-      return <>Exported {plural(d.rows, "submission")} of {form} as {String(d.format ?? "a file").toUpperCase()}{range}.</>;
+      return (
+        <>
+          Exported {plural(d.rows, "submission")} of {form} as {String(d.format ?? "a file").toUpperCase()}
+          {range}.
+        </>
+      );
     }
     default: {
       const facts = Object.entries(d).map(([key, value]) => `${key} ${typeof value === "string" ? value : JSON.stringify(value)}`);

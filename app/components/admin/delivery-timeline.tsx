@@ -3,7 +3,6 @@ import { formatUtc } from "~/lib/admin/http";
 // The one shape of a delivery as the console reads it (a type import: nothing server-side reaches the browser).
 import type { DeliveryView as Delivery } from "~/lib/admin/queries.server";
 
-
 /** How each destination kind is named to a person. */
 const KIND_LABELS: Record<string, string> = {
   webhook: "Webhook",
@@ -33,17 +32,25 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
             {KIND_LABELS[d.destination] ?? d.destination} <StateBadge state={d.status} />
           </h3>
           <p>
-            {d.destination === "webhook" ? "Webhook id" : "Delivery id"} <code>{d.id}</code>, {`${d.log.length} attempt${d.log.length === 1 ? "" : "s"} logged`}
+            {d.destination === "webhook" ? "Webhook id" : "Delivery id"} <code>{d.id}</code>,{" "}
+            {`${d.log.length} attempt${d.log.length === 1 ? "" : "s"} logged`}
             {d.status === "delivered" ? `, delivered ${formatUtc(d.deliveredAt)}` : ""}
             {d.status === "pending" ? `, next attempt ${formatUtc(new Date(d.nextAttemptAt).toISOString())}` : ""}
-            {d.lastError ? `, ${d.status === "delivered" ? "note" : "last error"}: ${d.lastError}` : ""}.
-            {situation(d)}
+            {d.lastError ? `, ${d.status === "delivered" ? "note" : "last error"}: ${d.lastError}` : ""}.{situation(d)}
           </p>
           {d.log.length > 0 ? (
             <table>
               <caption className="visually-hidden">Attempts to deliver to {d.destination}</caption>
               <thead>
-                <tr><th scope="col">Time</th><th scope="col">HTTP status</th><th scope="col" className="num">Latency</th><th scope="col">Error</th><th scope="col">Response excerpt</th></tr>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">HTTP status</th>
+                  <th scope="col" className="num">
+                    Latency
+                  </th>
+                  <th scope="col">Error</th>
+                  <th scope="col">Response excerpt</th>
+                </tr>
               </thead>
               <tbody>
                 {d.log.map((a, i) => (

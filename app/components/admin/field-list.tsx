@@ -24,8 +24,12 @@ export function FieldList({ fields, values }: { fields: readonly FieldDef[]; val
       ))}
       {others.map((name) => (
         <div key={name} className="contents">
-          <dt><code>{name}</code></dt>
-          <dd><pre>{show(undefined, values[name])}</pre></dd>
+          <dt>
+            <code>{name}</code>
+          </dt>
+          <dd>
+            <pre>{show(undefined, values[name])}</pre>
+          </dd>
         </div>
       ))}
     </dl>

@@ -29,13 +29,15 @@ export function OutcomeChart({ days }: { days: ChartDay[] }) {
   const total = totals.reduce((a, b) => a + b, 0);
   return (
     <figure className="chart">
-      <figcaption id="chart-caption">
-        Submissions per day, last 14 days (UTC), by outcome: {total} in total.
-      </figcaption>
+      <figcaption id="chart-caption">Submissions per day, last 14 days (UTC), by outcome: {total} in total.</figcaption>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" aria-hidden="true" focusable="false">
         <line x1={PAD.left} x2={WIDTH - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} stroke="#4a5360" />
-        <text x={PAD.left - 6} y={PAD.top + 8} textAnchor="end" fontSize="11" fill="#1b1f24">{max}</text>
-        <text x={PAD.left - 6} y={PAD.top + plotH} textAnchor="end" fontSize="11" fill="#1b1f24">0</text>
+        <text x={PAD.left - 6} y={PAD.top + 8} textAnchor="end" fontSize="11" fill="#1b1f24">
+          {max}
+        </text>
+        <text x={PAD.left - 6} y={PAD.top + plotH} textAnchor="end" fontSize="11" fill="#1b1f24">
+          0
+        </text>
         {days.map((d, i) => {
           let y = PAD.top + plotH;
           const x = PAD.left + i * slot + (slot - barW) / 2;
@@ -47,7 +49,9 @@ export function OutcomeChart({ days }: { days: ChartDay[] }) {
                 return h > 0 ? <rect key={s.key} x={x} y={y} width={barW} height={h} fill={s.color} /> : null;
               })}
               {i % 2 === 0 ? (
-                <text x={x + barW / 2} y={HEIGHT - 10} textAnchor="middle" fontSize="10" fill="#1b1f24">{d.day.slice(5)}</text>
+                <text x={x + barW / 2} y={HEIGHT - 10} textAnchor="middle" fontSize="10" fill="#1b1f24">
+                  {d.day.slice(5)}
+                </text>
               ) : null}
             </g>
           );
@@ -55,7 +59,9 @@ export function OutcomeChart({ days }: { days: ChartDay[] }) {
       </svg>
       <ul className="legend" aria-hidden="true">
         {SERIES.map((s) => (
-          <li key={s.key}><span className={`swatch swatch-${s.key}`} /> {s.label}</li>
+          <li key={s.key}>
+            <span className={`swatch swatch-${s.key}`} /> {s.label}
+          </li>
         ))}
       </ul>
       <details>
@@ -63,11 +69,23 @@ export function OutcomeChart({ days }: { days: ChartDay[] }) {
         <table>
           <caption className="visually-hidden">Submissions per day by outcome</caption>
           <thead>
-            <tr><th scope="col">Day</th>{SERIES.map((s) => <th scope="col" key={s.key}>{s.label}</th>)}</tr>
+            <tr>
+              <th scope="col">Day</th>
+              {SERIES.map((s) => (
+                <th scope="col" key={s.key}>
+                  {s.label}
+                </th>
+              ))}
+            </tr>
           </thead>
           <tbody>
             {days.map((d) => (
-              <tr key={d.day}><th scope="row">{d.day}</th>{SERIES.map((s) => <td key={s.key}>{d.counts[s.key]}</td>)}</tr>
+              <tr key={d.day}>
+                <th scope="row">{d.day}</th>
+                {SERIES.map((s) => (
+                  <td key={s.key}>{d.counts[s.key]}</td>
+                ))}
+              </tr>
             ))}
           </tbody>
         </table>

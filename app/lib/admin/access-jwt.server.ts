@@ -12,7 +12,16 @@ export type AccessVerdict =
   | { ok: true; email: string; sub: string }
   | {
       ok: false;
-      code: "malformed" | "unsupported_alg" | "unknown_key" | "bad_signature" | "expired" | "not_yet_valid" | "wrong_audience" | "wrong_issuer" | "jwks_unavailable";
+      code:
+        | "malformed"
+        | "unsupported_alg"
+        | "unknown_key"
+        | "bad_signature"
+        | "expired"
+        | "not_yet_valid"
+        | "wrong_audience"
+        | "wrong_issuer"
+        | "jwks_unavailable";
     };
 
 export interface AccessOptions {
@@ -44,7 +53,10 @@ const keySets = new WeakMap<typeof fetch, Map<string, KeySet>>();
 
 /** The issuer URL for a team domain, normalised. */
 export function accessIssuer(teamDomain: string): string {
-  return `https://${teamDomain.trim().replace(/^https?:\/\//, "").replace(/\/+$/, "")}`;
+  return `https://${teamDomain
+    .trim()
+    .replace(/^https?:\/\//, "")
+    .replace(/\/+$/, "")}`;
 }
 
 function keySetFor(issuer: string, fetcher: typeof fetch): KeySet {

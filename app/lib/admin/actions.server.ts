@@ -30,7 +30,9 @@ export async function deleteSubmission({ env, user, request }: Ctx, id: string):
     auditStatement(env.DB, { user, request, action: "submission.delete", target: id }),
   ]);
   const deleted = results[2].meta.changes ?? 0;
-  return deleted > 0 ? { ok: true, message: "The submission and its delivery log were deleted." } : { ok: false, message: "There is no such submission." };
+  return deleted > 0
+    ? { ok: true, message: "The submission and its delivery log were deleted." }
+    : { ok: false, message: "There is no such submission." };
 }
 
 /** Erases every submission holding `email` (folded); the audit row keeps an HMAC tag, never the address. */
@@ -51,7 +53,13 @@ export async function auditExport({ env, user, request }: Ctx, formId: string, d
 export async function redeliverFormDead({ env, user, request }: Ctx, formId: string): Promise<ActionResult> {
   const result = await redeliverDead(env.DB, formId);
   await env.DB.batch([
-    auditStatement(env.DB, { user, request, action: "form.redeliver-dead", target: formId, detail: result.ok ? { requeued: result.requeued } : { refused: result.code } }),
+    auditStatement(env.DB, {
+      user,
+      request,
+      action: "form.redeliver-dead",
+      target: formId,
+      detail: result.ok ? { requeued: result.requeued } : { refused: result.code },
+    }),
   ]);
   if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
   return { ok: true, message: `Queued ${plural(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
@@ -61,7 +69,13 @@ export async function redeliverFormDead({ env, user, request }: Ctx, formId: str
 export async function redeliverOne({ env, settings, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
   const result = await redeliverSubmission(env.DB, id);
   await env.DB.batch([
-    auditStatement(env.DB, { user, request, action: "submission.redeliver", target: id, detail: result.ok ? { requeued: result.requeued } : { refused: result.code } }),
+    auditStatement(env.DB, {
+      user,
+      request,
+      action: "submission.redeliver",
+      target: id,
+      detail: result.ok ? { requeued: result.requeued } : { refused: result.code },
+    }),
   ]);
   if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
   ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
@@ -73,7 +87,9 @@ export async function redeliverOne({ env, settings, user, request, ctx }: Ctx, i
  * in one batch. A second release fails on the outbox's UNIQUE (submission, destination) and rolls back.
  */
 export async function releaseQuarantined({ env, settings, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
-  const row = await env.DB.prepare("SELECT form_id, status FROM submissions WHERE id = ?1").bind(id).first<{ form_id: string; status: string }>();
+  const row = await env.DB.prepare("SELECT form_id, status FROM submissions WHERE id = ?1")
+    .bind(id)
+    .first<{ form_id: string; status: string }>();
   if (!row) return { ok: false, message: ERRORS.not_found.message };
   const form = findForm(row.form_id);
   if (row.status !== "quarantined" || !form) return { ok: false, message: ERRORS.admin_not_quarantined.message };

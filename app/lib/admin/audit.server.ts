@@ -47,6 +47,9 @@ const AuditEntrySchema = z.object({
 
 /** The newest audit rows first, parsed. D1 failures and malformed rows throw (the page's boundary shows them). */
 export async function listAudit(db: D1Database, limit = 100): Promise<AuditEntry[]> {
-  const { results } = await db.prepare("SELECT id, at, actor, role, action, target, detail, ip FROM audit_log ORDER BY id DESC LIMIT ?1").bind(limit).all();
+  const { results } = await db
+    .prepare("SELECT id, at, actor, role, action, target, detail, ip FROM audit_log ORDER BY id DESC LIMIT ?1")
+    .bind(limit)
+    .all();
   return z.array(AuditEntrySchema).parse(results);
 }

@@ -40,7 +40,9 @@ export function readAdminConfig(env: Partial<Env>): AdminConfig {
   const secrets = text(env.SESSION_SECRET).split(/\s+/).filter(Boolean);
   const sessionSecrets = secrets.length > 0 && secrets.every((s) => s.length >= MIN_SECRET_LENGTH) ? secrets : [];
   if ((adminHash || viewerHash) && sessionSecrets.length === 0) {
-    problems.push(`SESSION_SECRET must be set to at least ${MIN_SECRET_LENGTH} random characters for password sign-in (several, space-separated, while rotating).`);
+    problems.push(
+      `SESSION_SECRET must be set to at least ${MIN_SECRET_LENGTH} random characters for password sign-in (several, space-separated, while rotating).`,
+    );
   }
   const teamDomain = text(env.CF_ACCESS_TEAM_DOMAIN);
   const audience = text(env.CF_ACCESS_AUD);

@@ -14,7 +14,15 @@ import { parseSubmissionRow } from "~/lib/storage/submissions.server";
 // every such start, and quoting every separator, is the point of this file; RFC 4180 quoting is the
 // easy rest, and the Worker bundle carries no CSV dependency for it.
 
-const META_COLUMNS = ["id", "received_at", "state", "quarantine_reason", "verify_hostname", "verify_action", "verify_challenge_ts"] as const;
+const META_COLUMNS = [
+  "id",
+  "received_at",
+  "state",
+  "quarantine_reason",
+  "verify_hostname",
+  "verify_action",
+  "verify_challenge_ts",
+] as const;
 /**
  * Where a spreadsheet may start a cell: the start of the text, and after any separator a locale uses
  * (`,` `;` tab) or a line break. A cell starting with = + - @ (or their full-width forms, which some
@@ -98,5 +106,9 @@ export function toCsv(columns: readonly string[], rows: readonly Row[]): string 
 
 /** JSON text: an array of objects with the same keys, in the same order, as the CSV. */
 export function toJson(columns: readonly string[], rows: readonly Row[]): string {
-  return JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c] ?? null]))), null, 2);
+  return JSON.stringify(
+    rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c] ?? null]))),
+    null,
+    2,
+  );
 }

@@ -12,7 +12,11 @@ const MAX_FORM_BYTES = 16 * 1024;
 export const IsoDateSchema = z.iso.date();
 
 /** An identifier from a form or path: a form id, a submission id, an intent. */
-export const TokenSchema = z.string().min(1).max(200).regex(/^[\w.:-]+$/);
+export const TokenSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.:-]+$/);
 
 /** The first value of every key, in a null-prototype record (so "__proto__" is just a key). */
 function firstValues(entries: Iterable<[string, string]>): Record<string, string> {

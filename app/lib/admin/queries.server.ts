@@ -33,7 +33,10 @@ export interface DayBucket {
 // Rows read back from D1 are parsed before use: a count that is not a number or a state that is not
 // a state is a bug to surface, not a value to render.
 const StateSchema = z.enum([...STATES, "stored"]);
-const CountSchema = z.number().nullable().transform((n) => n ?? 0);
+const CountSchema = z
+  .number()
+  .nullable()
+  .transform((n) => n ?? 0);
 const PerFormRowSchema = z.object({ form_id: z.string(), today: CountSchema, week: CountSchema, quarantined: CountSchema });
 const DeadRowSchema = z.object({ form_id: z.string(), dead: z.number() });
 const DayRowSchema = z.object({ day: z.string(), state: StateSchema, n: z.number() });
@@ -76,8 +79,10 @@ export async function loadDashboard(db: D1Database, formIds: readonly string[], 
       .bind(todayStart, weekStart),
     db.prepare("SELECT form_id, COUNT(*) AS dead FROM deliveries WHERE status = 'dead' GROUP BY form_id"),
     db
-      .prepare(`SELECT substr(s.received_at, 1, 10) AS day, ${STATE_SQL} AS state, COUNT(*) AS n
-         FROM submissions s WHERE s.received_at >= ?1 GROUP BY day, state`)
+      .prepare(
+        `SELECT substr(s.received_at, 1, 10) AS day, ${STATE_SQL} AS state, COUNT(*) AS n
+         FROM submissions s WHERE s.received_at >= ?1 GROUP BY day, state`,
+      )
       .bind(new Date(chartStartMs).toISOString()),
   ]);
   const counts = new Map<string, FormCounts>();
@@ -209,24 +214,27 @@ export async function loadSubmissionDetail(db: D1Database, id: string) {
   const row = subRows.results[0];
   if (!row) return null;
   const attempts = z.array(AttemptRowSchema).parse(attemptRows.results);
-  const deliveries: DeliveryView[] = z.array(DeliveryRowSchema).parse(deliveryRows.results).map((d) => ({
-    id: d.id,
-    destination: d.destination,
-    status: d.status,
-    attempts: d.attempts,
-    nextAttemptAt: d.next_attempt_at,
-    lastError: d.last_error,
-    createdAt: d.created_at,
-    deliveredAt: d.delivered_at,
-    log: attempts
-      .filter((a) => a.delivery_id === d.id)
-      .map((a) => ({
-        attemptedAt: a.attempted_at,
-        httpStatus: a.http_status,
-        error: a.error,
-        latencyMs: a.latency_ms,
-        responseExcerpt: a.response_excerpt,
-      })),
-  }));
+  const deliveries: DeliveryView[] = z
+    .array(DeliveryRowSchema)
+    .parse(deliveryRows.results)
+    .map((d) => ({
+      id: d.id,
+      destination: d.destination,
+      status: d.status,
+      attempts: d.attempts,
+      nextAttemptAt: d.next_attempt_at,
+      lastError: d.last_error,
+      createdAt: d.created_at,
+      deliveredAt: d.delivered_at,
+      log: attempts
+        .filter((a) => a.delivery_id === d.id)
+        .map((a) => ({
+          attemptedAt: a.attempted_at,
+          httpStatus: a.http_status,
+          error: a.error,
+          latencyMs: a.latency_ms,
+          responseExcerpt: a.response_excerpt,
+        })),
+    }));
   return { submission: parseSubmissionRow(row), state: StateSchema.parse(row.state), deliveries };
 }

@@ -17,7 +17,9 @@ export const LOGIN_GLOBAL_RULE = { limit: 100, windowSeconds: WINDOW_SECONDS };
 /** An IPv6 address's /48 ("2001:db8:1::/48"), or null for IPv4 and junk. */
 export function ipv6Prefix48(ip: string | null): string | null {
   if (!ip || !ip.includes(":")) return null;
-  const groups = ipSubject(ip).replace(/::\/64$/, "").split(":");
+  const groups = ipSubject(ip)
+    .replace(/::\/64$/, "")
+    .split(":");
   return groups.length === 4 ? `${groups.slice(0, 3).join(":")}::/48` : null;
 }
 
@@ -43,8 +45,14 @@ export async function signIn(request: Request, context: AdminContext, password: 
   const db = context.cloudflare.env.DB;
   if (!config.passwordSignIn) return { ok: false, code: "admin_closed" };
   const limit = await hitRateLimits(db, signInRateRules(clientIp(request)), nowMs);
-  if (!limit.ok) return "code" in limit ? { ok: false, code: limit.code } : { ok: false, code: "admin_rate_limited", retryAfterSeconds: Math.max(1, limit.resetSeconds) };
-  for (const [role, hash] of [["admin", config.adminHash], ["viewer", config.viewerHash]] as const) {
+  if (!limit.ok)
+    return "code" in limit
+      ? { ok: false, code: limit.code }
+      : { ok: false, code: "admin_rate_limited", retryAfterSeconds: Math.max(1, limit.resetSeconds) };
+  for (const [role, hash] of [
+    ["admin", config.adminHash],
+    ["viewer", config.viewerHash],
+  ] as const) {
     if (hash && (await verifyPassword(password, hash))) {
       const user: AdminUser = { id: `password:${role}`, role, via: "password" };
       const storage = adminSessionStorage(db, config.sessionSecrets);

@@ -16,15 +16,7 @@ export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
  * missing or bad, the delivery is held; `skipped`: nothing to send (a confirmation over its limit).
  */
 export type AttemptErrorClass =
-  | "timeout"
-  | "network"
-  | "redirect"
-  | "http_status"
-  | "rate_limited"
-  | "gone"
-  | "rejected"
-  | "config"
-  | "skipped";
+  "timeout" | "network" | "redirect" | "http_status" | "rate_limited" | "gone" | "rejected" | "config" | "skipped";
 
 export interface AttemptRecord {
   delivered: boolean;

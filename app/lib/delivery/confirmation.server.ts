@@ -34,7 +34,10 @@ export function buildConfirmationEmail(input: {
 
 /** SHA-256 of form and lower-cased address: the limit table never holds the address itself. */
 export async function confirmationKey(formId: string, address: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`gatepost-confirmation:${formId}:${address.toLowerCase()}`));
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`gatepost-confirmation:${formId}:${address.toLowerCase()}`),
+  );
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -43,7 +46,13 @@ export async function confirmationKey(formId: string, address: string): Promise<
  * upsert: true if this delivery may send (no other in the window, or a retry of the same delivery).
  * D1 errors throw (the drain logs them and the delivery is tried again).
  */
-export async function reserveConfirmation(db: D1Database, formId: string, address: string, deliveryId: string, nowMs: number): Promise<boolean> {
+export async function reserveConfirmation(
+  db: D1Database,
+  formId: string,
+  address: string,
+  deliveryId: string,
+  nowMs: number,
+): Promise<boolean> {
   const key = await confirmationKey(formId, address);
   const row = await db
     .prepare(
@@ -59,6 +68,9 @@ export async function reserveConfirmation(db: D1Database, formId: string, addres
 
 /** Forgets limits older than the window (the maintenance Worker runs it). Returns rows removed. */
 export async function pruneConfirmationLimits(db: D1Database, nowMs: number): Promise<number> {
-  const result = await db.prepare("DELETE FROM confirmation_limits WHERE sent_at <= ?1").bind(nowMs - CONFIRMATION_WINDOW_MS).run();
+  const result = await db
+    .prepare("DELETE FROM confirmation_limits WHERE sent_at <= ?1")
+    .bind(nowMs - CONFIRMATION_WINDOW_MS)
+    .run();
   return result.meta.changes ?? 0;
 }

@@ -76,7 +76,10 @@ export async function claimDue(
   const sql = CLAIM.replace("FILTER", submissionId ? "AND submission_id = ?6" : "");
   const params: unknown[] = [owner, nowMs + leaseMs, nowMs, limit, JSON.stringify(skipKinds)];
   if (submissionId) params.push(submissionId);
-  const { results } = await db.prepare(sql).bind(...params).all<Record<string, unknown>>();
+  const { results } = await db
+    .prepare(sql)
+    .bind(...params)
+    .all<Record<string, unknown>>();
   return results.map((row) => ({
     id: String(row.id),
     submissionId: String(row.submission_id),

@@ -1,11 +1,6 @@
 import type { Destination, DestinationKind, FieldDef, FormDef } from "~/forms/schema";
 import { parseWebhookSecrets } from "~/lib/delivery/webhook-signature.server";
-import {
-  isAllowedWebhookUrl,
-  isConfirmationOn,
-  isEmailAddress,
-  parseEmailList,
-} from "~/lib/settings/destination-settings.server";
+import { isAllowedWebhookUrl, isConfirmationOn, isEmailAddress, parseEmailList } from "~/lib/settings/destination-settings.server";
 import { formSettingName, type Settings } from "~/lib/settings/settings.server";
 
 // Where a form's submissions go. A form lists destination kinds; their URLs, addresses and secrets

@@ -55,7 +55,11 @@ export function buildDiscordMessage(content: MessageContent): DiscordMessage {
 }
 
 /** Posts the message. 429 Retry-After and 404/410 (webhook deleted) are reported as such. Never throws. */
-export function sendDiscord(url: string, content: MessageContent, options: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<AttemptRecord> {
+export function sendDiscord(
+  url: string,
+  content: MessageContent,
+  options: { timeoutMs?: number; fetch?: typeof fetch } = {},
+): Promise<AttemptRecord> {
   return postAttempt({
     url,
     headers: { "content-type": "application/json" },

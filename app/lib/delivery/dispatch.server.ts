@@ -32,7 +32,16 @@ function held(detail: string): AttemptRecord {
 }
 
 /** Sends one delivery once. Never throws except when D1 fails (the confirmation limit). */
-export async function attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch, mailer }: KindAttempt): Promise<AttemptRecord> {
+export async function attemptKind({
+  db,
+  settings,
+  form,
+  claim,
+  submission,
+  timeoutMs,
+  fetch,
+  mailer,
+}: KindAttempt): Promise<AttemptRecord> {
   const target = resolveDestination(settings, form, claim.destination);
   if (!target.ok) {
     console.error(`delivery ${claim.id} is held: ${target.reason}`);

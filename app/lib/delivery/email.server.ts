@@ -25,12 +25,7 @@ export interface EmailParts {
 
 /** HTML's five special characters; everything shown in the HTML part goes through this. */
 export function escapeHtml(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
 
 /** One line for headers built from Gatepost's own text: control characters become spaces. */
@@ -76,7 +71,10 @@ export function notificationText(content: MessageContent): string {
 export function notificationHtml(content: MessageContent): string {
   const cell = (value: string) => (value === "" ? "—" : escapeHtml(value).replaceAll("\n", "<br>"));
   const rows = content.rows
-    .map((row) => `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(row.label)}</th><td style="padding:4px 0">${cell(row.value)}</td></tr>`)
+    .map(
+      (row) =>
+        `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(row.label)}</th><td style="padding:4px 0">${cell(row.value)}</td></tr>`,
+    )
     .join("");
   const link = content.link ? `<p><a href="${escapeHtml(content.link)}">Open this submission in Gatepost</a></p>` : "";
   return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.4"><h1 style="font-size:18px">New submission to ${escapeHtml(content.formTitle)}</h1><table role="presentation">${rows}</table><p style="color:#555">Reference <code>${escapeHtml(content.submissionId)}</code>, received ${escapeHtml(content.receivedAt)}</p>${link}</body></html>`;

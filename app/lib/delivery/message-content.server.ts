@@ -60,11 +60,7 @@ function formatValue(value: FieldValue | undefined): string {
  * `text` cut to at most `max` units of `measure` (code units by default) after `escape`, ending in
  * the ellipsis when cut. Cuts between code points and never inside an escape sequence.
  */
-export function truncateEscaped(
-  text: string,
-  max: number,
-  escape: (s: string) => string = (s) => s,
-): { text: string; cut: boolean } {
+export function truncateEscaped(text: string, max: number, escape: (s: string) => string = (s) => s): { text: string; cut: boolean } {
   const whole = escape(text);
   if (whole.length <= max) return { text: whole, cut: false };
   const budget = max - ELLIPSIS.length;

@@ -87,11 +87,7 @@ const REQUEUE = `UPDATE deliveries
  * Re-queues every delivery of one submission, whatever its status, keeping each webhook-id.
  * Fails with redelivery_unknown_submission, redelivery_no_destination or storage_unavailable.
  */
-export async function redeliverSubmission(
-  db: D1Database,
-  submissionId: string,
-  nowMs = Date.now(),
-): Promise<RedeliveryResult> {
+export async function redeliverSubmission(db: D1Database, submissionId: string, nowMs = Date.now()): Promise<RedeliveryResult> {
   try {
     const [found, requeued] = await db.batch<{ id: string }>([
       db.prepare("SELECT id FROM submissions WHERE id = ?1").bind(submissionId),

@@ -36,7 +36,10 @@ export function buildSlackMessage(content: MessageContent): SlackMessage {
   });
   if (shown.length < content.rows.length) {
     const hidden = content.rows.length - shown.length;
-    sections.push({ type: "section", text: { type: "mrkdwn", text: `${ELLIPSIS} ${hidden} more field${hidden === 1 ? "" : "s"}:${more}` } });
+    sections.push({
+      type: "section",
+      text: { type: "mrkdwn", text: `${ELLIPSIS} ${hidden} more field${hidden === 1 ? "" : "s"}:${more}` },
+    });
   }
   const reference = `Reference \`${escapeSlack(content.submissionId)}\``;
   const context = content.link ? `${reference} · <${content.link}|Open in Gatepost>` : reference;
@@ -53,7 +56,11 @@ export function buildSlackMessage(content: MessageContent): SlackMessage {
 }
 
 /** Posts the message. 429 Retry-After and 404/410 (webhook removed) are reported as such. Never throws. */
-export function sendSlack(url: string, content: MessageContent, options: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<AttemptRecord> {
+export function sendSlack(
+  url: string,
+  content: MessageContent,
+  options: { timeoutMs?: number; fetch?: typeof fetch } = {},
+): Promise<AttemptRecord> {
   return postAttempt({
     url,
     headers: { "content-type": "application/json" },

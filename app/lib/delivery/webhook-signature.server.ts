@@ -51,7 +51,12 @@ export async function signWithKey(key: Uint8Array<ArrayBuffer>, id: string, time
 }
 
 /** The webhook-signature header: one `v1,…` per key, space-separated, in the order given. */
-export async function signWebhook(keys: readonly Uint8Array<ArrayBuffer>[], id: string, timestampSeconds: number, body: string): Promise<string> {
+export async function signWebhook(
+  keys: readonly Uint8Array<ArrayBuffer>[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Promise<string> {
   const signatures = await Promise.all(keys.map((key) => signWithKey(key, id, timestampSeconds, body)));
   return signatures.join(" ");
 }

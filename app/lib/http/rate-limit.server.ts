@@ -43,9 +43,7 @@ export function rateLimitStatement(
   const rows = rules.map((_, i) => `(?${2 * i + 1}, ?${2 * i + 2}${onlyIf ? "" : ", 1"})`).join(", ");
   const params = rules.flatMap((rule) => [windowKey(rule), windowStart(rule, nowMs)]);
   // An upsert fed by a SELECT needs its WHERE clause (SQLite's parsing rule for INSERT … SELECT … ON CONFLICT).
-  const source = onlyIf
-    ? `SELECT column1, column2, 1 FROM (VALUES ${rows}) WHERE ${onlyIf.sql(params.length + 1)}`
-    : `VALUES ${rows}`;
+  const source = onlyIf ? `SELECT column1, column2, 1 FROM (VALUES ${rows}) WHERE ${onlyIf.sql(params.length + 1)}` : `VALUES ${rows}`;
   return db
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count) ${source}
@@ -65,7 +63,10 @@ export function withinRateLimits(rules: readonly RateRule[], nowMs: number): Sql
       rules.length === 0
         ? "1"
         : rules
-            .map((_, i) => `(SELECT count FROM rate_limits WHERE key = ?${n + 3 * i} AND window_start = ?${n + 3 * i + 1}) <= ?${n + 3 * i + 2}`)
+            .map(
+              (_, i) =>
+                `(SELECT count FROM rate_limits WHERE key = ?${n + 3 * i} AND window_start = ?${n + 3 * i + 1}) <= ?${n + 3 * i + 2}`,
+            )
             .join(" AND "),
     params: rules.flatMap((rule) => [windowKey(rule), windowStart(rule, nowMs), rule.limit]),
   };
@@ -81,7 +82,11 @@ export function verdictOfRows(rules: readonly RateRule[], rows: readonly Record<
     const key = String(row.key);
     counts.set(key, Math.max(counts.get(key) ?? 0, Number(row.count)));
   }
-  return judgeRateLimits(rules, rules.map((rule) => counts.get(windowKey(rule)) ?? Infinity), nowMs);
+  return judgeRateLimits(
+    rules,
+    rules.map((rule) => counts.get(windowKey(rule)) ?? Infinity),
+    nowMs,
+  );
 }
 
 function windowKey(rule: RateRule): string {
@@ -106,11 +111,7 @@ export function judgeRateLimits(rules: readonly RateRule[], counts: readonly num
 }
 
 /** Counts one hit against every rule in one round trip. D1 failures come back as storage_unavailable. */
-export async function hitRateLimits(
-  db: D1Database,
-  rules: readonly RateRule[],
-  nowMs = Date.now(),
-): Promise<RateLimitResult> {
+export async function hitRateLimits(db: D1Database, rules: readonly RateRule[], nowMs = Date.now()): Promise<RateLimitResult> {
   if (rules.length === 0) return judgeRateLimits(rules, [], nowMs);
   try {
     const { results } = await rateLimitStatement(db, rules, nowMs).all<Record<string, unknown>>();
@@ -155,10 +156,16 @@ export function ipSubject(ip: string | null): string {
   const tailParts = tail ? tail.split(":") : [];
   const missing = Math.max(0, 8 - headParts.length - tailParts.length);
   const groups = ip.includes("::") ? [...headParts, ...Array(missing).fill("0"), ...tailParts] : headParts;
-  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (parseInt(g, 16) || 0).toString(16))
+    .join(":")}::/64`;
 }
 
 /** Deletes windows that ended more than a day ago (called by the scheduled Worker). */
 export async function pruneRateLimits(db: D1Database, nowMs = Date.now()): Promise<void> {
-  await db.prepare("DELETE FROM rate_limits WHERE window_start < ?1").bind(Math.floor(nowMs / 1000) - 2 * 86_400).run();
+  await db
+    .prepare("DELETE FROM rate_limits WHERE window_start < ?1")
+    .bind(Math.floor(nowMs / 1000) - 2 * 86_400)
+    .run();
 }

@@ -57,7 +57,10 @@ export function checkDestinationSettings(
     const value = rawValue.trim();
     if (value === "") continue;
     if (URL_SUFFIXES.some((suffix) => variable.endsWith(suffix)) && !isAllowedWebhookUrl(value, allowLoopbackHttp)) {
-      problems.push({ variable, message: `${variable} must be an https URL (plain http only to loopback in local dev); deliveries to it are held` });
+      problems.push({
+        variable,
+        message: `${variable} must be an https URL (plain http only to loopback in local dev); deliveries to it are held`,
+      });
     } else if (variable.endsWith("_EMAIL_TO")) {
       wantsEmail.push(variable);
       if (!parseEmailList(value)) {
@@ -66,7 +69,10 @@ export function checkDestinationSettings(
     } else if (variable.endsWith("_CONFIRMATION")) {
       if (isConfirmationOn(value)) wantsEmail.push(variable);
       else if (value.toLowerCase() !== "off") {
-        problems.push({ variable, message: `${variable} is either "on" or empty (it is ${JSON.stringify(value.slice(0, 20))}); no confirmation is sent` });
+        problems.push({
+          variable,
+          message: `${variable} is either "on" or empty (it is ${JSON.stringify(value.slice(0, 20))}); no confirmation is sent`,
+        });
       }
     }
   }

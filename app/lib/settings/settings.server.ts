@@ -117,7 +117,9 @@ export function parseSettings(env: RawEnv): Settings {
     form(formId) {
       let values = perForm.get(formId);
       if (!values) {
-        values = Object.fromEntries(FORM_SETTING_SUFFIXES.map((suffix) => [suffix, raw(env, formSettingName(formId, suffix))])) as FormEnvSettings;
+        values = Object.fromEntries(
+          FORM_SETTING_SUFFIXES.map((suffix) => [suffix, raw(env, formSettingName(formId, suffix))]),
+        ) as FormEnvSettings;
         perForm.set(formId, values);
       }
       return values;

@@ -28,9 +28,7 @@ export function readSettings(env: Partial<Env>): Settings {
 
 /** The hostnames a token may come back with: the configured list, else the request's own host. */
 export function expectedHostnames(settings: Settings, request: Request): string[] {
-  return settings.allowedHostnames.length > 0
-    ? settings.allowedHostnames
-    : [new URL(request.url).hostname];
+  return settings.allowedHostnames.length > 0 ? settings.allowedHostnames : [new URL(request.url).hostname];
 }
 
 /** The visitor's IP. Only Cloudflare's own header is trusted; X-Forwarded-For is client-controlled. */

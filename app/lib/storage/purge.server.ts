@@ -2,9 +2,7 @@
 // also cascades, but the statements say it explicitly so the rule holds even where foreign keys are
 // off, and all three go in one batch so nothing is left half-deleted.
 
-export type PurgeSelector =
-  | { ids: readonly string[] }
-  | { formId: string; receivedBefore: string };
+export type PurgeSelector = { ids: readonly string[] } | { formId: string; receivedBefore: string };
 
 function where(selector: PurgeSelector): { sql: string; binds: unknown[] } {
   if ("ids" in selector) return { sql: "SELECT value FROM json_each(?1)", binds: [JSON.stringify(selector.ids)] };

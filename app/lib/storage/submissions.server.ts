@@ -101,9 +101,7 @@ export function guardedSubmissionInsert(
   const receivedAt = new Date().toISOString();
   const row = submissionRow(submission.id, receivedAt, submission, idempotencyKey, fingerprint);
   const statement = db
-    .prepare(
-      `INSERT INTO submissions (${COLUMNS.join(", ")}) SELECT ${PLACEHOLDERS} WHERE ${onlyIf.sql(COLUMNS.length + 1)} RETURNING id`,
-    )
+    .prepare(`INSERT INTO submissions (${COLUMNS.join(", ")}) SELECT ${PLACEHOLDERS} WHERE ${onlyIf.sql(COLUMNS.length + 1)} RETURNING id`)
     .bind(...COLUMNS.map((column) => row[column]), ...onlyIf.params);
   return { statement, stored: parseSubmissionRow(row), receivedAt };
 }

@@ -70,7 +70,13 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput): P
  */
 export async function findReplay(
   db: D1Database,
-  { rules, nowMs, formId, key, fingerprint }: { rules: readonly RateRule[]; nowMs: number; formId: string; key: string; fingerprint: string },
+  {
+    rules,
+    nowMs,
+    formId,
+    key,
+    fingerprint,
+  }: { rules: readonly RateRule[]; nowMs: number; formId: string; key: string; fingerprint: string },
 ): Promise<Exclude<StoreOutcome, { kind: "stored" }> | null> {
   try {
     const counted = rules.length > 0 ? [rateLimitStatement(db, rules, nowMs, keyIsKnown(formId, key))] : [];
@@ -86,7 +92,11 @@ export async function findReplay(
   }
 }
 
-function answerFor(holder: KeyHolder, fingerprint: string | null, verdict: RateVerdict): Extract<StoreOutcome, { kind: "replayed" | "key_reused" }> {
+function answerFor(
+  holder: KeyHolder,
+  fingerprint: string | null,
+  verdict: RateVerdict,
+): Extract<StoreOutcome, { kind: "replayed" | "key_reused" }> {
   return holder.fingerprint !== null && holder.fingerprint === fingerprint
     ? { kind: "replayed", id: holder.id, verdict }
     : { kind: "key_reused", verdict };

@@ -81,7 +81,8 @@ export async function acceptSubmission({ request, form, env, settings, ctx, chan
       ? await judgePagePost({ fields, secret: secret!, formId: form.id, minFillMs: formSettings.minFillMs })
       : judgeApiPost(fields);
   // The person's answers come back on a freshly stamped page; nothing was checked or spent.
-  if ("expired" in judged) return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings) };
+  if ("expired" in judged)
+    return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings) };
   // Only a rendered form's own _gp_sid is echoed back into the page, never an Idempotency-Key header.
   const sid = request.headers.has("Idempotency-Key") ? null : key.key;
   const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid } : undefined;

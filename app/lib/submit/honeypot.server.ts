@@ -12,11 +12,7 @@ import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD 
 // stamp is refused, not quarantined: a person who left the tab open gets their answers back with a
 // fresh stamp instead of losing the submission silently.
 
-export type QuarantineReason =
-  | "honeypot_filled"
-  | "timestamp_missing"
-  | "timestamp_forged"
-  | "timestamp_too_fast";
+export type QuarantineReason = "honeypot_filled" | "timestamp_missing" | "timestamp_forged" | "timestamp_too_fast";
 
 export type HoneypotVerdict = { bot: false } | { bot: true; reason: QuarantineReason };
 /** A page post's verdict: a honeypot verdict, or a stamp too old to judge (refused as form_expired). */

@@ -6,8 +6,7 @@ import type { FieldDef, FieldValue, FormDef } from "~/forms/schema";
 export type FieldErrors = Record<string, string>;
 
 export type ValidationResult =
-  | { ok: true; values: Record<string, FieldValue> }
-  | { ok: false; errors: FieldErrors; values: Record<string, string> };
+  { ok: true; values: Record<string, FieldValue> } | { ok: false; errors: FieldErrors; values: Record<string, string> };
 
 /** Cap for fields that set no maxLength, so no field is unbounded. */
 const DEFAULT_CAP: Record<FieldDef["type"], number> = {

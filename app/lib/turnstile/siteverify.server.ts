@@ -53,9 +53,7 @@ const PROVIDER_CODES: Record<string, ErrorCode> = {
   "internal-error": "turnstile_internal_error",
 };
 
-type Attempt =
-  | { kind: "answer"; body: SiteverifyAnswer }
-  | { kind: "retry"; code: ErrorCode; detail: string };
+type Attempt = { kind: "answer"; body: SiteverifyAnswer } | { kind: "retry"; code: ErrorCode; detail: string };
 
 interface SiteverifyAnswer {
   success: boolean;
@@ -99,12 +97,7 @@ export async function verifyTurnstile(input: VerifyTurnstileInput): Promise<Turn
   return { ok: false, code: last.code, retryable: true, providerCodes: [], detail: last.detail };
 }
 
-async function callSiteverify(
-  doFetch: typeof fetch,
-  url: string,
-  body: URLSearchParams,
-  timeoutMs: number,
-): Promise<Attempt> {
+async function callSiteverify(doFetch: typeof fetch, url: string, body: URLSearchParams, timeoutMs: number): Promise<Attempt> {
   let response: Response;
   try {
     response = await doFetch(url, {

@@ -52,7 +52,13 @@ export async function answerVerifyCall(request: Request, db: D1Database, setting
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set("cache-control", "no-store");
   if (verdict.ok) {
-    const answer = { success: true, hostname: verdict.hostname, action: verdict.action, challenge_ts: verdict.challengeTs, error_codes: [] };
+    const answer = {
+      success: true,
+      hostname: verdict.hostname,
+      action: verdict.action,
+      challenge_ts: verdict.challengeTs,
+      error_codes: [],
+    };
     return new Response(JSON.stringify(answer), { status: 200, headers });
   }
   // Gatepost's own trouble (provider down, secret missing) is not a verdict on the token: the caller

@@ -1,9 +1,6 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 
-export const meta: MetaFunction = () => [
-  { title: "Baseline" },
-  { name: "description", content: "A bare Remix Cloudflare app." },
-];
+export const meta: MetaFunction = () => [{ title: "Baseline" }, { name: "description", content: "A bare Remix Cloudflare app." }];
 
 export default function Index() {
   return (
