@@ -2,13 +2,11 @@ import type { Settings } from "~/lib/settings/settings.server";
 import { findForm } from "~/forms/registry";
 import { EMAIL_KINDS } from "~/lib/delivery/destinations.server";
 import { parseSubmissionRow, type StoredSubmission } from "~/lib/storage/submissions.server";
-import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/webhook.server";
+import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/attempt.server";
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
 import { attemptKind } from "~/lib/delivery/dispatch.server";
 import { settleStatements } from "~/lib/delivery/settle.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
-
-export { HOLD_RECHECK_MS, JITTER, MAX_ATTEMPTS, nextRetryDelayMs, RETRY_DELAYS_MS } from "~/lib/delivery/settle.server";
 
 // Drives the outbox: claim due deliveries under a lease, send each once, log the attempt and either
 // finish the delivery or schedule the next try. A drainer that dies mid-way simply lets its lease

@@ -5,8 +5,6 @@ import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/deli
 // One signed POST to a webhook destination, following Standard Webhooks: a fresh timestamp and
 // signature per attempt under a stable webhook-id. It never throws (attempt.server.ts).
 
-export { DELIVERY_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from "~/lib/delivery/attempt.server";
-export type { AttemptErrorClass, AttemptRecord } from "~/lib/delivery/attempt.server";
 export const WEBHOOK_USER_AGENT = "Gatepost-Webhooks/1";
 
 /** The JSON body receivers get (docs/webhooks.md). */
