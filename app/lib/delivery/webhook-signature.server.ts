@@ -4,8 +4,8 @@ import { hmacKey } from "~/lib/crypto/hmac-key.server";
 // Standard Webhooks signatures (https://www.standardwebhooks.com/), with Web Crypto only so the same
 // code runs in Pages, the drain Worker and Node. Secrets are `whsec_<base64>`; several secrets
 // separated by spaces each sign, so a receiver can rotate keys without downtime.
-// Why not the `standardwebhooks` package: it signs with a synchronous pure-JS SHA-256 and re-derives
-// the key on every call; signing is one HMAC over `id.timestamp.body`, which Web Crypto does natively
+// Why not the `standardwebhooks` package: it signs with a pure-JS SHA-256 (fast-sha256) in the
+// isolate's own time; signing is one HMAC over `id.timestamp.body`, which Web Crypto does natively
 // with the key imported once per isolate (hmac-key.server.ts). docs/webhooks.md points receivers
 // at the official libraries to verify these signatures.
 
