@@ -100,3 +100,22 @@ async function readExcerpt(response: Response): Promise<string | null> {
 export function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 200);
 }
+
+/**
+ * Posts a Slack or Discord message as JSON. Both answer 404 once the webhook is deleted, which is
+ * final (`gone`), not a reason to retry for 44 h. Never throws.
+ */
+export function postChatMessage(
+  url: string,
+  payload: unknown,
+  options: { timeoutMs?: number; fetch?: typeof fetch } = {},
+): Promise<AttemptRecord> {
+  return postAttempt({
+    url,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(payload),
+    timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    fetch: options.fetch,
+    goneOn404: true,
+  });
+}

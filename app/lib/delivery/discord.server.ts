@@ -1,4 +1,4 @@
-import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
+import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
 
 // A Discord webhook message: one embed with the form's title (linking to the submission), a field per
@@ -60,12 +60,5 @@ export function sendDiscord(
   content: MessageContent,
   options: { timeoutMs?: number; fetch?: typeof fetch } = {},
 ): Promise<AttemptRecord> {
-  return postAttempt({
-    url,
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(buildDiscordMessage(content)),
-    timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
-    fetch: options.fetch,
-    goneOn404: true,
-  });
+  return postChatMessage(url, buildDiscordMessage(content), options);
 }

@@ -1,4 +1,4 @@
-import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
+import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
 
 // A Slack incoming-webhook message in Block Kit: a header with the form's title, one section per field,
@@ -61,12 +61,5 @@ export function sendSlack(
   content: MessageContent,
   options: { timeoutMs?: number; fetch?: typeof fetch } = {},
 ): Promise<AttemptRecord> {
-  return postAttempt({
-    url,
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(buildSlackMessage(content)),
-    timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
-    fetch: options.fetch,
-    goneOn404: true,
-  });
+  return postChatMessage(url, buildSlackMessage(content), options);
 }
