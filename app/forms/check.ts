@@ -1,3 +1,4 @@
+import { isExactOrigin } from "~/lib/http/origin";
 import type { FieldDef, FormDef } from "~/forms/schema";
 import { RESERVED_FIELDS } from "~/lib/submit/field-names";
 
@@ -14,7 +15,7 @@ export function checkForms(forms: readonly FormDef[]): readonly FormDef[] {
     ids.add(form.id);
     if (!(form.retentionDays > 0)) problems.push(`${form.id}: retentionDays must be positive`);
     for (const origin of form.allowedOrigins) {
-      if (!isOrigin(origin)) problems.push(`${form.id}: allowed origin "${origin}" is not scheme://host[:port]`);
+      if (!isExactOrigin(origin)) problems.push(`${form.id}: allowed origin "${origin}" is not scheme://host[:port]`);
     }
     problems.push(...checkDestinations(form));
     const names = new Set<string>();
@@ -82,13 +83,4 @@ function checkDestinations(form: FormDef): string[] {
     }
   }
   return problems;
-}
-
-function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.origin === value && (url.protocol === "https:" || url.protocol === "http:");
-  } catch {
-    return false;
-  }
 }

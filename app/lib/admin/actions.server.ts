@@ -4,7 +4,7 @@ import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
 import { deliverSubmissionNow } from "~/lib/delivery/delivery.server";
 import { ERRORS } from "~/lib/http/errors";
-import { outboxStatements, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
+import { outboxStatements, redeliverDead, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
 import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
 import { purgeStatements } from "~/lib/storage/purge.server";
 
@@ -49,18 +49,21 @@ export async function auditExport({ env, user, request }: Ctx, formId: string, d
   await env.DB.batch([auditStatement(env.DB, { user, request, action: "export", target: formId, detail })]);
 }
 
+/** Writes the audit row of a requeue, whether it queued anything or was refused. */
+async function auditRequeue(
+  { env, user, request }: Pick<Ctx, "env" | "user" | "request">,
+  action: "form.redeliver-dead" | "submission.redeliver",
+  target: string,
+  result: RedeliveryResult,
+): Promise<void> {
+  const detail = result.ok ? { requeued: result.requeued } : { refused: result.code };
+  await env.DB.batch([auditStatement(env.DB, { user, request, action, target, detail })]);
+}
+
 /** Queues every dead delivery of a form again (the scheduled drain sends them). */
 export async function redeliverFormDead({ env, user, request }: Ctx, formId: string): Promise<ActionResult> {
   const result = await redeliverDead(env.DB, formId);
-  await env.DB.batch([
-    auditStatement(env.DB, {
-      user,
-      request,
-      action: "form.redeliver-dead",
-      target: formId,
-      detail: result.ok ? { requeued: result.requeued } : { refused: result.code },
-    }),
-  ]);
+  await auditRequeue({ env, user, request }, "form.redeliver-dead", formId, result);
   if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
   return { ok: true, message: `Queued ${plural(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
 }
@@ -68,15 +71,7 @@ export async function redeliverFormDead({ env, user, request }: Ctx, formId: str
 /** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */
 export async function redeliverOne({ env, settings, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
   const result = await redeliverSubmission(env.DB, id);
-  await env.DB.batch([
-    auditStatement(env.DB, {
-      user,
-      request,
-      action: "submission.redeliver",
-      target: id,
-      detail: result.ok ? { requeued: result.requeued } : { refused: result.code },
-    }),
-  ]);
+  await auditRequeue({ env, user, request }, "submission.redeliver", id, result);
   if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
   ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
   return { ok: true, message: `Queued ${plural(result.requeued, "delivery", "deliveries")} again.` };

@@ -1,4 +1,5 @@
 import type { FormDef, RateLimits } from "~/forms/schema";
+import { isExactOrigin } from "../http/origin";
 import type { SettingProblem } from "~/lib/settings/settings.server";
 
 // Settings for the forms' abuse controls, read once per request from env. Unlike the Turnstile
@@ -77,15 +78,6 @@ export function parseExtraOrigins(value: string): Map<string, string[]> {
     if (formId && origins.length > 0) map.set(formId, [...(map.get(formId) ?? []), ...origins]);
   }
   return map;
-}
-
-function isExactOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.origin === value && (url.protocol === "https:" || url.protocol === "http:");
-  } catch {
-    return false;
-  }
 }
 
 function count(value: unknown, fallback: number, min: number): number {
