@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +15,8 @@ import { matchesDoc, readBlocks } from "./doc-snippets";
 const ROOT = path.resolve(__dirname, "../..");
 const FORMS_DOC = new URL("../../docs/forms.md", import.meta.url);
 const LIMIT_MS = 420_000;
+/** One start of the scratch copy: a build and wrangler, on a machine shared with the rest of the layer. */
+const STARTUP_MS = 150_000;
 
 let scratch = "";
 let start: ChildProcess | undefined;
@@ -24,14 +26,37 @@ function blocks() {
   return readBlocks(FORMS_DOC);
 }
 
+/** The end of the scratch start's full log (wrangler's own output), so a failed start says why. */
+function logTail(): string {
+  const file = path.join(scratch, ".wrangler/logs/npm-start.log");
+  if (!existsSync(file)) return "";
+  return `\n--- last lines of ${file} ---\n${readFileSync(file, "utf8").split("\n").slice(-60).join("\n")}`;
+}
+
+/** Starts `npm run start:offline` in the scratch copy on a port free at this moment. */
+async function startScratch(): Promise<void> {
+  output = "";
+  const port = await freePort();
+  start = spawn(process.execPath, ["scripts/start.mjs", "--offline"], {
+    cwd: scratch,
+    detached: true,
+    // Playwright-free: this test posts like a backend would. No fill-time trap for API posts.
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ADMIN_PASSWORD: "scratch admin password" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  start.stdout?.on("data", (chunk) => (output += chunk));
+  start.stderr?.on("data", (chunk) => (output += chunk));
+  await waitForOutput(/Stop +Ctrl-C/, STARTUP_MS);
+}
+
 /** Resolves once `pattern` appears in npm start's output (or rejects after `ms`). */
 async function waitForOutput(pattern: RegExp, ms: number): Promise<RegExpMatchArray> {
   const deadline = Date.now() + ms;
   for (;;) {
     const match = pattern.exec(output);
     if (match) return match;
-    if (start?.exitCode !== null && start?.exitCode !== undefined) throw new Error(`npm start exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`no ${pattern} within ${ms} ms:\n${output}`);
+    if (start?.exitCode !== null && start?.exitCode !== undefined) throw new Error(`npm start exited:\n${output}${logTail()}`);
+    if (Date.now() > deadline) throw new Error(`no ${pattern} within ${ms} ms:\n${output}${logTail()}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -56,17 +81,19 @@ beforeAll(async () => {
   if (!form) throw new Error("docs/forms.md has no form definition to add");
   writeFileSync(path.join(scratch, "app/forms/feedback.ts"), `${form.code}\n`);
 
-  const port = await freePort();
-  start = spawn(process.execPath, ["scripts/start.mjs", "--offline"], {
-    cwd: scratch,
-    detached: true,
-    // Playwright-free: this test posts like a backend would. No fill-time trap for API posts.
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ADMIN_PASSWORD: "scratch admin password" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  start.stdout?.on("data", (chunk) => (output += chunk));
-  start.stderr?.on("data", (chunk) => (output += chunk));
-  await waitForOutput(/Stop +Ctrl-C/, LIMIT_MS - 120_000);
+  // The port is free when picked, but another run on this machine can take it before wrangler binds
+  // it; only that case is started once more, on a new port. Any other failure fails the test.
+  try {
+    await startScratch();
+  } catch (error) {
+    if (!/EADDRINUSE|address already in use/i.test(`${error}`)) throw error;
+    try {
+      process.kill(-start!.pid!, "SIGKILL");
+    } catch {
+      // the first start's group has ended already
+    }
+    await startScratch();
+  }
 }, LIMIT_MS);
 
 afterAll(async () => {
