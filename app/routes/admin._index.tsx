@@ -10,6 +10,7 @@ import { redeliverFormDead } from "~/lib/admin/actions.server";
 import { loadDashboard } from "~/lib/admin/queries.server";
 import { readDestinationAttention } from "~/lib/delivery/destination-health.server";
 import type { loader as layoutLoader } from "~/routes/admin";
+import { ScrollTable } from "~/components/admin/scroll-table";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and delivery outcomes per form.");
@@ -89,63 +90,60 @@ export default function Dashboard() {
           </p>
         </div>
       ) : null}
-      <div className="table-scroll" role="region" aria-label="Submissions per form" tabIndex={0}>
-        <table className="cards">
-          <caption className="visually-hidden">Submissions per form</caption>
-          <thead>
-            <tr>
-              <th scope="col">Form</th>
-              <th scope="col" className="num">
-                Today (UTC)
+      <ScrollTable label="Submissions per form">
+        <thead>
+          <tr>
+            <th scope="col">Form</th>
+            <th scope="col" className="num">
+              Today (UTC)
+            </th>
+            <th scope="col" className="num">
+              Last 7 days
+            </th>
+            <th scope="col" className="num">
+              Quarantined
+            </th>
+            <th scope="col" className="num">
+              Dead deliveries
+            </th>
+            {redeliverable ? <th scope="col">Redeliver</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {forms.map((f) => (
+            <tr key={f.formId}>
+              <th scope="row">
+                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{findForm(f.formId)?.title ?? f.formId}</Link>{" "}
+                <span className="small">{f.formId}</span>
               </th>
-              <th scope="col" className="num">
-                Last 7 days
-              </th>
-              <th scope="col" className="num">
-                Quarantined
-              </th>
-              <th scope="col" className="num">
-                Dead deliveries
-              </th>
-              {redeliverable ? <th scope="col">Redeliver</th> : null}
+              <td className="num" data-label="Today (UTC)">
+                {f.today}
+              </td>
+              <td className="num" data-label="Last 7 days">
+                {f.week}
+              </td>
+              <td className="num" data-label="Quarantined">
+                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=quarantined`}>{f.quarantined}</Link>
+              </td>
+              <td className="num" data-label="Dead deliveries">
+                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=dead`}>{f.dead}</Link>
+              </td>
+              {redeliverable ? (
+                <td>
+                  {f.dead > 0 ? (
+                    <Form method="post">
+                      <input type="hidden" name="formId" value={f.formId} />
+                      <button type="submit" className="secondary">{`Redeliver ${f.dead} dead`}</button>
+                    </Form>
+                  ) : (
+                    <span className="small">Nothing to redeliver</span>
+                  )}
+                </td>
+              ) : null}
             </tr>
-          </thead>
-          <tbody>
-            {forms.map((f) => (
-              <tr key={f.formId}>
-                <th scope="row">
-                  <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{findForm(f.formId)?.title ?? f.formId}</Link>{" "}
-                  <span className="small">{f.formId}</span>
-                </th>
-                <td className="num" data-label="Today (UTC)">
-                  {f.today}
-                </td>
-                <td className="num" data-label="Last 7 days">
-                  {f.week}
-                </td>
-                <td className="num" data-label="Quarantined">
-                  <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=quarantined`}>{f.quarantined}</Link>
-                </td>
-                <td className="num" data-label="Dead deliveries">
-                  <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}&status=dead`}>{f.dead}</Link>
-                </td>
-                {redeliverable ? (
-                  <td>
-                    {f.dead > 0 ? (
-                      <Form method="post">
-                        <input type="hidden" name="formId" value={f.formId} />
-                        <button type="submit" className="secondary">{`Redeliver ${f.dead} dead`}</button>
-                      </Form>
-                    ) : (
-                      <span className="small">Nothing to redeliver</span>
-                    )}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </ScrollTable>
       <h2>Last 14 days</h2>
       <OutcomeChart days={days} />
     </>

@@ -4,6 +4,7 @@ import { AuditSentence } from "~/components/admin/audit-sentence";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { listAudit } from "~/lib/admin/audit.server";
+import { ScrollTable } from "~/components/admin/scroll-table";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Audit log", "Who did what in the operator console, and when.");
@@ -30,35 +31,32 @@ export default function AuditLog() {
           <p>Sign-ins, redeliveries, exports and erasures appear here as they happen.</p>
         </div>
       ) : (
-        <div className="table-scroll" role="region" aria-label="Audit log entries" tabIndex={0}>
-          <table className="cards">
-            <caption className="visually-hidden">Audit log entries</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What happened</th>
-                <th scope="col">IP</th>
+        <ScrollTable label="Audit log entries">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What happened</th>
+              <th scope="col">IP</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id}>
+                <td className="nowrap" data-label="When">
+                  {formatUtc(e.at)}
+                </td>
+                <td data-label="Who">{actorName(e.actor, e.role)}</td>
+                <td className="lead-cell">
+                  <AuditSentence action={e.action} target={e.target} detail={e.detail} />
+                </td>
+                <td className="nowrap" data-label="IP">
+                  {e.ip ?? "—"}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.id}>
-                  <td className="nowrap" data-label="When">
-                    {formatUtc(e.at)}
-                  </td>
-                  <td data-label="Who">{actorName(e.actor, e.role)}</td>
-                  <td className="lead-cell">
-                    <AuditSentence action={e.action} target={e.target} detail={e.detail} />
-                  </td>
-                  <td className="nowrap" data-label="IP">
-                    {e.ip ?? "—"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollTable>
       )}
     </>
   );

@@ -6,6 +6,7 @@ import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { listSubmissions, parseListFilters } from "~/lib/admin/queries.server";
 import { STATES } from "~/lib/storage/submission-states";
+import { ScrollTable } from "~/components/admin/scroll-table";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");
@@ -109,35 +110,32 @@ export default function SubmissionList() {
         </div>
       ) : (
         <>
-          <div className="table-scroll" role="region" aria-label="Submissions, newest first" tabIndex={0}>
-            <table className="cards">
-              <caption className="visually-hidden">Submissions, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">Form</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Content</th>
+          <ScrollTable label="Submissions, newest first">
+            <thead>
+              <tr>
+                <th scope="col">Received</th>
+                <th scope="col">Form</th>
+                <th scope="col">Status</th>
+                <th scope="col">Content</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={item.id}>
+                  <td className="nowrap" data-label="Received">
+                    <Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>
+                      {formatUtc(item.receivedAt)}
+                    </Link>
+                  </td>
+                  <td data-label="Form">{formTitle(item.formId)}</td>
+                  <td data-label="Status">
+                    <StateBadge state={item.state} />
+                  </td>
+                  <td className="lead-cell">{item.preview}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {items.map((item) => (
-                  <tr key={item.id}>
-                    <td className="nowrap" data-label="Received">
-                      <Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>
-                        {formatUtc(item.receivedAt)}
-                      </Link>
-                    </td>
-                    <td data-label="Form">{formTitle(item.formId)}</td>
-                    <td data-label="Status">
-                      <StateBadge state={item.state} />
-                    </td>
-                    <td className="lead-cell">{item.preview}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </ScrollTable>
           <nav className="pager" aria-label="Pages">
             {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>Previous page</Link> : null}
             <span>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { requireSameOrigin, requireSameOriginRead, safeNext } from "~/lib/admin/auth.server";
-import { readAdminConfig } from "~/lib/admin/config.server";
+import { readAdminConfig } from "~/lib/settings/admin.server";
 import { ipv6Prefix48, signInRateRules } from "~/lib/admin/sign-in.server";
 
 describe("safeNext", () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { hashPassword, parsePasswordHash, verifyPassword } from "~/lib/admin/password.server";
+import { hashPassword, parsePasswordHash, verifyPassword } from "~/lib/crypto/password.server";
 
 const SCRIPT = fileURLToPath(new URL("../../scripts/hash-password.mjs", import.meta.url));
 

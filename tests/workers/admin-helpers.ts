@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { adminSessionStorage, fingerprint } from "~/lib/admin/session.server";
-import { hashPassword } from "~/lib/admin/password.server";
+import { hashPassword } from "~/lib/crypto/password.server";
 import { testEnv } from "./helpers";
 
 // Fixtures for the operator console tests: hashed passwords, session cookies, and submissions with

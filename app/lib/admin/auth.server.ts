@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
-import type { AdminConfig } from "~/lib/admin/config.server";
+import type { AdminConfig } from "~/lib/settings/admin.server";
 import { refusal } from "~/lib/http/responses.server";
 import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/admin/session.server";
 

@@ -1,5 +1,5 @@
 import type { AdminContext, AdminUser } from "~/lib/admin/auth.server";
-import { verifyPassword } from "~/lib/admin/password.server";
+import { verifyPassword } from "~/lib/crypto/password.server";
 import { adminSessionStorage, deleteAllSessions, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
 import { hitRateLimits, ipSubject, type RateRule } from "~/lib/http/rate-limit.server";
 import { clientIp } from "~/lib/settings/turnstile.server";

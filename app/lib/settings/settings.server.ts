@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readAdminConfig, type AdminConfig } from "../admin/config.server";
+import { readAdminConfig, type AdminConfig } from "./admin.server";
 import { checkDestinationSettings } from "./destination-settings.server";
 import { readFormSettings, type FormSettings } from "./forms.server";
 import { readSiteSettings, type SiteSettings } from "./site.server";

@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The folders of app/lib are the architecture (README, "What is where"): each may import only the
+// folders below it, so the dependency direction stays one way: submit → delivery → storage ← admin,
+// with turnstile beside submit, and http, settings and crypto at the bottom. A new import that points
+// up (storage importing delivery, settings importing admin) fails here with the file and the line.
+
+const LIB = path.resolve(__dirname, "../../app/lib");
+
+/** What each folder may import besides itself (and ~/forms, the form definitions). */
+const ALLOWED: Record<string, readonly string[]> = {
+  submit: ["turnstile", "delivery", "storage", "http", "settings", "crypto"],
+  admin: ["delivery", "storage", "http", "settings", "crypto"],
+  turnstile: ["http", "settings", "crypto"],
+  delivery: ["storage", "http", "settings", "crypto"],
+  storage: ["http", "settings", "crypto"],
+  settings: ["http", "crypto"],
+  http: ["crypto"],
+  crypto: [],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [path.join(dir, entry.name)] : [],
+  );
+}
+
+/** The app/lib folder an import specifier of `file` lands in, or null when it leaves app/lib. */
+function targetFolder(file: string, specifier: string): string | null {
+  const resolved = specifier.startsWith("~/")
+    ? path.resolve(LIB, "..", specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(file), specifier)
+      : null;
+  if (!resolved || !resolved.startsWith(`${LIB}${path.sep}`)) return null;
+  return path.relative(LIB, resolved).split(path.sep)[0];
+}
+
+/** Every import or re-export specifier of `file`, with its line number. */
+function importsOf(file: string): { specifier: string; line: number }[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .flatMap((text, index) =>
+      [...text.matchAll(/\b(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => ({ specifier: m[1], line: index + 1 })),
+    );
+}
+
+describe("app/lib dependency direction", () => {
+  it("has exactly the folders the map names", () => {
+    const folders = readdirSync(LIB, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(folders).toEqual(Object.keys(ALLOWED).sort());
+    // Nothing sits in app/lib outside a folder.
+    expect(readdirSync(LIB).filter((name) => /\.tsx?$/.test(name))).toEqual([]);
+  });
+
+  it("imports only downward, from every file of every folder", () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [folder, allowed] of Object.entries(ALLOWED)) {
+      for (const file of sourceFiles(path.join(LIB, folder))) {
+        for (const { specifier, line } of importsOf(file)) {
+          const target = targetFolder(file, specifier);
+          if (target === null || target === folder) continue;
+          checked += 1;
+          if (!allowed.includes(target)) wrong.push(`${path.relative(LIB, file)}:${line} imports ${specifier} (${folder} → ${target})`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The walk saw the cross-folder imports that exist (submit alone has several), so an empty list
+    // above means they all point down, not that none were read.
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it("would catch an import that points up", () => {
+    const settingsFile = path.join(LIB, "settings/settings.server.ts");
+    expect(targetFolder(settingsFile, "../admin/auth.server")).toBe("admin");
+    expect(targetFolder(settingsFile, "~/lib/admin/auth.server")).toBe("admin");
+    expect(ALLOWED.settings.includes("admin")).toBe(false);
+    expect(importsOf(settingsFile).length).toBeGreaterThan(0);
+  });
+});
