@@ -240,7 +240,7 @@ async function startFreshMiniflare({ cwd, bindings, name, inspectorPort }) {
   const functionFile = existsSync(path.join(cwd, "functions", "[[path]].ts")) ? "[[path]].ts" : "[[path]].js";
   const server = await startMiniflare({ cwd, functionFile, port, bindings, persistTo: state, inspectorPort });
   stops.push(server.stop);
-  return { port, url: server.url };
+  return { port, url: server.url, cwd, inspectorPort };
 }
 
 /**
@@ -249,8 +249,13 @@ async function startFreshMiniflare({ cwd, bindings, name, inspectorPort }) {
  * than req/s on a shared VM, where a neighbour's load moves throughput between rounds.
  */
 async function measurePageCpu(settings, between) {
-  const base = await startFreshMiniflare({ cwd: BASELINE_DIR, bindings: settings.base, name: "page-cpu-base" });
-  const ours = await startFreshMiniflare({ cwd: ROOT, bindings: settings.ours, name: "page-cpu-ours" });
+  const base = await startFreshMiniflare({
+    cwd: BASELINE_DIR,
+    bindings: settings.base,
+    name: "page-cpu-base",
+    inspectorPort: await freePort(),
+  });
+  const ours = await startFreshMiniflare({ cwd: ROOT, bindings: settings.ours, name: "page-cpu-ours", inspectorPort: await freePort() });
   const pages = { baseline: [base, "/"], home: [ours, "/"], contact: [ours, "/f/contact"] };
   for (const [server, pathname] of Object.values(pages)) await warmUp(`${server.url}${pathname}`, {}, 100);
   const cpu = { baseline: [], home: [], contact: [] };
@@ -261,10 +266,35 @@ async function measurePageCpu(settings, between) {
       cpu[name].push(await cpuPerRequest(server.port, get, "200", between));
     }
   }
+  // Where a view's time goes: a sampling profile of each page's isolate under the same load, grouped
+  // by package, so the report shows what separates Gatepost's views from the baseline's.
+  const profiles = {};
+  for (const [name, [server, pathname]] of Object.entries(pages)) {
+    await settle();
+    const bundleFile = path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(server.cwd)}.js`);
+    profiles[name] = await profileRequests({
+      inspectorPort: server.inspectorPort,
+      bundleFile,
+      work: async () => {
+        const load = await loadGet(`${server.url}${pathname}`, { duration: PROFILE_SECONDS, connections: CONNECTIONS });
+        if (load.errors > 0 || Object.keys(load.statusCodes).some((code) => code !== "200"))
+          throw new Error(`${name} answered ${JSON.stringify(load.statusCodes)} while profiled`);
+        return load.requests;
+      },
+    });
+  }
   for (let i = 0; i < 2; i++) await stops.pop()();
   const round2 = (v) => Math.round(v * 100) / 100;
   return Object.fromEntries(
-    Object.entries(cpu).map(([name, list]) => [name, { processCpuMsPerView: round2(median(list)), perRound: list.map(round2) }]),
+    Object.entries(cpu).map(([name, list]) => [
+      name,
+      {
+        processCpuMsPerView: round2(median(list)),
+        perRound: list.map(round2),
+        isolateCpuMsPerView: profiles[name].cpuMsPerRequest,
+        topGroups: profiles[name].topGroups.slice(0, 5),
+      },
+    ]),
   );
 }
 

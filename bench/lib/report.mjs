@@ -224,6 +224,20 @@ export function renderResults(r) {
       const ratio = key === "baseline" ? "" : x(c.baseline.processCpuMsPerView / c[key].processCpuMsPerView);
       lines.push(`| ${name} | ${ms(c[key].processCpuMsPerView)} (${c[key].perRound.join(" / ")}) | ${ratio} |`);
     }
+    if (c.baseline.topGroups) {
+      block(
+        "A sampling profile of each page's isolate under the same load (workerd's inspector at 100 µs): isolate CPU ms per view, and the",
+        "biggest self-time groups (package or app module), CPU ms per view and share:",
+      );
+      for (const [name, key] of [
+        ["baseline GET /", "baseline"],
+        ["GET /", "home"],
+        ["GET /f/contact", "contact"],
+      ]) {
+        const groups = c[key].topGroups.map((g) => `${g.name} ${g.msPerRequest} (${g.share} %)`).join(", ");
+        lines.push(`- ${name}: ${ms(c[key].isolateCpuMsPerView)} ms; ${groups}`);
+      }
+    }
   }
   if (r.profile) {
     const p = r.profile;
