@@ -79,6 +79,12 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       res.writeHead(202, { "content-type": "text/plain" });
       return res.end("kept");
     }
+    // Only a POST is a delivery. A browser on the sink page also asks for /favicon.ico, which must
+    // neither be logged as a refused webhook nor use up a failure mode set with `times`.
+    if (req.method !== "POST") {
+      res.writeHead(404, { "content-type": "text/plain" });
+      return res.end("not a delivery: webhooks, Slack and Discord messages are POSTed");
+    }
     const kind = path === "/slack" || path === "/discord" ? path.slice(1) : "webhook";
     const id = String(req.headers["webhook-id"] ?? "");
     const timestamp = String(req.headers["webhook-timestamp"] ?? "");
