@@ -6,12 +6,12 @@
 //   node bench/profile-pages.mjs [path ...]        default: / /f/contact
 //   PROFILE_SECONDS=6 PROFILE_TOP=12 PROFILE_CONNECTIONS=10
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { BASELINE_DIR, buildBaseline } from "./build-baseline.mjs";
-import { loadGet, warmUp } from "./lib/load.mjs";
-import { profileRequests } from "./lib/profile.mjs";
-import { applyMigrations, freePort, ROOT, startMiniflare } from "./lib/servers.mjs";
+import { warmUp } from "./lib/load.mjs";
+import { profileGets } from "./lib/profile.mjs";
+import { freePort, ROOT, startFreshMiniflare } from "./lib/servers.mjs";
 
 const SECONDS = Number(process.env.PROFILE_SECONDS || 6);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS || 10);
@@ -31,32 +31,9 @@ const watchdog = setTimeout(async () => {
 }, 600_000);
 
 async function start(cwd, name, bindings) {
-  const state = path.join(BASELINE_DIR, "state", name);
-  rmSync(state, { recursive: true, force: true });
-  mkdirSync(state, { recursive: true });
-  applyMigrations({ cwd, persistTo: state });
-  const inspectorPort = await freePort();
-  const functionFile = existsSync(path.join(cwd, "functions", "[[path]].ts")) ? "[[path]].ts" : "[[path]].js";
-  const server = await startMiniflare({ cwd, functionFile, port: await freePort(), bindings, persistTo: state, inspectorPort });
+  const server = await startFreshMiniflare({ cwd, bindings, name, inspectorPort: await freePort() });
   stops.push(server.stop);
-  return { ...server, inspectorPort, bundleFile: path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(cwd)}.js`) };
-}
-
-async function profile(server, pathname) {
-  const url = `${server.url}${pathname}`;
-  await warmUp(url, {}, 200);
-  let load = null;
-  const result = await profileRequests({
-    inspectorPort: server.inspectorPort,
-    bundleFile: server.bundleFile,
-    work: async () => {
-      load = await loadGet(url, { duration: SECONDS, connections: CONNECTIONS });
-      if (load.errors > 0 || Object.keys(load.statusCodes).some((code) => code !== "200"))
-        throw new Error(`${url}: ${JSON.stringify(load.statusCodes)}, ${load.errors} errors`);
-      return load.requests;
-    },
-  });
-  return { ...result, rps: load.rps };
+  return server;
 }
 
 try {
@@ -68,14 +45,17 @@ try {
   });
   const runs = [["baseline /", base, "/"], ...paths.map((p) => [`gatepost ${p}`, ours, p])];
   for (const [label, server, pathname] of runs) {
-    const r = await profile(server, pathname);
+    await warmUp(`${server.url}${pathname}`, {}, 200);
+    const r = await profileGets(server, pathname, { duration: SECONDS, connections: CONNECTIONS });
     console.log(`\n## ${label}: ${r.cpuMsPerRequest} ms isolate CPU per view, ${r.rps} req/s, ${r.count} views`);
-    console.log("groups:");
-    for (const g of r.topGroups) console.log(`  ${g.msPerRequest.toFixed(3)} ms  ${g.share}%  ${g.name}`);
-    console.log("functions:");
-    for (const f of r.topFunctions) console.log(`  ${f.msPerRequest.toFixed(3)} ms  ${f.share}%  ${f.name}`);
-    console.log("app functions:");
-    for (const f of r.topAppFunctions) console.log(`  ${f.msPerRequest.toFixed(3)} ms  ${f.share}%  ${f.name}`);
+    for (const [title, list] of [
+      ["groups", r.topGroups],
+      ["functions", r.topFunctions],
+      ["app functions", r.topAppFunctions],
+    ]) {
+      console.log(`${title}:`);
+      for (const f of list) console.log(`  ${f.msPerRequest.toFixed(3)} ms  ${f.share}%  ${f.name}`);
+    }
   }
 } finally {
   await Promise.allSettled(stops.map((stop) => stop()));

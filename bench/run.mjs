@@ -16,9 +16,19 @@ import { BASELINE_CLIENT, BASELINE_DIR, buildBaseline } from "./build-baseline.m
 import { measureAllPages, measureRouteJs } from "./js-bytes.mjs";
 import { auditGatepost } from "./lighthouse.mjs";
 import { loadGet, loadPost, warmUp } from "./lib/load.mjs";
-import { profileRequests } from "./lib/profile.mjs";
+import { profileGets, profileRequests } from "./lib/profile.mjs";
 import { judgeTargets, pairedRatio, summarizeRun, writeReport } from "./lib/report.mjs";
-import { applyMigrations, freePort, ROOT, startMiniflare, startPagesDev, stopStartedServers, workerdCpuMs } from "./lib/servers.mjs";
+import {
+  applyMigrations,
+  freePort,
+  freshState,
+  ROOT,
+  startFreshMiniflare as startFreshServer,
+  startMiniflare,
+  startPagesDev,
+  stopStartedServers,
+  workerdCpuMs,
+} from "./lib/servers.mjs";
 import { baselineBodies, gatepostBodies } from "./lib/submit.mjs";
 import { startProviders } from "./lib/providers.mjs";
 import { cpuTicks, stealSince } from "./lib/steal.mjs";
@@ -49,13 +59,6 @@ const watchdog = setTimeout(async () => {
   process.exit(2);
 }, HARD_LIMIT_MS);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, async () => (await stopAll(), process.exit(130)));
-
-function freshState(name) {
-  const dir = path.join(BASELINE_DIR, "state", name);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
 
 /** Lets after-response work (first webhook deliveries, waitUntil) finish before the next measurement. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
@@ -233,14 +236,10 @@ async function measureRuntime(runtime, settings, between) {
 }
 
 /** One app in workerd through Miniflare on a fresh, migrated D1 of its own, stopped with the rest. */
-async function startFreshMiniflare({ cwd, bindings, name, inspectorPort }) {
-  const state = freshState(name);
-  applyMigrations({ cwd, persistTo: state });
-  const port = await freePort();
-  const functionFile = existsSync(path.join(cwd, "functions", "[[path]].ts")) ? "[[path]].ts" : "[[path]].js";
-  const server = await startMiniflare({ cwd, functionFile, port, bindings, persistTo: state, inspectorPort });
+async function startFreshMiniflare(options) {
+  const server = await startFreshServer(options);
   stops.push(server.stop);
-  return { port, url: server.url, cwd, inspectorPort };
+  return server;
 }
 
 /**
@@ -271,17 +270,7 @@ async function measurePageCpu(settings, between) {
   const profiles = {};
   for (const [name, [server, pathname]] of Object.entries(pages)) {
     await settle();
-    const bundleFile = path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(server.cwd)}.js`);
-    profiles[name] = await profileRequests({
-      inspectorPort: server.inspectorPort,
-      bundleFile,
-      work: async () => {
-        const load = await loadGet(`${server.url}${pathname}`, { duration: PROFILE_SECONDS, connections: CONNECTIONS });
-        if (load.errors > 0 || Object.keys(load.statusCodes).some((code) => code !== "200"))
-          throw new Error(`${name} answered ${JSON.stringify(load.statusCodes)} while profiled`);
-        return load.requests;
-      },
-    });
+    profiles[name] = await profileGets(server, pathname, { duration: PROFILE_SECONDS, connections: CONNECTIONS });
   }
   for (let i = 0; i < 2; i++) await stops.pop()();
   const round2 = (v) => Math.round(v * 100) / 100;
@@ -318,9 +307,7 @@ async function profileSubmitPath(settings, between) {
     const cwd = spec.gatepost ? ROOT : BASELINE_DIR;
     const inspectorPort = await freePort();
     const server = await startFreshMiniflare({ cwd, bindings: settings[spec.settings], name: `profile-${side}`, inspectorPort });
-    const { port } = server;
-    // One bundle file per project folder: both sides of a project rebuild it with the same content.
-    const bundleFile = path.join(BASELINE_DIR, "miniflare", `worker-${path.basename(cwd)}.js`);
+    const { port, bundleFile } = server;
     const url = `${server.url}${spec.path}`;
     const makeBody = spec.gatepost
       ? await gatepostBodies(url, "contact", { signingSecret: settings.ours.FORM_SIGNING_SECRET })

@@ -3,6 +3,7 @@
 // esbuild writes before each module in the bundle, to source modules.
 import { readFileSync } from "node:fs";
 import WebSocket from "ws";
+import { loadGet } from "./load.mjs";
 
 const IDLE = new Set(["(idle)", "(program)", "(garbage collector)", "(root)"]);
 
@@ -122,4 +123,23 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
   } finally {
     cdp.close();
   }
+}
+
+/**
+ * Profiles `server` (from startFreshMiniflare, with an inspector port) while `pathname` is fetched
+ * under load for `duration` seconds; anything but 200 fails it. Adds the load's req/s to the result.
+ */
+export async function profileGets(server, pathname, { duration, connections }) {
+  let load = null;
+  const result = await profileRequests({
+    inspectorPort: server.inspectorPort,
+    bundleFile: server.bundleFile,
+    work: async () => {
+      load = await loadGet(`${server.url}${pathname}`, { duration, connections });
+      if (load.errors > 0 || Object.keys(load.statusCodes).some((code) => code !== "200"))
+        throw new Error(`${pathname} answered ${JSON.stringify(load.statusCodes)} and ${load.errors} errors while profiled`);
+      return load.requests;
+    },
+  });
+  return { ...result, rps: load.rps };
 }

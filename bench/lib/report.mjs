@@ -271,14 +271,17 @@ export function renderResults(r) {
         `| ${name} | ${ms(side.processCpuMsPerRequest)} (${(side.processCpuPerRound ?? []).join(" / ")}) | ${over(p.baseline)} | ${over(p.counted)} | ${ms(side.cpuMsPerRequest)} | ${ms(side.profiledRps)} |`,
       );
     }
+    const list = (items) =>
+      items
+        .slice(0, 4)
+        .map((i) => `\`${i.name}\` ${i.msPerRequest} (${i.share} %)`)
+        .join(", ");
     block(
-      `Gatepost's profile (webhook destination, ${p.ours.count} posts under load): biggest self-time groups (package or app module), CPU ms per submission and share:`,
+      `Gatepost's profile (webhook destination, ${p.ours.count} posts under load), CPU ms per submission and share of the isolate's time:`,
     );
-    for (const g of p.ours.topGroups.slice(0, 4)) lines.push(`- ${g.name}: ${g.msPerRequest} ms (${g.share} %)`);
-    block("Top functions:");
-    for (const f of p.ours.topFunctions.slice(0, 4)) lines.push(`- \`${f.name}\`: ${f.msPerRequest} ms (${f.share} %)`);
-    block("Top functions inside the app's server build (build/server/index.js: routes, app/lib, entry):");
-    for (const f of (p.ours.topAppFunctions ?? []).slice(0, 4)) lines.push(`- \`${f.name}\`: ${f.msPerRequest} ms (${f.share} %)`);
+    lines.push(`- biggest self-time groups (package or app module): ${list(p.ours.topGroups)}`);
+    lines.push(`- top functions: ${list(p.ours.topFunctions)}`);
+    lines.push(`- top functions inside the app's server build (routes, app/lib, entry): ${list(p.ours.topAppFunctions ?? [])}`);
   }
   if (r.outbox) {
     section("Outbox drain (bench/outbox-drain.mjs, called from this run)");

@@ -2,7 +2,7 @@
 // same Functions bundle run in workerd through Miniflare directly (no pages dev proxy in front).
 // Loopback only; every start returns a stop that ends what it started (pages dev as a process group).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, spawnGroup } from "../../scripts/process-group.mjs";
@@ -187,7 +187,28 @@ export default {
     log: new Log(LogLevel[process.env.BENCH_MF_LOG || "ERROR"]),
   });
   const url = (await mf.ready).toString().replace(/\/$/, "");
-  return { url, mf, stop: () => mf.dispose() };
+  return { url, mf, bundleFile: bundle, stop: () => mf.dispose() };
+}
+
+/** An empty state folder of the bench's own (bench/.baseline/state/<name>), so no run sees another's D1. */
+export function freshState(name) {
+  const dir = path.join(ROOT, "bench/.baseline/state", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * A project's Functions in workerd through Miniflare on a fresh, migrated D1 of its own. Resolves to
+ * { port, url, cwd, inspectorPort, bundleFile, stop }; the caller stops it.
+ */
+export async function startFreshMiniflare({ cwd, bindings, name, inspectorPort }) {
+  const state = freshState(name);
+  applyMigrations({ cwd, persistTo: state });
+  const port = await freePort();
+  const functionFile = existsSync(path.join(cwd, "functions", "[[path]].ts")) ? "[[path]].ts" : "[[path]].js";
+  const server = await startMiniflare({ cwd, functionFile, port, bindings, persistTo: state, inspectorPort });
+  return { port, url: server.url, cwd, inspectorPort, bundleFile: server.bundleFile, stop: server.stop };
 }
 
 let ticksPerSecond = null;
