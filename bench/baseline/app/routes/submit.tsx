@@ -1,32 +1,17 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 
-// The least a captcha-checked form can do: one siteverify call, then one D1 insert. The submit-path
-// benchmark compares Gatepost's /f/contact action with this.
+// The least a captcha-checked form can do: one siteverify call, then one D1 insert. The accept
+// measurement (bench/measure/accept.mjs) compares Gatepost's /f/contact action with this.
 //
-// /submit?counted adds the one D1 round trip issue 6 asks every accept path to make before the
-// provider (count the hit in a rate-limit window). It is a reference, not a Gatepost feature: it
-// shows what that second round trip costs by itself. A query switch rather than a second route, so
-// the bare app's routes (and its SSR and JS figures) stay the template's.
-//
-// /submit?delivered is the reference for a form with a webhook (issue 18.5): the bare action, then,
-// after its answer (waitUntil), one delivery signed as Standard Webhooks sign it and one D1 write of
-// its outcome. No retries, no outbox: the least a form that forwards what it stores must do.
+// /submit?delivered is the reference for a form with a webhook: the bare action, then, after its
+// answer (waitUntil), one delivery signed as Standard Webhooks sign it and one D1 write of its outcome.
+// No retries, no outbox: the least a form that forwards what it stores must do. A query switch rather
+// than a second route, so the bare app's route table (and its SSR and JS figures) stays the template's.
+// A reference for the upload measurement to come (verify, put the bytes in R2, insert one row) belongs
+// here the same way, as another switch.
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const form = await request.formData();
-  // searchParams, not the raw URL: Remix hands the action a copy whose query reads "?counted=".
-  let counted: number | null = null;
-  if (new URL(request.url).searchParams.has("counted")) {
-    const window = Math.floor(Date.now() / 60_000) * 60;
-    const row = await env.DB.prepare(
-      `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
-       ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
-    )
-      .bind(`baseline:${request.headers.get("CF-Connecting-IP") ?? "unknown"}`, window)
-      .first<{ count: number }>();
-    if (!row) return new Response("storage unavailable", { status: 503 });
-    counted = row.count;
-  }
   const body = new URLSearchParams({
     secret: env.TURNSTILE_SECRET_KEY,
     response: String(form.get("cf-turnstile-response") ?? ""),
@@ -45,8 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const bench = env as unknown as { DB: D1Database; BENCH_WEBHOOK_URL: string; BENCH_WEBHOOK_SECRET: string };
     context.cloudflare.ctx.waitUntil(deliverOnce(bench, id, payload));
   }
-  // The count goes back in the redirect so the bench can check the reference really counted.
-  return redirect(`/?sent=${id}${counted === null ? "" : `&count=${counted}`}`, 303);
+  return redirect(`/?sent=${id}`, 303);
 }
 
 /** One signed POST to the webhook, then one D1 write of what came back. Never throws. */
