@@ -20,6 +20,8 @@ const mf = new Miniflare({
   modulesRules: undefined,
   bindings: { ...workerOptions.bindings, ...bindings },
   host: "127.0.0.1",
+  // No request for Cloudflare's `cf` object (no internet here): its placeholder, as wrangler dev falls back to.
+  cf: false,
   port,
   ...(inspectorPort ? { inspectorPort } : {}),
   // wrangler's --persist-to layout, so the migrations `wrangler d1 migrations apply` wrote are found.

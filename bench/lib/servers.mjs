@@ -71,7 +71,7 @@ export async function startServer(runtime, app, { bindings = {}, name, inspect =
       await stop();
       throw error;
     });
-    server = { url: ready.url, pgid: group.pid, stop, inspectorPort, bundleFile: ready.bundleFile };
+    server = { url: ready.url, pgid: group.pid, stop, inspectorPort, bundleFile: ready.bundleFile, output: group.output };
   } else {
     throw new Error(`unknown runtime ${runtime}`);
   }
@@ -133,7 +133,7 @@ export function serverPool(runtime, apps, settings) {
     runtime,
     get(appName, variant = appName) {
       const key = `${appName}/${variant}`;
-      if (!started.has(key)) started.set(key, startServer(runtime, apps[appName], { bindings: settings[variant], name: variant }));
+      if (!started.has(key)) started.set(key, startServer(runtime, apps[appName], { bindings: settings[variant], name: `${appName}-${variant}` }));
       return started.get(key);
     },
     async stop() {
