@@ -46,7 +46,11 @@ export function publishedRouterTexts(): Record<RouterBuild, string> {
   const builds: RouterBuild[] = ["router.js", "router.cjs.js"];
   for (const build of builds) writeFileSync(path.join(cwd, DIST, build), installedRouterText(build));
   const effects = reversePatch(parsePatchFile(readFileSync(ROUTER_PATCH, "utf8")));
-  executeEffects(effects, { dryRun: true, cwd, bestEffort: false });
+  try {
+    executeEffects(effects, { dryRun: true, cwd, bestEffort: false });
+  } catch (error) {
+    throw new Error(`the installed @remix-run/router is not the patched one (run npm install): ${error}`);
+  }
   executeEffects(effects, { dryRun: false, cwd, bestEffort: false });
   return Object.fromEntries(builds.map((build) => [build, readFileSync(path.join(cwd, DIST, build), "utf8")])) as Record<
     RouterBuild,
