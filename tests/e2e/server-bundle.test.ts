@@ -7,8 +7,8 @@ import { appRouteManifest, type ManifestEntry } from "../support/app-routes";
 // build/server/index.js does not hold the router: it imports Remix from node_modules, and wrangler
 // bundles Remix and @remix-run/router into the Worker when it deploys (router.cjs.js, the build its
 // bundler picks; the bench's esbuild and Vite's client build pick router.js). So this bundles the
-// Worker with wrangler as `npm run deploy` does and checks that the router in it carries the patch's
-// caches (ADR 023). Here because the Worker imports the build, which this layer has.
+// Worker as a deploy does and checks that the router in it carries the patch's caches (ADR 023).
+// Here because the Worker imports the build, which this layer has.
 
 const ROOT = path.resolve(__dirname, "../..");
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
@@ -19,12 +19,9 @@ const CACHE_MARKS = [/\bcompiledPathCache\d*\.get\(/, /\brouteBranchesCache\d*\.
 let outDir: string;
 let bundle: string;
 
-/** The Worker as wrangler bundles it for a deploy: a Pages Function today, a Worker's main otherwise. */
+/** The Worker as `wrangler deploy` bundles it (its --dry-run writes the bundle and uploads nothing). */
 function bundleWorker(): string {
-  const pages = /^pages_build_output_dir\s*=/m.test(readFileSync(path.join(ROOT, "wrangler.toml"), "utf8"));
-  const args = pages
-    ? ["pages", "functions", "build", "./functions", "--outfile", path.join(outDir, "index.js")]
-    : ["deploy", "--dry-run", "--outdir", outDir];
+  const args = ["deploy", "--dry-run", "--outdir", outDir];
   const result = spawnSync(process.execPath, [WRANGLER, ...args], {
     cwd: ROOT,
     env: { ...process.env, CI: "true", NO_COLOR: "1" },
