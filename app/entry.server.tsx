@@ -6,7 +6,7 @@ import { NonceProvider } from "~/components/nonce";
 import { applySecurityHeaders, createNonce } from "~/lib/http/security-headers.server";
 
 // The Worker's scheduled handler reaches the app through the server build's entry module
-// (functions/server-build.ts), so the Worker holds one copy of the app (ADR 025).
+// (functions/server-build.ts), so the Worker holds one copy of the app (ADR 030).
 export { runMaintenance } from "~/lib/maintenance/maintenance.server";
 
 // Every HTML document (pages, 404s, error boundaries) is rendered here, so the CSP nonce and the

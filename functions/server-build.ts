@@ -9,7 +9,7 @@ export const serverBuild = build as ServerBuild;
 /**
  * What app/entry.server.tsx exports beside the renderer, for the Worker's other handlers. Reached
  * through the build, not imported from app/, so the Worker holds one copy of the app: the one Vite
- * built, with the form files its glob found (ADR 025). (Typed from the module itself: a type import
+ * built, with the form files its glob found (ADR 030). (Typed from the module itself: a type import
  * of entry.server would make wrangler's generated Env circular.)
  */
 export const appHooks = serverBuild.entry.module as unknown as { runMaintenance: typeof runMaintenance };
