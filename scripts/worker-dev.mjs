@@ -32,7 +32,7 @@ export function applyLocalMigrations({ persistTo, config } = {}) {
  * - `config` runs another wrangler config than the root wrangler.toml (the bench's apps);
  * - `logFile` appends wrangler's output there, and `onLine` sees each line of it;
  * - `onEmail(raw)` gets each message the simulated send_email binding took (RFC 5322 text);
- * - `tickEveryMs` runs the cron on a timer (0: never; call `tick()`), `onTick(results, error)` sees each run;
+ * - `tickEveryMs` runs the cron on a timer (0: never; call `tick()`), `onTick(error)` sees each run's end;
  * - `onExit(code)` is told if wrangler stops without being asked to;
  * - `onSpawn(stop)` gets the stop function as soon as the process exists.
  * Resolves to { url, tick, stop, pid, output }. `stop()` kills the whole process group.
@@ -87,10 +87,10 @@ export async function startWorkerDev({
       if (!stopping) onExit?.(code);
     },
   });
-  let timer;
+  let ticker = null;
   const stop = () => {
     stopping = true;
-    clearInterval(timer);
+    ticker?.stop();
     return group.stop();
   };
   // Handed over before the wait, so a caller interrupted during start-up can still stop it.
@@ -121,22 +121,28 @@ export async function startWorkerDev({
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  if (tickEveryMs > 0) {
-    // One run at a time: a tick still draining is not joined by another. A failed tick is reported and
-    // the timer goes on, so the cron keeps running across a reload of the Worker.
-    let busy = false;
-    timer = setInterval(() => {
-      if (busy) return;
-      busy = true;
-      tick()
-        .then(
-          () => onTick?.(null),
-          (error) => onTick?.(error),
-        )
-        .finally(() => (busy = false));
-    }, tickEveryMs);
-  }
+  if (tickEveryMs > 0) ticker = startTicker(tick, tickEveryMs, onTick);
   return { url, tick, stop, pid: group.pid, output: group.output };
+}
+
+/**
+ * Calls `tick()` every `everyMs`, one run at a time (a tick still draining is not joined by another).
+ * A tick that fails is reported to `onTick(error)` and the timer goes on: a reload of the Worker
+ * keeps its port, so the next tick reaches the new one. Returns { stop }.
+ */
+export function startTicker(tick, everyMs, onTick) {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    tick()
+      .then(
+        () => onTick?.(null),
+        (error) => onTick?.(error),
+      )
+      .finally(() => (busy = false));
+  }, everyMs);
+  return { stop: () => clearInterval(timer) };
 }
 
 /** An onData handler that appends output to `file` (if any) and hands `onLine` each whole line. */

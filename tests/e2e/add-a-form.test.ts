@@ -164,6 +164,20 @@ describe("adding a form is one file", () => {
     expect(start?.exitCode).toBeNull();
   });
 
+  it("keeps running the cron after the Worker reloads", async () => {
+    const log = path.join(scratch, ".wrangler/logs/npm-start.log");
+    const runs = () => (readFileSync(log, "utf8").match(/^\{"maintenance"/gm) ?? []).length;
+    const reloads = () => (readFileSync(log, "utf8").match(/Local server updated and ready/g) ?? []).length;
+    const before = reloads();
+    // An edit wrangler dev watches: it rebuilds and restarts the Worker on the same port.
+    const entry = path.join(scratch, "functions/index.ts");
+    writeFileSync(entry, `${readFileSync(entry, "utf8")}// touched by the test\n`);
+    await expect.poll(reloads, { timeout: 60_000, interval: 500 }).toBeGreaterThan(before);
+    const afterReload = runs();
+    // The next scheduled run (every 15 s under npm start) reaches the reloaded Worker.
+    await expect.poll(runs, { timeout: 45_000, interval: 1_000 }).toBeGreaterThan(afterReload);
+  }, 120_000);
+
   it("says so and exits non-zero when the Worker's process dies under it", async () => {
     const port = new URL((await waitForOutput(/Site +(http:\/\/\S+)/, 1_000))[1]).port;
     const pid = execFileSync("pgrep", ["-f", `wrangler.js dev --ip 127.0.0.1 --port ${port} `], { encoding: "utf8" })
