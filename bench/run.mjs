@@ -39,7 +39,16 @@ const opts = {
   lhRuns: Number(env.LH_RUNS || 3),
   outboxCount: Number(env.BENCH_OUTBOX_COUNT || 200),
 };
-const KNOBS = ["BENCH_DURATION", "BENCH_ROUNDS", "BENCH_CONNECTIONS", "LH_RUNS", "BENCH_OUTBOX_COUNT", "BENCH_SKIP_BUILD", "BENCH_ONLY", "BENCH_RUNTIMES"];
+const KNOBS = [
+  "BENCH_DURATION",
+  "BENCH_ROUNDS",
+  "BENCH_CONNECTIONS",
+  "LH_RUNS",
+  "BENCH_OUTBOX_COUNT",
+  "BENCH_SKIP_BUILD",
+  "BENCH_ONLY",
+  "BENCH_RUNTIMES",
+];
 const HARD_LIMIT_MS = 45 * 60_000;
 const log = (...args) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
 

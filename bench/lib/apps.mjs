@@ -60,7 +60,12 @@ export function prepareApps({ skipBuild = false, log = () => {} } = {}) {
   buildBaseline();
   buildBaseline({ variant: "routes" });
   const apps = {
-    gatepost: { name: "gatepost", deployConfig: path.join(ROOT, "wrangler.toml"), config: writeGatepostBenchConfig(), readyPath: "/healthz" },
+    gatepost: {
+      name: "gatepost",
+      deployConfig: path.join(ROOT, "wrangler.toml"),
+      config: writeGatepostBenchConfig(),
+      readyPath: "/healthz",
+    },
     baseline: { name: "baseline", deployConfig: path.join(BASELINE_DIR, "wrangler.toml"), readyPath: "/" },
     routes: { name: "routes", deployConfig: path.join(ROUTES_BASELINE_DIR, "wrangler.toml"), readyPath: "/" },
   };

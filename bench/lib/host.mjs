@@ -9,7 +9,10 @@ export function cpuTicks() {
   const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal
   const own = readFileSync("/proc/self/stat", "utf8");
-  const o = own.slice(own.lastIndexOf(") ") + 2).split(" ").map(Number);
+  const o = own
+    .slice(own.lastIndexOf(") ") + 2)
+    .split(" ")
+    .map(Number);
   return {
     total: f.slice(0, 8).reduce((a, b) => a + b, 0),
     busy: f[0] + f[1] + f[2] + f[5] + f[6],

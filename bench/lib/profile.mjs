@@ -117,7 +117,8 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
       wallMs,
       cpuMsPerRequest: Math.round((busyUs / 1000 / count) * 1000) / 1000,
       topFunctions: top(fns, Number(process.env.PROFILE_TOP || 8)),
-      topGroups: top(groups, Number(process.env.PROFILE_TOP || 8)),
+      // Every group (they are few), so two profiles can be compared group by group.
+      topGroups: top(groups, groups.size),
       topAppFunctions: top(appFns, Number(process.env.PROFILE_TOP || 8)),
     };
   } finally {

@@ -65,7 +65,10 @@ export async function startServer(runtime, app, { bindings = {}, name, inspect =
   } else if (runtime === "miniflare") {
     const inspectorPort = inspect ? await freePort() : undefined;
     const options = { config: app.config, bundleDir: app.bundleDir, persistTo, port, inspectorPort, bindings };
-    const group = spawnGroup(process.execPath, [MINIFLARE_CHILD], { cwd: ROOT, env: { ...process.env, BENCH_MINIFLARE: JSON.stringify(options) } });
+    const group = spawnGroup(process.execPath, [MINIFLARE_CHILD], {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_MINIFLARE: JSON.stringify(options) },
+    });
     const stop = tracked(group.stop);
     const ready = await waitForLine(group, 120_000).catch(async (error) => {
       await stop();
@@ -133,7 +136,8 @@ export function serverPool(runtime, apps, settings) {
     runtime,
     get(appName, variant = appName) {
       const key = `${appName}/${variant}`;
-      if (!started.has(key)) started.set(key, startServer(runtime, apps[appName], { bindings: settings[variant], name: `${appName}-${variant}` }));
+      if (!started.has(key))
+        started.set(key, startServer(runtime, apps[appName], { bindings: settings[variant], name: `${appName}-${variant}` }));
       return started.get(key);
     },
     async stop() {

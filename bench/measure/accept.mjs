@@ -31,9 +31,15 @@ export async function run({ servers, settings, opts, between, log }) {
     const server = await servers.get(app, variant);
     const url = `${server.url}${pathname}`;
     const makeBody =
-      app === "gatepost" ? await gatepostBodies(url, "contact", { signingSecret: settings[variant].FORM_SIGNING_SECRET }) : baselineBodies(url);
+      app === "gatepost"
+        ? await gatepostBodies(url, "contact", { signingSecret: settings[variant].FORM_SIGNING_SECRET })
+        : baselineBodies(url);
     const headers = { origin: server.url };
-    await warmUp(url, () => ({ method: "POST", body: makeBody(), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } }));
+    await warmUp(url, () => ({
+      method: "POST",
+      body: makeBody(),
+      headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+    }));
     trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.load, headers }));
   }
   const expect = Object.fromEntries(Object.keys(SUBJECTS).map((s) => [s, "303"]));

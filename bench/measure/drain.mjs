@@ -17,7 +17,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** One query against a server's local D1, through wrangler. */
 function queryD1(server, sql) {
-  const args = [WRANGLER, "d1", "execute", "DB", "--local", "--persist-to", server.persistTo, "--config", server.config, "--json", "--command", sql];
+  const args = [
+    WRANGLER,
+    "d1",
+    "execute",
+    "DB",
+    "--local",
+    "--persist-to",
+    server.persistTo,
+    "--config",
+    server.config,
+    "--json",
+    "--command",
+    sql,
+  ];
   const run = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: "true" }, encoding: "utf8" });
   if (run.status !== 0) throw new Error(`d1 execute failed: ${run.stderr}`);
   return JSON.parse(run.stdout)[0].results;
@@ -63,9 +76,13 @@ export async function run({ apps, settings, providers, opts, log }) {
     // until the last retry is due.
     let queued;
     for (;;) {
-      [queued] = queryD1(server, "SELECT COUNT(*) AS n, MIN(attempts) AS attempts, MAX(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'");
+      [queued] = queryD1(
+        server,
+        "SELECT COUNT(*) AS n, MIN(attempts) AS attempts, MAX(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'",
+      );
       if (queued.n === count && queued.attempts >= 1) break;
-      if (Date.now() > deadline) throw new Error(`expected ${count} pending deliveries after a first attempt, found ${JSON.stringify(queued)}`);
+      if (Date.now() > deadline)
+        throw new Error(`expected ${count} pending deliveries after a first attempt, found ${JSON.stringify(queued)}`);
       await sleep(1_000);
     }
     while (Date.now() < queued.due) await sleep(200);
@@ -89,7 +106,11 @@ export async function run({ apps, settings, providers, opts, log }) {
       .output()
       .split("\n")
       .filter((line) => line.startsWith('{"maintenance"'))
-      .flatMap((line) => JSON.parse(line).maintenance.filter((job) => !job.ok).map((job) => `${job.name}: ${job.error}`));
+      .flatMap((line) =>
+        JSON.parse(line)
+          .maintenance.filter((job) => !job.ok)
+          .map((job) => `${job.name}: ${job.error}`),
+      );
     return {
       submissions: count,
       accepted: accepted.length,

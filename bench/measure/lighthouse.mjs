@@ -119,7 +119,9 @@ export async function auditPages(pages, { runs, log = console.log }) {
         () =>
           runCounted(() => auditOnce(browser, page), {
             onSlow: (index, attempt) =>
-              log(`Lighthouse ${page.name}: host too slow to measure (benchmark index ${index} < ${MIN_BENCHMARK_INDEX}), try ${attempt}/${MAX_TRIES} not counted`),
+              log(
+                `Lighthouse ${page.name}: host too slow to measure (benchmark index ${index} < ${MIN_BENCHMARK_INDEX}), try ${attempt}/${MAX_TRIES} not counted`,
+              ),
           }),
       ]),
     );
@@ -147,7 +149,14 @@ export async function run({ apps, settings, opts, log }) {
     const trial = { name: `bare app / + ${TRIAL_BLOCK_MS} ms script`, url: `${baseline.url}/`, inject: slowScript(TRIAL_BLOCK_MS) };
     log(`Lighthouse, ${opts.lhRuns} counted runs per page (a run below benchmark index ${MIN_BENCHMARK_INDEX} is retried)`);
     const results = await auditPages([control, ...pages, trial], { runs: opts.lhRuns, log });
-    return { minBenchmarkIndex: MIN_BENCHMARK_INDEX, maxTries: MAX_TRIES, trialBlockMs: TRIAL_BLOCK_MS, control: results[0], pages: results.slice(1, -1), trial: results.at(-1) };
+    return {
+      minBenchmarkIndex: MIN_BENCHMARK_INDEX,
+      maxTries: MAX_TRIES,
+      trialBlockMs: TRIAL_BLOCK_MS,
+      control: results[0],
+      pages: results.slice(1, -1),
+      trial: results.at(-1),
+    };
   } finally {
     await baseline.stop();
     await gatepost.stop();
@@ -188,7 +197,9 @@ export function render(data) {
 }
 
 export function summarize(data) {
-  return Object.fromEntries([...data.pages, data.trial].map((p) => [p.name, { median: p.median, slow: p.slow.length, verdict: p.verdict }]));
+  return Object.fromEntries(
+    [...data.pages, data.trial].map((p) => [p.name, { median: p.median, slow: p.slow.length, verdict: p.verdict }]),
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -31,8 +31,14 @@ export async function run({ apps, settings, opts, between, log }) {
       let runLoad = () => loadGet(url, { duration: SECONDS, connections: opts.load.connections });
       if (method === "POST") {
         const makeBody =
-          app === "gatepost" ? await gatepostBodies(url, "contact", { signingSecret: settings[variant].FORM_SIGNING_SECRET }) : baselineBodies(url);
-        await warmUp(url, () => ({ method, body: makeBody(), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } }), 50);
+          app === "gatepost"
+            ? await gatepostBodies(url, "contact", { signingSecret: settings[variant].FORM_SIGNING_SECRET })
+            : baselineBodies(url);
+        await warmUp(
+          url,
+          () => ({ method, body: makeBody(), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } }),
+          50,
+        );
         runLoad = () => loadPost(url, makeBody, { duration: SECONDS, connections: opts.load.connections, headers });
       } else {
         await warmUp(url, {}, 50);
@@ -56,18 +62,37 @@ export async function run({ apps, settings, opts, between, log }) {
   return results;
 }
 
+/** Gatepost's isolate CPU per request minus the bare app's, by group, largest differences first. */
+function difference(ours, bare, n = 6) {
+  const ms = new Map(bare.topGroups.map((g) => [g.name, -g.msPerRequest]));
+  for (const g of ours.topGroups) ms.set(g.name, (ms.get(g.name) ?? 0) + g.msPerRequest);
+  return [...ms]
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+    .slice(0, n)
+    .map(([name, d]) => `\`${name}\` ${d >= 0 ? "+" : ""}${d.toFixed(3)}`)
+    .join(", ");
+}
+
 export function render(data) {
   const top = (items, n) =>
     items
       .slice(0, n)
       .map((i) => `\`${i.name}\` ${i.msPerRequest} (${i.share} %)`)
       .join(", ");
-  const lines = [];
+  const lines = [
+    "Isolate CPU per request under load (workerd's inspector, 100 µs sampling; the profiler's own cost included), the biggest",
+    "self-time groups (package or app module) in ms per request and share. Attribution inside a group is approximate (inlining).",
+    "",
+  ];
   for (const [subject, [, , , , label]] of Object.entries(SUBJECTS)) {
     const p = data[subject];
-    lines.push(`- ${label}: ${p.cpuMsPerRequest} ms isolate CPU per request (${p.count} requests, ${p.rps} req/s); groups: ${top(p.topGroups, 5)}`);
+    lines.push(`- ${label}: ${p.cpuMsPerRequest} ms per request (${p.count} requests, ${p.rps} req/s); groups: ${top(p.topGroups, 5)}`);
     if (p.topAppFunctions.length > 0) lines.push(`  - in the app's server build: ${top(p.topAppFunctions, 5)}`);
   }
+  lines.push(
+    `- Gatepost's post − the bare action's, by group (ms per request; the groups listed above for each): ${difference(data.contactPost, data.basePost)}`,
+    `- Gatepost's /f/contact − the bare app's /, by group: ${difference(data.contactPage, data.basePage)}`,
+  );
   return lines;
 }
 

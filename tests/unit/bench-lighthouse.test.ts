@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+// @ts-expect-error - plain ESM of the bench (bench/measure/lighthouse.mjs uses it on real runs)
+import { judgePage, judgeTarget, MAX_TRIES, MIN_BENCHMARK_INDEX, runCounted } from "../../bench/lib/lighthouse-verdict.mjs";
+
+// The bench's Lighthouse step must not report a score a slow host caused, and must still fail a page
+// that really got slower. Each run here is what the step reads from Lighthouse's report.
+
+type Run = { benchmarkIndex: number; scores: Record<string, number> };
+
+const perfect = { performance: 100, accessibility: 100, "best-practices": 100, seo: 100 };
+const run = (benchmarkIndex: number, performance = 100): Run => ({ benchmarkIndex, scores: { ...perfect, performance } });
+/** A runOnce that hands out `runs` in order and counts how often it was called. */
+function runner(runs: Run[]) {
+  const calls = { n: 0 };
+  return { calls, runOnce: async () => runs[calls.n++] };
+}
+
+describe("the bench's Lighthouse verdict", () => {
+  it("does not count a run on a slow host and tries again", async () => {
+    const { calls, runOnce } = runner([run(MIN_BENCHMARK_INDEX - 300, 85), run(MIN_BENCHMARK_INDEX + 200)]);
+    const slowSeen: number[] = [];
+    const result = await runCounted(runOnce, { onSlow: (index: number) => slowSeen.push(index) });
+    expect(calls.n).toBe(2);
+    expect(result.run.scores.performance).toBe(100);
+    expect(result.slow).toEqual([MIN_BENCHMARK_INDEX - 300]);
+    expect(slowSeen).toEqual([MIN_BENCHMARK_INDEX - 300]);
+  });
+
+  it("stops after its tries and reports the host, not a score", async () => {
+    const { calls, runOnce } = runner(Array.from({ length: MAX_TRIES + 2 }, () => run(MIN_BENCHMARK_INDEX - 1, 70)));
+    const result = await runCounted(runOnce);
+    expect(calls.n).toBe(MAX_TRIES);
+    expect(result.run).toBeNull();
+    const page = judgePage([result]);
+    expect(page.verdict).toBe("host too slow");
+    expect(judgeTarget([page], null)).toBe("not measured");
+  });
+
+  it("fails a page that scores below 100 on a fast enough host, without retrying it", async () => {
+    const { calls, runOnce } = runner([run(MIN_BENCHMARK_INDEX + 400, 78), run(MIN_BENCHMARK_INDEX + 400, 100)]);
+    const rounds = [await runCounted(runOnce), await runCounted(runOnce)];
+    expect(calls.n).toBe(2);
+    const page = judgePage([...rounds, { run: run(MIN_BENCHMARK_INDEX, 80), slow: [] }]);
+    expect(page.median.performance).toBe(80);
+    expect(page.verdict).toBe("below 100");
+    const trial = judgePage([{ run: run(MIN_BENCHMARK_INDEX, 79), slow: [] }]);
+    expect(judgeTarget([judgePage([{ run: run(1800), slow: [] }]), page], trial)).toBe("not met");
+  });
+
+  it("is met only when every page scores 100 and the injected regression was seen", () => {
+    const good = judgePage([{ run: run(1800), slow: [] }]);
+    const caught = judgePage([{ run: run(1800, 79), slow: [] }]);
+    const missed = judgePage([{ run: run(1800, 100), slow: [] }]);
+    expect(judgeTarget([good, good], caught)).toBe("met");
+    expect(judgeTarget([good, good], missed)).toBe("not measured");
+  });
+});
