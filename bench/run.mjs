@@ -24,6 +24,7 @@ import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
+import { hashPassword } from "../scripts/hash-password.mjs";
 import { prepareApps } from "./lib/apps.mjs";
 import { cpuTicks, hostSince } from "./lib/host.mjs";
 import { startProviders } from "./lib/providers.mjs";
@@ -73,9 +74,14 @@ async function loadMeasurements() {
   return modules.filter((m) => !only || only.includes(m.name)).sort((a, b) => a.order - b.order);
 }
 
-/** The settings each app runs with: Gatepost with and without its webhook destination, the bare apps. */
-function appSettings(providers, webhookSecret) {
+/**
+ * The settings each app runs with: Gatepost with and without its webhook destination (and, as a
+ * deployed site has them, an admin password hash and a session secret), the bare apps.
+ */
+async function appSettings(providers, webhookSecret) {
   const gatepost = {
+    ADMIN_PASSWORD_HASH: await hashPassword(randomBytes(18).toString("base64url")),
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
     TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
     TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA",
     TURNSTILE_VERIFY_URL: providers.verifyUrl,
@@ -118,7 +124,7 @@ async function main() {
   const webhookSecret = `whsec_${randomBytes(32).toString("base64")}`;
   const providers = await startProviders({ sinkSecret: webhookSecret });
   cleanups.push(providers.stop);
-  const ctx = { apps, settings: appSettings(providers, webhookSecret), providers, opts, log, between: providers.reset };
+  const ctx = { apps, settings: await appSettings(providers, webhookSecret), providers, opts, log, between: providers.reset };
 
   const data = {};
   for (let i = 0; i < measurements.length; i++) {

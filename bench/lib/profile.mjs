@@ -53,10 +53,14 @@ function moduleMap(bundleFile) {
   };
 }
 
-/** Group a module path to a package (node_modules/x) or keep the app path. */
+/**
+ * Group a module path to a package (node_modules/x), the Worker's entry (Gatepost's functions/ and
+ * load-context.ts, the bare app's server.js: named alike so two apps compare), or keep the app path.
+ */
 function groupOf(modulePath) {
   const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(modulePath);
-  return pkg ? pkg[1] : modulePath;
+  if (pkg) return pkg[1];
+  return /^(functions\/|server\.js$|load-context\.ts$)/.test(modulePath) ? "(Worker entry)" : modulePath;
 }
 
 /**

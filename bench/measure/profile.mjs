@@ -81,7 +81,8 @@ export function render(data) {
       .join(", ");
   const lines = [
     "Isolate CPU per request under load (workerd's inspector, 100 µs sampling; the profiler's own cost included), the biggest",
-    "self-time groups (package or app module) in ms per request and share. Attribution inside a group is approximate (inlining).",
+    "self-time groups (package or app module; `build/server/index.js` is the app's own code: Gatepost's routes and app/lib, the",
+    "bare app's action) in ms per request and share. Attribution is approximate (inlining, 100 µs samples).",
     "",
   ];
   for (const [subject, [, , , , label]] of Object.entries(SUBJECTS)) {
