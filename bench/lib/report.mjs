@@ -36,7 +36,8 @@ const METHOD = (r) => [
   "  minimum fill time 0) and, in the bench's copy of wrangler.toml, the rate-limiting binding's limit: every post still counts.",
   "  The Turnstile stand-in and the webhook sink run in a child process, away from the load generator's event loop.",
   "- Rerun: `npm run bench` (about 20 minutes). Knobs: `BENCH_DURATION` (12 s per subject, split over `BENCH_ROUNDS`, 3),",
-  "  `BENCH_CONNECTIONS` (10), `LH_RUNS` (3), `BENCH_OUTBOX_COUNT` (200), `BENCH_SKIP_BUILD=1`; `BENCH_ONLY=ssr,accept` and",
+  "  `BENCH_CONNECTIONS` (10), `LH_RUNS` (3), `LH_MIN_INDEX` (1500), `LH_TRIAL_BLOCK_MS` (250), `BENCH_OUTBOX_COUNT` (200),",
+  "  `BENCH_SKIP_BUILD=1`; `BENCH_ONLY=ssr,accept` and",
   "  `BENCH_RUNTIMES=miniflare` make a partial run that writes only bench/results/latest.*. Adding a measurement is adding a module",
   "  to bench/measure/ (the contract is at the top of bench/run.mjs). `node bench/profile-pages.mjs` profiles pages on its own.",
 ];
