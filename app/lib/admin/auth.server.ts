@@ -46,18 +46,30 @@ export async function findUser(request: Request, context: AdminContext): Promise
   return { id: sub, role, via: "password" };
 }
 
-// Printable ASCII only: a control character or a space in a Location header is a TypeError (a 500),
-// and a browser would read a backslash as a slash.
+// Printable ASCII only: a control character or a space in a Location header is a TypeError (a 500).
 const NextSchema = z
   .string()
   .max(2000)
-  .regex(/^\/admin(?:[/?][\x21-\x7e]*)?$/)
-  .refine((next) => !next.includes("//") && !next.includes("\\") && !/^\/admin\/[/\\]/.test(next));
+  .regex(/^\/[\x21-\x7e]*$/);
+// Checked on the path a browser will request, not on the text given: the WHATWG URL parser resolves
+// dot segments (also written %2e), reads a backslash as a slash and "//" as a host, exactly as the
+// browser does when it follows the redirect. What is left must be /admin or under it, with no escape
+// in the path at all (an encoded slash, backslash or dot is never part of a console path).
+const NEXT_BASE = "http://next.invalid";
 
-/** A safe place to return to after sign-in: only printable paths inside /admin; else "/admin". */
+/** A safe place to return to after sign-in: only printable paths inside /admin, normalised; else "/admin". */
 export function safeNext(next: string | null | undefined): string {
   const parsed = NextSchema.safeParse(next);
-  return parsed.success ? parsed.data : "/admin";
+  if (!parsed.success) return "/admin";
+  let url: URL;
+  try {
+    url = new URL(parsed.data, NEXT_BASE);
+  } catch {
+    return "/admin";
+  }
+  const path = url.pathname;
+  if (url.origin !== NEXT_BASE || !/^\/admin(?:\/|$)/.test(path) || path.includes("//") || path.includes("%")) return "/admin";
+  return `${path}${url.search}`;
 }
 
 /** The signed-in user, or throws a redirect to /admin/login (documents) or a 401 refusal (data). */
