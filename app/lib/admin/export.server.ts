@@ -31,6 +31,7 @@ const META_COLUMNS = [
  * ignorable code point), or with tab or CR, is a formula to someone: spreadsheets skip those.
  */
 const FORMULA_AT_CELL_START =
+  // eslint-disable-next-line no-control-regex -- vertical tab and form feed are spaces a spreadsheet skips too
   /(?<=^|[,;\t\r\n])(?:[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}\u000b\u000c\u0085\u2028\u2029]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/gu;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const NEEDS_QUOTES = /[",;\t\r\n]/;
