@@ -31,7 +31,7 @@ export function buildSlackMessage(content: MessageContent): SlackMessage {
   // Header, context and possibly a "more fields" section leave 47 sections for the fields.
   const fieldSlots = SLACK_LIMITS.blocks - 3;
   const shown = content.rows.length > fieldSlots ? content.rows.slice(0, fieldSlots - 1) : content.rows;
-  const sections = shown.map((row) => {
+  const sections: Array<Record<string, unknown>> = shown.map((row) => {
     const label = truncateEscaped(row.label, 200).text;
     const room = SLACK_LIMITS.sectionText - label.length - 1 - cutNote.length;
     const value = row.value === "" ? { text: "—", cut: false } : truncateEscaped(row.value, room);

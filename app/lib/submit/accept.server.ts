@@ -6,7 +6,7 @@ import { allowedOriginsFor, rateLimitsFor } from "~/lib/settings/forms.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/submit/field-names";
 import { judgeApiPost, judgePagePost, signFormStamp, type PageVerdict } from "~/lib/submit/honeypot.server";
-import { fingerprintRequest, readIdempotencyKey } from "~/lib/submit/idempotency.server";
+import { fingerprintRequest, readIdempotencyKey, readSubmissionIdKey } from "~/lib/submit/idempotency.server";
 import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/submit/accept-batch.server";
 import { formRateRules, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
 import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
@@ -73,19 +73,20 @@ export async function acceptSubmission({ request, form, env, settings, ctx, chan
   const body = await readBody(request);
   if (!body.ok) return { ok: false, code: body.code };
   const { fields } = body;
-  const key = readIdempotencyKey(request, fields);
+  // A page post's key is the submission id its stamp is signed over, whatever headers it carries: an
+  // Idempotency-Key header would let one harvested stamp buy a submission per header value.
+  const key = channel === "page" ? readSubmissionIdKey(fields) : readIdempotencyKey(request, fields);
   if (!key.ok) return { ok: false, code: key.code };
 
   const judged: PageVerdict =
     channel === "page"
       ? await judgePagePost({ fields, secret: secret!, formId: form.id, minFillMs: formSettings.minFillMs })
       : judgeApiPost(fields);
-  // The person's answers come back on a freshly stamped page; nothing was checked or spent.
+  // The person's answers come back on a freshly stamped page; nothing was checked or spent. Only a
+  // stamp this server signed earns one dated back by the fill time (honeypot.server.ts).
   if ("expired" in judged)
-    return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings) };
-  // Only a rendered form's own _gp_sid is echoed back into the page, never an Idempotency-Key header.
-  const sid = request.headers.has("Idempotency-Key") ? null : key.key;
-  const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid } : undefined;
+    return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings, judged.signed) };
+  const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid: key.key } : undefined;
 
   const validation = validateFields(form, fields);
   if (!validation.ok) return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, keep };
@@ -147,17 +148,18 @@ type Keep = { stamp: string; sid: string | null };
 
 /** A page whose key was already used for other answers is re-rendered as a new submission. */
 async function keepFor(outcome: StoreOutcome, keep: Keep | undefined, form: FormDef, settings: Settings): Promise<Keep | undefined> {
-  return outcome.kind === "key_reused" && keep ? freshRender(form, settings) : keep;
+  return outcome.kind === "key_reused" && keep ? freshRender(form, settings, true) : keep;
 }
 
 /**
- * A new submission id with its stamp, dated back by the minimum fill time: the person already filled
- * the form once under an honest stamp, so sending again at once must not look like a bot's haste.
+ * A new submission id with its stamp. `filledOnce` (the post carried a stamp this server signed, and
+ * `keep` exists only for those) dates it back by the minimum fill time: the person already filled the
+ * form once, so sending again at once must not look like a bot's haste. Otherwise it is issued now.
  */
-async function freshRender(form: FormDef, settings: Settings): Promise<Keep> {
+async function freshRender(form: FormDef, settings: Settings, filledOnce: boolean): Promise<Keep> {
   const sid = crypto.randomUUID();
-  const stamp = await signFormStamp(settings.forms.signingSecret!, form.id, sid, Date.now() - settings.forms.minFillMs);
-  return { stamp, sid };
+  const issued = Date.now() - (filledOnce ? settings.forms.minFillMs : 0);
+  return { stamp: await signFormStamp(settings.forms.signingSecret!, form.id, sid, issued), sid };
 }
 
 function answer(outcome: StoreOutcome, rules: RateRule[], values: Record<string, string>, keep: Keep | undefined): AcceptResult {
