@@ -7,6 +7,7 @@ import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { auditStatement } from "~/lib/admin/audit.server";
 import { EraseEmailSchema, emailTag, findByEmail } from "~/lib/admin/erase.server";
 import { readAdminForm } from "~/lib/admin/input.server";
+import { countOf } from "~/lib/text/count";
 
 // Erasure for a data request, in two steps: "find" shows what would go, "erase" deletes it.
 export const headers = adminHeaders;
@@ -71,9 +72,7 @@ export default function Erase() {
       </Form>
       {result?.step === "confirm" ? (
         <section aria-labelledby="confirm-title">
-          <h2 id="confirm-title">
-            {result.matches.length} submission{result.matches.length === 1 ? "" : "s"} found
-          </h2>
+          <h2 id="confirm-title">{countOf(result.matches.length, "submission", "submissions")} found</h2>
           {result.matches.length === 0 ? (
             <div className="empty">
               <strong>Nothing to erase</strong>

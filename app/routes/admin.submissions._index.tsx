@@ -7,6 +7,7 @@ import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { listSubmissions, parseListFilters } from "~/lib/admin/queries.server";
 import { STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
+import { countOf } from "~/lib/text/count";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");
@@ -94,9 +95,7 @@ export default function SubmissionList() {
         </label>
         <button type="submit">Filter</button>
       </Form>
-      <p>
-        {total} submission{total === 1 ? "" : "s"} found.
-      </p>
+      <p>{countOf(total, "submission", "submissions")} found.</p>
       {items.length === 0 ? (
         <div className="empty">
           <strong>{filtered ? "No submission matches these filters" : "No submissions yet"}</strong>

@@ -90,7 +90,7 @@ describe("notifications from the browser to every kind of destination", () => {
     await visitor.getByLabel("Message").fill("Wind tunnel results attached in spirit. @everyone <b>bold</b>");
     await visitor.getByText("Check complete — you can send the form.").waitFor(WAIT);
     await visitor.getByRole("button", { name: "Send" }).click();
-    await visitor.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await visitor.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     const reference = (await visitor.locator(".reference").textContent()) ?? "";
     expect(reference).toMatch(/^[0-9a-f-]{36}$/);
     expect(visitorErrors).toEqual([]);

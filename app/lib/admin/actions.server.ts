@@ -7,6 +7,7 @@ import { ERRORS } from "~/lib/http/errors";
 import { outboxStatements, redeliverDead, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
 import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
 import { purgeStatements } from "~/lib/storage/purge.server";
+import { byCount, countOf } from "~/lib/text/count";
 
 // What the console's buttons do. Each function makes one change and writes its audit row; where
 // the change is ours (delete, erase, release) the audit row rides in the same D1 batch.
@@ -41,7 +42,8 @@ export async function eraseEmail({ env, settings, user, request }: Ctx, email: s
   const deleted = await eraseByEmail(env.DB, email, (matched) =>
     auditStatement(env.DB, { user, request, action: "erase", detail: { emailTag: tag, matched } }),
   );
-  return { ok: true, message: `Erased ${deleted} submission${deleted === 1 ? "" : "s"} and their delivery logs.` };
+  const logs = byCount(deleted, "its delivery log", "their delivery logs");
+  return { ok: true, message: `Erased ${countOf(deleted, "submission", "submissions")} and ${logs}.` };
 }
 
 /** Writes the audit row for an export (reading personal data in bulk is worth a record). */
@@ -65,7 +67,7 @@ export async function redeliverFormDead({ env, user, request }: Ctx, formId: str
   const result = await redeliverDead(env.DB, formId);
   await auditRequeue({ env, user, request }, "form.redeliver-dead", formId, result);
   if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
-  return { ok: true, message: `Queued ${plural(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
+  return { ok: true, message: `Queued ${countOf(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
 }
 
 /** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */
@@ -74,7 +76,7 @@ export async function redeliverOne({ env, settings, user, request, ctx }: Ctx, i
   await auditRequeue({ env, user, request }, "submission.redeliver", id, result);
   if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
   ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
-  return { ok: true, message: `Queued ${plural(result.requeued, "delivery", "deliveries")} again.` };
+  return { ok: true, message: `Queued ${countOf(result.requeued, "delivery", "deliveries")} again.` };
 }
 
 /**
@@ -101,9 +103,5 @@ export async function releaseQuarantined({ env, settings, user, request, ctx }: 
     return { ok: false, message: ERRORS.admin_not_quarantined.message };
   }
   if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
-  return { ok: true, message: `Released from quarantine and queued for ${plural(outbox.length, "destination", "destinations")}.` };
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return { ok: true, message: `Released from quarantine and queued for ${countOf(outbox.length, "destination", "destinations")}.` };
 }

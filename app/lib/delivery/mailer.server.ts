@@ -1,4 +1,5 @@
 import { errorText, type AttemptRecord } from "~/lib/delivery/attempt.server";
+import { countOf } from "~/lib/text/count";
 
 // The seam between building an e-mail and sending it. In the drain Worker a Mailer wraps Cloudflare's
 // send_email binding (workers/outbox-drain/index.ts, which alone imports `cloudflare:email`); tests
@@ -51,6 +52,6 @@ export async function sendEmailAttempt(mailer: Mailer, from: string, recipients:
       };
     }
   }
-  const excerpt = `sent to ${recipients.length} recipient${recipients.length === 1 ? "" : "s"}`;
+  const excerpt = `sent to ${countOf(recipients.length, "recipient", "recipients")}`;
   return { delivered: true, httpStatus: null, error: null, detail: null, latencyMs: Date.now() - started, excerpt };
 }

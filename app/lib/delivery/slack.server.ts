@@ -1,5 +1,6 @@
 import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
+import { countOf } from "~/lib/text/count";
 
 // A Slack incoming-webhook message in Block Kit: a header with the form's title, one section per field,
 // and a context line with the reference and a link to the submission. Every label and submitted value
@@ -41,7 +42,7 @@ export function buildSlackMessage(content: MessageContent): SlackMessage {
     const hidden = content.rows.length - shown.length;
     sections.push({
       type: "section",
-      text: { type: "mrkdwn", text: `${ELLIPSIS} ${hidden} more field${hidden === 1 ? "" : "s"}:${more}` },
+      text: { type: "mrkdwn", text: `${ELLIPSIS} ${countOf(hidden, "more field", "more fields")}:${more}` },
     });
   }
   const reference = `Reference \`${escapeSlack(content.submissionId)}\``;
