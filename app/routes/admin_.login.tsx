@@ -14,6 +14,8 @@ import { readAdminForm } from "~/lib/admin/input.server";
 import { signIn } from "~/lib/admin/sign-in.server";
 import { ERRORS } from "~/lib/http/errors";
 import { pageMeta } from "~/lib/http/meta";
+import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 // Public by nature: the one admin page without a session. Light on purpose (no client library, one
 // field), since it must score 100 in Lighthouse. Indexable, because Lighthouse's SEO audit fails noindex.
@@ -21,15 +23,18 @@ import { pageMeta } from "~/lib/http/meta";
 export const meta: MetaFunction = () =>
   pageMeta("Operator sign-in", "Sign in to the Gatepost operator console to review submissions and their deliveries.");
 
-// A document POST renders the page, whose headers come from here: a 429 keeps its Retry-After.
+// A document POST renders the page, whose headers come from here: a refusal keeps its code, and a 429
+// its Retry-After.
 export const headers: HeadersFunction = ({ actionHeaders }) => {
   const headers = new Headers();
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
+  for (const name of ["Retry-After", ERROR_CODE_HEADER]) {
+    const value = actionHeaders.get(name);
+    if (value) headers.set(name, value);
+  }
   return headers;
 };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   const next = safeNext(new URL(request.url).searchParams.get("next"));
   if (await findUser(request, context)) throw redirect(next, 303);
   const config = context.settings.admin;
@@ -43,12 +48,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     problems: config.problems,
     setup,
   };
-}
+});
 
 // A password too long to be one is simply wrong (verifyPassword refuses it), never a 500.
 const SignInFormSchema = z.object({ password: z.string().catch(""), next: z.string().optional().catch(undefined) });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
   requireSameOrigin(request);
   const form = await readAdminForm(request, SignInFormSchema);
   const env = context.cloudflare.env;
@@ -57,9 +62,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
     return redirect(safeNext(form.next), { status: 303, headers: { "Set-Cookie": result.cookie } });
   }
-  const headers: HeadersInit = result.code === "admin_rate_limited" ? { "Retry-After": String(result.retryAfterSeconds) } : {};
+  const headers = new Headers({ [ERROR_CODE_HEADER]: result.code });
+  if (result.code === "admin_rate_limited") headers.set("Retry-After", String(result.retryAfterSeconds));
   return json({ code: result.code }, { status: ERRORS[result.code].status, headers });
-}
+});
 
 export default function AdminLogin() {
   const { next, open, passwordSignIn, access, problems, setup } = useLoaderData<typeof loader>();

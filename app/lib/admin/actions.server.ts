@@ -3,7 +3,8 @@ import type { Settings } from "~/lib/settings/settings.server";
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
 import { deliverSubmissionNow } from "~/lib/delivery/delivery.server";
-import { ERRORS } from "~/lib/http/errors";
+import { ERRORS, type ErrorCode } from "~/lib/http/errors";
+import { refusal } from "~/lib/http/responses.server";
 import { outboxStatements, redeliverDead, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
 import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
 import { purgeStatements } from "~/lib/storage/purge.server";
@@ -66,7 +67,7 @@ async function auditRequeue(
 export async function redeliverFormDead({ env, user, request }: Ctx, formId: string): Promise<ActionResult> {
   const result = await redeliverDead(env.DB, formId);
   await auditRequeue({ env, user, request }, "form.redeliver-dead", formId, result);
-  if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
+  if (!result.ok) return refused(result.code);
   return { ok: true, message: `Queued ${countOf(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
 }
 
@@ -74,7 +75,7 @@ export async function redeliverFormDead({ env, user, request }: Ctx, formId: str
 export async function redeliverOne({ env, settings, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
   const result = await redeliverSubmission(env.DB, id);
   await auditRequeue({ env, user, request }, "submission.redeliver", id, result);
-  if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
+  if (!result.ok) return refused(result.code);
   ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
   return { ok: true, message: `Queued ${countOf(result.requeued, "delivery", "deliveries")} again.` };
 }
@@ -98,10 +99,23 @@ export async function releaseQuarantined({ env, settings, user, request, ctx }: 
       ...outbox,
       auditStatement(env.DB, { user, request, action: "submission.release", target: id, detail: { destinations: outbox.length }, nowMs }),
     ]);
-    if ((flip.meta.changes ?? 0) === 0) throw new Error("released concurrently");
-  } catch {
+    if ((flip.meta.changes ?? 0) === 0) return { ok: false, message: ERRORS.admin_not_quarantined.message };
+  } catch (error) {
+    // A second release fails on the outbox's UNIQUE index: the submission is no longer in quarantine.
+    // Any other failure is the database's (console-route.server.ts answers it).
+    if (!isUniqueConflict(error)) throw error;
     return { ok: false, message: ERRORS.admin_not_quarantined.message };
   }
   if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
   return { ok: true, message: `Released from quarantine and queued for ${countOf(outbox.length, "destination", "destinations")}.` };
+}
+
+/** A refusal as the console shows it; a storage failure is thrown as the 503 it is, not shown as a refusal. */
+function refused(code: ErrorCode): ActionResult {
+  if (code === "storage_unavailable") throw refusal(code);
+  return { ok: false, message: ERRORS[code].message };
+}
+
+function isUniqueConflict(error: unknown): boolean {
+  return /UNIQUE constraint failed/i.test(String(error instanceof Error ? error.message : error));
 }

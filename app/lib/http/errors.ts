@@ -44,7 +44,7 @@ export const ERRORS = {
   turnstile_verify_url_insecure: { status: 500, message: SERVER_MISCONFIGURED },
   storage_unavailable: {
     status: 503,
-    message: "We could not save what you sent — nothing was kept. Please try again in a minute.",
+    message: "Our database is busy or out of reach, so nothing was saved or changed. Please try again in a minute.",
   },
   // outbox
   redelivery_unknown_submission: { status: 404, message: "There is no submission with that id to deliver again." },
