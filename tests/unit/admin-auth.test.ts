@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { requireSameOrigin, requireSameOriginRead, safeNext } from "~/lib/admin/auth.server";
 import { readAdminConfig } from "~/lib/settings/admin.server";
-import { ipv6Prefix48, signInRateRules } from "~/lib/admin/sign-in.server";
+import { signInRateRules } from "~/lib/admin/sign-in.server";
+import { ipv6Prefix48 } from "~/lib/http/rate-limit.server";
 
 describe("safeNext", () => {
   it.each([

@@ -35,6 +35,11 @@ describe("audit sentences", () => {
   it.each<[string, Record<string, unknown>, string]>([
     ["submission.redeliver", { requeued: 5 }, "5 deliveries queued again."],
     ["submission.redeliver", { requeued: 1 }, "1 delivery queued again."],
+    [
+      "submission.redeliver",
+      { requeued: 2, keptConfirmations: 1 },
+      "2 deliveries queued again. The confirmation to the sender was not sent again.",
+    ],
     ["form.redeliver-dead", { requeued: 2 }, "Queued 2 dead deliveries of contact again."],
     ["form.redeliver-dead", { requeued: 1 }, "Queued 1 dead delivery of contact again."],
     ["submission.release", { destinations: 1 }, "queued it for 1 destination."],

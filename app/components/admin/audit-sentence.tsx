@@ -42,6 +42,7 @@ export function AuditSentence({ action, target, detail }: { action: string; targ
       ) : (
         <>
           Redelivered {submission}: {plural(d.requeued, "delivery", "deliveries")} queued again.
+          {Number(d.keptConfirmations) > 0 ? " The confirmation to the sender was not sent again." : null}
         </>
       );
     case "submission.release":

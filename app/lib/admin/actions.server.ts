@@ -59,7 +59,8 @@ async function auditRequeue(
   target: string,
   result: RedeliveryResult,
 ): Promise<void> {
-  const detail = result.ok ? { requeued: result.requeued } : { refused: result.code };
+  const kept = result.ok && result.keptConfirmations > 0 ? { keptConfirmations: result.keptConfirmations } : {};
+  const detail = result.ok ? { requeued: result.requeued, ...kept } : { refused: result.code };
   await env.DB.batch([auditStatement(env.DB, { user, request, action, target, detail })]);
 }
 
@@ -77,7 +78,8 @@ export async function redeliverOne({ env, settings, user, request, ctx }: Ctx, i
   await auditRequeue({ env, user, request }, "submission.redeliver", id, result);
   if (!result.ok) return refused(result.code);
   ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
-  return { ok: true, message: `Queued ${countOf(result.requeued, "delivery", "deliveries")} again.` };
+  const kept = result.keptConfirmations > 0 ? " The confirmation to the sender is not sent again." : "";
+  return { ok: true, message: `Queued ${countOf(result.requeued, "delivery", "deliveries")} again.${kept}` };
 }
 
 /**

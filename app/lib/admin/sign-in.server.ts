@@ -1,7 +1,7 @@
 import type { AdminContext, AdminUser } from "~/lib/admin/auth.server";
 import { verifyPassword } from "~/lib/crypto/password.server";
 import { adminSessionStorage, deleteAllSessions, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
-import { hitRateLimits, ipSubject, type RateRule } from "~/lib/http/rate-limit.server";
+import { hitRateLimits, ipSubject, ipv6Prefix48, type RateRule } from "~/lib/http/rate-limit.server";
 import { clientIp } from "~/lib/settings/turnstile.server";
 
 // Password sign-in and sign-out. Every attempt is counted before any hashing (PBKDF2 is slow on
@@ -13,15 +13,6 @@ const WINDOW_SECONDS = 15 * 60;
 export const LOGIN_RATE_RULE = { limit: 10, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_PREFIX48_RULE = { limit: 30, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_GLOBAL_RULE = { limit: 100, windowSeconds: WINDOW_SECONDS };
-
-/** An IPv6 address's /48 ("2001:db8:1::/48"), or null for IPv4 and junk. */
-export function ipv6Prefix48(ip: string | null): string | null {
-  if (!ip || !ip.includes(":")) return null;
-  const groups = ipSubject(ip)
-    .replace(/::\/64$/, "")
-    .split(":");
-  return groups.length === 4 ? `${groups.slice(0, 3).join(":")}::/48` : null;
-}
 
 /** The sign-in budgets one attempt from `ip` counts against. */
 export function signInRateRules(ip: string | null): RateRule[] {

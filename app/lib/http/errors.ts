@@ -50,7 +50,8 @@ export const ERRORS = {
   redelivery_unknown_submission: { status: 404, message: "There is no submission with that id to deliver again." },
   redelivery_no_destination: {
     status: 409,
-    message: "This submission has no delivery to repeat: its form had no destination configured when it arrived.",
+    message:
+      "This submission has no delivery to repeat: its form had no destination configured when it arrived, and a confirmation to the sender is never sent twice.",
   },
   // forms: origin, rate limits, idempotency, signed form stamps
   origin_not_allowed: { status: 403, message: "This form does not accept submissions from that site." },

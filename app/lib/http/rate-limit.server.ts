@@ -54,6 +54,18 @@ export function rateLimitStatement(
 }
 
 /**
+ * True in SQL when the rule's window is already full: its count (as earlier statements of the same batch
+ * left it; none yet reads as 0) is at its limit, so one more would be over. For guards that must decide
+ * before counting, such as a confirmation that is counted only once it is queued.
+ */
+export function ruleIsFull(rule: RateRule, nowMs: number): SqlCondition {
+  return {
+    sql: (n) => `COALESCE((SELECT count FROM rate_limits WHERE key = ?${n} AND window_start = ?${n + 1}), 0) >= ?${n + 2}`,
+    params: [windowKey(rule), windowStart(rule, nowMs), rule.limit],
+  };
+}
+
+/**
  * True in SQL when every rule's count (as the rate-limit statement earlier in the same batch left it)
  * is within its limit. A missing row reads as NULL, which is not true: it fails closed.
  */
@@ -160,6 +172,24 @@ export function ipSubject(ip: string | null): string {
     .slice(0, 4)
     .map((g) => (parseInt(g, 16) || 0).toString(16))
     .join(":")}::/64`;
+}
+
+/** An IPv6 address's /48 ("2001:db8:1::/48"), or null for IPv4 and junk. */
+export function ipv6Prefix48(ip: string | null): string | null {
+  if (!ip || !ip.includes(":")) return null;
+  const groups = ipSubject(ip)
+    .replace(/::\/64$/, "")
+    .split(":");
+  return groups.length === 4 ? `${groups.slice(0, 3).join(":")}::/48` : null;
+}
+
+/**
+ * The client's network, for budgets a person's whole site or provider shares: an IPv6 address by its
+ * /48 (one site or customer usually holds a whole /48, and can rotate /64s inside it at will), an IPv4
+ * address as itself (a /32).
+ */
+export function networkSubject(ip: string | null): string {
+  return ipv6Prefix48(ip) ?? ipSubject(ip);
 }
 
 /** Deletes windows that ended more than a day ago (called by the scheduled Worker). */

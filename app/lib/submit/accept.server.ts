@@ -12,6 +12,7 @@ import { formRateRules, type RateRule, type RateVerdict } from "~/lib/http/rate-
 import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/delivery.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
+import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 
@@ -122,7 +123,9 @@ export async function acceptSubmission({ request, form, env, settings, ctx, chan
   // first attempt itself after the answer. A quarantined bot gets no rows.
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
-  const outbox = judged.bot ? { statements: [], claims: [] } : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS);
+  // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
+  const gate = judged.bot ? null : await confirmationGate(settings, form, validation.values, clientIp(request));
+  const outbox = judged.bot ? { statements: [], claims: [] } : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);
   const outcome = await storeInOneTrip(env.DB, {
     rules,
     nowMs,
