@@ -8,7 +8,8 @@ import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/submit/field-names";
 import { judgeApiPost, judgePagePost, signFormStamp, type PageVerdict } from "~/lib/submit/honeypot.server";
 import { fingerprintRequest, readIdempotencyKey, readSubmissionIdKey } from "~/lib/submit/idempotency.server";
 import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/submit/accept-batch.server";
-import { formRateRules, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
+import { formRateRules, networkSubject, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
+import { submitLimiter, throttleBeforeProvider } from "~/lib/http/client-throttle.server";
 import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/delivery.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
@@ -17,11 +18,16 @@ import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 
 // The one path every submission takes, from Gatepost's own page and the public API alike:
-// body size → origin → body → stamp and honeypot → schema → Turnstile → one atomic D1 batch → answer.
-// The provider goes first: a refusal decided before the store costs no D1 round trip, and only a
-// verified token reaches the database. The batch counts the hit, claims the idempotency key and stores
-// the submission with its outbox rows, or refuses and stores nothing; the first delivery adds one more
-// trip after the answer (docs/decisions/012-provider-first-one-round-trip.md).
+// body size → origin → body → stamp and honeypot → schema → throttle → Turnstile → one atomic D1
+// batch → answer. The provider goes first: a refusal decided before the store costs no D1 round trip,
+// and only a verified token reaches the database. The throttle, in memory or the Workers Rate Limiting
+// binding, bounds how often one client can make Gatepost ask the provider (docs/decisions/028). The
+// batch counts the hit, claims the idempotency key and stores the submission with its outbox rows, or
+// refuses and stores nothing; the first delivery adds one more trip after the answer
+// (docs/decisions/012-provider-first-one-round-trip.md).
+
+/** The throttle's window: the Workers Rate Limiting binding counts in windows of 10 or 60 s. */
+const THROTTLE_PERIOD_SECONDS = 60;
 
 /** Where a post comes from: Gatepost's rendered page (signed stamp required) or another site via the API. */
 export type Channel = "page" | "api";
@@ -48,6 +54,8 @@ export type AcceptResult =
       rate?: RateInfo;
       /** The stamp and submission id a page post's re-render must carry (its own, or fresh ones once expired). */
       keep?: { stamp: string; sid: string | null };
+      /** Set when the throttle refused the post before the provider: when to try again. */
+      retryAfterSeconds?: number;
     };
 
 export interface AcceptInput {
@@ -93,7 +101,15 @@ export async function acceptSubmission({ request, form, env, settings, ctx, chan
   if (!validation.ok) return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, keep };
   const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
   const fingerprint = key.key ? await fingerprintRequest(form.id, validation.values) : null;
-  const rules = formRateRules(form.id, rateLimitsFor(form, formSettings), clientIp(request));
+  const limits = rateLimitsFor(form, formSettings);
+  const rules = formRateRules(form.id, limits, clientIp(request));
+
+  // Before the provider is asked, without D1: a refused post keeps its token, which was sent nowhere.
+  // Without a SUBMIT_LIMITER binding, each client network gets twice its per-form minute limit.
+  const limiter = submitLimiter(env, { limit: 2 * limits.perMinute, periodSeconds: THROTTLE_PERIOD_SECONDS });
+  if (!(await throttleBeforeProvider(limiter, `submit:${form.id}:${networkSubject(clientIp(request))}`))) {
+    return { ok: false, code: "rate_limited", values: echo, keep, retryAfterSeconds: THROTTLE_PERIOD_SECONDS };
+  }
 
   // A bot is judged above but still has to pass Turnstile: nothing is ever stored without a verified
   // token, and a bot sees exactly the answers a human would.
