@@ -2,6 +2,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
 import type { AdminConfig } from "~/lib/settings/admin.server";
+import type { Settings as TurnstileSettings } from "~/lib/settings/turnstile.server";
 import { refusal } from "~/lib/http/responses.server";
 import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/admin/session.server";
 
@@ -18,7 +19,8 @@ export interface AdminUser {
 /** What the admin modules need of the request's load context: D1 and the settings parsed once. */
 export interface AdminContext {
   cloudflare: { env: { DB: D1Database } };
-  settings: { admin: AdminConfig };
+  /** Turnstile: the sign-in form's check past the site-wide budget (sign-in.server.ts). */
+  settings: { admin: AdminConfig; turnstile: TurnstileSettings };
 }
 
 /** "document" pages redirect to the sign-in page; "data" (exports, actions) answer 401. */

@@ -76,6 +76,10 @@ export const ERRORS = {
   },
   admin_sign_in_failed: { status: 401, message: "That password is not right." },
   admin_rate_limited: { status: 429, message: "Too many sign-in attempts from here. Wait 15 minutes and try again." },
+  admin_check_required: {
+    status: 429,
+    message: "Many sign-in attempts are being made on this site right now. Complete the check below, then sign in again.",
+  },
   admin_unauthenticated: { status: 401, message: "Sign in to the operator console first." },
   admin_forbidden: { status: 403, message: "Your role can only read. Ask an admin to do this." },
   admin_cross_origin: { status: 403, message: "This action must be sent from the operator console itself." },
