@@ -1,8 +1,9 @@
 import { parseSettings, type Settings } from "./app/lib/settings/settings.server";
+import { bindingMailer, type EmailMessageConstructor, type Mailer } from "./app/lib/delivery/mailer.server";
 
-// The common subset of what wrangler's getPlatformProxy (vite dev) and @remix-run/cloudflare-pages
-// (wrangler pages dev / production) put on context.cloudflare. PlatformProxy's stricter type fails
-// tsc on functions/[[path]].ts (ExecutionContext.props), so the shape is spelled out here.
+// What the Worker (functions/fetch.ts) and `npm run dev`'s platform proxy put on context.cloudflare.
+// PlatformProxy's stricter type fails tsc on the Worker's ExecutionContext (props), so the shape is
+// spelled out here.
 export type Cloudflare = {
   env: Env;
   cf?: unknown;
@@ -15,10 +16,20 @@ declare module "@remix-run/cloudflare" {
     cloudflare: Cloudflare;
     /** Every setting, parsed once for this request (app/lib/settings/settings.server.ts). */
     settings: Settings;
+    /** Sends e-mail through the send_email binding; null where the runtime has none (deliveries are held). */
+    mailer: Mailer | null;
   }
 }
 
-export const getLoadContext = ({ context }: { request: Request; context: { cloudflare: Cloudflare } }) => ({
-  ...context,
-  settings: parseSettings(context.cloudflare.env),
-});
+/** The Worker's mailer, or null without the binding or `EmailMessage` (only functions/ imports cloudflare:email). */
+export function createMailer(env: Env, EmailMessage?: EmailMessageConstructor): Mailer | null {
+  return env.SEND_EMAIL && EmailMessage ? bindingMailer(env.SEND_EMAIL, EmailMessage) : null;
+}
+
+/** The one load context: the Worker builds it per request, and Vite's dev proxy (`npm run dev`) through getLoadContext. */
+export function createLoadContext(cloudflare: Cloudflare, EmailMessage?: EmailMessageConstructor) {
+  return { cloudflare, settings: parseSettings(cloudflare.env), mailer: createMailer(cloudflare.env, EmailMessage) };
+}
+
+export const getLoadContext = ({ context }: { request: Request; context: { cloudflare: Cloudflare } }) =>
+  createLoadContext(context.cloudflare);

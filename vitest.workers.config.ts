@@ -37,9 +37,10 @@ export default defineWorkersConfig(async () => {
       poolOptions: {
         workers: {
           singleWorker: true,
+          // The Worker's own config: its main (functions/index.ts) and every binding it holds, D1,
+          // send_email (simulated), the rate limiter and R2 among them.
           wrangler: { configPath: "./wrangler.toml" },
-          // SEND_EMAIL: miniflare's simulated send_email binding, as the drain Worker holds it (ADR 016).
-          miniflare: { bindings: { TEST_MIGRATIONS: migrations }, email: { send_email: [{ name: "SEND_EMAIL" }] } },
+          miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
         },
       },
     },

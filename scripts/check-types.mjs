@@ -2,15 +2,18 @@
 // arguments from the file header and drops --env-file, so secrets typed from .env.example always look
 // stale. This regenerates into a temp file with the same arguments and compares.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const ARGS = ["--env-file", ".env.example", "--strict-vars=false"];
-const dir = mkdtempSync(path.join(tmpdir(), "gatepost-types-"));
-const fresh = path.join(dir, "worker-configuration.d.ts");
+// Runtime types come from @cloudflare/workers-types: the generated runtime types refer back to
+// functions/index through GlobalProps, which makes Env circular once the Worker imports Remix
+// (workers-sdk#11454).
+const ARGS = ["--env-file", ".env.example", "--strict-vars=false", "--include-runtime=false"];
+// Written beside the committed file: the generated types name the Worker's main module by a path
+// relative to themselves, and that path is part of the compared text.
+const fresh = path.join(ROOT, `.worker-configuration.${process.pid}.d.ts`);
 try {
   const run = spawnSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "types", fresh, ...ARGS], {
     cwd: ROOT,
@@ -29,5 +32,5 @@ try {
   }
   console.log("worker-configuration.d.ts is up to date.");
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(fresh, { force: true });
 }

@@ -5,10 +5,11 @@ import { createServer } from "node:net";
 
 /**
  * Spawns `command` with `args` in its own process group. `log: "inherit"` shows its output; otherwise
- * output is collected (and passed to `onData`). `stop()` waits `graceMs` after SIGTERM before SIGKILL.
+ * output is collected (and passed to `onData`). `onExit(codeOrSignal)` is called when the leader exits.
+ * `stop()` waits `graceMs` after SIGTERM before SIGKILL.
  * Returns { child, pid, output(), exited(), stop() }.
  */
-export function spawnGroup(command, args, { cwd, env = process.env, log = "pipe", onData, graceMs = 5_000 } = {}) {
+export function spawnGroup(command, args, { cwd, env = process.env, log = "pipe", onData, onExit, graceMs = 5_000 } = {}) {
   const child = spawn(command, args, {
     cwd,
     detached: true,
@@ -23,7 +24,10 @@ export function spawnGroup(command, args, { cwd, env = process.env, log = "pipe"
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
-  child.on("exit", () => (exited = true));
+  child.on("exit", (code, signal) => {
+    exited = true;
+    onExit?.(code ?? signal);
+  });
 
   /** Stops the whole group; resolves once the leader has exited. */
   const stop = () =>

@@ -5,12 +5,13 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadForms } from "./form-modules.mjs";
+import { loadForms } from "./read-forms.mjs";
 import { hashPassword } from "./hash-password.mjs";
-import { applyLocalMigrations, startPagesDev } from "./pages-dev.mjs";
+import { applyLocalMigrations, startWorkerDev } from "./worker-dev.mjs";
 import { settingNames } from "./setting-names.mjs";
-import { startOutboxDrainDev } from "./outbox-drain-dev.mjs";
 
 const offline = process.argv.includes("--offline");
 const port = Number(process.env.PORT || 8788);
@@ -37,10 +38,10 @@ const SINK_SUFFIXES = {
   email: "EMAIL_TO",
   confirmation: "CONFIRMATION",
 };
-/** The local sink once started: the drain Worker hands it each e-mail. */
+/** How often the Worker's cron runs locally (deployed: every minute), so retries need no request. */
+const TICK_MS = 15_000;
+/** The local sink once started: the Worker's simulated send_email hands it each e-mail. */
 let localSink = null;
-/** Settings only the site reads: the drain Worker never gets them. */
-const SITE_ONLY = new Set(["ADMIN_PASSWORD_HASH", "VIEWER_PASSWORD_HASH", "SESSION_SECRET", "FORM_SIGNING_SECRET"]);
 
 /**
  * The operator console's local settings: a fresh password each start (ADMIN_PASSWORD picks your
@@ -68,6 +69,7 @@ async function shutdown(code = 0) {
 }
 process.on("SIGINT", () => shutdown(0));
 process.on("SIGTERM", () => shutdown(0));
+process.on("SIGHUP", () => shutdown(0));
 
 /** Appends tool output to the log file; the console only gets what a person needs. */
 function toLog(text) {
@@ -117,16 +119,28 @@ for (const key of new Set([...Object.keys(settings), ...settingNames(), ...formS
 const sink = await startLocalSink(forms, settings);
 
 // Each server is in the cleanups from the moment it is spawned: Ctrl-C during start-up stops it too.
-process.stdout.write("Starting the site and the outbox drain… ");
-await startPagesDev({
+process.stdout.write("Starting the Worker… ");
+await startWorkerDev({
   port,
   host,
   bindings: settings,
   logFile: LOG_FILE,
-  onLine: explainLine,
+  onLine: (line) => {
+    explainLine(line);
+    reportMaintenance(line);
+  },
+  onEmail: (raw) => localSink?.captureEmail(raw),
+  tickEveryMs: TICK_MS,
+  onTick: (error) => {
+    if (error) console.log(`✖ The scheduled run failed: ${error.message}. The next one is in ${TICK_MS / 1000} s.`);
+  },
+  // Without the Worker there is no site: say so and stop, rather than run on without it.
+  onExit: (code) => {
+    console.error(`\n✖ wrangler dev stopped unexpectedly (${code}): the site is down.\n  Full output: ${LOG_FILE}`);
+    shutdown(1);
+  },
   onSpawn: (stop) => cleanups.push(stop),
-}).catch((error) => fail("wrangler pages dev", error));
-await startLocalOutboxDrain(settings).catch((error) => fail("The outbox drain Worker", error));
+}).catch((error) => fail("wrangler dev", error));
 console.log("done.");
 printReadyBlock();
 
@@ -144,7 +158,7 @@ function sinkEndpoint(started, kind) {
  * page listing every message) and points every form destination whose setting is not in the
  * environment at it, by the naming convention: webhooks (signed with one local secret unless the
  * form's own is set), Slack and Discord to the sink's endpoints, e-mail to a local owner address and
- * the sender's confirmation on (the drain Worker's simulated send_email hands both to the sink). A variable set to "" in the
+ * the sender's confirmation on (the Worker's simulated send_email hands both to the sink). A variable set to "" in the
  * environment switches that destination off. Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only
  * switch that allows plain http to 127.0.0.1. Returns { url, control, page, pointed, external }.
  */
@@ -178,25 +192,17 @@ async function startLocalSink(forms, settings) {
   // E-mails need a sender and links a public origin; the environment's values win.
   if (!settings.EMAIL_FROM) settings.EMAIL_FROM = process.env.EMAIL_FROM ?? "gatepost@localhost";
   if (!settings.PUBLIC_URL) settings.PUBLIC_URL = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
-  return { url: started.url, control: started.controlOrigin, page: started.pageUrl, pointed, external };
+  // The secret is printed only when the sink's own: a newcomer can verify a delivery with it.
+  return { url: started.url, control: started.controlOrigin, page: started.pageUrl, pointed, external, secret: given ? null : secret };
 }
 
-/** Runs workers/outbox-drain on the same local D1 and fires its cron every 15 s, so retries need no request. */
-async function startLocalOutboxDrain(settings) {
-  const bindings = Object.fromEntries(Object.entries(settings).filter(([key]) => !SITE_ONLY.has(key)));
-  await startOutboxDrainDev({
-    bindings,
-    onEmail: (raw) => localSink?.captureEmail(raw),
-    intervalMs: 15_000,
-    logFile: LOG_FILE,
-    onReport(results) {
-      for (const job of results) {
-        if (!job.ok) console.log(`[outbox drain] ${job.name} failed: ${job.error}`);
-        else if (job.name === "drain-outbox" && job.result.claimed > 0) console.log(`[outbox drain] ${JSON.stringify(job.result)}`);
-      }
-    },
-    onSpawn: (stop) => cleanups.push(stop),
-  });
+/** The Worker logs each scheduled run's results as one JSON line: show failed jobs and drains that did something. */
+function reportMaintenance(line) {
+  if (!line.startsWith('{"maintenance"')) return;
+  for (const job of JSON.parse(line).maintenance) {
+    if (!job.ok) console.log(`✖ Scheduled job ${job.name} failed: ${job.error}`);
+    else if (job.name === "drain-outbox" && job.result.claimed > 0) console.log(`[outbox drain] ${JSON.stringify(job.result)}`);
+  }
 }
 
 /**
@@ -221,9 +227,11 @@ function printReadyBlock() {
   lines.push(`  Console         ${site}/admin`);
   if (adminDev.password) lines.push(`  Local password  ${adminDev.password}`);
   if (sink.url) {
-    lines.push(`  Sink page       ${sink.page}  (every e-mail, Slack and Discord message)`);
+    lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, Slack and Discord message)`);
     lines.push(`  Webhook sink    ${sink.url}  (prints each delivery below)`);
     if (sink.pointed.length > 0) lines.push(`                  receives ${sink.pointed.join(", ")}`);
+    if (sink.secret) lines.push(`  Signing secret  ${sink.secret}  (verify a delivery: docs/webhooks.md)`);
+    lines.push(`  E-mail files    ${path.join(tmpdir(), "miniflare-*", "files", "email")}/*.eml`);
     lines.push(`                  play a broken receiver: curl -X POST ${sink.control}/mode -d '{"mode":"down"}'`);
   }
   for (const [name, url] of sink.external) lines.push(`  ${name} → ${url}`);

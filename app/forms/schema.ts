@@ -39,7 +39,7 @@ export interface WebhookDestination {
   kind: "webhook";
 }
 
-/** An e-mail to the owner's address(es) in <FORM>_EMAIL_TO, sent from EMAIL_FROM by the drain Worker. */
+/** An e-mail to the owner's address(es) in <FORM>_EMAIL_TO, sent from EMAIL_FROM. */
 export interface EmailDestination {
   kind: "email";
 }

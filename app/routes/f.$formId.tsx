@@ -55,7 +55,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!form) throw refusal("form_not_found");
   if (request.method !== "POST") return refuse("method_not_allowed", new Headers({ Allow: "GET, POST" }));
   const { env, ctx } = context.cloudflare;
-  const result = await acceptSubmission({ request, form, env, settings: context.settings, ctx, channel: "page" });
+  const result = await acceptSubmission({ request, form, env, settings: context.settings, ctx, mailer: context.mailer, channel: "page" });
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));

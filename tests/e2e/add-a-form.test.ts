@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error - plain ESM helper
 import { freePort } from "../../scripts/process-group.mjs";
@@ -10,7 +11,7 @@ import { matchesDoc, readBlocks } from "./doc-snippets";
 // Issue 21's promise, checked as a new user would meet it: in a scratch copy of the repository, add
 // docs/forms.md's example form as one new file, build once, run `npm run start:offline`, and see the
 // form served, a post accepted, and its delivery reach the local sink after a failed first attempt
-// (the drain Worker retries it). Nothing else is edited: no registry, list, test or script.
+// (the Worker's scheduled run retries it). Nothing else is edited: no registry, list, test or script.
 
 const ROOT = path.resolve(__dirname, "../..");
 const FORMS_DOC = new URL("../../docs/forms.md", import.meta.url);
@@ -125,7 +126,7 @@ describe("adding a form is one file", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("How did we do?");
 
-    // The first delivery fails once; the drain Worker's retry must then reach the sink.
+    // The first delivery fails once; the scheduled run's retry must then reach the sink.
     const broken = await fetch(`${control}/mode`, { method: "POST", body: JSON.stringify({ mode: "http500", times: 1 }) });
     expect(broken.ok).toBe(true);
 
@@ -141,9 +142,55 @@ describe("adding a form is one file", () => {
     await waitForOutput(new RegExp(`✖ \\S+ answered 500`), 30_000);
     const delivered = await waitForOutput(new RegExp(`✔ \\S+ signature OK · \\S+ form=feedback submission=${id}`), 120_000);
     expect(delivered[0]).toContain(id);
-    // The drain Worker sent that retry: its report follows the delivery once its run ends.
+    // A scheduled run sent that retry: its report follows the delivery once its run ends.
     await waitForOutput(/\[outbox drain\] \{"claimed":[1-9]/, 30_000);
   }, 240_000);
+
+  it("drops a post whose body stops short of its Content-Length and keeps serving", async () => {
+    const site = new URL((await waitForOutput(/Site +(http:\/\/\S+)/, 1_000))[1]);
+    for (const path of ["/f/feedback", "/api/forms/feedback/submissions"]) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(site.port), site.hostname, () => {
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: ${site.host}\r\nOrigin: ${site.origin}\r\n` +
+              "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nemail=cut",
+          );
+          setTimeout(() => (socket.destroy(), resolve()), 300);
+        });
+        socket.on("error", () => resolve());
+      });
+    }
+    expect((await fetch(`${site.origin}/healthz`)).status).toBe(200);
+    expect(start?.exitCode).toBeNull();
+  });
+
+  it("keeps running the cron after the Worker reloads", async () => {
+    const log = path.join(scratch, ".wrangler/logs/npm-start.log");
+    const runs = () => (readFileSync(log, "utf8").match(/^\{"maintenance"/gm) ?? []).length;
+    const reloads = () => (readFileSync(log, "utf8").match(/Local server updated and ready/g) ?? []).length;
+    const before = reloads();
+    // An edit wrangler dev watches: it rebuilds and restarts the Worker on the same port.
+    const entry = path.join(scratch, "functions/index.ts");
+    writeFileSync(entry, `${readFileSync(entry, "utf8")}// touched by the test\n`);
+    await expect.poll(reloads, { timeout: 60_000, interval: 500 }).toBeGreaterThan(before);
+    const afterReload = runs();
+    // The next scheduled run (every 15 s under npm start) reaches the reloaded Worker.
+    await expect.poll(runs, { timeout: 45_000, interval: 1_000 }).toBeGreaterThan(afterReload);
+  }, 120_000);
+
+  it("says so and exits non-zero when the Worker's process dies under it", async () => {
+    const port = new URL((await waitForOutput(/Site +(http:\/\/\S+)/, 1_000))[1]).port;
+    const pid = execFileSync("pgrep", ["-f", `wrangler.js dev --ip 127.0.0.1 --port ${port} `], { encoding: "utf8" })
+      .trim()
+      .split("\n")[0];
+    process.kill(-Number(pid), "SIGKILL");
+    const code = await new Promise<number | null>((resolve) => {
+      if (start!.exitCode !== null) resolve(start!.exitCode);
+      else start!.once("exit", (exitCode) => resolve(exitCode));
+    });
+    expect(code).toBe(1);
+    expect(output).toMatch(/wrangler dev stopped unexpectedly .*: the site is down/);
+  });
 
   it("names only settings that follow the form's convention in its deploy steps", () => {
     const deploy = blocks().find((b) => b.lang === "sh" && b.code.includes("secret put"))!;
@@ -153,6 +200,8 @@ describe("adding a form is one file", () => {
       names.every((name) => /^FEEDBACK_(WEBHOOK_URL|WEBHOOK_SECRET)$/.test(name)),
       names.join(", "),
     ).toBe(true);
-    expect(deploy.code).toContain("-c workers/outbox-drain/wrangler.toml");
+    // One Worker holds every setting: one place to put each secret, one deploy.
+    expect(deploy.code).not.toMatch(/pages|-c /);
+    expect(deploy.code).toContain("npm run deploy");
   });
 });

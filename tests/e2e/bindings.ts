@@ -9,7 +9,7 @@ import { hashPassword } from "../../scripts/hash-password.mjs";
 export const E2E_ADMIN_PASSWORD = "e2e admin password 0123";
 
 // Extra bindings and helper servers the e2e app needs beyond Turnstile (webhook sink, admin password,
-// allowed origins…). Each feature adds its own entry here; global-setup passes `bindings` to pages dev
+// allowed origins…). Each feature adds its own entry here; global-setup passes `bindings` to wrangler dev
 // and `provided` to the tests (inject()).
 export interface ExtraBindings {
   bindings: Record<string, string>;

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 
-// Nothing secret may reach build/client, which Pages serves to anyone. Checks the built files (this
+// Nothing secret may reach build/client, which the Worker's asset server serves to anyone. Checks the built files (this
 // layer runs after `npm run build`), not the sources: that is what is actually published.
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -83,15 +83,27 @@ describe("the published client bundle", () => {
     expect(names.some((n) => n.startsWith("SESSION_SECRET"))).toBe(true);
   });
 
-  it("has every static file excluded from the Function by _routes.json (it never asks the asset server)", () => {
-    const routes = JSON.parse(readFileSync(path.join(CLIENT, "_routes.json"), "utf8")) as { include: string[]; exclude: string[] };
-    const matches = (pattern: string, url: string) => (pattern.endsWith("/*") ? url.startsWith(pattern.slice(0, -1)) : url === pattern);
-    const served = files
-      .map((file) => `/${path.relative(CLIENT, file).split(path.sep).join("/")}`)
-      .filter((url) => url !== "/_routes.json" && url !== "/_headers");
+  it("has every static file answered by the asset server before the Worker runs, with public/_headers", async () => {
+    const served = files.map((file) => `/${path.relative(CLIENT, file).split(path.sep).join("/")}`).filter((url) => url !== "/_headers");
     expect(served.length).toBeGreaterThan(3);
-    expect(served.filter((url) => !routes.exclude.some((pattern) => matches(pattern, url)))).toEqual([]);
-    expect(routes.include).toEqual(["/*"]);
+    const wrong: string[] = [];
+    for (const url of served) {
+      const res = await fetch(`${inject("baseUrl")}${url}`);
+      await res.arrayBuffer();
+      // The Worker never sends these caching rules, and the asset server sends them only from _headers.
+      const expected = url.startsWith("/assets/")
+        ? "public, max-age=31536000, immutable"
+        : url === "/favicon.svg"
+          ? "public, max-age=86400"
+          : null;
+      if (res.status !== 200) wrong.push(`${url}: ${res.status}`);
+      else if (expected && res.headers.get("cache-control") !== expected)
+        wrong.push(`${url}: cache-control ${res.headers.get("cache-control")}`);
+      else if (res.headers.has("content-security-policy")) wrong.push(`${url}: answered by the Worker`);
+    }
+    expect(wrong).toEqual([]);
+    // _headers configures the asset server; it is never served as a file.
+    expect((await fetch(`${inject("baseUrl")}/_headers`)).status).toBe(404);
   });
 
   it("would notice a leak: the patterns match the real test secret and a hash", () => {

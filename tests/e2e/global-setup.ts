@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 // @ts-expect-error - plain ESM helpers shared with npm start
-import { applyLocalMigrations, startPagesDev } from "../../scripts/pages-dev.mjs";
+import { applyLocalMigrations, startWorkerDev } from "../../scripts/worker-dev.mjs";
 // @ts-expect-error - plain ESM helper
 import { freePort } from "../../scripts/process-group.mjs";
 // @ts-expect-error - plain ESM helper
@@ -39,7 +39,7 @@ export default async function setup(project: TestProject) {
   applyLocalMigrations({ persistTo });
 
   const extra = await extraBindings();
-  const server = await startPagesDev({
+  const server = await startWorkerDev({
     port: await freePort(),
     persistTo,
     log: "pipe",

@@ -3,7 +3,7 @@
 //   receiver should;
 // - /slack and /discord take what Slack's and Discord's webhooks would, and keep it as a person would
 //   read it (title, each field, reference);
-// - captureEmail(raw) (and POST /email) keeps an e-mail the drain Worker's simulated send_email wrote;
+// - captureEmail(raw) (and POST /email) keeps an e-mail the Worker's simulated send_email wrote;
 // - GET / is a small HTML page listing every message, newest first; GET /messages is the same as JSON.
 // It can play a broken receiver: down (connection refused), http500, slow, reset (TCP reset), http429
 // (with Retry-After) and http404 (a deleted Slack/Discord webhook). A second loopback port takes
@@ -241,7 +241,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     /** The page listing every message the sink got, as a person would read it. */
     pageUrl: `${origin}/`,
     origin,
-    /** Keeps one e-mail (RFC 5322 text), e.g. one the drain Worker's simulated send_email wrote. */
+    /** Keeps one e-mail (RFC 5322 text), e.g. one the Worker's simulated send_email wrote. */
     captureEmail(raw) {
       keep(describeEmail(String(raw)));
     },

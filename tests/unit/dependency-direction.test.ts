@@ -4,14 +4,16 @@ import { describe, expect, it } from "vitest";
 
 // The folders of app/lib are the architecture (README, "What is where"): each may import only the
 // folders below it, so the dependency direction stays one way: submit → delivery → storage ← admin,
-// with turnstile below submit and admin, and http, settings and crypto at the bottom; text (words for counts)
-// sits under everything and imports nothing. A new import that points
+// with turnstile below submit and admin, maintenance (the cron's jobs) beside them, and http,
+// settings and crypto at the bottom; text (words for counts) sits under everything and imports
+// nothing. A new import that points
 // up (storage importing delivery, settings importing admin) fails here with the file and the line.
 
 const LIB = path.resolve(__dirname, "../../app/lib");
 
 /** What each folder may import besides itself (and ~/forms, the form definitions). */
 const ALLOWED: Record<string, readonly string[]> = {
+  maintenance: ["delivery", "storage", "http", "settings", "crypto", "text"],
   submit: ["turnstile", "delivery", "storage", "http", "settings", "crypto", "text"],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
   admin: ["turnstile", "delivery", "storage", "http", "settings", "crypto", "text"],

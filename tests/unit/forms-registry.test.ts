@@ -6,14 +6,14 @@ import { FORMS, publicForms } from "~/forms/registry";
 import { defineForm, type FormValues } from "~/forms/schema";
 import { newsletterForm } from "~/forms/newsletter";
 import { validateFields } from "~/lib/submit/validation";
-// @ts-expect-error - plain ESM helper shared with npm start and the drain Worker's build
-import { listFormFiles, loadForms } from "../../scripts/form-modules.mjs";
+// @ts-expect-error - plain ESM helper shared with npm start
+import { listFormFiles, loadForms } from "../../scripts/read-forms.mjs";
 
 describe("the form registry", () => {
   it("loads every form file in app/forms/ with no list to edit, sorted by id", () => {
     const files: string[] = listFormFiles();
     expect(files.length).toBeGreaterThan(0);
-    // The drain Worker's generated module and npm start list the same files Vite's glob finds.
+    // npm start lists the same files Vite's glob finds.
     expect(Object.keys(FORM_MODULES).sort()).toEqual(files.map((file) => `./${file}`));
     expect(FORMS).toHaveLength(files.length);
     const ids = FORMS.map((f) => f.id);

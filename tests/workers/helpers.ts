@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { createHmac } from "node:crypto";
 import { inject } from "vitest";
-// The real Pages entry, with the build it imports (`remix vite:build`; npm test builds before this layer).
-import { onRequest } from "../../functions/[[path]]";
+// The real Worker, with the build it imports (`remix vite:build`; npm test builds before this layer).
+import worker from "../../functions/index";
 
 export { standinToken } from "../support/standin-token";
 
@@ -48,8 +48,8 @@ export function testEnv(overrides: Partial<Record<string, string>> = {}): Env {
 }
 
 /**
- * Sends a request through the real Pages entry (functions/[[path]].ts: the page origin guard, then the
- * built Remix server) and waits for waitUntil work. Adds the Host header every real HTTP request carries.
+ * Sends a request through the real Worker (functions/index.ts: the page origin guard, then the built
+ * Remix server) and waits for waitUntil work. Adds the Host header every real HTTP request carries.
  */
 export async function appFetch(
   request: Request,
@@ -58,16 +58,7 @@ export async function appFetch(
 ): Promise<Response> {
   if (!request.headers.has("host")) request.headers.set("host", new URL(request.url).host);
   const ctx = createExecutionContext();
-  const response = await onRequest({
-    request,
-    env: appEnv,
-    params: {},
-    data: {},
-    functionPath: "/[[path]]",
-    waitUntil: (promise: Promise<unknown>) => ctx.waitUntil(promise),
-    passThroughOnException: () => ctx.passThroughOnException(),
-    next: () => Promise.reject(new Error("functions/[[path]].ts handles every request; nothing comes next")),
-  } as unknown as Parameters<typeof onRequest>[0]);
+  const response = await worker.fetch(request, appEnv, ctx);
   onResponse?.();
   await waitOnExecutionContext(ctx);
   return response;

@@ -14,10 +14,11 @@ import { applyRetention } from "~/lib/storage/retention.server";
 import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
 
-// Every notification kind on the one outbox (issue 20): queued in the accept batch, retried on the
-// same schedule, delivered once, 429 Retry-After honoured, 404 dead at once, misconfiguration held,
-// the confirmation limited, and erase/retention leaving no trace. The drain runs here with an injected
-// scheduling clock; e-mail goes through a recording Mailer or miniflare's simulated send_email.
+// Every notification kind on the one outbox: queued in the accept batch, sent right after the answer,
+// retried on the same schedule, delivered once, 429 Retry-After honoured, 404 dead at once,
+// misconfiguration held, the confirmation limited, and erase/retention leaving no trace. The drain runs
+// here with an injected scheduling clock; e-mail goes through miniflare's simulated send_email (the
+// Worker's own binding), a binding that refuses, or a recording Mailer.
 
 const VALID = { name: "Grace Hopper", email: "grace@example.org", message: "A ship in port is safe." };
 const TIMEOUT_MS = 800;
@@ -37,6 +38,20 @@ function notifyEnv(overrides: Record<string, string> = {}) {
 async function setSinkMode(mode: string, options: Record<string, unknown> = {}) {
   const res = await fetch(`${inject("sinkControl")}/mode`, { method: "POST", body: JSON.stringify({ mode, ...options }) });
   if (!res.ok) throw new Error(await res.text());
+}
+
+/** The env without the Worker's send_email binding: e-mail deliveries are held. */
+function withoutEmailBinding(appEnv: Env): Env {
+  const { SEND_EMAIL: _binding, ...rest } = appEnv;
+  return rest as Env;
+}
+
+/** The env with a send_email binding that refuses every message, as Email Routing does an unverified address. */
+function refusingEmailBinding(appEnv: Env): Env {
+  const binding: SendEmailBinding = {
+    send: () => Promise.reject(new Error("destination address not verified")),
+  };
+  return { ...appEnv, SEND_EMAIL: binding } as unknown as Env;
 }
 
 /** A Mailer that refuses the first `failures` messages, then keeps what it is given. */
@@ -99,16 +114,25 @@ describe("one accepted submission with four kinds of destination", () => {
       ["slack", id],
       ["webhook", id],
     ]);
-    // The site sends webhook, Slack and Discord right after the answer; e-mail waits for the Worker.
+    // Every kind leaves right after the answer, e-mail through the Worker's send_email binding.
     const after = Object.fromEntries((await rows()).map((r) => [r.destination, [r.status, r.attempts, r.lease_owner]]));
     expect(after).toEqual({
       webhook: ["delivered", 1, null],
       slack: ["delivered", 1, null],
       discord: ["delivered", 1, null],
-      email: ["pending", 0, null],
+      email: ["delivered", 1, null],
     });
+    const excerpts = (await env.DB.prepare("SELECT response_excerpt FROM delivery_attempts WHERE response_excerpt LIKE 'sent to%'").all())
+      .results;
+    expect(excerpts).toEqual([{ response_excerpt: "sent to 1 recipient" }]);
+
+    // The same e-mail, when the service refused it at first, is sent by a later drain with its Reply-To.
+    await accept(refusingEmailBinding(notifyEnv()));
     const mailer = recordingMailer();
-    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer, nowMs: await later() })).toMatchObject({
+      claimed: 1,
+      delivered: 1,
+    });
     expect(mailer.sent.map((m) => [m.from, m.to])).toEqual([["forms@example.org", "owner@example.org"]]);
     expect(mailer.sent[0].raw).toMatch(/^Reply-To: <grace@example\.org>$/m);
   });
@@ -118,8 +142,9 @@ describe("each kind retries after failures and is delivered exactly once", () =>
   it("webhook, Slack, Discord and e-mail all get through once the receivers recover", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     await setSinkMode("http500");
-    const id = await accept(notifyEnv());
-    const mailer = recordingMailer(2); // the e-mail service refuses twice
+    // The e-mail service refuses twice: the Worker's binding right after the answer, then the first drain.
+    const id = await accept(refusingEmailBinding(notifyEnv()));
+    const mailer = recordingMailer(1);
     let clock = Date.now();
     for (let round = 0; round < 3; round++) {
       if (round === 1) await setSinkMode("down");
@@ -181,7 +206,9 @@ describe("each kind retries after failures and is delivered exactly once", () =>
 describe("misconfiguration holds deliveries instead of dropping them", () => {
   it("holds e-mail while the Worker lacks its binding, keeps the attempt budget, and sends once it is there", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const id = await accept(notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" }));
+    const id = await accept(
+      withoutEmailBinding(notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" })),
+    );
     let clock = Date.now();
     for (let i = 0; i < 12; i++) {
       await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock, mailer: null });
@@ -209,13 +236,19 @@ describe("the confirmation to the sender", () => {
       CONTACT_WEBHOOK_URL: "",
     });
     const mailer = recordingMailer();
-    const first = await accept(confirmEnv);
-    const second = await accept(confirmEnv, { ...VALID, email: "GRACE@example.org", message: "Me again, same address." });
-    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer });
+    // The service refuses the first try right after each answer; the drain sends what may be sent.
+    const first = await accept(refusingEmailBinding(confirmEnv));
+    const second = await accept(refusingEmailBinding(confirmEnv), {
+      ...VALID,
+      email: "GRACE@example.org",
+      message: "Me again, same address.",
+    });
+    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer, nowMs: await later() });
     expect(mailer.sent.map((m) => m.to)).toEqual(["grace@example.org"]);
     expect(mailer.sent[0].raw).not.toContain("ship in port"); // nothing the sender typed
     const [a, b] = await Promise.all([readDeliveryLog(env.DB, first), readDeliveryLog(env.DB, second)]);
     expect(a[0]).toMatchObject({ destination: "confirmation", status: "delivered", lastError: null });
+    expect(a[0].log.map((l) => l.error)).toEqual(["rejected", null]);
     expect(b[0]).toMatchObject({ destination: "confirmation", status: "delivered" });
     expect(b[0].lastError).toContain("last 24 h");
     expect(b[0].log.map((l) => l.error)).toEqual(["skipped"]);
@@ -223,8 +256,8 @@ describe("the confirmation to the sender", () => {
 
     // A day later the address may get one again.
     await env.DB.prepare("UPDATE confirmation_limits SET sent_at = sent_at - 86400001").run();
-    const third = await accept(confirmEnv, { ...VALID, message: "A day later, once more." });
-    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer });
+    const third = await accept(refusingEmailBinding(confirmEnv), { ...VALID, message: "A day later, once more." });
+    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer, nowMs: await later() });
     expect(mailer.sent).toHaveLength(2);
     expect((await readDeliveryLog(env.DB, third))[0].lastError).toBeNull();
   });
@@ -250,9 +283,11 @@ describe("erase and retention", () => {
 
 describe("redelivery of an e-mail", () => {
   it("sends it again under the same delivery id", async () => {
-    const id = await accept(notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" }));
+    const id = await accept(
+      refusingEmailBinding(notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" })),
+    );
     const mailer = recordingMailer();
-    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer, nowMs: await later() });
     const [before] = await rows();
     expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer });
@@ -267,20 +302,23 @@ describe("redelivery and the confirmation's once-per-24-hours promise", () => {
     notifyEnv({ CONTACT_CONFIRMATION: "on", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" });
 
   it("queues everything else again but never a confirmation that went (or was skipped)", async () => {
-    const id = await accept(confirmAndEmail());
+    // Both e-mails leave right after the answer, through a binding that records where they went.
+    const sentTo: string[] = [];
+    const recording: SendEmailBinding = { send: async (message) => void sentTo.push((message as { to: string }).to) };
+    const id = await accept({ ...confirmAndEmail(), SEND_EMAIL: recording } as unknown as Env);
+    expect(sentTo.sort()).toEqual(["grace@example.org", "owner@example.org"]);
+    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: true, requeued: 1, keptConfirmations: 1 });
     const mailer = recordingMailer();
     await drainOutbox(env.DB, parseSettings(confirmAndEmail()), { mailer });
-    expect(mailer.sent.map((m) => m.to).sort()).toEqual(["grace@example.org", "owner@example.org"]);
-    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: true, requeued: 1, keptConfirmations: 1 });
-    await drainOutbox(env.DB, parseSettings(confirmAndEmail()), { mailer });
-    expect(mailer.sent.map((m) => m.to).sort()).toEqual(["grace@example.org", "owner@example.org", "owner@example.org"]);
+    expect(mailer.sent.map((m) => m.to)).toEqual(["owner@example.org"]);
     // The console says so.
     const appEnv = await adminEnv({ EMAIL_FROM: "forms@example.org", CONTACT_EMAIL_TO: "owner@example.org", CONTACT_CONFIRMATION: "on" });
     const response = await appFetch(
       adminPost(`/admin/submissions/${id}`, { intent: "redeliver" }, { Cookie: await sessionCookie("admin", appEnv) }),
-      appEnv,
+      { ...appEnv, SEND_EMAIL: recording } as unknown as Env,
     );
     expect(await response.text()).toContain("The confirmation to the sender is not sent again.");
+    expect(sentTo.filter((to) => to === "grace@example.org")).toHaveLength(1);
   });
 
   it("sends a dead confirmation, which never went, once when its dead deliveries are queued again", async () => {
@@ -310,8 +348,7 @@ describe("redelivery and the confirmation's once-per-24-hours promise", () => {
 describe("the real send_email binding (miniflare's simulation)", () => {
   it("accepts the MIME mimetext builds: a Message-ID, and From matching the envelope", async () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
-    const binding = (env as unknown as { SEND_EMAIL: SendEmailBinding }).SEND_EMAIL;
-    const mailer = bindingMailer(binding, EmailMessage);
+    // Sent by the Worker itself, right after the answer, through its own binding.
     await accept(
       notifyEnv({
         CONTACT_SLACK_WEBHOOK_URL: "",
@@ -320,13 +357,20 @@ describe("the real send_email binding (miniflare's simulation)", () => {
         CONTACT_EMAIL_TO: "owner@example.org, second@example.org",
       }),
     );
+    // And by a drain, through the same binding wrapped by hand.
+    const binding = (env as unknown as { SEND_EMAIL: SendEmailBinding }).SEND_EMAIL;
+    await env.DB.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = 0").run();
+    const mailer = bindingMailer(binding, EmailMessage);
     expect(
       await drainOutbox(env.DB, parseSettings(notifyEnv({ CONTACT_EMAIL_TO: "owner@example.org, second@example.org" })), { mailer }),
     ).toMatchObject({ delivered: 1 });
     const [email] = await rows();
     expect(email).toMatchObject({ status: "delivered", last_error: null });
-    const [attempt] = (await env.DB.prepare("SELECT * FROM delivery_attempts").all<Record<string, any>>()).results;
-    expect(attempt).toMatchObject({ error: null, response_excerpt: "sent to 2 recipients" });
+    const attempts = (await env.DB.prepare("SELECT error, response_excerpt FROM delivery_attempts").all<Record<string, any>>()).results;
+    expect(attempts).toEqual([
+      { error: null, response_excerpt: "sent to 2 recipients" },
+      { error: null, response_excerpt: "sent to 2 recipients" },
+    ]);
   });
 });
 
@@ -346,7 +390,7 @@ describe("bad configuration fails loudly", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const { readDestinationAttention } = await import("~/lib/delivery/destination-health.server");
     await setSinkMode("http404");
-    await accept(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "" }));
+    await accept(withoutEmailBinding(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "" })));
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: null });
     expect(await readDestinationAttention(env.DB)).toEqual([
       { formId: "contact", destination: "discord", held: 0, gone: 1, reason: expect.stringContaining("no longer exists") },
@@ -355,12 +399,15 @@ describe("bad configuration fails loudly", () => {
   });
 });
 
-describe("/healthz and held deliveries the site cannot see itself", () => {
-  it("is degraded while e-mail is held for the drain Worker's missing binding, by kind only", async () => {
+describe("/healthz and held deliveries", () => {
+  it("is degraded while e-mail is held for the Worker's missing binding, by kind only", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    await accept(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "" }));
     const health = async () => (await appFetch(new Request("http://localhost/healthz"), notifyEnv())).json<Record<string, unknown>>();
     expect(await health()).toEqual({ status: "ok", db: "ok" });
+    await accept(
+      withoutEmailBinding(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "" })),
+    );
+    expect(await health()).toEqual({ status: "degraded", db: "ok", destinations: ["contact/email: held"] });
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: null });
     expect(await health()).toEqual({ status: "degraded", db: "ok", destinations: ["contact/email: held"] });
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: recordingMailer(), nowMs: Date.now() + 6 * 60_000 });

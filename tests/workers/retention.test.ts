@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { defineForm } from "~/forms/schema";
 import { applyRetention } from "~/lib/storage/retention.server";
+import { parseSettings } from "~/lib/settings/settings.server";
 import { countRows } from "./helpers";
 import { clearAdminTables, seedSubmission } from "./admin-helpers";
 
@@ -40,9 +41,9 @@ describe("applyRetention in workerd with real D1", () => {
   });
 });
 
-describe("the scheduled Worker", () => {
+describe("the scheduled handler", () => {
   it("runs retention with the registry's forms on each tick", async () => {
-    const { runMaintenance, MAINTENANCE_JOBS } = await import("../../workers/outbox-drain/maintenance");
+    const { runMaintenance, MAINTENANCE_JOBS } = await import("~/lib/maintenance/maintenance.server");
     const job = MAINTENANCE_JOBS.filter((j) => j.name === "apply-retention");
     expect(job).toHaveLength(1);
     const old = await seedSubmission({
@@ -52,7 +53,7 @@ describe("the scheduled Worker", () => {
       deliveries: [{ status: "dead" }],
     });
     const recent = await seedSubmission({ formId: "contact", fields: { n: 2 }, receivedAt: new Date(NOW - DAY).toISOString() });
-    const [result] = await runMaintenance(env, job, NOW);
+    const [result] = await runMaintenance({ db: env.DB, settings: parseSettings(env), mailer: null, nowMs: NOW }, job);
     expect(result).toMatchObject({ name: "apply-retention", ok: true });
     const left = await env.DB.prepare("SELECT id FROM submissions").all<{ id: string }>();
     expect(left.results.map((r) => r.id)).toEqual([recent]);

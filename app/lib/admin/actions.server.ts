@@ -3,6 +3,7 @@ import type { Settings } from "~/lib/settings/settings.server";
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
 import { deliverSubmissionNow } from "~/lib/delivery/delivery.server";
+import type { Mailer } from "~/lib/delivery/mailer.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { refusal } from "~/lib/http/responses.server";
 import { outboxStatements, redeliverDead, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
@@ -23,6 +24,8 @@ interface Ctx {
   request: Request;
   /** For the first delivery after a redeliver or release, after the response. */
   ctx?: { waitUntil(promise: Promise<unknown>): void };
+  /** Sends the e-mail kinds of that delivery (null: they wait for the binding, held). */
+  mailer?: Mailer | null;
 }
 
 /** Deletes one submission with its deliveries and attempts. Returns ok:false when it did not exist. */
@@ -73,11 +76,11 @@ export async function redeliverFormDead({ env, user, request }: Ctx, formId: str
 }
 
 /** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */
-export async function redeliverOne({ env, settings, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
+export async function redeliverOne({ env, settings, user, request, ctx, mailer }: Ctx, id: string): Promise<ActionResult> {
   const result = await redeliverSubmission(env.DB, id);
   await auditRequeue({ env, user, request }, "submission.redeliver", id, result);
   if (!result.ok) return refused(result.code);
-  ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
+  ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer }));
   const kept = result.keptConfirmations > 0 ? " The confirmation to the sender is not sent again." : "";
   return { ok: true, message: `Queued ${countOf(result.requeued, "delivery", "deliveries")} again.${kept}` };
 }
@@ -86,7 +89,7 @@ export async function redeliverOne({ env, settings, user, request, ctx }: Ctx, i
  * Releases a quarantined submission: flips its status and puts it in the outbox, with the audit row,
  * in one batch. A second release fails on the outbox's UNIQUE (submission, destination) and rolls back.
  */
-export async function releaseQuarantined({ env, settings, user, request, ctx }: Ctx, id: string): Promise<ActionResult> {
+export async function releaseQuarantined({ env, settings, user, request, ctx, mailer }: Ctx, id: string): Promise<ActionResult> {
   const row = await env.DB.prepare("SELECT form_id, status FROM submissions WHERE id = ?1")
     .bind(id)
     .first<{ form_id: string; status: string }>();
@@ -108,7 +111,7 @@ export async function releaseQuarantined({ env, settings, user, request, ctx }: 
     if (!isUniqueConflict(error)) throw error;
     return { ok: false, message: ERRORS.admin_not_quarantined.message };
   }
-  if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id));
+  if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer }));
   return { ok: true, message: `Released from quarantine and queued for ${countOf(outbox.length, "destination", "destinations")}.` };
 }
 

@@ -63,7 +63,8 @@ export interface ConfirmationRow {
 
 /**
  * The statements that queue one confirmation inside the accept batch: its delivery row, pending when
- * every limit has room and else settled as skipped with the reason; then, only for a pending one, the
+ * every limit has room and else settled as skipped with the reason (it comes back with its status, so
+ * the first attempt after the answer leaves a settled one alone); then, only for a pending one, the
  * network and site counts and the mailbox's slot; for a skipped one, its `skipped` attempt. Pure.
  */
 export function confirmationStatements(db: D1Database, row: ConfirmationRow, gate: ConfirmationGate): D1PreparedStatement[] {
@@ -95,7 +96,8 @@ export function confirmationStatements(db: D1Database, row: ConfirmationRow, gat
          CASE WHEN r.reason IS NULL THEN ?6 END, CASE WHEN r.reason IS NULL THEN ?7 END,
          r.reason, CASE WHEN r.reason IS NULL THEN NULL ELSE ?5 END
        FROM (SELECT ${reason} AS reason) AS r
-       WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ?2)`,
+       WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ?2)
+       RETURNING id, status`,
     )
     .bind(...params);
   const queued = { sql: (n: number) => `EXISTS (SELECT 1 FROM deliveries WHERE id = ?${n} AND status = 'pending')`, params: [id] };

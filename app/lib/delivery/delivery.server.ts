@@ -1,6 +1,5 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import { findForm } from "~/forms/registry";
-import { EMAIL_KINDS } from "~/lib/delivery/destinations.server";
 import { parseSubmissionRow, type StoredSubmission } from "~/lib/storage/submissions.server";
 import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/attempt.server";
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
@@ -31,10 +30,7 @@ export interface DrainOptions {
   random?: () => number;
   /** Stop claiming new batches after this much wall time; claimed work still finishes. */
   budgetMs?: number;
-  /**
-   * How e-mail kinds are sent. Absent: this runtime cannot send e-mail (the Pages app), so e-mail rows
-   * are left to the drain Worker. null: the Worker has no send_email binding, so they are held.
-   */
+  /** How e-mail kinds are sent; null or absent: the Worker has no send_email binding, so they are held. */
   mailer?: Mailer | null;
 }
 
@@ -57,11 +53,11 @@ const CLAIM = `UPDATE deliveries SET lease_owner = ?1, lease_until = ?2
   WHERE id IN (
     SELECT id FROM deliveries
     WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3)
-      AND destination NOT IN (SELECT value FROM json_each(?5)) FILTER
+      FILTER
     ORDER BY next_attempt_at LIMIT ?4)
   RETURNING id, submission_id, form_id, destination, attempts`;
 
-/** Leases up to `limit` due deliveries (optionally of one submission, never of `skipKinds`). One atomic statement. */
+/** Leases up to `limit` due deliveries (optionally of one submission). One atomic statement. */
 export async function claimDue(
   db: D1Database,
   owner: string,
@@ -69,10 +65,9 @@ export async function claimDue(
   limit: number,
   leaseMs = LEASE_MS,
   submissionId?: string,
-  skipKinds: readonly string[] = [],
 ): Promise<Claim[]> {
-  const sql = CLAIM.replace("FILTER", submissionId ? "AND submission_id = ?6" : "");
-  const params: unknown[] = [owner, nowMs + leaseMs, nowMs, limit, JSON.stringify(skipKinds)];
+  const sql = CLAIM.replace("FILTER", submissionId ? "AND submission_id = ?5" : "");
+  const params: unknown[] = [owner, nowMs + leaseMs, nowMs, limit];
   if (submissionId) params.push(submissionId);
   const { results } = await db
     .prepare(sql)
@@ -123,20 +118,14 @@ export async function deliverLeasedAfterResponse(
   options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random" | "mailer"> = {},
 ): Promise<DrainReport | null> {
   await new Promise((resolve) => setTimeout(resolve, 0));
-  // E-mail rows go back to the queue at once for the drain Worker, which holds send_email (ADR 016).
-  const here = options.mailer === undefined ? claims.filter((claim) => !EMAIL_KINDS.has(claim.destination)) : [...claims];
-  const handedOver = claims.filter((claim) => !here.includes(claim));
-  const report: DrainReport = { claimed: here.length, delivered: 0, retrying: 0, dead: 0 };
+  const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
   try {
     const records = await Promise.all(
-      here.map((claim) => attemptDelivery(db, settings, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
+      claims.map((claim) => attemptDelivery(db, settings, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
     );
     const nowMs = Date.now();
-    const settled = here.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
-    const released = handedOver.map((claim) =>
-      db.prepare("UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE id = ?1 AND lease_owner = ?2").bind(claim.id, owner),
-    );
-    await db.batch([...settled.flatMap((s) => s.statements), ...released]);
+    const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
+    await db.batch(settled.flatMap((s) => s.statements));
     for (const { outcome } of settled) report[outcome] += 1;
     return report;
   } catch (error) {
@@ -155,8 +144,7 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   while (report.claimed < limit && Date.now() < stopAt) {
     const nowMs = options.nowMs ?? Date.now();
     const size = Math.min(batchSize, limit - report.claimed);
-    const skipKinds = options.mailer === undefined ? [...EMAIL_KINDS] : [];
-    const claims = await claimDue(db, owner, nowMs, size, leaseMs, submissionId, skipKinds);
+    const claims = await claimDue(db, owner, nowMs, size, leaseMs, submissionId);
     report.claimed += claims.length;
     if (claims.length === 0) break;
     const submissions = await loadSubmissions(db, claims);

@@ -13,7 +13,7 @@ export { isAllowedWebhookUrl };
 /** The only switch that lets plain http reach loopback hosts; `npm start`, tests and bench set it. */
 export const LOOPBACK_SWITCH = "ALLOW_LOOPBACK_WEBHOOKS";
 
-/** The kinds sent as e-mail, which only the drain Worker (holding the send_email binding) can send. */
+/** The kinds sent as e-mail, through the Worker's send_email binding. */
 export const EMAIL_KINDS: ReadonlySet<string> = new Set<DestinationKind>(["email", "confirmation"]);
 
 export type ResolvedDestination =

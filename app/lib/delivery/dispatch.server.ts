@@ -10,7 +10,8 @@ import { sendDiscord } from "~/lib/delivery/discord.server";
 import { describeSubmission } from "~/lib/delivery/message-content.server";
 import { buildNotificationEmail } from "~/lib/delivery/email.server";
 import { buildConfirmationEmail, reserveConfirmation } from "~/lib/delivery/confirmation.server";
-import { sendEmailAttempt, type Mailer } from "~/lib/delivery/mailer.server";
+import type { Mailer } from "~/lib/delivery/mailer.server";
+import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
 
 // One attempt at one delivery, whatever its kind: resolve the destination from settings (at attempt
 // time, so a fixed setting heals queued rows), build what that kind sends, and send it once.
@@ -58,13 +59,13 @@ export async function attemptKind({
     case "discord":
       return sendDiscord(destination.url, describeSubmission(form, submission, settings.publicUrl), { timeoutMs, fetch });
     case "email": {
-      if (!mailer) return held("the drain Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
+      if (!mailer) return held("the Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
       const content = describeSubmission(form, submission, settings.publicUrl);
       const raw = buildNotificationEmail(content, destination.from, destination.to, submitterAddress(form, submission.fields));
       return sendEmailAttempt(mailer, destination.from, destination.to, raw);
     }
     case "confirmation": {
-      if (!mailer) return held("the drain Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
+      if (!mailer) return held("the Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
       const to = submitterAddress(form, submission.fields);
       if (!to) return skipped("the sender's address is missing or not a valid e-mail address");
       if (!(await reserveConfirmation(db, form.id, to, claim.id, Date.now()))) {

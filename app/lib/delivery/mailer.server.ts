@@ -1,9 +1,6 @@
-import { errorText, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { countOf } from "~/lib/text/count";
-
-// The seam between building an e-mail and sending it. In the drain Worker a Mailer wraps Cloudflare's
-// send_email binding (workers/outbox-drain/index.ts, which alone imports `cloudflare:email`); tests
-// pass a recording one. The Pages app has none: a Pages project cannot hold send_email (ADR 016).
+// The seam between building an e-mail and sending it. In the Worker a Mailer wraps Cloudflare's
+// send_email binding (load-context.ts; only functions/ imports `cloudflare:email`); tests pass a
+// recording one. No `~/` imports: load-context.ts, which Vite's config also loads, imports this file.
 
 /** One message for one envelope recipient, as RFC 5322 text (CRLF line ends). */
 export interface OutgoingEmail {
@@ -30,28 +27,4 @@ export function bindingMailer(binding: SendEmailBinding, EmailMessage: EmailMess
       await binding.send(new EmailMessage(from, to, raw));
     },
   };
-}
-
-/**
- * Sends `raw` to each recipient in turn (send_email takes one envelope recipient per message).
- * A refusal stops there and is logged as `rejected`; the retry sends to every recipient again.
- */
-export async function sendEmailAttempt(mailer: Mailer, from: string, recipients: readonly string[], raw: string): Promise<AttemptRecord> {
-  const started = Date.now();
-  for (const to of recipients) {
-    try {
-      await mailer.send({ from, to, raw });
-    } catch (error) {
-      return {
-        delivered: false,
-        httpStatus: null,
-        error: "rejected",
-        detail: `the e-mail service refused the message to ${to}: ${errorText(error)}`,
-        latencyMs: Date.now() - started,
-        excerpt: null,
-      };
-    }
-  }
-  const excerpt = `sent to ${countOf(recipients.length, "recipient", "recipients")}`;
-  return { delivered: true, httpStatus: null, error: null, detail: null, latencyMs: Date.now() - started, excerpt };
 }

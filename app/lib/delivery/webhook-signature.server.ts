@@ -2,7 +2,7 @@ import { bytesOfBinary } from "~/lib/crypto/base64url";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 
 // Standard Webhooks signatures (https://www.standardwebhooks.com/), with Web Crypto only so the same
-// code runs in Pages, the drain Worker and Node. Secrets are `whsec_<base64>`; several secrets
+// code runs in the Worker and in Node. Secrets are `whsec_<base64>`; several secrets
 // separated by spaces each sign, so a receiver can rotate keys without downtime.
 // Why not the `standardwebhooks` package: it signs with a pure-JS SHA-256 (fast-sha256) in the
 // isolate's own time; signing is one HMAC over `id.timestamp.body`, which Web Crypto does natively

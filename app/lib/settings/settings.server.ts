@@ -6,7 +6,7 @@ import { readSiteSettings, type SiteSettings } from "./site.server";
 import { readSettings as readTurnstileSettings, type Settings as TurnstileSettings } from "./turnstile.server";
 
 // Every setting Gatepost reads, parsed once per request (in getLoadContext) or once per scheduled run
-// (the drain Worker) into one typed object; modules take the part they need as an argument.
+// (functions/scheduled.ts) into one typed object; modules take the part they need as an argument.
 //
 // Site-wide settings are keys of the generated `Env`. A form's settings are named by one convention
 // derived from its id, `<FORM_ID>_<SUFFIX>` (contact → CONTACT_WEBHOOK_URL, my-form →
@@ -64,7 +64,7 @@ export interface Settings {
 /** The site-wide variables Gatepost reads: keys of Env, so a typo is a type error. */
 type SiteVariable = keyof Env & string;
 
-/** A raw environment: wrangler's typed Env (the Pages app, the drain Worker) or a plain record (tests). */
+/** A raw environment: wrangler's typed Env (the Worker) or a plain record (tests). */
 export type RawEnv = object;
 
 const EmailAddressSchema = z.email({ pattern: z.regexes.html5Email });

@@ -1,4 +1,4 @@
-// Settings, read once per request from the Pages bindings. Empty vars fall back to built-in defaults
+// Settings, read once per request from the Worker's bindings. Empty vars fall back to built-in defaults
 // so wrangler.toml can list every setting without hiding a real value.
 
 export const DEFAULT_VERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";

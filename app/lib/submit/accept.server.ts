@@ -14,6 +14,7 @@ import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/delivery.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
 import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
+import type { Mailer } from "~/lib/delivery/mailer.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 
@@ -65,12 +66,14 @@ export interface AcceptInput {
   /** Parsed once for this request (getLoadContext). */
   settings: Settings;
   channel: Channel;
-  /** For work after the response (first webhook delivery). */
+  /** For work after the response (first delivery of every kind). */
   ctx: { waitUntil(promise: Promise<unknown>): void };
+  /** The send_email binding's mailer (null: e-mail deliveries are held until the Worker has one). */
+  mailer: Mailer | null;
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
-export async function acceptSubmission({ request, form, env, settings, ctx, channel }: AcceptInput): Promise<AcceptResult> {
+export async function acceptSubmission({ request, form, env, settings, ctx, mailer, channel }: AcceptInput): Promise<AcceptResult> {
   // Checks on headers alone come first: a post refused by them is never read or parsed.
   if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
   const formSettings = settings.forms;
@@ -157,8 +160,9 @@ export async function acceptSubmission({ request, form, env, settings, ctx, chan
     },
   });
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
-  if (outcome.kind === "stored" && outbox.claims.length > 0) {
-    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, outcome.stored, outbox.claims, owner));
+  const due = outcome.kind === "stored" ? outbox.claims.filter((claim) => !outcome.settled.has(claim.id)) : [];
+  if (outcome.kind === "stored" && due.length > 0) {
+    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, outcome.stored, due, owner, { mailer }));
   }
   return answer(outcome, rules, echo, await keepFor(outcome, keep, form, settings));
 }

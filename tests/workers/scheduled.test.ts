@@ -1,7 +1,8 @@
 import { createScheduledController, env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import worker from "../../workers/outbox-drain/index";
-import { MAINTENANCE_JOBS, runMaintenance } from "../../workers/outbox-drain/maintenance";
+import worker from "../../functions/index";
+import { MAINTENANCE_JOBS, runMaintenance } from "~/lib/maintenance/maintenance.server";
+import { parseSettings } from "~/lib/settings/settings.server";
 import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 
 beforeEach(async () => {
@@ -10,9 +11,9 @@ beforeEach(async () => {
   await env.DB.exec("DELETE FROM delivery_attempts; DELETE FROM deliveries; DELETE FROM submissions; DELETE FROM rate_limits");
 });
 
-describe("the scheduled companion Worker", () => {
+describe("the Worker's scheduled handler", () => {
   it("lists its jobs by name so more can be added", () => {
-    expect(MAINTENANCE_JOBS.map((job) => job.name)).toEqual(["drain-outbox", "prune-rate-limits", "apply-retention"]);
+    expect(MAINTENANCE_JOBS.map((job) => job.name)).toEqual(["drain-outbox", "prune-rate-limits", "apply-retention", "fold-search-texts"]);
   });
 
   it("drains due deliveries and prunes old rate-limit windows on each cron tick, with no new request", async () => {
@@ -50,7 +51,7 @@ describe("the scheduled companion Worker", () => {
   it("keeps running the other jobs when one fails", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     let ran = false;
-    const results = await runMaintenance(sinkEnv(), [
+    const results = await runMaintenance({ db: env.DB, settings: parseSettings(sinkEnv()), mailer: null, nowMs: Date.now() }, [
       { name: "broken", run: async () => Promise.reject(new Error("boom")) },
       { name: "fine", run: async () => (ran = true) },
     ]);

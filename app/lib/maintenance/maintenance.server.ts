@@ -1,0 +1,62 @@
+import { FORMS } from "~/forms/registry";
+import type { Settings } from "~/lib/settings/settings.server";
+import { drainOutbox } from "~/lib/delivery/delivery.server";
+import type { Mailer } from "~/lib/delivery/mailer.server";
+import { pruneConfirmationLimits } from "~/lib/delivery/confirmation.server";
+import { pruneRateLimits } from "~/lib/http/rate-limit.server";
+import { applyRetention } from "~/lib/storage/retention.server";
+import { foldMissingSearchTexts } from "~/lib/storage/search-text.server";
+
+// The jobs the Worker's cron runs every minute (functions/scheduled.ts). Adding a job is adding an
+// entry to MAINTENANCE_JOBS.
+
+/** What a run needs: the database, the settings parsed for this run, and the mailer (null: e-mail is held). */
+export interface MaintenanceContext {
+  db: D1Database;
+  settings: Settings;
+  mailer: Mailer | null;
+  nowMs: number;
+}
+
+export interface MaintenanceJob {
+  name: string;
+  run(context: MaintenanceContext): Promise<unknown>;
+}
+
+export type JobResult = { name: string; ok: true; result: unknown } | { name: string; ok: false; error: string };
+
+/** Per run: at most this many deliveries, and no new claims after this long (runs may overlap safely). */
+export const DRAIN_LIMIT = 500;
+export const DRAIN_BUDGET_MS = 45_000;
+
+export const MAINTENANCE_JOBS: MaintenanceJob[] = [
+  {
+    name: "drain-outbox",
+    run: ({ db, settings, mailer }) => drainOutbox(db, settings, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer }),
+  },
+  // Every fixed-window limit: the rate-limit windows and the confirmation e-mails' slots.
+  {
+    name: "prune-rate-limits",
+    run: async ({ db, nowMs }) => {
+      const windows = await pruneRateLimits(db, nowMs);
+      await pruneConfirmationLimits(db, nowMs);
+      return windows;
+    },
+  },
+  // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
+  { name: "apply-retention", run: ({ db, nowMs }) => applyRetention(db, FORMS, nowMs) },
+  // The console's folded search text for submissions stored before it existed (migration 0010); a
+  // single read that finds nothing once every row has one.
+  { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
+];
+
+/** Runs every job side by side; a failing job is logged and never stops the others. */
+export async function runMaintenance(context: MaintenanceContext, jobs = MAINTENANCE_JOBS): Promise<JobResult[]> {
+  const settled = await Promise.allSettled(jobs.map((job) => job.run(context)));
+  return settled.map((outcome, i): JobResult => {
+    const name = jobs[i].name;
+    if (outcome.status === "fulfilled") return { name, ok: true, result: outcome.value };
+    console.error(`maintenance job ${name} failed:`, outcome.reason);
+    return { name, ok: false, error: String(outcome.reason) };
+  });
+}

@@ -1,0 +1,20 @@
+import { createRequestHandler } from "@remix-run/cloudflare";
+import { EmailMessage } from "cloudflare:email";
+import { refuseCrossSitePagePost, unexpectedErrorResponse } from "../app/lib/http/responses.server";
+import { createLoadContext } from "../load-context";
+import { serverBuild } from "./server-build";
+
+const handleRemix = createRequestHandler(serverBuild);
+
+// The guard answers before Remix, whose own CSRF check would turn a cross-site page post into a 500.
+export async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const refused = refuseCrossSitePagePost(request);
+  if (refused) return refused;
+  try {
+    return await handleRemix(request, createLoadContext({ env, ctx, cf: request.cf, caches }, EmailMessage));
+  } catch (error) {
+    // Logged, never shown: a visitor gets the catalogue's generic answer.
+    console.error(error);
+    return unexpectedErrorResponse(request);
+  }
+}

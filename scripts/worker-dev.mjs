@@ -1,0 +1,150 @@
+// Runs the Worker with `wrangler dev` the way every local entry point needs it (npm start, the e2e
+// layer, the benchmark): migrations applied first, in its own process group (it spawns workerd
+// children) and stopped as a whole group, its cron ticked on a timer, and the e-mails its simulated
+// send_email binding writes handed on. Nothing here edits node_modules (patches/, ADR 021).
+import { spawnSync } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { spawnGroup } from "./process-group.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
+/** The cron in wrangler.toml, as `wrangler dev --test-scheduled` takes it. */
+const CRON = "* * * * *";
+
+/** Applies migrations/ to the local D1 under `persistTo` (default .wrangler/state). Throws on failure. */
+export function applyLocalMigrations({ persistTo } = {}) {
+  const args = [WRANGLER, "d1", "migrations", "apply", "DB", "--local"];
+  if (persistTo) args.push("--persist-to", persistTo);
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: "true" }, encoding: "utf8" });
+  if (result.status !== 0) {
+    throw new Error(`wrangler d1 migrations apply failed:\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+/**
+ * Starts `wrangler dev` on `port` with `bindings` as vars and waits for /healthz.
+ * - `logFile` appends wrangler's output there, and `onLine` sees each line of it;
+ * - `onEmail(raw)` gets each message the simulated send_email binding took (RFC 5322 text);
+ * - `tickEveryMs` runs the cron on a timer (0: never; call `tick()`), `onTick(error)` sees each run's end;
+ * - `onExit(code)` is told if wrangler stops without being asked to;
+ * - `onSpawn(stop)` gets the stop function as soon as the process exists.
+ * Resolves to { url, tick, stop, pid, output }. `stop()` kills the whole process group.
+ */
+export async function startWorkerDev({
+  port,
+  host = "127.0.0.1",
+  bindings = {},
+  persistTo,
+  log = "inherit",
+  logFile,
+  onLine,
+  onEmail,
+  tickEveryMs = 0,
+  onTick,
+  onExit,
+  onSpawn,
+  timeoutMs = 120_000,
+}) {
+  const args = [WRANGLER, "dev", "--ip", host, "--port", String(port), "--inspector-port", "0"];
+  args.push("--test-scheduled", "--show-interactive-dev-session=false");
+  if (persistTo) args.push("--persist-to", persistTo);
+  for (const [key, value] of Object.entries(bindings)) {
+    if (value !== undefined && value !== "") args.push("--var", `${key}:${value}`);
+  }
+  /** E-mails still being read and handed on: a tick waits for them. */
+  const emails = new Set();
+  let emailNext = false;
+  const watchLine = (line) => {
+    const eml = emailNext ? /(\S+\.eml)\s*$/.exec(line) : null;
+    if (eml && onEmail) {
+      const handed = readFile(eml[1], "utf8")
+        .then(onEmail, (e) => console.error(`could not read ${eml[1]}: ${e.message}`))
+        .finally(() => emails.delete(handed));
+      emails.add(handed);
+    }
+    emailNext = line.includes("send_email binding called with the following message:");
+    onLine?.(line);
+  };
+  let stopping = false;
+  const group = spawnGroup(process.execPath, args, {
+    ...(logFile || onEmail || onLine ? { log: "pipe", onData: lineWriter(logFile, watchLine) } : { log }),
+    cwd: ROOT,
+    // wrangler bundles the Worker with NODE_ENV "development" unless told otherwise, which renders with
+    // React's development build; `wrangler deploy` uses "production". Locally, in the tests and in the
+    // bench the Worker is the one that is deployed (ADR 010, kept by ADR 011).
+    env: { ...process.env, CI: "true", NO_COLOR: "1", NODE_ENV: "production" },
+    onExit: (code) => {
+      if (!stopping) onExit?.(code);
+    },
+  });
+  let ticker = null;
+  const stop = () => {
+    stopping = true;
+    ticker?.stop();
+    return group.stop();
+  };
+  // Handed over before the wait, so a caller interrupted during start-up can still stop it.
+  onSpawn?.(stop);
+
+  const url = `http://${host}:${port}`;
+  const scheduledUrl = `${url}/__scheduled?cron=${encodeURIComponent(CRON)}`;
+  /** Runs the cron once; resolves when its run and the e-mails it sent are done. */
+  const tick = async () => {
+    const res = await fetch(scheduledUrl, { signal: AbortSignal.timeout(180_000) });
+    if (!res.ok) throw new Error(`the scheduled run answered ${res.status}`);
+    // The log lines of this run's e-mails may trail the answer by a moment.
+    await new Promise((r) => setTimeout(r, 300));
+    await Promise.all(emails);
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (group.exited()) throw new Error(`wrangler dev exited early:\n${group.output()}`);
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+      if (res.ok) break;
+    } catch {
+      // not listening yet: try again until the deadline
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler dev did not answer /healthz within ${timeoutMs} ms:\n${group.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  if (tickEveryMs > 0) ticker = startTicker(tick, tickEveryMs, onTick);
+  return { url, tick, stop, pid: group.pid, output: group.output };
+}
+
+/**
+ * Calls `tick()` every `everyMs`, one run at a time (a tick still draining is not joined by another).
+ * A tick that fails is reported to `onTick(error)` and the timer goes on: a reload of the Worker
+ * keeps its port, so the next tick reaches the new one. Returns { stop }.
+ */
+export function startTicker(tick, everyMs, onTick) {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    tick()
+      .then(
+        () => onTick?.(null),
+        (error) => onTick?.(error),
+      )
+      .finally(() => (busy = false));
+  }, everyMs);
+  return { stop: () => clearInterval(timer) };
+}
+
+/** An onData handler that appends output to `file` (if any) and hands `onLine` each whole line. */
+export function lineWriter(file, onLine) {
+  let partial = "";
+  return (chunk) => {
+    if (file) appendFileSync(file, chunk);
+    if (!onLine) return;
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) onLine(line);
+  };
+}
