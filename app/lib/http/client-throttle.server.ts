@@ -4,9 +4,9 @@
 // included, and also without a D1 round trip. A post refused here never sends its token anywhere.
 //
 // The seam is the Workers Rate Limiting binding's own shape (`RateLimit`: `limit({ key })` →
-// `{ success }`). Deployed as one Worker, Gatepost has a `SUBMIT_LIMITER` binding, counted per
-// Cloudflare location; read in submitLimiter, the one place that knows the binding's name. Without
-// one (wrangler pages dev, tests that want it), or while it fails, a fixed-window budget in this
+// `{ success }`). The Worker declares a `SUBMIT_LIMITER` binding in wrangler.toml, counted per
+// Cloudflare location; it is read in submitLimiter, the one place that knows its name. Without one
+// (a runtime that lacks it, tests that leave it out), or while it fails, a fixed-window budget in this
 // isolate's memory stands in: bounded in keys, it counts only what this isolate sees, so it is a
 // floor, not an exact limit. It is home-made because it is a dozen lines whose point is its bounds.
 
