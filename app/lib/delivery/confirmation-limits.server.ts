@@ -2,7 +2,9 @@ import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
 import { CONFIRMATION_WINDOW_MS, confirmationKey } from "~/lib/delivery/confirmation.server";
 import { configuredDestinations, submitterAddress } from "~/lib/delivery/destinations.server";
+import sql from "sql-template-tag";
 import { networkSubject, rateLimitStatement, ruleIsFull, type RateRule } from "~/lib/http/rate-limit.server";
+import { statement } from "~/lib/storage/sql.server";
 
 // How many confirmations go out (docs/decisions/025): a stranger's address typed into a form must not
 // become a way to mail that stranger in bulk. Three limits, all decided inside the accept batch (the
@@ -70,50 +72,39 @@ export interface ConfirmationRow {
 export function confirmationStatements(db: D1Database, row: ConfirmationRow, gate: ConfirmationGate): D1PreparedStatement[] {
   const { id, submissionId, formId, nowMs, lease } = row;
   const createdAt = new Date(nowMs).toISOString();
-  const params: unknown[] = [id, submissionId, formId, nowMs, createdAt, lease?.owner ?? null, lease?.untilMs ?? null];
-  const bind = (value: unknown) => `?${params.push(value)}`;
-  const full = (rule: RateRule) => {
-    const condition = ruleIsFull(rule, nowMs);
-    const sql = condition.sql(params.length + 1);
-    params.push(...condition.params);
-    return sql;
-  };
-  const mailbox = bind(gate.mailboxKey);
-  const reason = `CASE
-      WHEN ${mailbox} IS NULL THEN ${bind(SKIPPED.noAddress)}
-      WHEN EXISTS (SELECT 1 FROM confirmation_limits WHERE form_id = ?3 AND address_key = ${mailbox}
-        AND sent_at > ${bind(nowMs - CONFIRMATION_WINDOW_MS)}) THEN ${bind(SKIPPED.mailbox)}
-      WHEN ${full(gate.rules.network)} THEN ${bind(SKIPPED.network)}
-      WHEN ${full(gate.rules.site)} THEN ${bind(SKIPPED.site)}
+  const { mailboxKey, rules } = gate;
+  const reason = sql`CASE
+      WHEN ${mailboxKey} IS NULL THEN ${SKIPPED.noAddress}
+      WHEN EXISTS (SELECT 1 FROM confirmation_limits WHERE form_id = ${formId} AND address_key = ${mailboxKey}
+        AND sent_at > ${nowMs - CONFIRMATION_WINDOW_MS}) THEN ${SKIPPED.mailbox}
+      WHEN ${ruleIsFull(rules.network, nowMs)} THEN ${SKIPPED.network}
+      WHEN ${ruleIsFull(rules.site, nowMs)} THEN ${SKIPPED.site}
     END`;
   // Only beside a stored submission, like every outbox row (outbox.server.ts).
-  const insert = db
-    .prepare(
-      `INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at,
+  const insert = statement(
+    db,
+    sql`INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at,
          lease_owner, lease_until, last_error, delivered_at)
-       SELECT ?1, ?2, ?3, 'confirmation', CASE WHEN r.reason IS NULL THEN 'pending' ELSE 'delivered' END,
-         CASE WHEN r.reason IS NULL THEN 0 ELSE 1 END, ?4, ?5,
-         CASE WHEN r.reason IS NULL THEN ?6 END, CASE WHEN r.reason IS NULL THEN ?7 END,
-         r.reason, CASE WHEN r.reason IS NULL THEN NULL ELSE ?5 END
+       SELECT ${id}, ${submissionId}, ${formId}, 'confirmation', CASE WHEN r.reason IS NULL THEN 'pending' ELSE 'delivered' END,
+         CASE WHEN r.reason IS NULL THEN 0 ELSE 1 END, ${nowMs}, ${createdAt},
+         CASE WHEN r.reason IS NULL THEN ${lease?.owner ?? null} END, CASE WHEN r.reason IS NULL THEN ${lease?.untilMs ?? null} END,
+         r.reason, CASE WHEN r.reason IS NULL THEN NULL ELSE ${createdAt} END
        FROM (SELECT ${reason} AS reason) AS r
-       WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ?2)
+       WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ${submissionId})
        RETURNING id, status`,
-    )
-    .bind(...params);
+  );
   const queued = { sql: (n: number) => `EXISTS (SELECT 1 FROM deliveries WHERE id = ?${n} AND status = 'pending')`, params: [id] };
-  const count = rateLimitStatement(db, [gate.rules.network, gate.rules.site], nowMs, queued);
-  const slot = db
-    .prepare(
-      `INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at)
-       SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?3 AND status = 'pending')
+  const count = rateLimitStatement(db, [rules.network, rules.site], nowMs, queued);
+  const slot = statement(
+    db,
+    sql`INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at)
+       SELECT ${formId}, ${mailboxKey}, ${id}, ${nowMs} WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ${id} AND status = 'pending')
        ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at`,
-    )
-    .bind(formId, gate.mailboxKey, id, nowMs);
-  const skippedLog = db
-    .prepare(
-      `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
-       SELECT ?1, ?2, NULL, 'skipped', 0, NULL WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?1 AND status = 'delivered')`,
-    )
-    .bind(id, createdAt);
+  );
+  const skippedLog = statement(
+    db,
+    sql`INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
+       SELECT ${id}, ${createdAt}, NULL, 'skipped', 0, NULL WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ${id} AND status = 'delivered')`,
+  );
   return [insert, count, slot, skippedLog];
 }

@@ -1,3 +1,5 @@
+import sql, { type Sql } from "sql-template-tag";
+
 // Fixed-window rate limits kept in D1. Each window is one atomic upsert that returns the new count,
 // so concurrent requests can never both read "4" and both pass a limit of 5 (docs/decisions/002). The
 // accept path puts the upsert in its store batch and guards the insert with withinRateLimits (012).
@@ -58,11 +60,8 @@ export function rateLimitStatement(
  * left it; none yet reads as 0) is at its limit, so one more would be over. For guards that must decide
  * before counting, such as a confirmation that is counted only once it is queued.
  */
-export function ruleIsFull(rule: RateRule, nowMs: number): SqlCondition {
-  return {
-    sql: (n) => `COALESCE((SELECT count FROM rate_limits WHERE key = ?${n} AND window_start = ?${n + 1}), 0) >= ?${n + 2}`,
-    params: [windowKey(rule), windowStart(rule, nowMs), rule.limit],
-  };
+export function ruleIsFull(rule: RateRule, nowMs: number): Sql {
+  return sql`COALESCE((SELECT count FROM rate_limits WHERE key = ${windowKey(rule)} AND window_start = ${windowStart(rule, nowMs)}), 0) >= ${rule.limit}`;
 }
 
 /**
