@@ -31,6 +31,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   const result = await acceptSubmission({ request, form, env, settings: context.settings, ctx, mailer: context.mailer, channel: "api" });
   if (result.rate) rateLimitHeaders(result.rate.verdict, result.rate.rules).forEach((value, name) => headers.set(name, value));
+  if (!result.ok && result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   if (result.ok) {
     if (json) return acceptedJson(result.id, result.replayed, headers);
     return redirect(form.redirectUrl ?? `/f/${form.id}/thanks/${result.id}`, { status: 303, headers });

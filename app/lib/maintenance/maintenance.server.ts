@@ -5,6 +5,7 @@ import type { Mailer } from "~/lib/delivery/mailer.server";
 import { pruneConfirmationLimits } from "~/lib/delivery/confirmation.server";
 import { pruneRateLimits } from "~/lib/http/rate-limit.server";
 import { applyRetention } from "~/lib/storage/retention.server";
+import { foldMissingSearchTexts } from "~/lib/storage/search-text.server";
 
 // The jobs the Worker's cron runs every minute (functions/scheduled.ts). Adding a job is adding an
 // entry to MAINTENANCE_JOBS.
@@ -44,6 +45,9 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   },
   // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
   { name: "apply-retention", run: ({ db, nowMs }) => applyRetention(db, FORMS, nowMs) },
+  // The console's folded search text for submissions stored before it existed (migration 0010); a
+  // single read that finds nothing once every row has one.
+  { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */

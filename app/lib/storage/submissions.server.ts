@@ -1,5 +1,6 @@
 import type { FieldValue } from "~/forms/schema";
 import type { SqlCondition } from "~/lib/http/rate-limit.server";
+import { searchTextOf } from "~/lib/storage/search-text.server";
 
 // Storage of accepted submissions in D1. Bindings come in as arguments; rows read back are parsed
 // before use because D1 hands back untyped records.
@@ -62,6 +63,7 @@ function submissionRow(
     verify_challenge_ts: s.verification?.challengeTs ?? null,
     idempotency_key: idempotencyKey,
     idempotency_fingerprint: fingerprint,
+    search_text: searchTextOf(s.fields),
   };
 }
 
@@ -77,6 +79,7 @@ const COLUMNS = [
   "verify_challenge_ts",
   "idempotency_key",
   "idempotency_fingerprint",
+  "search_text",
 ];
 const PLACEHOLDERS = COLUMNS.map((_, i) => `?${i + 1}`).join(", ");
 const INSERT_SUBMISSION = `INSERT INTO submissions (${COLUMNS.join(", ")}) VALUES (${PLACEHOLDERS})`;

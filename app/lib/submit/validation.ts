@@ -1,4 +1,5 @@
 import type { FieldDef, FieldValue, FormDef } from "~/forms/schema";
+import { countOf } from "~/lib/text/count";
 
 // Server validation driven by the form's schema. Client-safe, so the page can show the same
 // constraints as HTML attributes. Unknown fields are dropped; every field has a length cap.
@@ -61,9 +62,9 @@ function checkValue(field: FieldDef, rawText: string): FieldValue | { error: str
   if (text.trim() === "") {
     return field.required ? { error: `${field.label} is required.` } : null;
   }
-  if ([...text].length > cap) return { error: `${field.label} must be at most ${cap} characters.` };
+  if ([...text].length > cap) return { error: `${field.label} must be at most ${countOf(cap, "character", "characters")}.` };
   if (field.minLength !== undefined && [...text.trim()].length < field.minLength) {
-    return { error: `${field.label} must be at least ${field.minLength} characters.` };
+    return { error: `${field.label} must be at least ${countOf(field.minLength, "character", "characters")}.` };
   }
   if (field.pattern !== undefined && !new RegExp(`^(?:${field.pattern})$`, "u").test(text)) {
     return { error: field.patternMessage ?? `${field.label} is not in the expected format.` };
