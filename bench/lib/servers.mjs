@@ -29,8 +29,8 @@ export function freshState(name) {
   return dir;
 }
 
-/** Tracks a group's stop from its spawn; the returned stop forgets it once called. */
-function tracked(stop) {
+/** Tracks a group's stop from its spawn (so stopAllServers reaches it); the returned stop forgets it once called. */
+export function tracked(stop) {
   const once = () => (live.delete(once), stop());
   live.add(once);
   return once;

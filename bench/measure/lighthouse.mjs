@@ -11,7 +11,7 @@ import puppeteer from "puppeteer-core";
 import { CHROMIUM_FLAGS } from "../../scripts/chromium-flags.mjs";
 import { spawnGroup } from "../../scripts/process-group.mjs";
 import { alternateRounds } from "../lib/rounds.mjs";
-import { freePort, ROOT, startServer } from "../lib/servers.mjs";
+import { freePort, ROOT, startServer, tracked } from "../lib/servers.mjs";
 import { cpuTicks, stealSince } from "../lib/host.mjs";
 import { gatepostBodies } from "../lib/submit.mjs";
 import { CATEGORIES, judgePage, judgeTarget, MAX_TRIES, MIN_BENCHMARK_INDEX, runCounted } from "../lib/lighthouse-verdict.mjs";
@@ -24,7 +24,7 @@ const TRIAL_BLOCK_MS = Number(process.env.LH_TRIAL_BLOCK_MS || 250);
 
 /** `npm run start:offline` on `port` (built app, SKIP_BUILD), in its own process group. */
 async function startOffline(port, timeoutMs = 180_000) {
-  const { output, exited, stop } = spawnGroup("npm", ["run", "start:offline"], {
+  const group = spawnGroup("npm", ["run", "start:offline"], {
     cwd: ROOT,
     // Its own limits: the developer's local D1 may hold the day's counts of 127.0.0.1 from `npm start`,
     // which would answer the thank-you page's post with 429.
@@ -41,6 +41,8 @@ async function startOffline(port, timeoutMs = 180_000) {
     // start.mjs stops its own children (wrangler dev's group, the stand-in, the sink) on SIGTERM.
     graceMs: 15_000,
   });
+  const { output, exited } = group;
+  const stop = tracked(group.stop);
   const url = `http://localhost:${port}`;
   const deadline = Date.now() + timeoutMs;
   while (!output().includes("Gatepost is running")) {
