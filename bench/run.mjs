@@ -16,7 +16,8 @@
 // puts the bytes in R2 and inserts one row (a switch of bench/baseline's /submit, as ?delivered is).
 //
 // Knobs: BENCH_DURATION (s of load per subject, split over BENCH_ROUNDS alternating rounds; 12 and 3),
-// BENCH_CONNECTIONS (10), LH_RUNS (3 counted runs per page), LH_MIN_INDEX (1500, lib/lighthouse-verdict.mjs),
+// BENCH_CONNECTIONS (10), LH_RUNS (3 counted runs per page), LH_MIN_INDEX (1500) and LH_MAX_OTHER (25 %)
+// (lib/lighthouse-verdict.mjs),
 // LH_TRIAL_BLOCK_MS (250), BENCH_OUTBOX_COUNT (200),
 // BENCH_SKIP_BUILD=1 (reuse build/), BENCH_ONLY=ssr,accept and BENCH_RUNTIMES=miniflare for a partial
 // run, which writes bench/results/latest.* but neither docs/performance.md nor the history.
@@ -46,6 +47,9 @@ const KNOBS = [
   "BENCH_ROUNDS",
   "BENCH_CONNECTIONS",
   "LH_RUNS",
+  "LH_MIN_INDEX",
+  "LH_MAX_OTHER",
+  "LH_TRIAL_BLOCK_MS",
   "BENCH_OUTBOX_COUNT",
   "BENCH_SKIP_BUILD",
   "BENCH_ONLY",
