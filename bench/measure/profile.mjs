@@ -114,8 +114,9 @@ export function render(data) {
   const lines = [
     "Isolate CPU per request under load (workerd's inspector, 100 µs sampling, the profiler's own cost included; median of the",
     "alternating rounds, each round in brackets) and the biggest self-time groups (package or app module; `build/server/index.js`",
-    "is the app's own code: Gatepost's routes and app/lib, the bare app's action) in ms per request and share. Attribution is",
-    "approximate (inlining, 100 µs samples).",
+    "is the app's own code: Gatepost's routes and app/lib, the bare app's action) in ms per request and share. V8 samples on the",
+    "wall clock: on a loaded machine, time the isolate's thread waited for a core is counted to the function it waited in, so",
+    "these figures are only as good as the machine was quiet; the process CPU figures above are the measure.",
     "",
   ];
   for (const [subject, [, , , , label]] of Object.entries(SUBJECTS)) {
