@@ -164,6 +164,7 @@ export async function run({ apps, settings, opts, log }) {
     const results = await auditPages([control, ...pages, trial], { runs: opts.lhRuns, log });
     return {
       minBenchmarkIndex: MIN_BENCHMARK_INDEX,
+      maxOtherPercent: MAX_OTHER_PERCENT,
       maxTries: MAX_TRIES,
       trialBlockMs: TRIAL_BLOCK_MS,
       control: results[0],
