@@ -4,7 +4,7 @@ import { Form, useActionData } from "@remix-run/react";
 import { eraseEmail } from "~/lib/admin/actions.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { auditStatement } from "~/lib/admin/audit.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
 import { EraseEmailSchema, emailTag, findByEmail } from "~/lib/admin/erase.server";
 import { readAdminForm } from "~/lib/admin/input.server";
 import { countOf } from "~/lib/text/count";

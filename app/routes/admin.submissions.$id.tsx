@@ -9,7 +9,7 @@ import { deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin/
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
-import { loadSubmissionDetail } from "~/lib/admin/queries.server";
+import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { consoleRoute } from "~/lib/admin/console-route.server";

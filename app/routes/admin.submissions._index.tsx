@@ -4,7 +4,7 @@ import { StateBadge } from "~/components/admin/state-badge";
 import { FORMS, findForm } from "~/forms/registry";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { listSubmissions, parseListFilters } from "~/lib/admin/queries.server";
+import { listSubmissions, parseListFilters } from "~/lib/storage/console-queries.server";
 import { STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { countOf } from "~/lib/text/count";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { readDestinationAttention } from "~/lib/delivery/destination-health.server";
+import { readDestinationAttention } from "~/lib/storage/destination-attention.server";
 
 // Liveness plus a one-row D1 probe, so a monitor sees a broken database binding, not just a live
 // Worker. A bad setting makes the site "degraded" too: it still serves, on a safe default, but an

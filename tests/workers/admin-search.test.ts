@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { listSubmissions, parseListFilters } from "~/lib/admin/queries.server";
+import { listSubmissions, parseListFilters } from "~/lib/storage/console-queries.server";
 import { foldMissingSearchTexts } from "~/lib/storage/search-text.server";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";

@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { claimDue, deliverLeasedAfterResponse, drainOutbox, LEASE_MS } from "~/lib/delivery/delivery.server";
+import { claimDue, deliverLeasedAfterResponse, drainOutbox, LEASE_MS } from "~/lib/delivery/drain.server";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery/settle.server";
 import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
-import { loadSubmissionDetail } from "~/lib/admin/queries.server";
+import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { getSubmission, storeSubmission } from "~/lib/storage/submissions.server";
 import { appFetch, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 

@@ -5,10 +5,10 @@ import { inject } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { FORMS } from "~/forms/registry";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { drainOutbox } from "~/lib/delivery/delivery.server";
+import { drainOutbox } from "~/lib/delivery/drain.server";
 import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
 import { bindingMailer, type Mailer, type OutgoingEmail, type SendEmailBinding } from "~/lib/delivery/mailer.server";
-import { loadSubmissionDetail } from "~/lib/admin/queries.server";
+import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { eraseByEmail } from "~/lib/admin/erase.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
@@ -388,7 +388,7 @@ describe("bad configuration fails loudly", () => {
 
   it("lists held and gone destinations for the dashboard", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const { readDestinationAttention } = await import("~/lib/delivery/destination-health.server");
+    const { readDestinationAttention } = await import("~/lib/storage/destination-attention.server");
     await setSinkMode("http404");
     await accept(withoutEmailBinding(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "" })));
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: null });

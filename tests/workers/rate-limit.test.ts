@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { findReplay, storeInOneTrip } from "~/lib/submit/accept-batch.server";
+import { findReplay, storeInOneTrip } from "~/lib/storage/accept-batch.server";
 import { hitRateLimits, pruneRateLimits, type RateRule } from "~/lib/http/rate-limit.server";
 import {
   apiPost,

@@ -1,8 +1,8 @@
 import { findForm } from "~/forms/registry";
 import type { Settings } from "~/lib/settings/settings.server";
 import type { AdminUser } from "~/lib/admin/auth.server";
-import { auditStatement } from "~/lib/admin/audit.server";
-import { deliverSubmissionNow } from "~/lib/delivery/delivery.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
+import { deliverSubmissionNow } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { refusal } from "~/lib/http/responses.server";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { FormDef } from "~/forms/schema";
 import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
-import { endOfDay, STATE_SQL } from "~/lib/admin/queries.server";
+import { endOfDay, STATE_SQL } from "~/lib/storage/console-queries.server";
 import { parseSubmissionRow } from "~/lib/storage/submissions.server";
 
 // Exports for one form and date range. Column order is fixed (the metadata columns, then the form's

@@ -2,7 +2,7 @@ import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
-import type { Claim } from "~/lib/delivery/delivery.server";
+import type { Claim } from "~/lib/delivery/drain.server";
 import { resolveDestination, submitterAddress } from "~/lib/delivery/destinations.server";
 import { buildPayload, sendWebhook } from "~/lib/delivery/webhook.server";
 import { sendSlack } from "~/lib/delivery/slack.server";

@@ -2,7 +2,7 @@ import type { Settings } from "~/lib/settings/settings.server";
 import type { FormDef } from "~/forms/schema";
 import { findForm } from "~/forms/registry";
 import { configuredDestinations, destinationName } from "~/lib/delivery/destinations.server";
-import type { Claim } from "~/lib/delivery/delivery.server";
+import type { Claim } from "~/lib/delivery/drain.server";
 import { confirmationStatements, type ConfirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { ErrorCode } from "~/lib/http/errors";
 

@@ -1,5 +1,5 @@
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
-import type { Claim } from "~/lib/delivery/delivery.server";
+import type { Claim } from "~/lib/delivery/drain.server";
 
 // How one attempt settles its delivery: the attempt's log row and the delivery's new state, written
 // together in one batch. Delivered (or skipped) ends it; a config problem holds it; a deleted

@@ -1,6 +1,6 @@
 import { FORMS } from "~/forms/registry";
 import type { Settings } from "~/lib/settings/settings.server";
-import { drainOutbox } from "~/lib/delivery/delivery.server";
+import { drainOutbox } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { pruneConfirmationLimits } from "~/lib/delivery/confirmation.server";
 import { pruneRateLimits } from "~/lib/http/rate-limit.server";

@@ -5,7 +5,7 @@ import { parseRows, statement } from "~/lib/storage/sql.server";
 
 // The folded text the console's search reads (migration 0010). SQLite's lower() folds ASCII only, so
 // "ZOË" would never meet "Zoë" in SQL; the Worker folds both the stored values and the query the same
-// way, and the search stays one instr() in the list's one round trip (app/lib/admin/queries.server.ts).
+// way, and the search stays one instr() in the list's one round trip (app/lib/storage/console-queries.server.ts).
 
 /**
  * Text as the search compares it: compatibility forms (full-width letters, ligatures) and case folded,
