@@ -23,6 +23,7 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
     loadDashboard(
       db,
       FORMS.map((f) => f.id),
+      context.now(),
     ),
     readDestinationAttention(db),
   ]);
@@ -36,7 +37,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   const env = context.cloudflare.env;
   const user = await requireAdminAction(request, context);
   const { formId } = await readAdminForm(request, RedeliverFormSchema);
-  const result = await redeliverFormDead({ env, settings: context.settings, user, request }, formId);
+  const result = await redeliverFormDead({ env, settings: context.settings, user, request, now: context.now }, formId);
   return json(result, { status: result.ok ? 200 : 400 });
 });
 

@@ -34,7 +34,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   if (!parsed.success) return json({ step: "error" as const, message: "Enter a whole e-mail address." }, { status: 400 });
   const email = parsed.data;
   if (form.intent === "erase" && form.confirm === "yes") {
-    const result = await eraseEmail({ env, settings: context.settings, user, request }, email);
+    const result = await eraseEmail({ env, settings: context.settings, user, request, now: context.now }, email);
     return { step: "done" as const, message: result.message };
   }
   const matches = await findByEmail(env.DB, email);

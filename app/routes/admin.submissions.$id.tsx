@@ -34,7 +34,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
   if (!parsedId.success) throw refusal("not_found");
   const id = parsedId.data;
   const { intent } = await readAdminForm(request, IntentSchema);
-  const ctx = { env, settings: context.settings, user, request, ctx: context.cloudflare.ctx, mailer: context.mailer };
+  const ctx = { env, settings: context.settings, user, request, ctx: context.cloudflare.ctx, mailer: context.mailer, now: context.now };
   if (intent === "delete") {
     const result = await deleteSubmission(ctx, id);
     if (result.ok) throw redirect("/admin/submissions?deleted=1", 303);

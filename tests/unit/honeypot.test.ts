@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { judgeApiPost, judgePagePost, MAX_STAMP_AGE_MS, signFormStamp } from "~/lib/submit/honeypot.server";
+import { judgeApiPost, judgePagePost } from "~/lib/submit/honeypot.server";
+import { MAX_STAMP_AGE_MS, signFormStamp } from "~/lib/submit/form-stamp.server";
 
 const SECRET = "unit-test-signing-secret-0123456789abcdef";
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);

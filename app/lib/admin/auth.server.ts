@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
 import type { AdminConfig } from "~/lib/settings/admin.server";
-import type { Settings as TurnstileSettings } from "~/lib/settings/turnstile.server";
+import type { TurnstileSettings } from "~/lib/settings/turnstile.server";
 import { refusal } from "~/lib/http/responses.server";
 import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/admin/session.server";
 

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { encodeBase64Url } from "~/lib/crypto/base64url";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
+import { listEmailCandidates } from "~/lib/storage/console-queries.server";
 import { purgeStatements } from "~/lib/storage/purge.server";
+import { runBatch } from "~/lib/storage/sql.server";
 
 // Erasure for a data request: every submission that holds the given e-mail address in any field,
 // across every form, goes with its deliveries and attempts. Matching is on whole field values, so
@@ -32,21 +34,16 @@ export const EraseEmailSchema = z
   .max(1000)
   .transform((raw, ctx) => normaliseEmail(raw) ?? (ctx.addIssue({ code: "custom", message: "not an e-mail address" }), z.NEVER));
 
-// Candidates: text values with an "@" no longer than an address can be (plus surrounding spaces).
-const CANDIDATES_SQL = `SELECT s.id, s.form_id, s.received_at, j.value AS value FROM submissions s, json_each(s.fields) j
-  WHERE j.type = 'text' AND instr(j.value, '@') > 0 AND length(j.value) <= ${MAX_EMAIL_LENGTH * 2}
-  ORDER BY s.received_at, s.id`;
-const CandidateSchema = z.object({ id: z.string(), form_id: z.string(), received_at: z.string(), value: z.string() });
-
 /** The submissions an erase would remove, for the confirmation step; `email` is folded. D1 errors throw. */
 export async function findByEmail(db: D1Database, email: string) {
-  const { results } = await db.prepare(CANDIDATES_SQL).all();
+  // Candidates are no longer than an address can be, plus surrounding spaces.
+  const candidates = await listEmailCandidates(db, MAX_EMAIL_LENGTH * 2);
   const seen = new Set<string>();
   const matches: Array<{ id: string; formId: string; receivedAt: string }> = [];
-  for (const row of z.array(CandidateSchema).parse(results)) {
-    if (seen.has(row.id) || foldEmail(row.value) !== email) continue;
-    seen.add(row.id);
-    matches.push({ id: row.id, formId: row.form_id, receivedAt: row.received_at });
+  for (const { id, formId, receivedAt, value } of candidates) {
+    if (seen.has(id) || foldEmail(value) !== email) continue;
+    seen.add(id);
+    matches.push({ id, formId, receivedAt });
   }
   return matches;
 }
@@ -68,6 +65,6 @@ export async function emailTag(email: string, secret: string | undefined): Promi
  */
 export async function eraseByEmail(db: D1Database, email: string, record: (count: number) => D1PreparedStatement): Promise<number> {
   const ids = (await findByEmail(db, email)).map((m) => m.id);
-  const results = await db.batch([...purgeStatements(db, { ids }), record(ids.length)]);
-  return results[2].meta.changes ?? ids.length;
+  const done = await runBatch(db, { purged: purgeStatements(db, { ids }), audit: record(ids.length) });
+  return done.purged.submissions.meta.changes ?? ids.length;
 }

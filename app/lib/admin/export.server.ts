@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { FormDef } from "~/forms/schema";
 import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
-import { endOfDay, STATE_SQL } from "~/lib/storage/console-queries.server";
-import { parseSubmissionRow } from "~/lib/storage/submissions.server";
+import { listForExport } from "~/lib/storage/console-queries.server";
 
 // Exports for one form and date range. Column order is fixed (the metadata columns, then the form's
 // fields in definition order, then any stored field the definition no longer has, sorted), so a
@@ -35,7 +34,6 @@ const FORMULA_AT_CELL_START =
   /(?<=^|[,;\t\r\n])(?:[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}\u000b\u000c\u0085\u2028\u2029]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/gu;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const NEEDS_QUOTES = /[",;\t\r\n]/;
-export const EXPORT_LIMIT = 50_000;
 
 export interface ExportRange {
   from?: string;
@@ -54,29 +52,19 @@ export const ExportParamsSchema = z.object({
 });
 export type ExportParams = z.infer<typeof ExportParamsSchema>;
 
-const StateRowSchema = z.object({ state: z.enum(["delivered", "pending", "dead", "quarantined", "stored"]) });
-
 type Row = Record<string, string | number | boolean | null>;
 
 /** The rows of one form in range, oldest first, flattened to the export's columns. D1 errors throw. */
 export async function loadExportRows(db: D1Database, form: FormDef, range: ExportRange): Promise<{ columns: string[]; rows: Row[] }> {
-  const binds: unknown[] = [form.id];
-  let where = "s.form_id = ?1";
-  if (range.from) where += ` AND s.received_at >= ?${binds.push(range.from)}`;
-  if (range.to) where += ` AND s.received_at < ?${binds.push(endOfDay(range.to))}`;
-  const { results } = await db
-    .prepare(`SELECT s.*, ${STATE_SQL} AS state FROM submissions s WHERE ${where} ORDER BY s.received_at, s.id LIMIT ${EXPORT_LIMIT}`)
-    .bind(...binds)
-    .all<Record<string, unknown>>();
+  const listed = await listForExport(db, form.id, range);
   const defined = form.fields.map((f) => f.name);
   const extra = new Set<string>();
-  const rows = results.map((raw) => {
-    const s = parseSubmissionRow(raw);
+  const rows = listed.map(({ submission: s, state }) => {
     for (const key of Object.keys(s.fields)) if (!defined.includes(key)) extra.add(key);
     const row: Row = {
       id: s.id,
       received_at: s.receivedAt,
-      state: StateRowSchema.parse(raw).state,
+      state,
       quarantine_reason: s.quarantineReason,
       verify_hostname: s.verification?.hostname ?? null,
       verify_action: s.verification?.action ?? null,

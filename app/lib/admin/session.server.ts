@@ -1,6 +1,7 @@
 import { createCookie, createSessionStorage, type Cookie, type SessionStorage } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { encodeBase64Url } from "../crypto/base64url";
+import { encodeBase64Url } from "~/lib/crypto/base64url";
+import { deleteSession, insertSession, readSessionData, updateSession } from "~/lib/storage/admin-sessions.server";
 
 // Server-side admin sessions (docs/decisions/014-server-side-admin-sessions.md): Remix's session
 // storage with the data in D1's admin_sessions table and only a signed, random id in the cookie.
@@ -21,8 +22,6 @@ export const SessionDataSchema = z.object({
   ver: z.string().min(1).max(100),
 });
 export type SessionData = z.infer<typeof SessionDataSchema>;
-
-const SessionRowSchema = z.object({ data: z.string() });
 
 // The cookie carries an id, never data: `__Host-` makes the browser refuse it unless it is Secure,
 // Path=/ and host-only, so a sibling subdomain cannot plant one. Chromium keeps Secure cookies on
@@ -64,37 +63,27 @@ export function adminSessionStorage(db: D1Database, secrets: readonly string[]):
     cookie: adminSessionCookie(secrets),
     async createData(data, expires) {
       const id = encodeBase64Url(crypto.getRandomValues(new Uint8Array(32)));
-      const now = Date.now();
-      // Expired rows go with each sign-in, so the table never outgrows the sessions alive.
-      await db.batch([
-        db.prepare("DELETE FROM admin_sessions WHERE expires_at <= ?1").bind(now),
-        db
-          .prepare("INSERT INTO admin_sessions (id, data, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)")
-          .bind(id, JSON.stringify(data), now, expires?.getTime() ?? now + SESSION_TTL_SECONDS * 1000),
-      ]);
+      const nowMs = Date.now();
+      const expiresMs = expires?.getTime() ?? nowMs + SESSION_TTL_SECONDS * 1000;
+      await insertSession(db, { id, data: JSON.stringify(data), nowMs, expiresMs });
       return id;
     },
     async readData(id) {
       if (typeof id !== "string" || id.length > 100) return null;
-      const row = await db.prepare("SELECT data FROM admin_sessions WHERE id = ?1 AND expires_at > ?2").bind(id, Date.now()).first();
-      const parsed = SessionRowSchema.safeParse(row);
-      if (!parsed.success) return null;
+      const stored = await readSessionData(db, id, Date.now());
+      if (stored === null) return null;
       try {
-        const data = SessionDataSchema.safeParse(JSON.parse(parsed.data.data));
+        const data = SessionDataSchema.safeParse(JSON.parse(stored));
         return data.success ? data.data : null;
       } catch {
         return null;
       }
     },
     async updateData(id, data, expires) {
-      await db
-        .prepare("UPDATE admin_sessions SET data = ?2, expires_at = ?3 WHERE id = ?1")
-        .bind(id, JSON.stringify(data), expires?.getTime() ?? Date.now() + SESSION_TTL_SECONDS * 1000)
-        .run();
+      await updateSession(db, { id, data: JSON.stringify(data), expiresMs: expires?.getTime() ?? Date.now() + SESSION_TTL_SECONDS * 1000 });
     },
     async deleteData(id) {
-      if (!id) return;
-      await db.prepare("DELETE FROM admin_sessions WHERE id = ?1").bind(id).run();
+      if (id) await deleteSession(db, id);
     },
   });
 }
@@ -116,12 +105,6 @@ export function sessionCookieHeaders(request: Request): string[] {
 export function singleSessionCookieHeader(request: Request): string | null {
   const found = sessionCookieHeaders(request);
   return found.length === 1 ? found[0] : null;
-}
-
-/** Ends every password session at once ("sign out everywhere"). Returns how many ended. D1 errors throw. */
-export async function deleteAllSessions(db: D1Database): Promise<number> {
-  const result = await db.prepare("DELETE FROM admin_sessions").run();
-  return result.meta.changes ?? 0;
 }
 
 /** A short fingerprint of a password hash, so rotating the hash ends the sessions it issued. */

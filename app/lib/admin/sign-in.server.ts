@@ -1,9 +1,12 @@
 import type { AdminContext, AdminUser } from "~/lib/admin/auth.server";
 import { verifyPassword } from "~/lib/crypto/password.server";
-import { adminSessionStorage, deleteAllSessions, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
-import { ipSubject, ipv6Prefix48, rateLimitStatement, verdictOfRows, type RateRule } from "~/lib/http/rate-limit.server";
+import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
+import { deleteAllSessions } from "~/lib/storage/admin-sessions.server";
+import { clientIp, ipSubject, ipv6Prefix48 } from "~/lib/http/client-ip.server";
+import type { RateRule } from "~/lib/http/rate-limit.server";
+import { rateLimitStatement, verdictOfRows } from "~/lib/storage/rate-limits.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
-import { clientIp, expectedHostnames } from "~/lib/settings/turnstile.server";
+import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 
 // Password sign-in and sign-out. Every attempt is counted before any hashing (PBKDF2 is slow on
@@ -60,9 +63,9 @@ export async function signIn(
   const ip = clientIp(request);
   const rules = signInRateRules(ip);
   const own = rules.filter((rule) => rule.key !== SITE_KEY);
-  let rows: Record<string, unknown>[];
+  let rows: unknown[];
   try {
-    rows = (await rateLimitStatement(db, rules, nowMs).all<Record<string, unknown>>()).results;
+    rows = (await rateLimitStatement(db, rules, nowMs).all()).results;
   } catch (error) {
     console.error("sign-in budget check failed:", error);
     return { ok: false, code: "storage_unavailable" };

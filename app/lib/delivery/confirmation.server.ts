@@ -1,5 +1,6 @@
 import { buildMime, escapeHtml } from "~/lib/delivery/email.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
+import { pruneConfirmationLimits, reserveConfirmationSlot } from "~/lib/storage/confirmation-limits.server";
 
 // The opt-in confirmation to the sender (docs/decisions/017-notification-kinds.md). Anyone can type
 // any address into a form, so this e-mail is built to be useless for abuse: it is queued only after
@@ -45,10 +46,9 @@ export async function confirmationKey(formId: string, address: string): Promise<
 }
 
 /**
- * Takes the mailbox's one confirmation for the next 24 h, for delivery `deliveryId`, in one atomic
- * upsert: true if this delivery may send (no other in the window, or a retry of the same delivery),
- * and only while the delivery is still pending (one settled at accept time as skipped never sends).
- * D1 errors throw (the drain logs them and the delivery is tried again).
+ * Takes the mailbox's one confirmation for the next 24 h for delivery `deliveryId`: true if this
+ * delivery may send (no other in the window, or a retry of the same delivery) while it is still pending,
+ * so one settled at accept time as skipped never sends. D1 errors throw (the drain logs them and retries).
  */
 export async function reserveConfirmation(
   db: D1Database,
@@ -57,25 +57,11 @@ export async function reserveConfirmation(
   deliveryId: string,
   nowMs: number,
 ): Promise<boolean> {
-  const key = await confirmationKey(formId, address);
-  const row = await db
-    .prepare(
-      `INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at)
-       SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?3 AND status = 'pending')
-       ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at
-       WHERE confirmation_limits.sent_at <= ?5 OR confirmation_limits.delivery_id = excluded.delivery_id
-       RETURNING delivery_id`,
-    )
-    .bind(formId, key, deliveryId, nowMs, nowMs - CONFIRMATION_WINDOW_MS)
-    .first<{ delivery_id: string }>();
-  return row?.delivery_id === deliveryId;
+  const mailboxKey = await confirmationKey(formId, address);
+  return reserveConfirmationSlot(db, { formId, mailboxKey, deliveryId, nowMs, windowMs: CONFIRMATION_WINDOW_MS });
 }
 
-/** Forgets limits older than the window (the maintenance Worker runs it). Returns rows removed. */
-export async function pruneConfirmationLimits(db: D1Database, nowMs: number): Promise<number> {
-  const result = await db
-    .prepare("DELETE FROM confirmation_limits WHERE sent_at <= ?1")
-    .bind(nowMs - CONFIRMATION_WINDOW_MS)
-    .run();
-  return result.meta.changes ?? 0;
+/** Forgets mailbox slots older than the window (the cron's prune job). Returns rows removed. */
+export function pruneConfirmationSlots(db: D1Database, nowMs: number): Promise<number> {
+  return pruneConfirmationLimits(db, nowMs, CONFIRMATION_WINDOW_MS);
 }

@@ -1,5 +1,12 @@
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
-import type { Claim } from "~/lib/delivery/drain.server";
+import {
+  failedAttemptStatement,
+  holdStatement,
+  logAttemptStatement,
+  logHeldOnChangeStatement,
+  markDeliveredStatement,
+  type Claim,
+} from "~/lib/storage/deliveries.server";
 
 // How one attempt settles its delivery: the attempt's log row and the delivery's new state, written
 // together in one batch. Delivered (or skipped) ends it; a config problem holds it; a deleted
@@ -34,40 +41,18 @@ export function settleStatements(
   random?: () => number,
 ): { statements: D1PreparedStatement[]; outcome: "delivered" | "retrying" | "dead" } {
   const attemptedAt = new Date(nowMs).toISOString();
-  const log = db
-    .prepare(
-      `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
-    )
-    .bind(claim.id, attemptedAt, record.httpStatus, record.error, record.latencyMs, record.excerpt);
+  const log = logAttemptStatement(db, claim.id, attemptedAt, record);
   if (record.delivered) {
     // A success always wins, even if this drainer's lease lapsed: the receiver has it. A skipped
     // confirmation is settled the same way, with the reason kept in last_error.
-    const done = db
-      .prepare(
-        `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2,
-           lease_owner = NULL, lease_until = NULL, last_error = ?3
-         WHERE id = ?1 AND status = 'pending'`,
-      )
-      .bind(claim.id, attemptedAt, record.error === "skipped" ? record.detail : null);
+    const done = markDeliveredStatement(db, claim.id, attemptedAt, record.error === "skipped" ? record.detail : null);
     return { statements: [log, done], outcome: "delivered" };
   }
   if (record.error === "config") {
     // Held: the attempt budget is kept for when the setting is fixed. The log gets a row only when
     // the reason changes, so a delivery held for days does not write one every few minutes.
-    const logOnChange = db
-      .prepare(
-        `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
-         SELECT ?1, ?2, NULL, 'config', ?3, NULL
-         WHERE NOT EXISTS (SELECT 1 FROM deliveries WHERE id = ?1 AND last_error IS ?4)`,
-      )
-      .bind(claim.id, attemptedAt, record.latencyMs, record.detail);
-    const hold = db
-      .prepare(
-        `UPDATE deliveries SET next_attempt_at = ?3, last_error = ?4, lease_owner = NULL, lease_until = NULL
-         WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
-      )
-      .bind(claim.id, owner, nowMs + HOLD_RECHECK_MS, record.detail);
+    const logOnChange = logHeldOnChangeStatement(db, claim.id, attemptedAt, record.latencyMs, record.detail);
+    const hold = holdStatement(db, claim, owner, nowMs + HOLD_RECHECK_MS, record.detail);
     return { statements: [logOnChange, hold], outcome: "retrying" };
   }
   const attempts = claim.attempts + 1;
@@ -76,12 +61,11 @@ export function settleStatements(
   // A 429's Retry-After is honoured: the next attempt is never sooner than it asks.
   const delay = scheduled === null ? null : Math.max(scheduled, record.retryAfterMs ?? 0);
   // A failure only counts while the lease is still ours; otherwise someone else owns the row now.
-  const retry = db
-    .prepare(
-      `UPDATE deliveries SET attempts = ?3, status = ?4, next_attempt_at = ?5, last_error = ?6,
-         lease_owner = NULL, lease_until = NULL
-       WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
-    )
-    .bind(claim.id, owner, attempts, delay === null ? "dead" : "pending", nowMs + (delay ?? 0), record.detail);
+  const retry = failedAttemptStatement(db, claim, owner, {
+    attempts,
+    dead: delay === null,
+    nextAttemptMs: nowMs + (delay ?? 0),
+    reason: record.detail,
+  });
   return { statements: [log, retry], outcome: delay === null ? "dead" : "retrying" };
 }

@@ -16,6 +16,8 @@ export interface ThrottleRule {
 }
 
 export interface IsolateLimiter extends RateLimit {
+  /** As limit(), at `nowMs` instead of the limiter's own clock. */
+  limitAt(key: string, nowMs: number): { success: boolean };
   /** Keys counted in the current window (tests read it to check the bound). */
   size(): number;
 }
@@ -32,21 +34,19 @@ export function createIsolateLimiter({
 }: ThrottleRule & { maxKeys?: number; now?: () => number }): IsolateLimiter {
   let window = Number.NaN;
   const counts = new Map<string, number>();
-  return {
-    async limit({ key }) {
-      // Every key shares the window's edges, so a new window simply starts from an empty map.
-      const current = Math.floor(now() / (periodSeconds * 1000));
-      if (current !== window) {
-        window = current;
-        counts.clear();
-      }
-      const count = (counts.get(key) ?? 0) + 1;
-      if (count === 1 && counts.size >= maxKeys) counts.delete(counts.keys().next().value!);
-      counts.set(key, count);
-      return { success: count <= limit };
-    },
-    size: () => counts.size,
+  const limitAt = (key: string, nowMs: number) => {
+    // Every key shares the window's edges, so a new window simply starts from an empty map.
+    const current = Math.floor(nowMs / (periodSeconds * 1000));
+    if (current !== window) {
+      window = current;
+      counts.clear();
+    }
+    const count = (counts.get(key) ?? 0) + 1;
+    if (count === 1 && counts.size >= maxKeys) counts.delete(counts.keys().next().value!);
+    counts.set(key, count);
+    return { success: count <= limit };
   };
+  return { limitAt, limit: async ({ key }) => limitAt(key, now()), size: () => counts.size };
 }
 
 // One budget per rule for the isolate's lifetime: this module-level map is the point (it is what
@@ -63,11 +63,12 @@ function isolateBudget(rule: ThrottleRule): IsolateLimiter {
 /**
  * The limiter for submissions: the `SUBMIT_LIMITER` binding when the deployment has one (its limit is
  * set where the binding is declared), else, and whenever the binding fails, the isolate budget for
- * `fallback`. Never throws.
+ * `fallback`, counting at `now()` when a clock is given. Never throws.
  */
-export function submitLimiter(env: object, fallback: ThrottleRule): RateLimit {
+export function submitLimiter(env: object, fallback: ThrottleRule, now?: () => number): RateLimit {
   const binding = (env as { SUBMIT_LIMITER?: RateLimit }).SUBMIT_LIMITER;
-  const budget = isolateBudget(fallback);
+  const isolate = isolateBudget(fallback);
+  const budget: RateLimit = now ? { limit: async ({ key }) => isolate.limitAt(key, now()) } : isolate;
   if (!binding) return budget;
   return {
     async limit(options) {

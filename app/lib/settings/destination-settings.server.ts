@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isLoopbackHost } from "../http/loopback";
-import type { SettingProblem } from "./settings.server";
+import type { SettingProblem } from "./setting-problem";
 
 // The values behind notification destinations (docs/destinations.md), checked once per parse so a bad
 // one is reported by name on /healthz and in the console before any delivery is held on it. Form

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "./admin.server";
 import { checkDestinationSettings } from "./destination-settings.server";
 import { readFormSettings, type FormSettings } from "./forms.server";
+import type { SettingProblem } from "./setting-problem";
 import { readSiteSettings, type SiteSettings } from "./site.server";
-import { readSettings as readTurnstileSettings, type Settings as TurnstileSettings } from "./turnstile.server";
+import { readTurnstileSettings, type TurnstileSettings } from "./turnstile.server";
 
 // Every setting Gatepost reads, parsed once per request (in getLoadContext) or once per scheduled run
 // (functions/scheduled.ts) into one typed object; modules take the part they need as an argument.
@@ -32,12 +33,6 @@ export type FormSettingSuffix = (typeof FORM_SETTING_SUFFIXES)[number];
 /** The one place a form setting's name is made: `contact` + `WEBHOOK_URL` → `CONTACT_WEBHOOK_URL`. */
 export function formSettingName(formId: string, suffix: FormSettingSuffix): string {
   return `${formId.toUpperCase().replaceAll("-", "_")}_${suffix}`;
-}
-
-export interface SettingProblem {
-  /** The environment variable at fault. */
-  variable: string;
-  message: string;
 }
 
 /** One form's own settings, trimmed; "" where unset. Checked by the destination that uses them. */

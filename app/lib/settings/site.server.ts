@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SettingProblem } from "./settings.server";
+import type { SettingProblem } from "./setting-problem";
 
 // The site's own look: its name, an optional logo and an optional brand colour (SITE_NAME,
 // SITE_LOGO_URL, BRAND_COLOR). The colour is only ever used where it stays readable: the ink drawn on

@@ -1,14 +1,19 @@
+import sql, { join } from "sql-template-tag";
+import { judgeRateLimits, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
+import { skippedIds, type ConfirmationStatements } from "~/lib/storage/confirmation-limits.server";
+import { rateLimitStatement, verdictOfRows, withinRateLimits } from "~/lib/storage/rate-limits.server";
+import { runBatch } from "~/lib/storage/sql.server";
 import {
-  judgeRateLimits,
-  rateLimitStatement,
-  verdictOfRows,
-  withinRateLimits,
-  type RateRule,
-  type RateVerdict,
-  type SqlCondition,
-} from "~/lib/http/rate-limit.server";
-import { guardedSubmissionInsert, isKeyConflict, type NewSubmission, type StoredSubmission } from "~/lib/storage/submissions.server";
-import { keyHolderStatement, keyIsKnown, keyIsNew, parseKeyHolder, type KeyHolder } from "~/lib/submit/idempotency.server";
+  guardedSubmissionInsert,
+  isKeyConflict,
+  keyHolderStatement,
+  keyIsKnown,
+  keyIsNew,
+  parseKeyHolder,
+  type KeyHolder,
+  type NewSubmission,
+  type StoredSubmission,
+} from "~/lib/storage/submissions.server";
 
 // The one D1 round trip of an accepted submission (docs/decisions/012): a single batch, which D1 runs
 // as one transaction, that counts the hit against the per-IP limits, then inserts the submission (with
@@ -26,38 +31,46 @@ export type StoreOutcome =
   | { kind: "rate_limited"; verdict: RateVerdict }
   | { kind: "failed" };
 
+/** A submission's outbox rows (leasedOutbox in app/lib/delivery/outbox.server.ts), each inserted only beside it. */
+export interface OutboxBatch {
+  deliveries: readonly D1PreparedStatement[];
+  /** The confirmation's statements when it is held to its limits in this batch. */
+  confirmation: ConfirmationStatements | null;
+}
+
 export interface AcceptBatchInput {
   rules: readonly RateRule[];
   nowMs: number;
-  submission: NewSubmission & { id: string };
+  submission: NewSubmission;
   key: string | null;
   fingerprint: string | null;
-  /** The submission's outbox rows (leasedOutbox in app/lib/delivery/outbox.server.ts). */
-  outbox: readonly D1PreparedStatement[];
+  outbox: OutboxBatch;
 }
 
 /** Counts, claims and stores in one batch. D1 failures come back as `failed`; it never throws. */
 export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput): Promise<StoreOutcome> {
   const { rules, nowMs, submission, key, fingerprint, outbox } = input;
-  const guard = allOf([withinRateLimits(rules, nowMs), ...(key ? [keyIsNew(submission.formId, key)] : [])]);
-  const insert = guardedSubmissionInsert(db, submission, { idempotencyKey: key, fingerprint, onlyIf: guard });
-  const statements: D1PreparedStatement[] = [];
-  // The outbox INSERTs only insert beside a stored submission (outbox.server.ts), so a refused
-  // submission leaves none behind.
-  if (rules.length > 0) statements.push(rateLimitStatement(db, rules, nowMs));
-  const insertAt = statements.push(insert.statement) - 1;
-  statements.push(...outbox);
-  if (key) statements.push(keyHolderStatement(db, submission.formId, key));
+  const conditions = [withinRateLimits(rules, nowMs), ...(key ? [keyIsNew(submission.formId, key)] : [])];
+  const onlyIf = join(
+    conditions.map((condition) => sql`(${condition})`),
+    " AND ",
+  );
+  const insert = guardedSubmissionInsert(db, submission, { nowMs, idempotencyKey: key, fingerprint, onlyIf });
   try {
-    const results = await db.batch<Record<string, unknown>>(statements);
-    const verdict = verdictOfRows(rules, rules.length > 0 ? results[insertAt - 1].results : [], nowMs);
-    if (results[insertAt].results.length > 0) {
-      const outboxRows = results.slice(insertAt + 1, insertAt + 1 + outbox.length).flatMap((result) => result.results);
-      const settled = new Set(outboxRows.filter((row) => row.status === "delivered").map((row) => String(row.id)));
+    const done = await runBatch(db, {
+      count: rules.length > 0 ? rateLimitStatement(db, rules, nowMs) : null,
+      insert: insert.statement,
+      deliveries: outbox.deliveries,
+      confirmation: outbox.confirmation,
+      holder: key ? keyHolderStatement(db, submission.formId, key) : null,
+    });
+    const verdict = verdictOfRows(rules, done.count?.results ?? [], nowMs);
+    if (done.insert.results.length > 0) {
+      const settled = new Set(done.confirmation ? skippedIds(done.confirmation.queue) : []);
       return { kind: "stored", stored: insert.stored, verdict, settled };
     }
     if (!verdict.ok) return { kind: "rate_limited", verdict };
-    const holder = key ? parseKeyHolder(results[results.length - 1].results[0]) : null;
+    const holder = done.holder ? parseKeyHolder(done.holder.results) : null;
     if (holder) return answerFor(holder, fingerprint, verdict);
     console.error(`accept batch stored nothing and found no reason (form ${submission.formId})`);
     return { kind: "failed" };
@@ -84,11 +97,13 @@ export async function findReplay(
   }: { rules: readonly RateRule[]; nowMs: number; formId: string; key: string; fingerprint: string },
 ): Promise<Exclude<StoreOutcome, { kind: "stored" }> | null> {
   try {
-    const counted = rules.length > 0 ? [rateLimitStatement(db, rules, nowMs, keyIsKnown(formId, key))] : [];
-    const results = await db.batch<Record<string, unknown>>([...counted, keyHolderStatement(db, formId, key)]);
-    const holder = parseKeyHolder(results[results.length - 1].results[0]);
+    const done = await runBatch(db, {
+      count: rules.length > 0 ? rateLimitStatement(db, rules, nowMs, keyIsKnown(formId, key)) : null,
+      holder: keyHolderStatement(db, formId, key),
+    });
+    const holder = parseKeyHolder(done.holder.results);
     if (!holder) return null;
-    const verdict = verdictOfRows(rules, rules.length > 0 ? results[0].results : [], nowMs);
+    const verdict = verdictOfRows(rules, done.count?.results ?? [], nowMs);
     if (!verdict.ok) return { kind: "rate_limited", verdict };
     return answerFor(holder, fingerprint, verdict);
   } catch (error) {
@@ -117,26 +132,10 @@ async function settleKeyConflict(
   nowMs: number,
 ): Promise<StoreOutcome> {
   const holder = await keyHolderStatement(db, formId, key)
-    .first<Record<string, unknown>>()
-    .then((row) => parseKeyHolder(row ?? undefined))
+    .all()
+    .then(({ results }) => parseKeyHolder(results))
     .catch(() => null);
   if (!holder) return { kind: "failed" };
   // The rolled-back batch counted nothing; the verdict is the unlimited one rather than a guess.
   return answerFor(holder, fingerprint, judgeRateLimits([], [], nowMs));
-}
-
-function allOf(conditions: readonly SqlCondition[]): SqlCondition {
-  return {
-    sql: (n) => {
-      let next = n;
-      return conditions
-        .map((condition) => {
-          const sql = condition.sql(next);
-          next += condition.params.length;
-          return `(${sql})`;
-        })
-        .join(" AND ");
-    },
-    params: conditions.flatMap((condition) => condition.params),
-  };
 }

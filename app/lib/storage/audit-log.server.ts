@@ -1,40 +1,12 @@
+import sql from "sql-template-tag";
 import { z } from "zod";
-import type { AdminUser } from "~/lib/admin/auth.server";
-import { clientIp } from "~/lib/settings/turnstile.server";
+import { clientIp } from "~/lib/http/client-ip.server";
+import { parseRows, statement } from "~/lib/storage/sql.server";
 
 // The audit log. Actions build their audit row as a statement and send it in the same D1 batch as
 // the change itself, so a change is never made without its record (or recorded without being made).
 
-export interface AuditEntry {
-  id: number;
-  at: string;
-  actor: string;
-  role: string;
-  action: string;
-  target: string | null;
-  detail: string | null;
-  ip: string | null;
-}
-
-/** The INSERT for one audit row; batch it with the change it records. */
-export function auditStatement(
-  db: D1Database,
-  entry: { user: AdminUser; request: Request; action: string; target?: string | null; detail?: Record<string, unknown>; nowMs?: number },
-): D1PreparedStatement {
-  return db
-    .prepare("INSERT INTO audit_log (at, actor, role, action, target, detail, ip) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-    .bind(
-      new Date(entry.nowMs ?? Date.now()).toISOString(),
-      entry.user.id,
-      entry.user.role,
-      entry.action,
-      entry.target ?? null,
-      entry.detail ? JSON.stringify(entry.detail) : null,
-      clientIp(entry.request),
-    );
-}
-
-const AuditEntrySchema = z.object({
+const AuditRowSchema = z.object({
   id: z.number(),
   at: z.string(),
   actor: z.string(),
@@ -44,12 +16,31 @@ const AuditEntrySchema = z.object({
   detail: z.string().nullable(),
   ip: z.string().nullable(),
 });
+export type AuditEntry = z.infer<typeof AuditRowSchema>;
+
+/** The INSERT for one audit row by `user` (the console's AdminUser); batch it with the change it records. */
+export function auditStatement(
+  db: D1Database,
+  entry: {
+    user: { id: string; role: string };
+    request: Request;
+    action: string;
+    target?: string | null;
+    detail?: Record<string, unknown>;
+    nowMs?: number;
+  },
+): D1PreparedStatement {
+  const at = new Date(entry.nowMs ?? Date.now()).toISOString();
+  const detail = entry.detail ? JSON.stringify(entry.detail) : null;
+  return statement(
+    db,
+    sql`INSERT INTO audit_log (at, actor, role, action, target, detail, ip)
+      VALUES (${at}, ${entry.user.id}, ${entry.user.role}, ${entry.action}, ${entry.target ?? null}, ${detail}, ${clientIp(entry.request)})`,
+  );
+}
 
 /** The newest audit rows first, parsed. D1 failures and malformed rows throw (the page's boundary shows them). */
 export async function listAudit(db: D1Database, limit = 100): Promise<AuditEntry[]> {
-  const { results } = await db
-    .prepare("SELECT id, at, actor, role, action, target, detail, ip FROM audit_log ORDER BY id DESC LIMIT ?1")
-    .bind(limit)
-    .all();
-  return z.array(AuditEntrySchema).parse(results);
+  const { results } = await statement(db, sql`SELECT * FROM audit_log ORDER BY id DESC LIMIT ${limit}`).all();
+  return parseRows(AuditRowSchema, results);
 }
