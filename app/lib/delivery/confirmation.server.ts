@@ -1,4 +1,5 @@
-import { buildMime, escapeHtml } from "~/lib/delivery/email.server";
+import escapeHtml from "escape-html";
+import { buildMime } from "~/lib/delivery/email.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
 import { pruneConfirmationLimits, reserveConfirmationSlot } from "~/lib/storage/confirmation-limits.server";
 

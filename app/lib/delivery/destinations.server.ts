@@ -1,4 +1,4 @@
-import type { Destination, DestinationKind, FieldDef, FormDef } from "~/forms/schema";
+import type { Destination, FieldDef, FormDef } from "~/forms/schema";
 import { parseWebhookSecrets } from "~/lib/delivery/webhook-signature.server";
 import { isAllowedWebhookUrl, isConfirmationOn, isEmailAddress, parseEmailList } from "~/lib/settings/destination-settings.server";
 import { formSettingName, type Settings } from "~/lib/settings/settings.server";
@@ -7,14 +7,6 @@ import { formSettingName, type Settings } from "~/lib/settings/settings.server";
 // come from the form's settings (CONTACT_WEBHOOK_URL, CONTACT_EMAIL_TO, …, named after the form id),
 // never from a request. A kind whose setting is empty is "not configured": it gets no outbox row.
 // A configured but broken one does get its row, which is held until the setting is fixed.
-
-export { isAllowedWebhookUrl };
-
-/** The only switch that lets plain http reach loopback hosts; `npm start`, tests and bench set it. */
-export const LOOPBACK_SWITCH = "ALLOW_LOOPBACK_WEBHOOKS";
-
-/** The kinds sent as e-mail, through the Worker's send_email binding. */
-export const EMAIL_KINDS: ReadonlySet<string> = new Set<DestinationKind>(["email", "confirmation"]);
 
 export type ResolvedDestination =
   | { kind: "webhook"; name: string; url: string; keys: Uint8Array<ArrayBuffer>[] }

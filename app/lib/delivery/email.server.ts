@@ -1,3 +1,4 @@
+import escapeHtml from "escape-html";
 import { createMimeMessage, Mailbox } from "mimetext/browser";
 import { isEmailAddress } from "~/lib/settings/destination-settings.server";
 import type { MessageContent } from "~/lib/delivery/message-content.server";
@@ -21,11 +22,6 @@ export interface EmailParts {
   headers?: Readonly<Record<string, string>>;
   /** The sender's display name (the form's title). */
   senderName: string;
-}
-
-/** HTML's five special characters; everything shown in the HTML part goes through this. */
-export function escapeHtml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
 
 /** One line for headers built from Gatepost's own text: control characters become spaces. */

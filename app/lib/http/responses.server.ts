@@ -1,4 +1,5 @@
 import type { EntryContext } from "@remix-run/cloudflare";
+import escape from "escape-html";
 import type { FormDef } from "~/forms/schema";
 import { errorCodeOf, FALLBACK_ERROR_CODE } from "~/lib/http/error-code";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
@@ -80,10 +81,6 @@ export function problemHtml(code: ErrorCode, form: FormDef | null, headers: Head
   );
   headers.set(ERROR_CODE_HEADER, code);
   return new Response(html, { status, headers });
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The code for the error a route boundary is showing (the same the page shows), or null for none. */
