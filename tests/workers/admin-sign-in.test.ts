@@ -14,7 +14,7 @@ import {
 } from "./admin-helpers";
 import { LOGIN_GLOBAL_RULE, LOGIN_PREFIX48_RULE, signInRateRules } from "~/lib/admin/sign-in.server";
 import { hitRateLimits } from "~/lib/storage/rate-limits.server";
-import { encodeBase64Url } from "~/lib/crypto/base64url";
+import { encodeBase64Url } from "~/lib/crypto/base64";
 
 beforeEach(async () => {
   await clearAdminTables();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { encodeBase64Url } from "~/lib/crypto/base64url";
+import { encodeBase64Url } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 import { listEmailCandidates } from "~/lib/storage/console-queries.server";
 import { purgeStatements } from "~/lib/storage/purge.server";

@@ -1,6 +1,6 @@
 import { createCookie, createSessionStorage, type Cookie, type SessionStorage } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { encodeBase64Url } from "~/lib/crypto/base64url";
+import { encodeBase64Url } from "~/lib/crypto/base64";
 import { deleteSession, insertSession, readSessionData, updateSession } from "~/lib/storage/admin-sessions.server";
 
 // Server-side admin sessions (docs/decisions/014-server-side-admin-sessions.md): Remix's session

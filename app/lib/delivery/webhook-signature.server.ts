@@ -1,4 +1,4 @@
-import { bytesOfBinary } from "~/lib/crypto/base64url";
+import { bytesOfBinary } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 
 // Standard Webhooks signatures (https://www.standardwebhooks.com/), with Web Crypto only so the same

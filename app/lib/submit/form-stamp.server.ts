@@ -1,4 +1,4 @@
-import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64url";
+import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 
 // The stamp Gatepost's own form pages carry: the render time, signed with FORM_SIGNING_SECRET over the
