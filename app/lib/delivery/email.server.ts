@@ -1,5 +1,6 @@
 import escapeHtml from "escape-html";
 import { createMimeMessage, Mailbox } from "mimetext/browser";
+import { encodeBase64 } from "~/lib/crypto/base64";
 import { isEmailAddress } from "~/lib/settings/destination-settings.server";
 import type { MessageContent } from "~/lib/delivery/message-content.server";
 
@@ -33,10 +34,7 @@ export function headerText(text: string, max = 120): string {
 
 /** UTF-8 then base64 in 76-character lines (RFC 2045). */
 function base64Lines(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return (btoa(binary).match(/.{1,76}/g) ?? []).join("\r\n");
+  return (encodeBase64(new TextEncoder().encode(text)).match(/.{1,76}/g) ?? []).join("\r\n");
 }
 
 /** RFC 5322 text with a plain-text and an HTML part. Throws only on a bug (an address not checked first). */

@@ -1,3 +1,4 @@
+import { encodeBase64 } from "~/lib/crypto/base64";
 import { isLoopbackHost } from "~/lib/http/loopback";
 
 // Security headers for every HTML response (ADR 006). The CSP is nonce-based with 'strict-dynamic':
@@ -27,8 +28,7 @@ export const HSTS = "max-age=63072000; includeSubDomains";
 
 /** A fresh base64 nonce of 128 random bits. Never throws. */
 export function createNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes));
+  return encodeBase64(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 /**
