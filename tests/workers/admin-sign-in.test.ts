@@ -35,7 +35,7 @@ describe("password sign-in", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/admin/submissions");
     const cookie = response.headers.get("set-cookie") ?? "";
-    // Issue 19.3: the __Host- prefix, which browsers only keep with Secure and Path=/ (Chromium keeps
+    // ADR 014: the __Host- prefix, which browsers only keep with Secure and Path=/ (Chromium keeps
     // Secure cookies on http://localhost: tests/e2e/admin.test.ts), and only a signed id inside.
     expect(cookie).toMatch(/^__Host-gp_admin_session=[^;.]+\.[^;]+; /);
     expect(cookie).toContain("HttpOnly");
@@ -111,7 +111,7 @@ describe("password sign-in", () => {
   });
 });
 
-describe("server-side sessions (issue 19.3)", () => {
+describe("server-side sessions", () => {
   const cookieOf = (response: Response) => (response.headers.get("set-cookie") ?? "").split(";")[0];
 
   it("ends the session on sign-out: a copy of the cookie no longer works", async () => {
@@ -173,7 +173,7 @@ describe("server-side sessions (issue 19.3)", () => {
   });
 });
 
-describe("sign-in budgets (issue 19.9)", () => {
+describe("sign-in budgets", () => {
   /** Spends the whole site's budget for this window, as a hundred strangers' guesses would. */
   async function exhaustSiteBudget() {
     const global = signInRateRules("192.0.2.1").filter((r) => r.key === "admin-login:all");

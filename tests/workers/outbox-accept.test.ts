@@ -126,7 +126,7 @@ describe("POST /f/contact with a webhook destination", () => {
     const response = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }), deployed);
     expect(response.status).toBe(303);
     const delivery = await env.DB.prepare("SELECT * FROM deliveries").first<Record<string, any>>();
-    // Held, not counted (issue 20.6): a config error keeps the delivery's attempt budget for when it is fixed.
+    // Held, not counted (ADR 017): a config error keeps the delivery's attempt budget for when it is fixed.
     expect(delivery).toMatchObject({ status: "pending", attempts: 0 });
     expect(delivery!.last_error).toContain("must be an https URL");
     const attempt = await env.DB.prepare("SELECT * FROM delivery_attempts").first<Record<string, any>>();

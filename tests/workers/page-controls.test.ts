@@ -122,7 +122,7 @@ describe("posts from the form page", () => {
     expect(await countRows("submissions")).toBe(1);
   });
 
-  it("refuses changed answers under a sent form's id with 422, and re-renders it as a new submission (issue 19.2)", async () => {
+  it("refuses changed answers under a sent form's id with 422, and re-renders it as a new submission", async () => {
     const sid = crypto.randomUUID();
     const first = await appFetch(formPost("/f/contact", { ...VALID, _gp_sid: sid, "cf-turnstile-response": standinToken() }));
     expect(first.status).toBe(303);
@@ -155,7 +155,7 @@ describe("posts from the form page", () => {
     expect(html).toContain(`value="${sid}"`);
   });
 
-  it("refuses a stamp over 24 hours old with form_expired: answers kept, a fresh stamp, no token spent (issue 19.11)", async () => {
+  it("refuses a stamp over 24 hours old with form_expired: answers kept, a fresh stamp, no token spent", async () => {
     const now = at(NOW);
     const response = await appFetch(
       formPost(
@@ -239,7 +239,7 @@ describe("posts from the form page", () => {
     expect((await onlyRow()).idempotency_key).toBe(sid);
   });
 
-  it("binds the stamp to its render's submission id: the stamp with another id is a bot's (issue 19.11)", async () => {
+  it("binds the stamp to its render's submission id: the stamp with another id is a bot's", async () => {
     const sid = crypto.randomUUID();
     const stamp = signedStamp("contact", Date.now() - 60_000, sid);
     const response = await appFetch(

@@ -64,7 +64,7 @@ describe("form rate limits", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
   });
 
-  it("accepts exactly 7 of 40 concurrent posts against a limit of 7, storing nothing for the other 33 (issue 18)", async () => {
+  it("accepts exactly 7 of 40 concurrent posts against a limit of 7, storing nothing for the other 33", async () => {
     const appEnv = sinkEnv({ FORM_RATE_LIMIT_PER_MINUTE: "7", FORM_RATE_LIMIT_PER_DAY: "" });
     const answers = await Promise.all(
       Array.from({ length: 40 }, () => postNow(valid("203.0.113.70", { "Idempotency-Key": crypto.randomUUID() }), appEnv)),
@@ -130,7 +130,7 @@ describe("form rate limits", () => {
     expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(over.headers.get("RateLimit")).toMatch(/^limit=5, remaining=0, reset=\d+$/);
     expect(await over.text()).toContain("Too many submissions from your network");
-    // The provider goes first (issue 18, ADR 012): a rate-limited post costs one siteverify, no write.
+    // The provider goes first (ADR 012): a rate-limited post costs one siteverify, no write.
     expect(await standin.calls()).toHaveLength(6);
     expect(await countRows("submissions")).toBe(5);
   });
@@ -151,7 +151,7 @@ describe("the accept batch: counted, guarded and stored in one round trip", () =
   it("stores within the limits, replays a known key with its fingerprint, refuses another fingerprint", async () => {
     expect(await store("s-1", "k-1", "fp-a")).toMatchObject({ kind: "stored", verdict: { ok: true, limit: 2, remaining: 1 } });
     expect(await store("s-2", "k-1", "fp-a")).toMatchObject({ kind: "replayed", id: "s-1", verdict: { ok: true, remaining: 0 } });
-    // Over the limit, a known key is refused like any other hit (replays count, issue 19.2).
+    // Over the limit, a known key is refused like any other hit (replays count).
     expect(await store("s-3", "k-1", "fp-a")).toMatchObject({ kind: "rate_limited", verdict: { ok: false } });
     expect(await countRows("submissions")).toBe(1);
     const later = t + 60_000;

@@ -89,7 +89,7 @@ describe("POST /api/turnstile/verify", () => {
     expect(await standin.calls()).toHaveLength(0);
   });
 
-  it("checks the origin before the body, and caps the body's fields like the forms (issue 19.1)", async () => {
+  it("checks the origin before the body, and caps the body's fields like the forms", async () => {
     const foreign = await appFetch(verifyCall("{not json", { Origin: "https://elsewhere.example" }));
     expect(foreign.status).toBe(403);
     expect((await foreign.json<{ code: string }>()).code).toBe("origin_not_allowed");

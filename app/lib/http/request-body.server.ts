@@ -4,7 +4,7 @@ import { readMessageUpTo } from "~/lib/http/read-stream.server";
 // Reads a submission body with a hard size cap before anything parses it, so an oversized or
 // malformed request is refused cheaply and never reaches validation, the provider or D1. Every loop
 // here is linear in the body and capped by MAX_FIELDS; text that could not be stored as well-formed
-// UTF-8 without control characters is refused, not repaired (issue 19, points 1, 5 and 12).
+// UTF-8 without control characters is refused, not repaired.
 // URL-encoded bodies are split here rather than by URLSearchParams, because URLSearchParams turns
 // invalid UTF-8 such as `%FF` into U+FFFD silently.
 
@@ -119,7 +119,7 @@ async function multipartEntries(bytes: Uint8Array<ArrayBuffer>, contentType: str
   const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
   const entries: [string, unknown][] = [];
   for (const [name, value] of form.entries()) {
-    // Uploads are not a feature: a file is refused, not silently dropped (issue 19.12).
+    // Uploads are not a feature: a file is refused, not silently dropped.
     if (typeof value !== "string") throw new BodyRefusal("file_not_accepted");
     counted(entries, [wellFormedText(name), wellFormedText(value)]);
   }
