@@ -20,7 +20,6 @@ export type ActionResult = { ok: true; message: string } | { ok: false; message:
 
 interface Ctx {
   env: Env;
-  /** Parsed once for this request: where redelivered and released submissions go. */
   settings: Settings;
   user: AdminUser;
   request: Request;
@@ -28,7 +27,6 @@ interface Ctx {
   ctx?: { waitUntil(promise: Promise<unknown>): void };
   /** Sends the e-mail kinds of that delivery (null: they wait for the binding, held). */
   mailer?: Mailer | null;
-  /** The request's clock (context.now). */
   now: () => number;
 }
 
@@ -89,10 +87,7 @@ export async function redeliverOne({ env, settings, user, request, ctx, mailer, 
   return { ok: true, message: `Queued ${countOf(result.requeued, "delivery", "deliveries")} again.${kept}` };
 }
 
-/**
- * Releases a quarantined submission: flips its status and puts it in the outbox, with the audit row,
- * in one batch. A second release fails on the outbox's UNIQUE (submission, destination) and rolls back.
- */
+/** Releases a quarantined submission into the outbox, with its audit row, in one batch. */
 export async function releaseQuarantined({ env, settings, user, request, ctx, mailer, now }: Ctx, id: string): Promise<ActionResult> {
   const found = await submissionStatus(env.DB, id);
   if (!found) return { ok: false, message: ERRORS.not_found.message };

@@ -3,11 +3,9 @@ import { z } from "zod";
 import { encodeBase64Url } from "~/lib/crypto/base64";
 import { deleteSession, insertSession, readSessionData, updateSession } from "~/lib/storage/admin-sessions.server";
 
-// Server-side admin sessions (docs/decisions/014-server-side-admin-sessions.md): Remix's session
-// storage with the data in D1's admin_sessions table and only a signed, random id in the cookie.
-// A session ends when it expires (12 h), when the person signs out (the row goes, so a copied cookie
-// stops working), when an admin signs everyone out, when every SESSION_SECRET that signed it is
-// rotated away, or when the password hash of its role changes (the row keeps a fingerprint of it).
+// Server-side admin sessions (docs/decisions/014): Remix's session storage over D1, only a signed
+// random id in the cookie. A session ends on expiry, sign-out, "sign out everywhere", rotation of
+// every secret that signed it, or a change of its role's password hash.
 
 export const SESSION_COOKIE = "__Host-gp_admin_session";
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
@@ -23,14 +21,9 @@ export const SessionDataSchema = z.object({
 });
 export type SessionData = z.infer<typeof SessionDataSchema>;
 
-// The cookie carries an id, never data: `__Host-` makes the browser refuse it unless it is Secure,
-// Path=/ and host-only, so a sibling subdomain cannot plant one. Chromium keeps Secure cookies on
-// http://localhost and 127.0.0.1, so local development needs no exception (tests/e2e/admin.test.ts).
-// Path=/ also reaches the cookies ADR 004 issued there.
-/**
- * The session id's cookie, signed with `secrets[0]` and verified with any of them. Its parse never
- * throws: Remix's unsign throws on a signature that is not base64, and a junk cookie is no cookie.
- */
+// `__Host-`: the browser keeps it only Secure, Path=/ and host-only, so no sibling subdomain can plant
+// one (Chromium keeps Secure cookies on http://localhost too).
+/** The session id's cookie, signed with `secrets[0]`, verified with any; its parse never throws (a junk cookie is no cookie). */
 export function adminSessionCookie(secrets: readonly string[]): Cookie {
   const cookie = createCookie(SESSION_COOKIE, {
     secrets: [...secrets],
@@ -98,10 +91,7 @@ export function sessionCookieHeaders(request: Request): string[] {
   return found;
 }
 
-/**
- * The session cookie as a Cookie header when the request holds it exactly once; null when it holds
- * none or several (one could be planted, and which one a server picks is nobody's promise, so none counts).
- */
+/** The session cookie as a Cookie header when held exactly once; null for none or several (one could be planted). */
 export function singleSessionCookieHeader(request: Request): string | null {
   const found = sessionCookieHeaders(request);
   return found.length === 1 ? found[0] : null;

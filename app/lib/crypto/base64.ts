@@ -1,7 +1,5 @@
-// Base64 (RFC 4648 §4) and base64url without padding (§5), the one place Gatepost turns bytes into
-// text and back: webhook secrets and signatures, MIME bodies, CSP nonces, cookies, stamps and password
-// hashes. btoa/atob work alike in workerd, browsers and Node; the loops stay plain, since
-// Uint8Array.from with a mapper costs several times more.
+// Base64 and base64url (RFC 4648), the one module that turns bytes into text and back. btoa/atob work
+// alike in workerd, browsers and Node; plain loops, since Uint8Array.from with a mapper costs far more.
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;

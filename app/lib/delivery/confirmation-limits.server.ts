@@ -10,15 +10,9 @@ import {
   type ConfirmationStatements,
 } from "~/lib/storage/confirmation-limits.server";
 
-// How many confirmations go out (docs/decisions/025): a stranger's address typed into a form must not
-// become a way to mail that stranger in bulk. Three limits, all decided inside the accept batch (the
-// one D1 round trip, docs/decisions/012), so they cost no trip of their own:
-// - one per mailbox per 24 h per form, the address's variants folded together (mailbox.server.ts);
-// - PER_NETWORK an hour from one client network (IPv6 /48, IPv4 address), however many addresses;
-// - SITE an hour for the whole site, however many networks.
-// A submission over a limit is accepted as ever: only its confirmation is settled at once as skipped,
-// with the reason as its note and a `skipped` attempt in its log. Counts move only for a confirmation
-// actually queued, so skipped ones never hold a window shut.
+// How many confirmations go out (docs/decisions/025), so a stranger's address typed into a form cannot
+// be mailed in bulk: one per folded mailbox per 24 h per form, a few an hour per client network, a cap
+// an hour for the site, all decided in the accept batch. Over a limit, only the confirmation is skipped.
 
 export const CONFIRMATION_LIMITS = {
   perNetwork: { limit: 10, windowSeconds: 3_600 },
@@ -59,10 +53,7 @@ export async function confirmationGate(
   return { mailboxKey: address ? await confirmationKey(form.id, address) : null, rules: confirmationRateRules(ip) };
 }
 
-/**
- * The accept batch's statements for one confirmation: queued when every limit has room, else settled
- * at once as skipped with the reason (app/lib/storage/confirmation-limits.server.ts). Pure.
- */
+/** The accept batch's statements for one confirmation, held to these limits. Pure. */
 export function confirmationStatements(db: D1Database, row: ConfirmationRow, gate: ConfirmationGate): ConfirmationStatements {
   return limitedStatements(db, row, { mailboxKey: gate.mailboxKey, windowMs: CONFIRMATION_WINDOW_MS, ...gate.rules, reasons: SKIPPED });
 }

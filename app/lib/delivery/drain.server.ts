@@ -7,9 +7,8 @@ import type { Mailer } from "~/lib/delivery/mailer.server";
 import { claimDue, type Claim } from "~/lib/storage/deliveries.server";
 import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submissions.server";
 
-// Drives the outbox: claim due deliveries under a lease, send each once, log the attempt and either
-// finish the delivery or schedule the next try. A drainer that dies mid-way simply lets its lease
-// expire; the next drain claims the row again (at-least-once, same webhook-id).
+// Drives the outbox: claim due deliveries under a lease, send each once, log and settle. A drainer that
+// dies lets its lease expire and the next claims the row again (at-least-once, same webhook-id).
 
 /** Longer than the 10 s timeout plus logging, so a live drainer never loses its claim mid-attempt. */
 export const LEASE_MS = 60_000;
@@ -17,12 +16,10 @@ export const LEASE_MS = 60_000;
 export const BATCH_SIZE = 6;
 
 export interface DrainOptions {
-  /** Names the claim holder; unique per drainer run. */
   owner?: string;
-  /** Most deliveries to attempt in this run. */
   limit?: number;
   batchSize?: number;
-  /** The clock for claims, next_attempt_at, attempted_at and the budget (Date.now unless a test sets one). Signatures always use real time. */
+  /** Claims, schedules and the budget read it; webhook signatures always use real time. */
   now?: () => number;
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -30,7 +27,7 @@ export interface DrainOptions {
   random?: () => number;
   /** Stop claiming new batches after this much wall time; claimed work still finishes. */
   budgetMs?: number;
-  /** How e-mail kinds are sent; null or absent: the Worker has no send_email binding, so they are held. */
+  /** Absent or null: no send_email binding, so e-mail kinds are held. */
   mailer?: Mailer | null;
 }
 
@@ -63,10 +60,8 @@ export async function deliverSubmissionNow(
 }
 
 /**
- * The first attempt at deliveries the accepting request inserted already leased to `owner`
- * (outbox.server leasedOutbox), sent from the submission it holds in memory: no claim and no re-read,
- * one D1 round trip to log every outcome. Started once the current task is done, so the answer goes
- * out first. For ctx.waitUntil; logs instead of throwing, and the drain covers anything it misses.
+ * The first attempt at rows the accepting request leased to itself (leasedOutbox), from the submission
+ * in memory: one D1 round trip to log every outcome, started after the answer. Logs instead of throwing.
  */
 export async function deliverLeasedAfterResponse(
   db: D1Database,

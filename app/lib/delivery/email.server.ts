@@ -4,13 +4,9 @@ import { encodeBase64 } from "~/lib/crypto/base64";
 import { isEmailAddress } from "~/lib/settings/destination-settings.server";
 import type { MessageContent } from "~/lib/delivery/message-content.server";
 
-// The owner's notification e-mail, built as MIME by mimetext (the library Cloudflare's send_email
-// docs use), never by joining strings. Header safety: the only header value that can come from a
-// submitter is Reply-To, and only as an address that passed the same check as <input type=email>
-// (no spaces, CR/LF or angle brackets); the subject and display name come from the form definition and
-// mimetext writes them as RFC 2047 encoded words. Both bodies are base64, so no line of submitted
-// text can end the headers, forge a MIME boundary or exceed SMTP's line length; the HTML part escapes
-// every value.
+// The owner's notification e-mail, built by mimetext, never by joining strings. The only header a
+// submitter can reach is Reply-To, and only as a checked address; both bodies are base64, so submitted
+// text can neither end the headers nor forge a boundary, and the HTML part escapes every value.
 
 export interface EmailParts {
   from: string;
@@ -21,7 +17,6 @@ export interface EmailParts {
   html: string;
   /** Extra fixed headers (names and values are Gatepost's own, never submitted text). */
   headers?: Readonly<Record<string, string>>;
-  /** The sender's display name (the form's title). */
   senderName: string;
 }
 

@@ -7,9 +7,8 @@ import type { ErrorCode } from "~/lib/http/errors";
 import type { OutboxBatch } from "~/lib/storage/accept-batch.server";
 import { insertDeliveryStatement, requeueDead, requeueSubmission, type Claim, type Lease } from "~/lib/storage/deliveries.server";
 
-// The outbox: one `deliveries` row per (submission, destination), written in the same D1 batch as the
-// submission so "accepted" always means "queued for every destination" (docs/decisions/003-outbox.md).
-// Rows are never deleted here; redelivery puts them back in the queue under the same webhook-id.
+// The outbox: one row per (submission, destination) in the submission's own batch, so "accepted" means
+// "queued for every destination" (docs/decisions/003-outbox.md); redelivery keeps the webhook-id.
 
 /** `keptConfirmations`: confirmations left alone because one went (or was skipped) already. */
 export type RedeliveryResult = { ok: true; requeued: number; keptConfirmations: number } | { ok: false; code: ErrorCode };
@@ -19,10 +18,7 @@ export function newWebhookId(): string {
   return `msg_${crypto.randomUUID().replaceAll("-", "")}`;
 }
 
-/**
- * One INSERT per configured destination of `form` (none for a kind whose setting is empty), due at
- * `nowMs`, for the same db.batch as the submission INSERT. Pure: it never touches D1 and never throws.
- */
+/** One INSERT per configured destination of `form`, due at `nowMs`, for the submission's batch. Pure. */
 export function outboxStatements(
   db: D1Database,
   settings: Settings,
@@ -34,16 +30,14 @@ export function outboxStatements(
 }
 
 export interface LeasedOutbox extends OutboxBatch {
-  /** Every statement, in batch order. */
   statements: D1PreparedStatement[];
   claims: Claim[];
 }
 
 /**
- * As outboxStatements, but each row is inserted already leased to `owner` for `leaseMs` and comes back
- * as a claim, so the accepting request makes the first attempt from memory, with no claim and no
- * re-read; if it never gets to, the drain takes the rows once the lease lapses. With `gate`, the
- * confirmation's row is held to its limits in the same batch (confirmation-limits.server.ts).
+ * As outboxStatements, but leased to `owner`, so the accepting request makes the first attempt from
+ * memory with no claim or re-read (the drain takes the rows if the lease lapses); with `gate`, the
+ * confirmation is held to its limits in the same batch.
  */
 export function leasedOutbox(
   db: D1Database,
@@ -75,11 +69,7 @@ function plannedClaims(settings: Settings, form: FormDef, submissionId: string):
   }));
 }
 
-/**
- * Re-queues every delivery of one submission, whatever its status, keeping each webhook-id, except a
- * confirmation that went. Fails with redelivery_unknown_submission, redelivery_no_destination or
- * storage_unavailable.
- */
+/** Re-queues one submission's deliveries. Fails with redelivery_unknown_submission, redelivery_no_destination or storage_unavailable. */
 export async function redeliverSubmission(db: D1Database, submissionId: string, nowMs: number): Promise<RedeliveryResult> {
   try {
     const { found, requeued, kept } = await requeueSubmission(db, submissionId, nowMs);

@@ -8,20 +8,15 @@ import {
   type Claim,
 } from "~/lib/storage/deliveries.server";
 
-// How one attempt settles its delivery: the attempt's log row and the delivery's new state, written
-// together in one batch. Delivered (or skipped) ends it; a config problem holds it; a deleted
-// destination kills it at once; anything else waits for the next step of the schedule (and at least
-// for a 429's Retry-After), until the last attempt makes it dead.
+// How one attempt settles its delivery, its log row and new state in one batch: delivered or skipped
+// ends it, a config problem holds it, a deleted destination kills it, anything else waits its turn.
 
 /** Waits after attempt 1, 2, …: about 44 h in all, so a receiver down for a day still gets everything. */
 export const RETRY_DELAYS_MS = [10e3, 60e3, 300e3, 1_800e3, 7_200e3, 21_600e3, 43_200e3, 86_400e3] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** ±20 % jitter spreads retries of many deliveries that failed together. */
 export const JITTER = 0.2;
-/**
- * A delivery whose settings are missing or bad is held, not dropped: it keeps its attempts and is
- * looked at again this often, so fixing the setting heals it within minutes (docs/destinations.md).
- */
+/** A held delivery (settings missing or bad) is looked at again this often, so a fix heals it within minutes. */
 export const HOLD_RECHECK_MS = 5 * 60_000;
 
 /** The delay before the attempt after `attemptsSoFar` failures, with jitter; null once it is the last. */
@@ -31,7 +26,7 @@ export function nextRetryDelayMs(attemptsSoFar: number, random: () => number = M
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
 }
 
-/** The attempt's log row and the update that settles its delivery, and which way it went. */
+/** The attempt's log row and its delivery's new state, and which way it went. Pure. */
 export function settleStatements(
   db: D1Database,
   claim: Claim,

@@ -1,21 +1,16 @@
 import { decodeBase64, encodeBase64 } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 
-// Standard Webhooks signatures (https://www.standardwebhooks.com/), with Web Crypto only so the same
-// code runs in the Worker and in Node. Secrets are `whsec_<base64>`; several secrets
-// separated by spaces each sign, so a receiver can rotate keys without downtime.
-// Why not the `standardwebhooks` package: it signs with a pure-JS SHA-256 (fast-sha256) in the
-// isolate's own time; signing is one HMAC over `id.timestamp.body`, which Web Crypto does natively
-// with the key imported once per isolate (hmac-key.server.ts). docs/webhooks.md points receivers
-// at the official libraries to verify these signatures.
+// Standard Webhooks signatures; several space-separated `whsec_` secrets each sign, for rotation.
+// Not the `standardwebhooks` package: it hashes in pure JS on the isolate's CPU, where Web Crypto
+// signs natively with a key imported once (hmac-key.server.ts). The local sink verifies with it.
 
 const SECRET_PREFIX = "whsec_";
 const encoder = new TextEncoder();
 
 export type ParsedSecrets = { ok: true; keys: Uint8Array<ArrayBuffer>[] } | { ok: false; reason: string };
 
-// Every delivery reads its destination's secret variable; the same few values are parsed once per
-// isolate (bounded, like the imported keys in hmac-key.server.ts). Callers never change the result.
+// The same few secret values are parsed once per isolate, bounded; callers never change the result.
 const MAX_PARSED = 16;
 const parsed = new Map<string, ParsedSecrets>();
 

@@ -5,10 +5,7 @@ export function clientIp(request: Request): string | null {
   return request.headers.get("CF-Connecting-IP");
 }
 
-/**
- * The subject a client IP is counted under: IPv4 as is, IPv6 grouped by its /64, since one host
- * usually holds a whole /64 and could otherwise rotate addresses to dodge the limit.
- */
+/** The subject an IP is counted under: IPv4 as is, IPv6 by its /64, which one host can rotate inside. */
 export function ipSubject(ip: string | null): string {
   if (!ip) return "unknown";
   if (!ip.includes(":")) return ip;
@@ -32,11 +29,7 @@ export function ipv6Prefix48(ip: string | null): string | null {
   return groups.length === 4 ? `${groups.slice(0, 3).join(":")}::/48` : null;
 }
 
-/**
- * The client's network, for budgets a person's whole site or provider shares: an IPv6 address by its
- * /48 (one site or customer usually holds a whole /48, and can rotate /64s inside it at will), an IPv4
- * address as itself (a /32).
- */
+/** The client's network: IPv6 by its /48 (one customer's, with /64s to rotate), IPv4 as itself. */
 export function networkSubject(ip: string | null): string {
   return ipv6Prefix48(ip) ?? ipSubject(ip);
 }

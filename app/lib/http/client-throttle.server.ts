@@ -1,14 +1,7 @@
-// The throttle in front of siteverify (docs/decisions/028). ADR 012 moved the exact D1 rate limit
-// after the provider, so a post costs no D1 round trip unless it carries a verified token; this
-// budget bounds how often one client can make Gatepost ask the provider at all, with junk tokens
-// included, and also without a D1 round trip. A post refused here never sends its token anywhere.
-//
-// The seam is the Workers Rate Limiting binding's own shape (`RateLimit`: `limit({ key })` →
-// `{ success }`). The Worker declares a `SUBMIT_LIMITER` binding in wrangler.toml, counted per
-// Cloudflare location; it is read in submitLimiter, the one place that knows its name. Without one
-// (a runtime that lacks it, tests that leave it out), or while it fails, a fixed-window budget in this
-// isolate's memory stands in: bounded in keys, it counts only what this isolate sees, so it is a
-// floor, not an exact limit. It is home-made because it is a dozen lines whose point is its bounds.
+// The throttle in front of siteverify (docs/decisions/028): it bounds how often one client can make
+// Gatepost ask the provider, junk tokens included, without a D1 round trip. The seam is the Workers
+// Rate Limiting binding's shape (`SUBMIT_LIMITER`); without it, or while it fails, a bounded
+// fixed-window budget in this isolate stands in, home-made because its point is its bounds.
 
 export interface ThrottleRule {
   limit: number;
@@ -18,7 +11,6 @@ export interface ThrottleRule {
 export interface IsolateLimiter extends RateLimit {
   /** As limit(), at `nowMs` instead of the limiter's own clock. */
   limitAt(key: string, nowMs: number): { success: boolean };
-  /** Keys counted in the current window (tests read it to check the bound). */
   size(): number;
 }
 
@@ -60,11 +52,7 @@ function isolateBudget(rule: ThrottleRule): IsolateLimiter {
   return budget;
 }
 
-/**
- * The limiter for submissions: the `SUBMIT_LIMITER` binding when the deployment has one (its limit is
- * set where the binding is declared), else, and whenever the binding fails, the isolate budget for
- * `fallback`, counting at `now()` when a clock is given. Never throws.
- */
+/** The `SUBMIT_LIMITER` binding, else (and while it fails) the isolate budget for `fallback`, at `now()` when given. Never throws. */
 export function submitLimiter(env: object, fallback: ThrottleRule, now?: () => number): RateLimit {
   const binding = (env as { SUBMIT_LIMITER?: RateLimit }).SUBMIT_LIMITER;
   const isolate = isolateBudget(fallback);

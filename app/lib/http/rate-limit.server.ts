@@ -1,7 +1,6 @@
 import { ipSubject } from "~/lib/http/client-ip.server";
 
-// Fixed-window rate limits: the rules, the verdict on their counts and the headers that describe it.
-// The counts themselves are kept in D1 (app/lib/storage/rate-limits.server.ts, docs/decisions/002).
+// Fixed-window rate limits: rules, verdicts and headers; the counts live in D1 (docs/decisions/002).
 
 export interface RateRule {
   /** What is counted, e.g. "form:contact:ip:203.0.113.0/64". */
@@ -53,10 +52,7 @@ export function formRateRules(formId: string, limits: { perMinute: number; perDa
   ];
 }
 
-/**
- * Headers describing a verdict: `RateLimit` and `RateLimit-Policy` as in the IETF httpapi draft
- * (draft-ietf-httpapi-ratelimit-headers-07), plus `Retry-After` when refused.
- */
+/** `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-07), and `Retry-After` when refused. */
 export function rateLimitHeaders(verdict: RateVerdict, rules: readonly RateRule[]): Headers {
   const headers = new Headers();
   if (!Number.isFinite(verdict.limit)) return headers;

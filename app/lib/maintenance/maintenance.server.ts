@@ -7,10 +7,9 @@ import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { foldMissingSearchTexts } from "~/lib/storage/submissions.server";
 
-// The jobs the Worker's cron runs every minute (functions/scheduled.ts). Adding a job is adding an
-// entry to MAINTENANCE_JOBS.
+// The jobs the Worker's cron runs every minute (functions/scheduled.ts).
 
-/** What a run needs: the database, the settings parsed for this run, the mailer (null: e-mail is held) and the clock. */
+/** `mailer` null: e-mail is held. */
 export interface MaintenanceContext {
   db: D1Database;
   settings: Settings;
@@ -45,8 +44,7 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   },
   // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
   { name: "apply-retention", run: ({ db, now }) => applyRetention(db, FORMS, now()) },
-  // The console's folded search text for submissions stored before it existed (migration 0010); a
-  // single read that finds nothing once every row has one.
+  // Rows stored before migration 0010; one read that finds nothing once every row has its text.
   { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
 ];
 

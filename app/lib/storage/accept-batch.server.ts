@@ -15,11 +15,9 @@ import {
   type StoredSubmission,
 } from "~/lib/storage/submissions.server";
 
-// The one D1 round trip of an accepted submission (docs/decisions/012): a single batch, which D1 runs
-// as one transaction, that counts the hit against the per-IP limits, then inserts the submission (with
-// its idempotency key and fingerprint) only if every count is within its limit and the key is new,
-// then its outbox rows, then reads back who holds the key. A batch that refuses leaves the count and
-// nothing else: no submission, no key, no outbox row.
+// The one D1 round trip of an accepted submission (docs/decisions/012), one transaction: count the
+// hit, insert the submission only if every count is within its limit and the key is new, its outbox
+// rows beside it, then read who holds the key. A refused batch leaves the count and nothing else.
 
 export type StoreOutcome =
   /** `settled`: outbox rows the batch settled at once (a confirmation over its limits), not to be attempted. */
@@ -31,7 +29,7 @@ export type StoreOutcome =
   | { kind: "rate_limited"; verdict: RateVerdict }
   | { kind: "failed" };
 
-/** A submission's outbox rows (leasedOutbox in app/lib/delivery/outbox.server.ts), each inserted only beside it. */
+/** A submission's outbox rows (leasedOutbox), each inserted only beside it. */
 export interface OutboxBatch {
   deliveries: readonly D1PreparedStatement[];
   /** The confirmation's statements when it is held to its limits in this batch. */
@@ -82,9 +80,8 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput): P
 }
 
 /**
- * The look-up a repeat pays when its token was already spent (the provider said timeout-or-duplicate):
- * one batch that counts the hit only if the key is known, and reads its holder. Null when the key is
- * unknown (the spent token is then the answer), so junk with spent tokens writes nothing.
+ * The look-up a repeat pays when the provider says its token was spent: counts the hit only if the key
+ * is known, and reads its holder; null for an unknown key, so junk with spent tokens writes nothing.
  */
 export async function findReplay(
   db: D1Database,

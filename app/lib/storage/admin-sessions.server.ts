@@ -26,10 +26,12 @@ export async function readSessionData(db: D1Database, id: string, nowMs: number)
   return parsed.success ? parsed.data.data : null;
 }
 
+/** D1 errors throw. */
 export async function updateSession(db: D1Database, { id, data, expiresMs }: { id: string; data: string; expiresMs: number }) {
   await statement(db, sql`UPDATE admin_sessions SET data = ${data}, expires_at = ${expiresMs} WHERE id = ${id}`).run();
 }
 
+/** D1 errors throw. */
 export async function deleteSession(db: D1Database, id: string) {
   await statement(db, sql`DELETE FROM admin_sessions WHERE id = ${id}`).run();
 }

@@ -5,9 +5,8 @@ import { rateLimitStatement, ruleIsFull } from "~/lib/storage/rate-limits.server
 import { parseRows, statement } from "~/lib/storage/sql.server";
 import type { Lease } from "~/lib/storage/deliveries.server";
 
-// The confirmation_limits table: one slot per (form, folded mailbox) for a day, and the accept batch's
-// statements that queue a confirmation only within its limits (docs/decisions/025). Which limits and
-// which words are app/lib/delivery/confirmation-limits.server.ts' to say.
+// The confirmation_limits table and the accept batch's statements that queue a confirmation only
+// within its limits (docs/decisions/025); the limits and their words are delivery/confirmation-limits'.
 
 export interface ConfirmationRow {
   id: string;
@@ -20,11 +19,9 @@ export interface ConfirmationRow {
 export interface ConfirmationChecks {
   /** The folded mailbox's key, or null when the sender gave no valid address. */
   mailboxKey: string | null;
-  /** How long a mailbox's slot lasts. */
   windowMs: number;
   network: RateRule;
   site: RateRule;
-  /** The note a skipped confirmation is settled with, per reason. */
   reasons: { noAddress: string; mailbox: string; network: string; site: string };
 }
 
@@ -32,19 +29,14 @@ export interface ConfirmationChecks {
 export type ConfirmationStatements = {
   /** Its delivery row, pending or settled as skipped; RETURNING id and status (read them with skippedIds). */
   queue: D1PreparedStatement;
-  /** The network and site counts, moved only for a queued one. */
   count: D1PreparedStatement;
-  /** The mailbox's slot, taken only for a queued one. */
   slot: D1PreparedStatement;
-  /** The `skipped` attempt in the log of a skipped one. */
   skippedLog: D1PreparedStatement;
 };
 
 /**
- * The statements that queue one confirmation inside the accept batch: its delivery row, pending when
- * every limit has room and else settled as skipped with the reason (so the first attempt after the
- * answer leaves a settled one alone); then, only for a pending one, the network and site counts and the
- * mailbox's slot; for a skipped one, its `skipped` attempt. Pure.
+ * One confirmation's statements: its row, pending when every limit has room, else settled at once as
+ * skipped with the reason; the counts and the mailbox slot move only for a pending one. Pure.
  */
 export function confirmationStatements(db: D1Database, row: ConfirmationRow, checks: ConfirmationChecks): ConfirmationStatements {
   const { id, submissionId, formId, nowMs, lease } = row;
@@ -97,11 +89,7 @@ export function skippedIds(queued: D1Result): string[] {
 
 const SlotRowSchema = z.object({ delivery_id: z.string() });
 
-/**
- * Takes the mailbox's slot for `windowMs` for delivery `deliveryId`, in one atomic upsert: true if
- * this delivery may send (no other in the window, or a retry of the same delivery), and only while the
- * delivery is still pending. D1 errors throw.
- */
+/** Takes the mailbox's slot for a pending delivery in one upsert: true when it may send (or is a retry of the holder). D1 errors throw. */
 export async function reserveConfirmationSlot(
   db: D1Database,
   {

@@ -2,9 +2,8 @@ import sql, { empty } from "sql-template-tag";
 import { z } from "zod";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 
-// The outbox's tables: `deliveries`, one row per (submission, destination), and `delivery_attempts`,
-// one row per attempt (docs/decisions/003-outbox.md). What to send and when to retry is decided in
-// app/lib/delivery/; this module only reads and writes the rows.
+// The outbox's tables, `deliveries` and `delivery_attempts` (docs/decisions/003-outbox.md); what to
+// send and when to retry is app/lib/delivery/'s to decide.
 
 export const DeliveryRowSchema = z.object({
   id: z.string(),
@@ -45,11 +44,7 @@ export interface Lease {
   untilMs: number;
 }
 
-/**
- * The INSERT of one pending delivery, due at `nowMs` and leased when `lease` is given. It inserts only
- * beside a stored submission: in the accept batch the submission's own INSERT is guarded (rate limits,
- * idempotency key), and a refused one must leave no outbox row behind. Pure.
- */
+/** One pending delivery, due at `nowMs`, leased when `lease` is given; only beside a stored submission (docs/decisions/033). Pure. */
 export function insertDeliveryStatement(db: D1Database, claim: Claim, nowMs: number, lease: Lease | null): D1PreparedStatement {
   const { id, submissionId, formId, destination } = claim;
   return statement(
@@ -94,7 +89,7 @@ export interface AttemptLog {
   excerpt: string | null;
 }
 
-/** The attempt's row in the delivery log. */
+/** The attempt's row in the delivery log. Pure. */
 export function logAttemptStatement(db: D1Database, deliveryId: string, attemptedAt: string, log: AttemptLog): D1PreparedStatement {
   return statement(
     db,
@@ -163,16 +158,12 @@ export function failedAttemptStatement(
 const requeue = (nowMs: number) =>
   sql`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${nowMs}, lease_owner = NULL, lease_until = NULL,
     last_error = NULL, delivered_at = NULL`;
-// A confirmation that went (or was settled as skipped) is never queued again: the sender was promised
-// at most one a day. A dead one never went, so it may be queued; the drain's mailbox slot still holds it.
+// A confirmation that went (or was skipped) is never queued again: the sender was promised at most one
+// a day. A dead one never went, so it may be; the drain's mailbox slot still holds it.
 const SETTLED_CONFIRMATION = sql`destination = 'confirmation' AND status = 'delivered'`;
 const IdRowSchema = DeliveryRowSchema.pick({ id: true });
 
-/**
- * Requeues every delivery of one submission, whatever its status, keeping each webhook-id, except a
- * confirmation that went. Says whether the submission exists and how many rows were requeued and kept.
- * D1 errors throw.
- */
+/** Requeues every delivery of one submission but a confirmation that went, keeping webhook-ids. D1 errors throw. */
 export async function requeueSubmission(
   db: D1Database,
   submissionId: string,

@@ -18,9 +18,8 @@ const RateLimitRowSchema = z.object({ key: z.string(), window_start: z.number(),
 const CountRowSchema = RateLimitRowSchema.pick({ key: true, count: true });
 
 /**
- * One upsert for every rule (one statement, not one per rule: each costs D1 encoding work under load);
- * each (key, window) row comes back with its count after this hit. With `onlyIf`, the hit is counted
- * only when that condition holds, and no row comes back otherwise.
+ * One upsert for all rules (each statement costs D1 encoding work under load), RETURNING each window's
+ * count after this hit; with `onlyIf`, nothing is counted or returned unless it holds.
  */
 export function rateLimitStatement(
   db: D1Database,
@@ -41,19 +40,12 @@ export function rateLimitStatement(
   );
 }
 
-/**
- * True in SQL when the rule's window is already full: its count (as earlier statements of the same batch
- * left it; none yet reads as 0) is at its limit, so one more would be over. For guards that must decide
- * before counting, such as a confirmation that is counted only once it is queued.
- */
+/** SQL true when one more hit would put the rule's window over its limit: for guards that decide before counting. */
 export function ruleIsFull(rule: RateRule, nowMs: number): Sql {
   return sql`COALESCE((SELECT count FROM rate_limits WHERE key = ${windowKey(rule)} AND window_start = ${windowStart(rule, nowMs)}), 0) >= ${rule.limit}`;
 }
 
-/**
- * True in SQL when every rule's count (as the rate-limit statement earlier in the same batch left it)
- * is within its limit. A missing row reads as NULL, which is not true: it fails closed.
- */
+/** SQL true when every rule's count, as the batch left it, is within its limit; a missing row fails closed. */
 export function withinRateLimits(rules: readonly RateRule[], nowMs: number): Sql {
   if (rules.length === 0) return sql`1`;
   const within = rules.map(
@@ -63,10 +55,7 @@ export function withinRateLimits(rules: readonly RateRule[], nowMs: number): Sql
   return join(within, " AND ");
 }
 
-/**
- * The verdict for rows the rate-limit statement returned. RETURNING rows come in no promised order, so
- * they are matched to rules by key; a rule without its row counts as over its limit (fail closed).
- */
+/** The verdict for RETURNING rows, matched by key (their order is not promised); a missing row is over the limit. */
 export function verdictOfRows(rules: readonly RateRule[], rows: readonly unknown[], nowMs: number): RateVerdict {
   const counts = new Map<string, number>();
   for (const row of parseRows(CountRowSchema, rows)) counts.set(row.key, Math.max(counts.get(row.key) ?? 0, row.count));

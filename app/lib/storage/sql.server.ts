@@ -25,9 +25,8 @@ export type BatchResult<P> = P extends null
       : { [K in keyof P]: BatchResult<P[K]> };
 
 /**
- * Runs every statement of `parts` in one D1 batch (one round trip, one transaction) in the order they
- * are written, and hands back each result in the same shape, under the same names: a reader names what
- * it reads instead of counting positions. A null part runs nothing and reads null. D1 errors throw.
+ * Runs `parts` in one D1 batch (one round trip, one transaction), in the order written, and hands each
+ * result back in the same shape and names, so no reader counts positions. D1 errors throw.
  */
 export async function runBatch<P extends BatchPart>(db: D1Database, parts: P): Promise<BatchResult<P>> {
   const statements: D1PreparedStatement[] = [];

@@ -4,8 +4,7 @@ import type { FieldValue } from "~/forms/schema";
 import { searchTextOf } from "~/lib/storage/search-text.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// The submissions table: its row schema, the guarded insert of the accept batch, and every read and
-// write of a submission row. A submission's idempotency key and fingerprint are columns of its row
+// The submissions table. Its idempotency key and fingerprint are columns of the row
 // (docs/decisions/013), so a key exists exactly when its submission does.
 
 export interface VerificationSummary {
@@ -58,7 +57,7 @@ export const SubmissionRowSchema = z.object({
 });
 type SubmissionRow = z.infer<typeof SubmissionRowSchema>;
 
-/** A parsed submission row as the app uses it. */
+/** A parsed row as the app uses it. */
 export function storedSubmissionOf(row: SubmissionRow): StoredSubmission {
   return {
     id: row.id,
@@ -74,20 +73,16 @@ export function storedSubmissionOf(row: SubmissionRow): StoredSubmission {
   };
 }
 
-/** A whole submission row (`SELECT *`, or `s.*` beside more columns) read as a StoredSubmission. */
 export const StoredSubmissionSchema = SubmissionRowSchema.transform(storedSubmissionOf);
 
 export interface GuardedInsert {
-  /** Inserts the row only when `onlyIf` holds; RETURNING id says whether it did. */
+  /** RETURNING id says whether the guard let it in. */
   statement: D1PreparedStatement;
-  /** The submission as a later read of its row returns it, should the insert happen. */
+  /** As a later read of the row returns it. */
   stored: StoredSubmission;
 }
 
-/**
- * The INSERT of one submission, guarded by a condition evaluated inside the same batch (the rate
- * limits counted just before it, and that its idempotency key is new). Pure: it never touches D1.
- */
+/** The INSERT of one submission when `onlyIf` holds inside the same batch (limits, a new key). Pure. */
 export function guardedSubmissionInsert(
   db: D1Database,
   submission: NewSubmission,
@@ -150,7 +145,7 @@ export type KeyHolder = { id: string; fingerprint: string | null };
 
 const KeyHolderRowSchema = SubmissionRowSchema.pick({ id: true, idempotency_fingerprint: true });
 
-/** Reads the submission holding a key: its id and the fingerprint it was stored with (parseKeyHolder). */
+/** Reads the holder of a key (parseKeyHolder reads its rows). Pure. */
 export function keyHolderStatement(db: D1Database, formId: string, key: string): D1PreparedStatement {
   return statement(db, sql`SELECT id, idempotency_fingerprint FROM submissions WHERE form_id = ${formId} AND idempotency_key = ${key}`);
 }
@@ -178,10 +173,7 @@ export function releaseStatement(db: D1Database, id: string): D1PreparedStatemen
 
 const UnfoldedRowSchema = SubmissionRowSchema.pick({ id: true, fields: true });
 
-/**
- * Writes the search text of up to `limit` submissions stored before it existed (migration 0010), in
- * one read and one batch. Returns how many it folded (0 once every row has one). D1 errors throw.
- */
+/** Folds the search text of up to `limit` rows stored before migration 0010; returns how many. D1 errors throw. */
 export async function foldMissingSearchTexts(db: D1Database, limit = 500): Promise<number> {
   const { results } = await statement(db, sql`SELECT id, fields FROM submissions WHERE search_text IS NULL LIMIT ${limit}`).all();
   const rows = parseRows(UnfoldedRowSchema, results);

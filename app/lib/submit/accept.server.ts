@@ -20,14 +20,9 @@ import type { Mailer } from "~/lib/delivery/mailer.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 
-// The one path every submission takes, from Gatepost's own page and the public API alike:
-// body size → origin → body → stamp and honeypot → schema → throttle → Turnstile → one atomic D1
-// batch → answer. The provider goes first: a refusal decided before the store costs no D1 round trip,
-// and only a verified token reaches the database. The throttle, in memory or the Workers Rate Limiting
-// binding, bounds how often one client can make Gatepost ask the provider (docs/decisions/028). The
-// batch counts the hit, claims the idempotency key and stores the submission with its outbox rows, or
-// refuses and stores nothing; the first delivery adds one more trip after the answer
-// (docs/decisions/012-provider-first-one-round-trip.md).
+// The one path every submission takes, page and API alike: body size → origin → body → stamp and
+// honeypot → schema → throttle (docs/decisions/028) → Turnstile → one atomic D1 batch → answer. The
+// provider goes first, so a refusal decided before the store costs no D1 round trip (docs/decisions/012).
 
 /** The throttle's window: the Workers Rate Limiting binding counts in windows of 10 or 60 s. */
 const THROTTLE_PERIOD_SECONDS = 60;
@@ -65,14 +60,11 @@ export interface AcceptInput {
   request: Request;
   form: FormDef;
   env: Env;
-  /** Parsed once for this request (getLoadContext). */
   settings: Settings;
   channel: Channel;
-  /** For work after the response (first delivery of every kind). */
   ctx: { waitUntil(promise: Promise<unknown>): void };
   /** The send_email binding's mailer (null: e-mail deliveries are held until the Worker has one). */
   mailer: Mailer | null;
-  /** The clock (Date.now in production): stamps, throttle and limit windows, received_at, the first attempt. */
   now: () => number;
 }
 

@@ -5,7 +5,6 @@ import { hmacKey } from "~/lib/crypto/hmac-key.server";
 // form id and the page's submission id (its idempotency key), so one harvested stamp buys at most one
 // submission, and only for MAX_STAMP_AGE_MS. honeypot.server.ts judges a post by it.
 
-/** How long a rendered form may be sent from. */
 export const MAX_STAMP_AGE_MS = 24 * 3_600_000;
 /** A stamp this far in the future was not made by this server's clock. */
 const MAX_CLOCK_SKEW_MS = 60_000;

@@ -1,15 +1,10 @@
 import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 import { checkFormStamp } from "~/lib/submit/form-stamp.server";
 
-// Bot traps that cost humans nothing. Gatepost's own pages carry a hidden field people never fill and
-// a signed render time (form-stamp.server.ts), so a post that fills the field, forges or drops the
-// stamp, or arrives faster than a person could type is a bot. Other sites cannot carry a stamp; they
-// may add the plain field PLAIN_HONEYPOT_FIELD. A bot is never told: it gets the answer a human would,
-// and its submission is quarantined (never delivered).
-// An expired stamp is refused, not quarantined: a person who left the tab open gets their answers back
-// with a fresh stamp instead of losing the submission silently. Only a stamp this server signed may
-// have its fresh one dated back by the minimum fill time (accept.server.ts), so junk shaped like an
-// old stamp never buys a way around the fill-time check.
+// Bot traps that cost humans nothing: a hidden field and a signed render time (form-stamp.server.ts) on
+// Gatepost's own pages, an optional plain field on other sites. A bot gets a human's answer and its
+// submission is quarantined. An expired stamp is refused instead, so a person who left the tab open
+// gets the answers back with a fresh stamp rather than losing them.
 
 export type QuarantineReason = "honeypot_filled" | "timestamp_missing" | "timestamp_forged" | "timestamp_too_fast";
 

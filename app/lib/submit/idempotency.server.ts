@@ -1,9 +1,8 @@
 import type { FieldValue } from "~/forms/schema";
 import { SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 
-// Idempotency keys (the IETF Idempotency-Key draft; docs/decisions/013): a repeat of a submission with
-// the same key and the same fields gets the first answer and stores nothing; the same key with other
-// fields is refused. The key and its fingerprint are columns of the submission (storage/submissions.server.ts).
+// Idempotency keys (docs/decisions/013): the same key with the same fields gets the first answer and
+// stores nothing; with other fields it is refused.
 
 const MAX_KEY_LENGTH = 255;
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
@@ -32,10 +31,8 @@ export function readSubmissionIdKey(fields: Record<string, unknown>): KeyResult 
 }
 
 /**
- * The fingerprint a key is bound to: SHA-256 over the form id and the validated values, in the form's
- * field order. The Turnstile token is left out (a retry after a lost answer carries a new one), and so
- * are the page's stamp and trap fields: the stamp is signed over the submission id, which is the key
- * itself, so it can differ only where the key does.
+ * The fingerprint a key is bound to: SHA-256 of the form id and validated values. The token is left out
+ * (a retry carries a new one), and so is the stamp, which is signed over the key itself.
  */
 export async function fingerprintRequest(formId: string, values: Record<string, FieldValue>): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(JSON.stringify([formId, values])));

@@ -8,9 +8,8 @@ import { hitRateLimits } from "~/lib/storage/rate-limits.server";
 import { readBody } from "~/lib/http/request-body.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 
-// POST /api/turnstile/verify: lets another backend use Gatepost only to check a Turnstile token, with
-// the same verifier (and the same fail-closed rules) as the forms. It is meant for servers, so it
-// sends no CORS headers and refuses any cross-origin browser call.
+// POST /api/turnstile/verify: another backend checks a token with the forms' fail-closed verifier.
+// Meant for servers: no CORS headers, and a cross-origin browser call is refused.
 
 export const VERIFY_RATE_LIMITS = { perMinute: 60, perDay: 1000 };
 const MAX_ACTION_LENGTH = 32;
@@ -23,10 +22,7 @@ function verifyRules(ip: string | null): RateRule[] {
   ];
 }
 
-/**
- * Answers a verify call. A verdict on the token is 200 `{ success, hostname, action, challenge_ts,
- * error_codes }`, like siteverify; refusals of the call itself are problem+json. Never throws.
- */
+/** A verdict on the token is 200 in siteverify's shape; refusals of the call are problem+json. Never throws. */
 export async function answerVerifyCall(
   request: Request,
   db: D1Database,
