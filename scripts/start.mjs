@@ -28,6 +28,9 @@ const DEFAULTS = {
   // Signs the timestamps of Gatepost's own form pages. A fixed local value; a deployed site sets its own
   // secret (docs/deploy.md) and refuses page posts without one.
   FORM_SIGNING_SECRET: "local-only-form-signing-secret-not-for-deployment",
+  // Signs the download links of uploaded files in notifications; a fixed local value, so a link in an
+  // e-mail from an earlier start still opens.
+  FILE_LINK_SECRET: "local-only-file-link-secret-not-for-deployment",
   FORM_ALLOWED_ORIGINS: "",
 };
 /** The form setting each destination kind the local sink can stand in for reads its URL from. */

@@ -1,6 +1,13 @@
 import { isExactOrigin } from "~/lib/http/origin";
 import type { FieldDef, FormDef } from "~/forms/schema";
 import { RESERVED_FIELDS } from "~/lib/submit/field-names";
+import {
+  ALLOWED_FILE_TYPES,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  MAX_FILES_CEILING,
+  MAX_UPLOAD_BYTES_CEILING,
+} from "~/lib/uploads/file-types";
 
 const ID = /^[a-z][a-z0-9-]{0,39}$/;
 const FIELD_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
@@ -18,6 +25,7 @@ export function checkForms(forms: readonly FormDef[]): readonly FormDef[] {
       if (!isExactOrigin(origin)) problems.push(`${form.id}: allowed origin "${origin}" is not scheme://host[:port]`);
     }
     problems.push(...checkDestinations(form));
+    problems.push(...checkUploads(form));
     const names = new Set<string>();
     for (const field of form.fields) {
       problems.push(...checkField(form.id, field));
@@ -65,7 +73,43 @@ function checkField(formId: string, field: FieldDef): string[] {
   if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength) {
     problems.push(`${where}: minLength is above maxLength`);
   }
+  problems.push(...checkFileField(where, field));
   return problems;
+}
+
+const isWhole = (n: number | undefined, max: number) => n === undefined || (Number.isInteger(n) && n >= 1 && n <= max);
+
+/** A file field's limits, within Gatepost's ceilings; and no file settings on other fields. */
+function checkFileField(where: string, field: FieldDef): string[] {
+  if (field.type !== "file") {
+    const stray = (["accept", "maxFiles", "maxBytes"] as const).filter((key) => field[key] !== undefined);
+    return stray.map((key) => `${where}: ${key} applies to file fields only`);
+  }
+  const problems: string[] = [];
+  for (const type of field.accept ?? []) {
+    if (!ALLOWED_FILE_TYPES.includes(type)) {
+      problems.push(
+        `${where}: accept lists "${type}", which is not a type Gatepost recognises by its leading bytes (${ALLOWED_FILE_TYPES.join(", ")}); HTML, SVG, XML, scripts, archives and executables are never taken`,
+      );
+    }
+  }
+  if (!isWhole(field.maxFiles, MAX_FILES_CEILING))
+    problems.push(`${where}: maxFiles must be a whole number from 1 to ${MAX_FILES_CEILING}`);
+  if (!isWhole(field.maxBytes, MAX_UPLOAD_BYTES_CEILING)) {
+    problems.push(`${where}: maxBytes must be a whole number of bytes from 1 to ${MAX_UPLOAD_BYTES_CEILING}`);
+  }
+  return problems;
+}
+
+/** The total per submission, within the ceiling, and large enough for any one file the fields take. */
+function checkUploads(form: FormDef): string[] {
+  if (!isWhole(form.maxUploadBytes, MAX_UPLOAD_BYTES_CEILING)) {
+    return [`${form.id}: maxUploadBytes must be a whole number of bytes from 1 to ${MAX_UPLOAD_BYTES_CEILING}`];
+  }
+  const total = form.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  return form.fields
+    .filter((field) => field.type === "file" && (field.maxBytes ?? DEFAULT_MAX_FILE_BYTES) > total)
+    .map((field) => `${form.id}.${field.name}: maxBytes is above the form's maxUploadBytes, so its largest file could never be sent`);
 }
 
 /**

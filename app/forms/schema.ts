@@ -1,10 +1,23 @@
 // The shape of a form definition. One definition drives the rendered page, the server validation
 // and the type of the delivered payload (FormValues), so the three cannot drift apart.
 
-export type FieldType = "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "url" | "hidden";
+export type FieldType = "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "url" | "hidden" | "file";
 
-/** A validated field value as stored and delivered. */
-export type FieldValue = string | number | boolean | null;
+/**
+ * One uploaded file as stored and delivered: `id` is its random id (never derived from its name),
+ * `type` a type Gatepost recognised by the file's leading bytes or "application/octet-stream", and
+ * `sha256` the lower-case hex digest of its bytes (app/lib/uploads/, docs/decisions/050).
+ */
+export interface StoredFile {
+  id: string;
+  name: string;
+  type: string;
+  size: number;
+  sha256: string;
+}
+
+/** A validated field value as stored and delivered; a file field's is the list of its files. */
+export type FieldValue = string | number | boolean | null | readonly StoredFile[];
 
 export interface FieldOption {
   value: string;
@@ -27,6 +40,16 @@ export interface FieldDef {
   max?: number;
   options?: readonly FieldOption[];
   autocomplete?: string;
+  /**
+   * File fields: the types taken, from the types Gatepost recognises by their leading bytes
+   * (ALLOWED_FILE_TYPES in app/lib/uploads/file-types.ts); default all of them. HTML, SVG, XML,
+   * scripts, archives and executables are never taken, whatever this lists.
+   */
+  accept?: readonly string[];
+  /** File fields: how many files at most (default 1). */
+  maxFiles?: number;
+  /** File fields: bytes per file at most (default 10 MB). */
+  maxBytes?: number;
 }
 
 /**
@@ -91,13 +114,21 @@ export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   rateLimit?: RateLimits;
   /** Listed on the landing page. */
   public?: boolean;
+  /** Bytes of all files of one submission together at most (default 25 MB). */
+  maxUploadBytes?: number;
 }
 
-type ValueOf<T extends FieldDef> = T["type"] extends "checkbox" ? boolean : T["type"] extends "number" ? number : string;
+type ValueOf<T extends FieldDef> = T["type"] extends "checkbox"
+  ? boolean
+  : T["type"] extends "number"
+    ? number
+    : T["type"] extends "file"
+      ? readonly StoredFile[]
+      : string;
 
-/** The validated values of a form: the payload type webhook receivers get. */
+/** The validated values of a form: the payload type webhook receivers get. A file field without files is []. */
 export type FormValues<F extends readonly FieldDef[]> = {
-  [K in F[number] as K["name"]]: K["required"] extends true ? ValueOf<K> : ValueOf<K> | null;
+  [K in F[number] as K["name"]]: K["type"] extends "file" ? ValueOf<K> : K["required"] extends true ? ValueOf<K> : ValueOf<K> | null;
 };
 
 export function defineForm<const F extends readonly FieldDef[]>(def: FormDef<F>): FormDef<F> {

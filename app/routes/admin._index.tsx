@@ -12,6 +12,7 @@ import { readDestinationAttention } from "~/lib/delivery/destination-health.serv
 import type { loader as layoutLoader } from "~/routes/admin";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { uploadProblems } from "~/lib/uploads/attention.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and delivery outcomes per form.");
@@ -27,7 +28,8 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
     readDestinationAttention(db),
   ]);
   // Settings problems name variables, never values; destinations needing a person come from the outbox.
-  return { ...dashboard, attention: { problems: context.settings.problems, destinations } };
+  const problems = [...context.settings.problems, ...uploadProblems(context.cloudflare.env, context.settings, FORMS)];
+  return { ...dashboard, attention: { problems, destinations } };
 });
 
 const RedeliverFormSchema = z.object({ formId: TokenSchema });

@@ -13,6 +13,7 @@ import { loadSubmissionDetail } from "~/lib/admin/queries.server";
 import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { filesKept } from "~/lib/storage/file-objects.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submission", "One submission, its verification and its delivery log.");
@@ -22,7 +23,7 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
   const id = TokenSchema.safeParse(params.id);
   const detail = id.success ? await loadSubmissionDetail(context.cloudflare.env.DB, id.data) : null;
   if (!detail) throw refusal("not_found");
-  return detail;
+  return { ...detail, filesKept: filesKept(detail.submission.quarantineReason) };
 });
 
 const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release"]) });
@@ -45,7 +46,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
 });
 
 export default function SubmissionDetail() {
-  const { submission: s, state, deliveries } = useLoaderData<typeof loader>();
+  const { submission: s, state, deliveries, filesKept: kept } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   const form = findForm(s.formId);
@@ -78,7 +79,7 @@ export default function SubmissionDetail() {
         ) : null}
       </dl>
       <h2>Fields</h2>
-      <FieldList fields={form?.fields ?? []} values={s.fields} />
+      <FieldList fields={form?.fields ?? []} values={s.fields} files={{ submissionId: s.id, kept }} />
       <h2>Verification</h2>
       {s.verification ? (
         <dl>
@@ -118,7 +119,7 @@ export default function SubmissionDetail() {
           {/* A second click, without JavaScript: the delete button sits behind a disclosure. */}
           <details>
             <summary>Delete this submission…</summary>
-            <p>This removes the submission, its deliveries and their log for good.</p>
+            <p>This removes the submission, its files, its deliveries and their log for good.</p>
             <Form method="post">
               <button type="submit" name="intent" value="delete" className="danger">
                 Delete permanently

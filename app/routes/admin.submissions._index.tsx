@@ -9,6 +9,7 @@ import { STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { countOf } from "~/lib/text/count";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { filesOf } from "~/lib/storage/file-objects.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");
@@ -28,7 +29,16 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
       receivedAt: s.receivedAt,
       state,
       // A one-line preview; React escapes it like every other value on the page.
-      preview: Object.values(s.fields).map(String).join(" · ").slice(0, 120),
+      preview: Object.values(s.fields)
+        .map((value) =>
+          Array.isArray(value)
+            ? filesOf(value)
+                .map((file) => file.name)
+                .join(", ")
+            : String(value),
+        )
+        .join(" · ")
+        .slice(0, 120),
     })),
   };
 });

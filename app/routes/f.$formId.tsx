@@ -111,7 +111,12 @@ export default function FormPage() {
       <h1>{form.title}</h1>
       <p className="lead">{form.description}</p>
       {result ? <ErrorSummary fields={form.fields} errors={errors} message={message} /> : null}
-      <Form method="post" noValidate aria-describedby={result && isCaptchaError(result.code) ? "summary-title" : undefined}>
+      <Form
+        method="post"
+        encType={form.fields.some((field) => field.type === "file") ? "multipart/form-data" : undefined}
+        noValidate
+        aria-describedby={result && isCaptchaError(result.code) ? "summary-title" : undefined}
+      >
         {form.fields.map((field) => (
           <FormField key={field.name} field={field} value={result?.values[field.name] ?? ""} error={errors[field.name]} />
         ))}

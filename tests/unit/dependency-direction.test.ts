@@ -13,12 +13,14 @@ const LIB = path.resolve(__dirname, "../../app/lib");
 
 /** What each folder may import besides itself (and ~/forms, the form definitions). */
 const ALLOWED: Record<string, readonly string[]> = {
-  maintenance: ["delivery", "storage", "http", "settings", "crypto", "text"],
-  submit: ["turnstile", "delivery", "storage", "http", "settings", "crypto", "text"],
+  maintenance: ["delivery", "uploads", "storage", "http", "settings", "crypto", "text"],
+  submit: ["turnstile", "delivery", "uploads", "storage", "http", "settings", "crypto", "text"],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
-  admin: ["turnstile", "delivery", "storage", "http", "settings", "crypto", "text"],
+  admin: ["turnstile", "delivery", "uploads", "storage", "http", "settings", "crypto", "text"],
   turnstile: ["http", "settings", "crypto", "text"],
-  delivery: ["storage", "http", "settings", "crypto", "text"],
+  delivery: ["uploads", "storage", "http", "settings", "crypto", "text"],
+  // Uploaded files: their types, names, download links and the orphan sweep (R2 itself: storage).
+  uploads: ["storage", "http", "settings", "crypto", "text"],
   storage: ["http", "settings", "crypto", "text"],
   settings: ["http", "crypto", "text"],
   http: ["crypto", "text"],

@@ -83,7 +83,7 @@ describe("the newsletter form", () => {
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.errors.consent).toBe("I agree to receive the monthly newsletter must be ticked to continue.");
     const accepted = validateFields(newsletterForm, { email: "a@example.org", consent: "on" });
-    expect(accepted).toEqual({ ok: true, values: { email: "a@example.org", consent: true } });
+    expect(accepted).toEqual({ ok: true, values: { email: "a@example.org", consent: true }, files: [] });
   });
 
   it("types its payload from the same schema", () => {

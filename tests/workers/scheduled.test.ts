@@ -51,10 +51,13 @@ describe("the Worker's scheduled handler", () => {
   it("keeps running the other jobs when one fails", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     let ran = false;
-    const results = await runMaintenance({ db: env.DB, settings: parseSettings(sinkEnv()), mailer: null, nowMs: Date.now() }, [
-      { name: "broken", run: async () => Promise.reject(new Error("boom")) },
-      { name: "fine", run: async () => (ran = true) },
-    ]);
+    const results = await runMaintenance(
+      { db: env.DB, bucket: env.UPLOADS, settings: parseSettings(sinkEnv()), mailer: null, nowMs: Date.now() },
+      [
+        { name: "broken", run: async () => Promise.reject(new Error("boom")) },
+        { name: "fine", run: async () => (ran = true) },
+      ],
+    );
     expect(results.map((r) => [r.name, r.ok])).toEqual([
       ["broken", false],
       ["fine", true],

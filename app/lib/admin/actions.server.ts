@@ -8,7 +8,8 @@ import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { refusal } from "~/lib/http/responses.server";
 import { outboxStatements, redeliverDead, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
 import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
-import { purgeStatements } from "~/lib/storage/purge.server";
+import { purgeSubmissions } from "~/lib/storage/purge.server";
+import { uploadsBucket } from "~/lib/storage/file-objects.server";
 import { byCount, countOf } from "~/lib/text/count";
 
 // What the console's buttons do. Each function makes one change and writes its audit row; where
@@ -28,12 +29,14 @@ interface Ctx {
   mailer?: Mailer | null;
 }
 
-/** Deletes one submission with its deliveries and attempts. Returns ok:false when it did not exist. */
+/** Deletes one submission with its deliveries, attempts and files. Returns ok:false when it did not exist. */
 export async function deleteSubmission({ env, user, request }: Ctx, id: string): Promise<ActionResult> {
-  const results = await env.DB.batch([
-    ...purgeStatements(env.DB, { ids: [id] }),
-    auditStatement(env.DB, { user, request, action: "submission.delete", target: id }),
-  ]);
+  const results = await purgeSubmissions(
+    env.DB,
+    uploadsBucket(env),
+    [{ ids: [id] }],
+    [auditStatement(env.DB, { user, request, action: "submission.delete", target: id })],
+  );
   const deleted = results[2].meta.changes ?? 0;
   return deleted > 0
     ? { ok: true, message: "The submission and its delivery log were deleted." }
@@ -43,7 +46,7 @@ export async function deleteSubmission({ env, user, request }: Ctx, id: string):
 /** Erases every submission holding `email` (folded); the audit row keeps an HMAC tag, never the address. */
 export async function eraseEmail({ env, settings, user, request }: Ctx, email: string): Promise<ActionResult> {
   const tag = await emailTag(email, settings.admin.sessionSecrets[0]);
-  const deleted = await eraseByEmail(env.DB, email, (matched) =>
+  const deleted = await eraseByEmail(env.DB, uploadsBucket(env), email, (matched) =>
     auditStatement(env.DB, { user, request, action: "erase", detail: { emailTag: tag, matched } }),
   );
   const logs = byCount(deleted, "its delivery log", "their delivery logs");

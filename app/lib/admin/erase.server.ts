@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { encodeBase64Url } from "~/lib/crypto/base64url";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
-import { purgeStatements } from "~/lib/storage/purge.server";
+import { purgeSubmissions } from "~/lib/storage/purge.server";
 
 // Erasure for a data request: every submission that holds the given e-mail address in any field,
 // across every form, goes with its deliveries and attempts. Matching is on whole field values, so
@@ -63,11 +63,16 @@ export async function emailTag(email: string, secret: string | undefined): Promi
 }
 
 /**
- * Deletes what matches `email` now, with the statement `record(count)` returns (the audit row) in the
- * same batch. Returns how many submissions went. D1 errors throw.
+ * Deletes what matches `email` now, files first, with the statement `record(count)` returns (the
+ * audit row) in the rows' batch. Returns how many submissions went. D1 and R2 errors throw.
  */
-export async function eraseByEmail(db: D1Database, email: string, record: (count: number) => D1PreparedStatement): Promise<number> {
+export async function eraseByEmail(
+  db: D1Database,
+  bucket: R2Bucket | null,
+  email: string,
+  record: (count: number) => D1PreparedStatement,
+): Promise<number> {
   const ids = (await findByEmail(db, email)).map((m) => m.id);
-  const results = await db.batch([...purgeStatements(db, { ids }), record(ids.length)]);
+  const results = await purgeSubmissions(db, bucket, [{ ids }], [record(ids.length)]);
   return results[2].meta.changes ?? ids.length;
 }

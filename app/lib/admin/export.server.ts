@@ -1,12 +1,14 @@
 import { z } from "zod";
-import type { FormDef } from "~/forms/schema";
+import type { FormDef, StoredFile } from "~/forms/schema";
+import { filesOf } from "~/lib/storage/file-objects.server";
 import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
 import { endOfDay, STATE_SQL } from "~/lib/admin/queries.server";
 import { parseSubmissionRow } from "~/lib/storage/submissions.server";
 
 // Exports for one form and date range. Column order is fixed (the metadata columns, then the form's
 // fields in definition order, then any stored field the definition no longer has, sorted), so a
-// spreadsheet built on yesterday's export still lines up today.
+// spreadsheet built on yesterday's export still lines up today. A file field lists its files: in
+// JSON as objects (id, name, type, size, sha256), in CSV one line per file in its cell.
 //
 // The CSV writer is home-made on purpose: the libraries (csv-stringify, papaparse) escape a formula
 // only at the start of a cell (csv-stringify's escape_formulas) or not at all, while a cell read
@@ -56,7 +58,7 @@ export type ExportParams = z.infer<typeof ExportParamsSchema>;
 
 const StateRowSchema = z.object({ state: z.enum(["delivered", "pending", "dead", "quarantined", "stored"]) });
 
-type Row = Record<string, string | number | boolean | null>;
+type Row = Record<string, string | number | boolean | null | readonly StoredFile[]>;
 
 /** The rows of one form in range, oldest first, flattened to the export's columns. D1 errors throw. */
 export async function loadExportRows(db: D1Database, form: FormDef, range: ExportRange): Promise<{ columns: string[]; rows: Row[] }> {
@@ -82,7 +84,8 @@ export async function loadExportRows(db: D1Database, form: FormDef, range: Expor
       verify_action: s.verification?.action ?? null,
       verify_challenge_ts: s.verification?.challengeTs ?? null,
     };
-    for (const [key, value] of Object.entries(s.fields)) row[`field:${key}`] = value as Row[string];
+    for (const [key, value] of Object.entries(s.fields))
+      row[`field:${key}`] = Array.isArray(value) ? filesOf(value) : (value as Row[string]);
     return row;
   });
   const fieldColumns = [...defined, ...[...extra].sort()].map((name) => `field:${name}`);
@@ -97,9 +100,15 @@ export async function loadExportRows(db: D1Database, form: FormDef, range: Expor
  * is valid UTF-8.
  */
 export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? "" : String(value).replace(LONE_SURROGATE, "\uFFFD");
+  const plain = Array.isArray(value) ? filesOf(value).map(fileLine).join("\n") : value;
+  let text = plain === null || plain === undefined ? "" : String(plain).replace(LONE_SURROGATE, "\uFFFD");
   if (typeof value !== "number") text = text.replace(FORMULA_AT_CELL_START, "'$&");
   return NEEDS_QUOTES.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One file in a CSV cell: its name, then what identifies its bytes. */
+function fileLine(file: StoredFile): string {
+  return `${file.name} (${file.type}, ${file.size} bytes, sha256 ${file.sha256}, id ${file.id})`;
 }
 
 /** CSV text: UTF-8 BOM (so Excel reads the encoding), header row, CRLF line ends. Never throws. */

@@ -186,5 +186,7 @@ async function attemptDelivery(
     console.error(`delivery ${claim.id} cannot be sent: ${detail}`);
     return { delivered: false, httpStatus: null, error: "config", detail, latencyMs: 0, excerpt: null };
   }
-  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch: options.fetch, mailer: options.mailer ?? null });
+  // Real time, whatever the scheduling clock says: file links must run from when they are sent.
+  const nowMs = Date.now();
+  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch: options.fetch, mailer: options.mailer ?? null, nowMs });
 }

@@ -12,6 +12,7 @@ import { buildNotificationEmail } from "~/lib/delivery/email.server";
 import { buildConfirmationEmail, reserveConfirmation } from "~/lib/delivery/confirmation.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { linkedFiles } from "~/lib/delivery/file-links.server";
 
 // One attempt at one delivery, whatever its kind: resolve the destination from settings (at attempt
 // time, so a fixed setting heals queued rows), build what that kind sends, and send it once.
@@ -26,6 +27,8 @@ export interface KindAttempt {
   fetch?: typeof fetch;
   /** null where no send_email binding is at hand: e-mail kinds are then held. */
   mailer: Mailer | null;
+  /** When this attempt is made: the file links it carries run from then. */
+  nowMs: number;
 }
 
 function held(detail: string): AttemptRecord {
@@ -42,6 +45,7 @@ export async function attemptKind({
   timeoutMs,
   fetch,
   mailer,
+  nowMs,
 }: KindAttempt): Promise<AttemptRecord> {
   const target = resolveDestination(settings, form, claim.destination);
   if (!target.ok) {
@@ -49,18 +53,20 @@ export async function attemptKind({
     return held(target.reason);
   }
   const destination = target.destination;
+  // The confirmation to the sender never names the files, let alone links to them.
+  const files = destination.kind === "confirmation" ? [] : await linkedFiles(settings, form, submission, nowMs);
   switch (destination.kind) {
     case "webhook": {
-      const body = JSON.stringify(buildPayload(submission));
+      const body = JSON.stringify(buildPayload(submission, files));
       return sendWebhook({ url: destination.url, keys: destination.keys, webhookId: claim.id, body, timeoutMs, fetch });
     }
     case "slack":
-      return sendSlack(destination.url, describeSubmission(form, submission, settings.publicUrl), { timeoutMs, fetch });
+      return sendSlack(destination.url, describeSubmission(form, submission, settings.publicUrl, files), { timeoutMs, fetch });
     case "discord":
-      return sendDiscord(destination.url, describeSubmission(form, submission, settings.publicUrl), { timeoutMs, fetch });
+      return sendDiscord(destination.url, describeSubmission(form, submission, settings.publicUrl, files), { timeoutMs, fetch });
     case "email": {
       if (!mailer) return held("the Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
-      const content = describeSubmission(form, submission, settings.publicUrl);
+      const content = describeSubmission(form, submission, settings.publicUrl, files);
       const raw = buildNotificationEmail(content, destination.from, destination.to, submitterAddress(form, submission.fields));
       return sendEmailAttempt(mailer, destination.from, destination.to, raw);
     }
@@ -68,7 +74,7 @@ export async function attemptKind({
       if (!mailer) return held("the Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
       const to = submitterAddress(form, submission.fields);
       if (!to) return skipped("the sender's address is missing or not a valid e-mail address");
-      if (!(await reserveConfirmation(db, form.id, to, claim.id, Date.now()))) {
+      if (!(await reserveConfirmation(db, form.id, to, claim.id, nowMs))) {
         return skipped("this address already got a confirmation from this form in the last 24 h");
       }
       const raw = buildConfirmationEmail({

@@ -23,6 +23,21 @@ export const ERRORS = {
     message: "What you sent contains characters that cannot be kept (broken encoding or control characters).",
   },
   file_not_accepted: { status: 415, message: "This form does not take files: send it without attachments." },
+  // uploads (docs/forms.md#file-fields)
+  file_too_large: { status: 413, message: "A file is larger than this form takes: the limits are shown next to the field." },
+  upload_too_large: {
+    status: 413,
+    message: "The files together are larger than this form takes: the limits are shown next to each file field.",
+  },
+  uploads_unavailable: {
+    status: 503,
+    message: "We could not store your files right now, so nothing was saved. Please try again in a minute.",
+  },
+  uploads_not_configured: { status: 500, message: SERVER_MISCONFIGURED },
+  file_link_expired: {
+    status: 410,
+    message: "This download link has expired. Open the submission in the Gatepost console to download the file.",
+  },
   turnstile_token_missing: {
     status: 400,
     message: "Please complete the captcha check before sending.",

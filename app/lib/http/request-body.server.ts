@@ -1,3 +1,11 @@
+import {
+  getMultipartBoundary,
+  MaxFileSizeExceededError,
+  MaxPartsExceededError,
+  MaxTotalSizeExceededError,
+  MultipartParser,
+  type MultipartPart,
+} from "@remix-run/multipart-parser";
 import type { ErrorCode } from "~/lib/http/errors";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
@@ -7,47 +15,102 @@ import { readMessageUpTo } from "~/lib/http/read-stream.server";
 // UTF-8 without control characters is refused, not repaired (issue 19, points 1, 5 and 12).
 // URL-encoded bodies are split here rather than by URLSearchParams, because URLSearchParams turns
 // invalid UTF-8 such as `%FF` into U+FFFD silently.
+//
+// Multipart bodies go through @remix-run/multipart-parser (docs/decisions/050), fed chunk by chunk
+// from one read of the body: a form that takes files gets its files' bytes back, held in memory
+// until Turnstile has passed, within limits checked as the bytes arrive, so a post over a limit is
+// refused at once and the rest of it is never read. Any other form refuses a file part (415).
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Fields in one body, each repeat of a name counting; no form needs more, and it bounds all later work. */
 export const MAX_FIELDS = 100;
 
+/** Multipart part headers longer than this are malformed: a name and a file name fit many times over. */
+const MAX_PART_HEADER_BYTES = 4096;
+
 export type BodyCode = Extract<
   ErrorCode,
-  "body_too_large" | "malformed_body" | "unsupported_media_type" | "too_many_fields" | "invalid_text" | "file_not_accepted"
+  | "body_too_large"
+  | "malformed_body"
+  | "unsupported_media_type"
+  | "too_many_fields"
+  | "invalid_text"
+  | "file_not_accepted"
+  | "file_too_large"
+  | "upload_too_large"
 >;
 
-export type BodyResult = { ok: true; fields: Record<string, unknown> } | { ok: false; code: BodyCode };
+/** What a form takes in files (uploadLimitsOf in app/lib/submit/uploads.server.ts); null: no files. */
+export interface UploadLimits {
+  /** Field name → the bytes one file of it may have. */
+  maxBytes: ReadonlyMap<string, number>;
+  /** All files of one post together. */
+  maxUploadBytes: number;
+  /** Most file parts in one post (every field's maxFiles), so empty parts cannot pile up. */
+  maxFileParts: number;
+}
+
+/** One file part as it arrived: its field, the name the sender's browser gave, its bytes. */
+export interface UploadedPart {
+  field: string;
+  name: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+export type BodyResult =
+  | { ok: true; fields: Record<string, unknown>; files: UploadedPart[] }
+  /** `field`: the file field a file_too_large refusal is about, when it is known. */
+  | { ok: false; code: BodyCode; field?: string };
 
 type Kind = "urlencoded" | "multipart" | "json";
 
 /** Refusal class thrown inside the parsers and turned into its code by readBody. */
 class BodyRefusal extends Error {
-  constructor(readonly code: BodyCode) {
+  constructor(
+    readonly code: BodyCode,
+    readonly field?: string,
+  ) {
     super(code);
   }
 }
 
-/** True when the Content-Length header alone already says the body is over the cap (no read needed). */
-export function declaresTooLarge(request: Request): boolean {
-  return Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES;
+/**
+ * The most bytes a body may have: 64 KiB, or for a multipart post to a form that takes files, the
+ * form's total for files plus those 64 KiB for its text and part headers.
+ */
+export function bodyLimitOf(request: Request, uploads: UploadLimits | null = null): number {
+  const files = uploads && kindOf(request.headers.get("content-type") ?? "") === "multipart" ? uploads.maxUploadBytes : 0;
+  return MAX_BODY_BYTES + files;
 }
 
-/** Reads and parses the body. Never throws; refusals come back as catalogue codes. */
-export async function readBody(request: Request): Promise<BodyResult> {
-  if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
+/** The code for a body over `bodyLimitOf`: the files' total when the form takes files, else the text's. */
+function tooLarge(limit: number): BodyCode {
+  return limit > MAX_BODY_BYTES ? "upload_too_large" : "body_too_large";
+}
+
+/** The refusal when the Content-Length header alone already says the body is over its limit (no read needed), else null. */
+export function declaresTooLarge(request: Request, uploads: UploadLimits | null = null): BodyCode | null {
+  const limit = bodyLimitOf(request, uploads);
+  return Number(request.headers.get("content-length") ?? "0") > limit ? tooLarge(limit) : null;
+}
+
+/** Reads and parses the body; files only for the fields `uploads` names. Never throws; refusals come back as catalogue codes. */
+export async function readBody(request: Request, uploads: UploadLimits | null = null): Promise<BodyResult> {
+  const declared = declaresTooLarge(request, uploads);
+  if (declared) return { ok: false, code: declared };
   const contentType = request.headers.get("content-type") ?? "";
   const kind = kindOf(contentType);
   if (!kind) return { ok: false, code: "unsupported_media_type" };
-  const read = await readMessageUpTo(request, MAX_BODY_BYTES);
-  if (!read) return { ok: false, code: "malformed_body" };
-  if (read.overflow) return { ok: false, code: "body_too_large" };
   try {
-    if (kind === "urlencoded") return { ok: true, fields: collect(urlEncodedEntries(decode(read.bytes))) };
-    if (kind === "multipart") return { ok: true, fields: collect(await multipartEntries(read.bytes, contentType)) };
-    return { ok: true, fields: collect(jsonEntries(decode(read.bytes))) };
+    if (kind === "multipart") return await readMultipart(request, contentType, uploads);
+    const read = await readMessageUpTo(request, MAX_BODY_BYTES);
+    if (!read) return { ok: false, code: "malformed_body" };
+    if (read.overflow) return { ok: false, code: "body_too_large" };
+    if (kind === "urlencoded") return { ok: true, fields: collect(urlEncodedEntries(decode(read.bytes))), files: [] };
+    return { ok: true, fields: collect(jsonEntries(decode(read.bytes))), files: [] };
   } catch (error) {
-    return { ok: false, code: error instanceof BodyRefusal ? error.code : "malformed_body" };
+    if (error instanceof BodyRefusal) return { ok: false, code: error.code, ...(error.field ? { field: error.field } : {}) };
+    return { ok: false, code: "malformed_body" };
   }
 }
 
@@ -115,17 +178,99 @@ function decodeComponent(raw: string): string {
   }
 }
 
-async function multipartEntries(bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<[string, unknown][]> {
-  const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
-  const entries: [string, unknown][] = [];
-  for (const [name, value] of form.entries()) {
-    // Uploads are not a feature: a file is refused, not silently dropped (issue 19.12).
-    if (typeof value !== "string") throw new BodyRefusal("file_not_accepted");
-    counted(entries, [wellFormedText(name), wellFormedText(value)]);
+/**
+ * The body's chunks, read once. Without files it is read in one go within 64 KiB (readMessageUpTo);
+ * with files it is streamed, and reading stops (the rest cancelled) once `limit` is passed.
+ */
+async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint8Array> {
+  if (limit <= MAX_BODY_BYTES) {
+    const read = await readMessageUpTo(request, limit);
+    if (!read) throw new BodyRefusal("malformed_body");
+    if (read.overflow) throw new BodyRefusal("body_too_large");
+    yield read.bytes;
+    return;
   }
-  // formData() decodes text leniently; without files the whole body must be valid UTF-8 too.
-  decode(bytes);
-  return entries;
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  let total = 0;
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw new BodyRefusal("malformed_body");
+      }
+      if (chunk.done) return;
+      total += chunk.value.byteLength;
+      if (total > limit) throw new BodyRefusal(tooLarge(limit));
+      yield chunk.value;
+    }
+  } finally {
+    // Stopped early (a limit, a refused part): the rest of the body is never read.
+    await reader.cancel().catch(() => {});
+  }
+}
+
+async function readMultipart(request: Request, contentType: string, uploads: UploadLimits | null): Promise<BodyResult> {
+  const boundary = getMultipartBoundary(contentType);
+  if (!boundary) throw new BodyRefusal("malformed_body");
+  const limit = bodyLimitOf(request, uploads);
+  const largestFile = Math.max(0, ...(uploads?.maxBytes.values() ?? []));
+  const parser = new MultipartParser(boundary, {
+    maxHeaderSize: MAX_PART_HEADER_BYTES,
+    // Text parts are held to 64 KiB together below; a file part to its field's own limit.
+    maxFileSize: Math.max(largestFile, MAX_BODY_BYTES),
+    maxParts: MAX_FIELDS + (uploads?.maxFileParts ?? 0),
+    maxTotalSize: limit,
+  });
+  const entries: [string, unknown][] = [];
+  const files: UploadedPart[] = [];
+  let textBytes = 0;
+  let fileBytes = 0;
+  const take = (part: MultipartPart) => {
+    const name = wellFormedText(part.name ?? "");
+    if (part.isFile) {
+      const maxBytes = uploads?.maxBytes.get(name);
+      if (maxBytes === undefined) throw new BodyRefusal("file_not_accepted");
+      // An <input type=file> left empty still sends a part: no name, no bytes.
+      if (part.size === 0 && !part.filename) return;
+      if (part.size > maxBytes) throw new BodyRefusal("file_too_large", name);
+      fileBytes += part.size;
+      if (fileBytes > uploads!.maxUploadBytes) throw new BodyRefusal("upload_too_large");
+      // The name is cleaned where it is kept (cleanFileName), not refused for a stray character.
+      // part.bytes is one new array of the part's size (its chunks copied once), typed without its buffer.
+      files.push({ field: name, name: part.filename ?? "", bytes: part.bytes as Uint8Array<ArrayBuffer> });
+      return;
+    }
+    textBytes += part.size;
+    if (textBytes > MAX_BODY_BYTES) throw new BodyRefusal("body_too_large");
+    counted(entries, [name, wellFormedText(part.text)]);
+  };
+  try {
+    for await (const chunk of bodyChunks(request, limit)) {
+      if (chunk.byteLength > 0) for (const part of parser.write(chunk)) take(part);
+    }
+    parser.finish();
+  } catch (error) {
+    throw refusalOf(error, uploads);
+  }
+  return { ok: true, fields: collect(entries), files };
+}
+
+/** The parser's errors as refusals; a part over the parser's per-part limit is a file over its field's. */
+function refusalOf(error: unknown, uploads: UploadLimits | null): BodyRefusal {
+  if (error instanceof BodyRefusal) return error;
+  if (error instanceof MaxFileSizeExceededError) {
+    // With one file field, the part can only have been its file; else the field is not known yet.
+    const only = uploads?.maxBytes.size === 1 ? [...uploads.maxBytes.keys()][0] : undefined;
+    return uploads ? new BodyRefusal("file_too_large", only) : new BodyRefusal("body_too_large");
+  }
+  if (error instanceof MaxTotalSizeExceededError) return new BodyRefusal(uploads ? "upload_too_large" : "body_too_large");
+  if (error instanceof MaxPartsExceededError) return new BodyRefusal("too_many_fields");
+  // The parser decodes part headers and text strictly (fatal UTF-8), and throws a TypeError on bad bytes.
+  if (error instanceof TypeError) return new BodyRefusal("invalid_text");
+  return new BodyRefusal("malformed_body");
 }
 
 function jsonEntries(text: string): [string, unknown][] {

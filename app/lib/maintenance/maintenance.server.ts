@@ -6,13 +6,16 @@ import { pruneConfirmationLimits } from "~/lib/delivery/confirmation.server";
 import { pruneRateLimits } from "~/lib/http/rate-limit.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { foldMissingSearchTexts } from "~/lib/storage/search-text.server";
+import { sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
 
 // The jobs the Worker's cron runs every minute (functions/scheduled.ts). Adding a job is adding an
 // entry to MAINTENANCE_JOBS.
 
-/** What a run needs: the database, the settings parsed for this run, and the mailer (null: e-mail is held). */
+/** What a run needs: the database and bucket, the settings parsed for this run, the mailer (null: e-mail is held), the time. */
 export interface MaintenanceContext {
   db: D1Database;
+  /** The uploads bucket (null: the Worker has no UPLOADS binding). */
+  bucket: R2Bucket | null;
   settings: Settings;
   mailer: Mailer | null;
   nowMs: number;
@@ -44,10 +47,13 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
     },
   },
   // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
-  { name: "apply-retention", run: ({ db, nowMs }) => applyRetention(db, FORMS, nowMs) },
+  { name: "apply-retention", run: ({ db, bucket, nowMs }) => applyRetention(db, bucket, FORMS, nowMs) },
   // The console's folded search text for submissions stored before it existed (migration 0010); a
   // single read that finds nothing once every row has one.
   { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
+  // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
+  // list per run while nothing new was uploaded.
+  { name: "sweep-orphaned-files", run: ({ db, bucket, nowMs }) => sweepOrphanedFiles(db, bucket, nowMs) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */

@@ -4,6 +4,7 @@ import { checkDestinationSettings } from "./destination-settings.server";
 import { readFormSettings, type FormSettings } from "./forms.server";
 import { readSiteSettings, type SiteSettings } from "./site.server";
 import { readSettings as readTurnstileSettings, type Settings as TurnstileSettings } from "./turnstile.server";
+import { readUploadSettings, type UploadSettings } from "./uploads.server";
 
 // Every setting Gatepost reads, parsed once per request (in getLoadContext) or once per scheduled run
 // (functions/scheduled.ts) into one typed object; modules take the part they need as an argument.
@@ -49,6 +50,8 @@ export interface Settings {
   admin: AdminConfig;
   /** The site's name, logo and brand colour for every page. */
   site: SiteSettings;
+  /** What signs the download links of uploaded files. */
+  uploads: UploadSettings;
   /** Local dev only: plain http to loopback hosts is allowed for webhook-style destinations. */
   allowLoopbackHttp: boolean;
   /** The site-wide sender of notification e-mails (EMAIL_FROM); null when unset or invalid. */
@@ -104,6 +107,7 @@ export function parseSettings(env: RawEnv): Settings {
   const emailFrom = optional(env, "EMAIL_FROM", EmailAddressSchema, problems, "one e-mail address, e.g. forms@example.org");
   const publicUrl = optional(env, "PUBLIC_URL", HttpOriginSchema, problems, "an http(s) origin, e.g. https://forms.example.org");
   const site = readSiteSettings(env as Partial<Env>, problems);
+  const uploads = readUploadSettings(env as Partial<Env>, problems);
   problems.push(...checkDestinationSettings(env, { allowLoopbackHttp: loopback === "true", emailFrom }));
   const perForm = new Map<string, FormEnvSettings>();
   return {
@@ -111,6 +115,7 @@ export function parseSettings(env: RawEnv): Settings {
     forms,
     admin,
     site,
+    uploads,
     allowLoopbackHttp: loopback === "true",
     emailFrom,
     publicUrl,

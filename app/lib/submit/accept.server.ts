@@ -17,6 +17,8 @@ import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
+import { describeFiles, fileTooLargeErrors, fingerprintValues, uploadLimitsOf, withFiles } from "~/lib/submit/uploads.server";
+import { deleteFileObjects, putFileObjects, uploadsBucket, type FileToStore } from "~/lib/storage/file-objects.server";
 
 // The one path every submission takes, from Gatepost's own page and the public API alike:
 // body size → origin → body → stamp and honeypot → schema → throttle → Turnstile → one atomic D1
@@ -26,6 +28,12 @@ import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 // batch counts the hit, claims the idempotency key and stores the submission with its outbox rows, or
 // refuses and stores nothing; the first delivery adds one more trip after the answer
 // (docs/decisions/012-provider-first-one-round-trip.md).
+//
+// Files (docs/decisions/050) ride in the same order: the body is read once within the form's limits,
+// their types are checked by their leading bytes with the schema, and only a verified post that is not
+// quarantined writes them to R2, under random keys, just before the batch. A batch that stores nothing
+// takes its files out again before the answer; anything left by a crash in between is the orphan
+// sweep's (docs/decisions/052).
 
 /** The throttle's window: the Workers Rate Limiting binding counts in windows of 10 or 60 s. */
 const THROTTLE_PERIOD_SECONDS = 60;
@@ -75,15 +83,17 @@ export interface AcceptInput {
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
 export async function acceptSubmission({ request, form, env, settings, ctx, mailer, channel }: AcceptInput): Promise<AcceptResult> {
   // Checks on headers alone come first: a post refused by them is never read or parsed.
-  if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
+  const uploads = uploadLimitsOf(form);
+  const declared = declaresTooLarge(request, uploads);
+  if (declared) return { ok: false, code: declared };
   const formSettings = settings.forms;
   const origin = checkOrigin(request, allowedOriginsFor(form, formSettings));
   if (!origin.ok) return { ok: false, code: origin.code };
   // Without the secret a page post can never prove its stamp; refuse rather than guess (fail closed).
   const secret = formSettings.signingSecret;
   if (channel === "page" && !secret) return { ok: false, code: "form_signing_secret_missing" };
-  const body = await readBody(request);
-  if (!body.ok) return { ok: false, code: body.code };
+  const body = await readBody(request, uploads);
+  if (!body.ok) return { ok: false, code: body.code, fieldErrors: fileTooLargeErrors(form, body.field) };
   const { fields } = body;
   // A page post's key is the submission id its stamp is signed over, whatever headers it carries: an
   // Idempotency-Key header would let one harvested stamp buy a submission per header value.
@@ -100,10 +110,12 @@ export async function acceptSubmission({ request, form, env, settings, ctx, mail
     return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings, judged.signed) };
   const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid: key.key } : undefined;
 
-  const validation = validateFields(form, fields);
+  const validation = validateFields(form, fields, body.files);
   if (!validation.ok) return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, keep };
   const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
-  const fingerprint = key.key ? await fingerprintRequest(form.id, validation.values) : null;
+  // Files with nowhere to go are refused before the provider is asked, so the token is not spent.
+  const bucket = uploadsBucket(env);
+  if (validation.files.length > 0 && !bucket) return { ok: false, code: "uploads_not_configured", values: echo, keep };
   const limits = rateLimitsFor(form, formSettings);
   const rules = formRateRules(form.id, limits, clientIp(request));
 
@@ -126,6 +138,12 @@ export async function acceptSubmission({ request, form, env, settings, ctx, mail
   });
   // Read after the provider's answer, which may take seconds: the hit counts in the window it lands in.
   const nowMs = Date.now();
+  // The files' ids and digests are made only now: a post the provider refused costs no hashing,
+  // unless it may be a repeat whose first answer must be found by its fingerprint.
+  const mayStore = verdict.ok || verdict.code === "turnstile_expired_or_duplicate";
+  const described = mayStore ? await describeFiles(validation.files, nowMs) : [];
+  const values = withFiles(form, validation.values, described);
+  const fingerprint = key.key && mayStore ? await fingerprintRequest(form.id, fingerprintValues(values)) : null;
   if (!verdict.ok) {
     // A repeat whose token the first request spent: only this path pays a look-up of the key.
     if (verdict.code === "turnstile_expired_or_duplicate" && key.key && fingerprint) {
@@ -143,8 +161,13 @@ export async function acceptSubmission({ request, form, env, settings, ctx, mail
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
   // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
-  const gate = judged.bot ? null : await confirmationGate(settings, form, validation.values, clientIp(request));
+  const gate = judged.bot ? null : await confirmationGate(settings, form, values, clientIp(request));
   const outbox = judged.bot ? { statements: [], claims: [] } : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);
+  // A quarantined post keeps its files' names and digests but never their bytes (docs/decisions/050).
+  const stored: FileToStore[] = judged.bot ? [] : described;
+  if (stored.length > 0 && !(await putFileObjects(bucket!, id, stored))) {
+    return { ok: false, code: "uploads_unavailable", values: echo, keep };
+  }
   const outcome = await storeInOneTrip(env.DB, {
     rules,
     nowMs,
@@ -154,11 +177,19 @@ export async function acceptSubmission({ request, form, env, settings, ctx, mail
     submission: {
       id,
       formId: form.id,
-      fields: validation.values,
+      fields: values,
       verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
       quarantineReason: judged.bot ? judged.reason : undefined,
     },
   });
+  // Refused by the batch: its files go before the answer. After a failed batch they stay, since D1
+  // may have stored the submission after all; the sweep removes them if it did not.
+  if (stored.length > 0 && outcome.kind !== "stored" && outcome.kind !== "failed") {
+    await deleteFileObjects(
+      bucket!,
+      stored.map((f) => f.file.id),
+    ).catch((error) => console.error(`removing the files of refused submission ${id} failed; the sweep will:`, error));
+  }
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
   const due = outcome.kind === "stored" ? outbox.claims.filter((claim) => !outcome.settled.has(claim.id)) : [];
   if (outcome.kind === "stored" && due.length > 0) {

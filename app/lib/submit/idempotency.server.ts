@@ -1,4 +1,3 @@
-import type { FieldValue } from "~/forms/schema";
 import type { SqlCondition } from "~/lib/http/rate-limit.server";
 import { SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 
@@ -39,7 +38,7 @@ export function readSubmissionIdKey(fields: Record<string, unknown>): KeyResult 
  * are the page's stamp and trap fields: the stamp is signed over the submission id, which is the key
  * itself, so it can differ only where the key does.
  */
-export async function fingerprintRequest(formId: string, values: Record<string, FieldValue>): Promise<string> {
+export async function fingerprintRequest(formId: string, values: Readonly<Record<string, unknown>>): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(JSON.stringify([formId, values])));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -1,0 +1,124 @@
+import type { FieldDef, FormDef } from "~/forms/schema";
+
+// The file types Gatepost takes, each recognised by its leading bytes, never by the browser's
+// Content-Type or the file's name (docs/decisions/050). Home-made on purpose: five fixed signatures
+// are a few lines, while file-type (the kept library for the job) adds about 74 KB of minified code
+// to the Worker for hundreds of formats we refuse anyway, and needs Node 22. Client-safe: the form
+// page shows the same limits the server holds.
+//
+// Nothing that a browser could run or render as a page is on the list: HTML, SVG, XML, scripts,
+// archives and executables are never taken, whatever a form definition's `accept` says.
+
+interface FileType {
+  type: string;
+  /** What a person calls it, in hints and errors. */
+  label: string;
+  /** Name endings of this type; the first is added to a name that has none of them. */
+  extensions: readonly string[];
+  /** True when `bytes` (at least the first 12 of the file) start the way this type does. */
+  matches: (bytes: Uint8Array) => boolean;
+}
+
+const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0) => prefix.every((byte, i) => bytes[at + i] === byte);
+const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+
+const FILE_TYPES: readonly FileType[] = [
+  { type: "application/pdf", label: "PDF", extensions: [".pdf"], matches: (b) => startsWith(b, ascii("%PDF-")) },
+  {
+    type: "image/png",
+    label: "PNG",
+    extensions: [".png"],
+    matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  },
+  { type: "image/jpeg", label: "JPEG", extensions: [".jpg", ".jpeg"], matches: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
+  {
+    type: "image/gif",
+    label: "GIF",
+    extensions: [".gif"],
+    matches: (b) => startsWith(b, ascii("GIF87a")) || startsWith(b, ascii("GIF89a")),
+  },
+  {
+    type: "image/webp",
+    label: "WebP",
+    extensions: [".webp"],
+    matches: (b) => startsWith(b, ascii("RIFF")) && startsWith(b, ascii("WEBP"), 8),
+  },
+];
+
+/** Every type a file field may list in `accept`. */
+export const ALLOWED_FILE_TYPES: readonly string[] = FILE_TYPES.map((t) => t.type);
+/** The type of every download that is not one of ALLOWED_FILE_TYPES. */
+export const UNKNOWN_FILE_TYPE = "application/octet-stream";
+
+const MB = 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = 10 * MB;
+export const DEFAULT_MAX_UPLOAD_BYTES = 25 * MB;
+export const DEFAULT_MAX_FILES = 1;
+/**
+ * What a definition may raise the limits to. A post is held in memory until Turnstile has passed
+ * (nothing is stored before), and a Worker has 128 MB: 32 MB of files leaves room for a copy.
+ */
+export const MAX_UPLOAD_BYTES_CEILING = 32 * MB;
+export const MAX_FILES_CEILING = 10;
+
+/** The type whose signature `bytes` start with, or null. Reads at most the first 12 bytes. */
+export function sniffFileType(bytes: Uint8Array): string | null {
+  return FILE_TYPES.find((t) => t.matches(bytes))?.type ?? null;
+}
+
+/** `type` when Gatepost knows it, else application/octet-stream: what a download may be labelled. */
+export function servedType(type: string): string {
+  return ALLOWED_FILE_TYPES.includes(type) ? type : UNKNOWN_FILE_TYPE;
+}
+
+export interface FileLimits {
+  /** The field's `accept` narrowed to ALLOWED_FILE_TYPES (all of them when it lists none). */
+  types: readonly string[];
+  maxFiles: number;
+  maxBytes: number;
+}
+
+/** A file field's limits with their defaults, and its types cut down to the allow-list. */
+export function fileLimitsOf(field: FieldDef): FileLimits {
+  const listed = field.accept && field.accept.length > 0 ? field.accept : ALLOWED_FILE_TYPES;
+  return {
+    types: ALLOWED_FILE_TYPES.filter((type) => listed.includes(type)),
+    maxFiles: field.maxFiles ?? DEFAULT_MAX_FILES,
+    maxBytes: field.maxBytes ?? DEFAULT_MAX_FILE_BYTES,
+  };
+}
+
+/** The form's file fields; empty for a form that takes no files. */
+export function fileFieldsOf(form: Pick<FormDef, "fields">): readonly FieldDef[] {
+  return form.fields.filter((field) => field.type === "file");
+}
+
+/** How many bytes of files one submission of `form` may carry together (0: it takes no files). */
+export function uploadLimitOf(form: Pick<FormDef, "fields" | "maxUploadBytes">): number {
+  return fileFieldsOf(form).length > 0 ? (form.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES) : 0;
+}
+
+/** What a person calls these types: "PDF", "PNG or JPEG". */
+export function typeLabels(types: readonly string[]): string {
+  const labels = FILE_TYPES.filter((t) => types.includes(t.type)).map((t) => t.label);
+  return labels.length <= 1 ? (labels[0] ?? "") : `${labels.slice(0, -1).join(", ")} or ${labels[labels.length - 1]}`;
+}
+
+/** The value of an <input type=file> accept attribute: the types and their name endings (a hint to the browser only). */
+export function acceptAttribute(types: readonly string[]): string {
+  return FILE_TYPES.filter((t) => types.includes(t.type))
+    .flatMap((t) => [t.type, ...t.extensions])
+    .join(",");
+}
+
+/** The name endings of a type Gatepost knows; empty for any other. */
+export function extensionsOf(type: string): readonly string[] {
+  return FILE_TYPES.find((t) => t.type === type)?.extensions ?? [];
+}
+
+/** Bytes as a person reads a limit: "10 MB", "1.5 MB", "300 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= MB) return `${Number((bytes / MB).toFixed(1))} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
