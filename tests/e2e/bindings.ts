@@ -57,6 +57,10 @@ export async function extraBindings(): Promise<ExtraBindings> {
   Object.assign(bindings, { CONTACT_WEBHOOK_URL: sink.url, CONTACT_WEBHOOK_SECRET: secret, ALLOW_LOOPBACK_WEBHOOKS: "true" });
   provided.sinkControl = sink.controlOrigin;
 
+  // uploads: the apply form's CV links in notifications are signed with this (local R2 comes from
+  // wrangler.toml's UPLOADS binding, persisted with the rest of the e2e state).
+  bindings.FILE_LINK_SECRET = "e2e-file-link-secret-0123456789abcdef0123456789";
+
   return {
     bindings,
     provided,

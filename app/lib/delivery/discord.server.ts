@@ -71,7 +71,7 @@ function discordFiles(content: MessageContent): string {
   let length = 0;
   for (const file of content.files) {
     if (!file.url) continue;
-    const line = `[${truncateEscaped(file.name, 80, escapeDiscord).text}](${file.url}) (${file.size})`;
+    const line = `[${truncateEscaped(file.name, 160, escapeDiscord).text}](${file.url}) (${file.size})`;
     // The last room goes to a note, so a file that does not fit is never dropped without a word.
     if (length + line.length + 1 > DISCORD_LIMITS.fieldValue - 40) {
       lines.push(`${ELLIPSIS} more files in the console`);

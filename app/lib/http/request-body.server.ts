@@ -180,7 +180,7 @@ function decodeComponent(raw: string): string {
 
 /**
  * The body's chunks, read once. Without files it is read in one go within 64 KiB (readMessageUpTo);
- * with files it is streamed, and reading stops (the rest cancelled) once `limit` is passed.
+ * with files it is streamed, and the caller stops reading (which cancels the rest) at a limit.
  */
 async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint8Array> {
   if (limit <= MAX_BODY_BYTES) {
@@ -192,7 +192,6 @@ async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint
   }
   if (!request.body) return;
   const reader = request.body.getReader();
-  let total = 0;
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -202,8 +201,6 @@ async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint
         throw new BodyRefusal("malformed_body");
       }
       if (chunk.done) return;
-      total += chunk.value.byteLength;
-      if (total > limit) throw new BodyRefusal(tooLarge(limit));
       yield chunk.value;
     }
   } finally {
@@ -247,9 +244,14 @@ async function readMultipart(request: Request, contentType: string, uploads: Upl
     if (textBytes > MAX_BODY_BYTES) throw new BodyRefusal("body_too_large");
     counted(entries, [name, wellFormedText(part.text)]);
   };
+  let total = 0;
   try {
     for await (const chunk of bodyChunks(request, limit)) {
+      // The chunk is parsed before the total is judged, so a file over its own limit in it is
+      // refused as that, the more precise answer.
       if (chunk.byteLength > 0) for (const part of parser.write(chunk)) take(part);
+      total += chunk.byteLength;
+      if (total > limit) throw new BodyRefusal(tooLarge(limit));
     }
     parser.finish();
   } catch (error) {
