@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as build from "../../build/server";
 import { apiPost, clearTables, countingDb, countRows, formPost, sink, sinkEnv, standin, standinToken, testEnv } from "./helpers";
 import { expectConsoleErrors } from "../support/fail-on-console";
+import { applyPost, clearBucket, instrumentedBucket } from "./upload-helpers";
 
 // Issue 18: an accepted submission costs exactly one D1 round trip before Gatepost answers (the atomic
 // batch that counts the hit, claims the key and stores the submission with its outbox rows), every
@@ -87,6 +88,17 @@ describe("D1 round trips on the accept path", () => {
     }>();
     expect(row?.status).toBe("pending");
     expect(row?.last_error ?? "").not.toMatch(/^not sent/);
+  });
+
+  it("accepts a post with a file in one round trip too: the file is one R2 put before it, never a D1 trip", async () => {
+    const { bucket, ops } = instrumentedBucket(env.UPLOADS);
+    const { response, beforeAnswer, trips } = await sendCounted(applyPost(), { ...testEnv(), UPLOADS: bucket });
+    expect(response.status).toBe(303);
+    expect(trips, JSON.stringify(trips, null, 1)).toHaveLength(1);
+    expect(beforeAnswer).toBe(1);
+    expect(stores(trips[0])).toBe(true);
+    expect(ops).toEqual(["put"]);
+    await clearBucket();
   });
 
   it("answers a repeat with a fresh token (same key, same fields) in one round trip, storing nothing new", async () => {
