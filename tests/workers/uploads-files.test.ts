@@ -54,8 +54,10 @@ describe("downloads from the console", () => {
     const appEnv = await adminEnv();
     for (const role of ["admin", "viewer"] as const) {
       const response = await appFetch(adminGet(`/admin/files/${id}/${file.id}`, await sessionCookie(role, appEnv)), appEnv);
+      // Read first: an R2 body left open by a failed assertion would break the next tests' storage.
+      const got = new Uint8Array(await response.arrayBuffer());
       expectDownloadHeaders(response, file);
-      expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+      expect(got).toEqual(bytes);
     }
   });
 
@@ -103,8 +105,8 @@ describe("signed links", () => {
     ]);
     expect(Date.parse(payload.submission.files[0].url_expires_at) - Date.now()).toBeGreaterThan(6.9 * DAY);
     const response = await get(new URL(payload.submission.files[0].url));
-    expectDownloadHeaders(response, file);
     const got = new Uint8Array(await response.arrayBuffer());
+    expectDownloadHeaders(response, file);
     expect(got).toEqual(bytes);
     expect(await sha256Hex(got)).toBe(payload.submission.files[0].sha256);
   });
