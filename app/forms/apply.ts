@@ -29,7 +29,7 @@ export const applyForm = defineForm({
       name: "cv",
       type: "file",
       label: "Your CV",
-      hint: "One PDF file.",
+      hint: "Your curriculum vitae, as you would send it to any employer.",
       required: true,
       accept: ["application/pdf"],
       maxFiles: 1,

@@ -37,7 +37,16 @@ describe("files in notifications", () => {
   it("the webhook payload lists each file with its link and expiry, and no bytes", () => {
     const payload = buildPayload(submission, linked);
     expect(payload.submission.files).toEqual([
-      { id: FILE.id, field: "cv", name: FILE.name, type: FILE.type, size: FILE.size, sha256: FILE.sha256, url: URL_, url_expires_at: "2026-11-29T17:00:01.000Z" },
+      {
+        id: FILE.id,
+        field: "cv",
+        name: FILE.name,
+        type: FILE.type,
+        size: FILE.size,
+        sha256: FILE.sha256,
+        url: URL_,
+        url_expires_at: "2026-11-29T17:00:01.000Z",
+      },
     ]);
     expect(payload.submission.fields.cv).toEqual([FILE]);
   });

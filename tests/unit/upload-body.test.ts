@@ -80,7 +80,9 @@ describe("reading a post with files", () => {
   });
 
   it("refuses a declared Content-Length over the form's total without reading a byte", async () => {
-    const { request, seen } = streamed(body(part("cv", pdf(100), { name: "cv.pdf" })), { length: LIMITS.maxUploadBytes + MAX_BODY_BYTES + 1 });
+    const { request, seen } = streamed(body(part("cv", pdf(100), { name: "cv.pdf" })), {
+      length: LIMITS.maxUploadBytes + MAX_BODY_BYTES + 1,
+    });
     expect(await readBody(request, LIMITS)).toEqual({ ok: false, code: "upload_too_large" });
     expect(seen.pulled).toBe(0);
   });

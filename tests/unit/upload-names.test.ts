@@ -32,21 +32,17 @@ describe("cleanFileName", () => {
 });
 
 describe("attachmentDisposition", () => {
-  it.each([
-    'Ada "Countess" Lovelace.pdf',
-    "Zoë's CV (final) — 2026.pdf",
-    "résumé.pdf",
-    "a\\b;c=d.pdf",
-    "履歴書.pdf",
-    "cv%20encoded.pdf",
-  ])("is one safe header value that a parser reads back as %j", (name) => {
-    const value = attachmentDisposition(name);
-    expect(value).toMatch(/^attachment; filename="[A-Za-z0-9 ._()-]+"; filename\*=UTF-8''[A-Za-z0-9!#$&+\-.^_`|~%]+$/);
-    // Headers refuses CR, LF and NUL: setting it proves the value is a legal header value.
-    expect(new Headers({ "content-disposition": value }).get("content-disposition")).toBe(value);
-    expect(ContentDisposition.from(value).preferredFilename).toBe(name);
-    expect(ContentDisposition.from(value).type).toBe("attachment");
-  });
+  it.each(['Ada "Countess" Lovelace.pdf', "Zoë's CV (final) — 2026.pdf", "résumé.pdf", "a\\b;c=d.pdf", "履歴書.pdf", "cv%20encoded.pdf"])(
+    "is one safe header value that a parser reads back as %j",
+    (name) => {
+      const value = attachmentDisposition(name);
+      expect(value).toMatch(/^attachment; filename="[A-Za-z0-9 ._()-]+"; filename\*=UTF-8''[A-Za-z0-9!#$&+\-.^_`|~%]+$/);
+      // Headers refuses CR, LF and NUL: setting it proves the value is a legal header value.
+      expect(new Headers({ "content-disposition": value }).get("content-disposition")).toBe(value);
+      expect(ContentDisposition.from(value).preferredFilename).toBe(name);
+      expect(ContentDisposition.from(value).type).toBe("attachment");
+    },
+  );
 
   it("falls back to an ASCII name with accents dropped and anything unusual as _", () => {
     expect(asciiFileName("Zoë's CV.pdf")).toBe("Zoe_s CV.pdf");

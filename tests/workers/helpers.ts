@@ -121,7 +121,8 @@ export function multipartPost(
 ): Request {
   const page = /^\/f\/([^/]+)$/.exec(path);
   const sid = fields._gp_sid ?? crypto.randomUUID();
-  const all = page && !("_gp_ts" in fields) ? { _gp_ts: signedStamp(page[1], Date.now() - stampAgeMs, sid), _gp_sid: sid, ...fields } : fields;
+  const all =
+    page && !("_gp_ts" in fields) ? { _gp_ts: signedStamp(page[1], Date.now() - stampAgeMs, sid), _gp_sid: sid, ...fields } : fields;
   const body = new FormData();
   for (const [name, value] of Object.entries(all)) body.append(name, value);
   for (const file of files) body.append(file.field, new File([file.bytes], file.name, { type: file.type ?? "application/octet-stream" }));
