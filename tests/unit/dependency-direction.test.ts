@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 // The folders of app/lib are the architecture (README, "What is where"): each may import only the
-// folders below it, so the dependency direction stays one way: submit → delivery → storage ← admin,
+// folders below it, so the dependency direction stays one way: submit → delivery → uploads → storage ← admin,
 // with turnstile below submit and admin, maintenance (the cron's jobs) beside them, and http,
 // settings and crypto at the bottom; text (words for counts) sits under everything and imports
 // nothing. A new import that points
