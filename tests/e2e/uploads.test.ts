@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
@@ -113,5 +114,12 @@ describe("the owner", () => {
     expect(page.url()).toContain(`/admin/submissions/${reference}`);
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it("can read the local bucket the way the README says, while the Worker runs", () => {
+    const script = new URL("../../scripts/local-uploads.mjs", import.meta.url).pathname;
+    const listing = execFileSync(process.execPath, [script, "--persist-to", inject("persistTo")], { encoding: "utf8", timeout: 60_000 });
+    const line = listing.split("\n").find((l) => l.includes(reference));
+    expect(line, listing).toMatch(new RegExp(`^files/[0-9a-f-]{36}\\s+${PDF.byteLength}\\s+\\S+\\s+${reference}\\s+cv$`));
   });
 });

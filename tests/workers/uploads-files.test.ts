@@ -231,6 +231,7 @@ describe("the orphan sweep", () => {
 
     expect(await sweepOrphanedFiles(env.DB, env.UPLOADS, NOW)).toEqual({ judged: 2, removed: 1 });
     expect(await bucketKeys()).toEqual([other, foreign, keptOld, orphanYoung].sort());
+    expect(await bucketKeys()).not.toContain(orphanOld);
     // The next run goes on from where this one stopped: nothing old is judged again.
     expect(await sweepOrphanedFiles(env.DB, env.UPLOADS, NOW)).toEqual({ judged: 0, removed: 0 });
     // Once the young orphan is past its grace, it goes too.
