@@ -193,6 +193,18 @@ describe("files live and die with their submission", () => {
     expect(await bucketKeys()).toEqual([`files/${recent.file.id}`]);
   });
 
+  it("the export lists them: JSON as objects, CSV one line per file, a name that starts a formula neutralised", async () => {
+    const { file } = await apply(pdfBytes(300, "export"), "=HYPERLINK(evil).pdf");
+    const appEnv = await adminEnv();
+    const cookie = await sessionCookie("viewer", appEnv);
+    const json = await (
+      await appFetch(adminGet("/admin/export?form=apply&format=json", cookie), appEnv)
+    ).json<Array<Record<string, unknown>>>();
+    expect(json.map((row) => row["field:cv"])).toEqual([[file]]);
+    const csv = await (await appFetch(adminGet("/admin/export?form=apply&format=csv", cookie), appEnv)).text();
+    expect(csv).toContain(`'=HYPERLINK(evil).pdf (application/pdf, 300 bytes, sha256 ${file.sha256}, id ${file.id})`);
+  });
+
   it("a delete whose R2 call fails deletes nothing, so no object outlives its row", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const { id } = await apply();
