@@ -8,7 +8,7 @@ import { WAIT, patient } from "./browser-page";
 import { launchBrowser, watchErrors } from "./chromium";
 import { resetStandin } from "./standin";
 
-// Issue 30.1 and 30.7: a visitor attaches a PDF to the apply form on a 390 px phone, seeing the limits
+// ADR 050 and 051: a visitor attaches a PDF to the apply form on a 390 px phone, seeing the limits
 // and each error at the field, and the owner downloads it from the console, byte for byte.
 
 const SHOTS = new URL("../artifacts/screenshots/", import.meta.url);

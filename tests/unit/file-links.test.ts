@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FILE_LINK_TTL_MS, signFileLink, verifyFileLink } from "~/lib/uploads/file-links.server";
 
-// Issue 30.3: a link in a notification fetches one file, until it expires, and nothing else.
+// ADR 051: a link in a notification fetches one file, until it expires, and nothing else.
 
 const SECRET = "file-link-test-secret-0123456789abcdef-xyz";
 const OLD = "file-link-old-secret-0123456789abcdef-xyzw";

@@ -9,7 +9,7 @@ import { buildPayload } from "~/lib/delivery/webhook.server";
 import type { LinkedFile } from "~/lib/delivery/file-links.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
-// Issue 30.4: every notification names the files and links to them, never carries their bytes, and
+// ADR 051: every notification names the files and links to them, never carries their bytes, and
 // escapes a file's name (the sender's text) for where it goes.
 
 const ID = "5f0c6a3e-2b1d-4c8e-9a7f-3d2e1b0c9a8f";

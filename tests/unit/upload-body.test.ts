@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES, readBody, type UploadLimits } from "~/lib/http/request-
 import { uploadLimitsOf } from "~/lib/submit/uploads.server";
 import { validateFields } from "~/lib/submit/validation";
 
-// Issue 30.2 and 30.7: a multipart post is read once, and a post over a limit (declared, or as it
+// ADR 050: a multipart post is read once, and a post over a limit (declared, or as it
 // streams) is refused at once, without reading the rest; files come back only for file fields, and
 // their type is decided by their bytes, whatever the browser claimed.
 

@@ -2,7 +2,7 @@ import { ContentDisposition } from "@remix-run/headers/content-disposition";
 import { describe, expect, it } from "vitest";
 import { asciiFileName, attachmentDisposition, cleanFileName } from "~/lib/uploads/file-names";
 
-// Issue 30.3: a file's name is the sender's text. It is kept for people to read (never as a key), and
+// ADR 051: a file's name is the sender's text. It is kept for people to read (never as a key), and
 // it can never break out of the Content-Disposition header or pass for another kind of file.
 
 describe("cleanFileName", () => {

@@ -15,7 +15,7 @@ import {
   uploadLimitOf,
 } from "~/lib/uploads/file-types";
 
-// Issue 30.1 and 30.2: a file's type is what its leading bytes show, never its name or the browser's
+// ADR 050: a file's type is what its leading bytes show, never its name or the browser's
 // Content-Type; only five types are known, and nothing a browser could run as a page is among them,
 // whatever a form definition lists.
 

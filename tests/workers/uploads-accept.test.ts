@@ -4,7 +4,7 @@ import { sweepOrphanedFiles, SWEEP_GRACE_MS } from "~/lib/uploads/orphan-sweep.s
 import { appFetch, clearTables, countRows, multipartPost, pdfBytes, signedStamp, standin, standinToken, testEnv } from "./helpers";
 import { applyPost, APPLY, bucketKeys, clearBucket, clearCursors, instrumentedBucket, sha256Hex } from "./upload-helpers";
 
-// Issue 30.2: a post with files is read once within its limits, its files are judged by their bytes,
+// ADR 050: a post with files is read once within its limits, its files are judged by their bytes,
 // Turnstile is asked, and only then do the files go to R2 (under random keys) and the submission to
 // D1 in its one round trip. A post refused at any step leaves no object and no row.
 

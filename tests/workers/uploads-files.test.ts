@@ -9,7 +9,7 @@ import { adminEnv, adminGet, adminPost, clearAdminTables, seedSubmission, sessio
 import { appFetch, clearTables, countRows, FILE_LINK_SECRET, pdfBytes, sink, sinkEnv, standin } from "./helpers";
 import { applyPost, bucketKeys, clearBucket, clearCursors, sha256Hex } from "./upload-helpers";
 
-// Issue 30.3 and 30.5: files are served only through Gatepost, always as attachments, to a signed-in
+// ADR 051 and 052: files are served only through Gatepost, always as attachments, to a signed-in
 // console user or through a signed link until it expires; they go with their submission (delete,
 // erase, retention), and an object whose submission never got stored is swept away.
 
