@@ -4,20 +4,18 @@ import { filesKept, filesOf } from "~/lib/storage/file-objects.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 import { signFileLink, type FileLink } from "~/lib/uploads/file-links.server";
 
-// The files a notification lists, each with a signed link that runs from this attempt (docs/
-// decisions/051). Notifications carry links, never bytes. A submission quarantined on arrival kept
-// no bytes, so it has nothing to link to (docs/decisions/050); its fields still name the files.
+// The files a notification lists, each with a link signed at this attempt (docs/decisions/051); none
+// for a submission quarantined on arrival, which kept no bytes.
 
 export interface LinkedFile {
   field: string;
-  /** The field's label, or its name when the form no longer has it. */
   label: string;
   file: StoredFile;
   /** null without PUBLIC_URL or FILE_LINK_SECRET: the file is then only in the console. */
   link: FileLink | null;
 }
 
-/** Every stored file of the submission, in the form's field order, with a link signed at `nowMs`. Never throws. */
+/** In the form's field order. Never throws. */
 export async function linkedFiles(settings: Settings, form: FormDef, submission: StoredSubmission, nowMs: number): Promise<LinkedFile[]> {
   if (!filesKept(submission.quarantineReason)) return [];
   const fields = submission.fields as Readonly<Record<string, FieldValue>>;

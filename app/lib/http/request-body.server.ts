@@ -15,17 +15,13 @@ import { readMessageUpTo } from "~/lib/http/read-stream.server";
 // UTF-8 without control characters is refused, not repaired (issue 19, points 1, 5 and 12).
 // URL-encoded bodies are split here rather than by URLSearchParams, because URLSearchParams turns
 // invalid UTF-8 such as `%FF` into U+FFFD silently.
-//
-// Multipart bodies go through @remix-run/multipart-parser (docs/decisions/050), fed chunk by chunk
-// from one read of the body: a form that takes files gets its files' bytes back, held in memory
-// until Turnstile has passed, within limits checked as the bytes arrive, so a post over a limit is
-// refused at once and the rest of it is never read. Any other form refuses a file part (415).
+// Multipart goes through @remix-run/multipart-parser with a form's file limits checked as the bytes
+// arrive, the rest unread after a refusal (docs/decisions/050).
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Fields in one body, each repeat of a name counting; no form needs more, and it bounds all later work. */
 export const MAX_FIELDS = 100;
 
-/** Multipart part headers longer than this are malformed: a name and a file name fit many times over. */
 const MAX_PART_HEADER_BYTES = 4096;
 
 export type BodyCode = Extract<
@@ -40,17 +36,15 @@ export type BodyCode = Extract<
   | "upload_too_large"
 >;
 
-/** What a form takes in files (uploadLimitsOf in app/lib/submit/uploads.server.ts); null: no files. */
+/** What a form takes in files (uploadLimitsOf); null: no files. */
 export interface UploadLimits {
-  /** Field name → the bytes one file of it may have. */
+  /** Per file, by field name. */
   maxBytes: ReadonlyMap<string, number>;
-  /** All files of one post together. */
   maxUploadBytes: number;
-  /** Most file parts in one post (every field's maxFiles), so empty parts cannot pile up. */
+  /** Every field's maxFiles together, so empty parts cannot pile up. */
   maxFileParts: number;
 }
 
-/** One file part as it arrived: its field, the name the sender's browser gave, its bytes. */
 export interface UploadedPart {
   field: string;
   name: string;
@@ -74,21 +68,17 @@ class BodyRefusal extends Error {
   }
 }
 
-/**
- * The most bytes a body may have: 64 KiB, or for a multipart post to a form that takes files, the
- * form's total for files plus those 64 KiB for its text and part headers.
- */
+/** 64 KiB, plus the form's total for files in a multipart post to a form that takes them. */
 export function bodyLimitOf(request: Request, uploads: UploadLimits | null = null): number {
   const files = uploads && kindOf(request.headers.get("content-type") ?? "") === "multipart" ? uploads.maxUploadBytes : 0;
   return MAX_BODY_BYTES + files;
 }
 
-/** The code for a body over `bodyLimitOf`: the files' total when the form takes files, else the text's. */
 function tooLarge(limit: number): BodyCode {
   return limit > MAX_BODY_BYTES ? "upload_too_large" : "body_too_large";
 }
 
-/** The refusal when the Content-Length header alone already says the body is over its limit (no read needed), else null. */
+/** The refusal when Content-Length alone is over the limit (nothing read), else null. */
 export function declaresTooLarge(request: Request, uploads: UploadLimits | null = null): BodyCode | null {
   const limit = bodyLimitOf(request, uploads);
   return Number(request.headers.get("content-length") ?? "0") > limit ? tooLarge(limit) : null;
@@ -178,10 +168,7 @@ function decodeComponent(raw: string): string {
   }
 }
 
-/**
- * The body's chunks, read once. Without files it is read in one go within 64 KiB (readMessageUpTo);
- * with files it is streamed, and the caller stops reading (which cancels the rest) at a limit.
- */
+/** The body's chunks, read once: in one go within 64 KiB, else streamed; stopping cancels the rest. */
 async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint8Array> {
   if (limit <= MAX_BODY_BYTES) {
     const read = await readMessageUpTo(request, limit);
@@ -204,7 +191,6 @@ async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint
       yield chunk.value;
     }
   } finally {
-    // Stopped early (a limit, a refused part): the rest of the body is never read.
     await reader.cancel().catch(() => {});
   }
 }
@@ -247,8 +233,8 @@ async function readMultipart(request: Request, contentType: string, uploads: Upl
   let total = 0;
   try {
     for await (const chunk of bodyChunks(request, limit)) {
-      // The chunk is parsed before the total is judged, so a file over its own limit in it is
-      // refused as that, the more precise answer.
+      // Parsed first: a file over its own limit is the more precise answer. The parser's maxTotalSize
+      // bounds the parts too; this also counts their headers.
       if (chunk.byteLength > 0) for (const part of parser.write(chunk)) take(part);
       total += chunk.byteLength;
       if (total > limit) throw new BodyRefusal(tooLarge(limit));
@@ -260,17 +246,17 @@ async function readMultipart(request: Request, contentType: string, uploads: Upl
   return { ok: true, fields: collect(entries), files };
 }
 
-/** The parser's errors as refusals; a part over the parser's per-part limit is a file over its field's. */
+/** The parser's errors as refusals. */
 function refusalOf(error: unknown, uploads: UploadLimits | null): BodyRefusal {
   if (error instanceof BodyRefusal) return error;
   if (error instanceof MaxFileSizeExceededError) {
-    // With one file field, the part can only have been its file; else the field is not known yet.
+    // With one file field it can only be that one's; with several, the part's name is not known yet.
     const only = uploads?.maxBytes.size === 1 ? [...uploads.maxBytes.keys()][0] : undefined;
     return uploads ? new BodyRefusal("file_too_large", only) : new BodyRefusal("body_too_large");
   }
   if (error instanceof MaxTotalSizeExceededError) return new BodyRefusal(uploads ? "upload_too_large" : "body_too_large");
   if (error instanceof MaxPartsExceededError) return new BodyRefusal("too_many_fields");
-  // The parser decodes part headers and text strictly (fatal UTF-8), and throws a TypeError on bad bytes.
+  // Bad UTF-8 in a part's headers or text: the parser decodes with fatal: true.
   if (error instanceof TypeError) return new BodyRefusal("invalid_text");
   return new BodyRefusal("malformed_body");
 }

@@ -1,16 +1,15 @@
 import { MIN_SECRET_LENGTH } from "./admin.server";
 import type { SettingProblem } from "./settings.server";
 
-// The secret that signs download links in notifications (docs/decisions/051). Like SESSION_SECRET it
-// may hold several values, space-separated, while rotating: the first signs, every one verifies, so a
-// new secret goes first and the old one is dropped once the links it signed have expired.
+// FILE_LINK_SECRET signs the download links (docs/decisions/051); several, space-separated, while
+// rotating: the first signs, all verify.
 
 export interface UploadSettings {
-  /** FILE_LINK_SECRET split on whitespace; empty when unset or when any value is too short. */
+  /** Empty when unset or when any value is too short. */
   linkSecrets: string[];
 }
 
-/** Reads FILE_LINK_SECRET. Never throws: a value too short becomes a problem and no secret. */
+/** Never throws: a value too short becomes a problem and no secret. */
 export function readUploadSettings(env: Partial<Record<"FILE_LINK_SECRET", unknown>>, problems: SettingProblem[]): UploadSettings {
   const raw = typeof env.FILE_LINK_SECRET === "string" ? env.FILE_LINK_SECRET.trim() : "";
   const secrets = raw.split(/\s+/).filter(Boolean);

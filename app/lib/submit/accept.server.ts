@@ -28,12 +28,8 @@ import { deleteFileObjects, putFileObjects, uploadsBucket, type FileToStore } fr
 // batch counts the hit, claims the idempotency key and stores the submission with its outbox rows, or
 // refuses and stores nothing; the first delivery adds one more trip after the answer
 // (docs/decisions/012-provider-first-one-round-trip.md).
-//
-// Files (docs/decisions/050) ride in the same order: the body is read once within the form's limits,
-// their types are checked by their leading bytes with the schema, and only a verified post that is not
-// quarantined writes them to R2, under random keys, just before the batch. A batch that stores nothing
-// takes its files out again before the answer; anything left by a crash in between is the orphan
-// sweep's (docs/decisions/052).
+// Files are checked with the schema and written to R2 only once verified, just before the batch
+// (docs/decisions/050).
 
 /** The throttle's window: the Workers Rate Limiting binding counts in windows of 10 or 60 s. */
 const THROTTLE_PERIOD_SECONDS = 60;
@@ -138,8 +134,7 @@ export async function acceptSubmission({ request, form, env, settings, ctx, mail
   });
   // Read after the provider's answer, which may take seconds: the hit counts in the window it lands in.
   const nowMs = Date.now();
-  // The files' ids and digests are made only now: a post the provider refused costs no hashing,
-  // unless it may be a repeat whose first answer must be found by its fingerprint.
+  // Hashed only now, unless the post may be a repeat found by its fingerprint.
   const mayStore = verdict.ok || verdict.code === "turnstile_expired_or_duplicate";
   const described = mayStore ? await describeFiles(validation.files, nowMs) : [];
   const values = withFiles(form, validation.values, described);
@@ -182,8 +177,7 @@ export async function acceptSubmission({ request, form, env, settings, ctx, mail
       quarantineReason: judged.bot ? judged.reason : undefined,
     },
   });
-  // Refused by the batch: its files go before the answer. After a failed batch they stay, since D1
-  // may have stored the submission after all; the sweep removes them if it did not.
+  // A refused batch's files go now; a failed one's stay for the sweep, since D1 may have stored it.
   if (stored.length > 0 && outcome.kind !== "stored" && outcome.kind !== "failed") {
     await deleteFileObjects(
       bucket!,

@@ -5,11 +5,10 @@ import type { AcceptedFile, FieldErrors } from "~/lib/submit/validation";
 import { cleanFileName } from "~/lib/uploads/file-names";
 import { fileFieldsOf, fileLimitsOf, formatBytes, uploadLimitOf } from "~/lib/uploads/file-types";
 
-// What the accept pipeline does with files (docs/decisions/050): the limits the body reader holds a
-// post to, and, once Turnstile has passed, each file's id, digest and kept name. The bytes are
-// hashed only after verification, so a post that fails the captcha costs no digest.
+// The accept pipeline's files (docs/decisions/050): the reader's limits, then, once verified, ids,
+// digests and kept names.
 
-/** The limits of a form that takes files, for readBody; null for a form that takes none. */
+/** null for a form that takes no files. */
 export function uploadLimitsOf(form: FormDef): UploadLimits | null {
   const fields = fileFieldsOf(form);
   if (fields.length === 0) return null;
@@ -21,7 +20,6 @@ export function uploadLimitsOf(form: FormDef): UploadLimits | null {
   };
 }
 
-/** The message at a file field refused as too large while it arrived. */
 export function fileTooLargeErrors(form: FormDef, field: string | undefined): FieldErrors | undefined {
   const def = form.fields.find((f) => f.name === field && f.type === "file");
   if (!def) return undefined;
@@ -32,7 +30,7 @@ function hex(digest: ArrayBuffer): string {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** Each accepted file with its new id (made at `nowMs`), SHA-256 and kept name, in the order they came. */
+/** Each file with its id (made at `nowMs`), SHA-256 and kept name. */
 export async function describeFiles(files: readonly AcceptedFile[], nowMs: number): Promise<FileToStore[]> {
   return Promise.all(
     files.map(async ({ field, name, type, bytes }) => ({
@@ -49,7 +47,6 @@ export async function describeFiles(files: readonly AcceptedFile[], nowMs: numbe
   );
 }
 
-/** The values with every file field's files in it ([] for a file field left empty). */
 export function withFiles(form: FormDef, values: Record<string, FieldValue>, files: readonly FileToStore[]): Record<string, FieldValue> {
   const all: Record<string, FieldValue> = { ...values };
   for (const field of fileFieldsOf(form)) {
@@ -58,10 +55,7 @@ export function withFiles(form: FormDef, values: Record<string, FieldValue>, fil
   return all;
 }
 
-/**
- * The values an idempotency key is bound to: a file counts by its name, type, size and digest, not
- * its id, which is new on every post, so a repeat with the same file is the same submission.
- */
+/** What a key is bound to: a file counts by its name, type, size and digest, not its new id. */
 export function fingerprintValues(values: Record<string, FieldValue>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(values).map(([name, value]) => [

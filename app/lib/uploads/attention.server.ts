@@ -3,8 +3,7 @@ import type { SettingProblem, Settings } from "~/lib/settings/settings.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
 import { fileFieldsOf } from "~/lib/uploads/file-types";
 
-// What /healthz and the console's dashboard say about uploads. Only a site with a form that takes
-// files needs the R2 binding and the link secret, so only such a site is told it lacks them.
+// Only a site with a form that takes files needs the R2 binding and the link secret.
 
 /** The problems of the uploads set-up, each naming what to set; empty when no form takes files. */
 export function uploadProblems(env: { UPLOADS?: R2Bucket }, settings: Settings, forms: readonly FormDef[]): SettingProblem[] {

@@ -4,13 +4,10 @@ import { fileKey, findStoredFile } from "~/lib/storage/file-objects.server";
 import { attachmentDisposition } from "~/lib/uploads/file-names";
 import { servedType } from "~/lib/uploads/file-types";
 
-// The one answer that carries an uploaded file's bytes, for the console and for signed links alike
-// (docs/decisions/051). Nothing uploaded is ever shown inline by Gatepost: every download is an
-// attachment, labelled with a type from the allow-list (else application/octet-stream), never
-// sniffed by the browser, and sandboxed with no permission to load or run anything should a browser
-// render it anyway.
+// The one answer that carries a file's bytes: always an attachment, never sniffed, sandboxed
+// (docs/decisions/051).
 
-/** The headers of every download (and of its refusals, which are plain text). */
+/** Every download's headers, its refusals' too. */
 export const DOWNLOAD_HEADERS = {
   "X-Content-Type-Options": "nosniff",
   "Content-Security-Policy": "sandbox; default-src 'none'",
@@ -18,7 +15,7 @@ export const DOWNLOAD_HEADERS = {
   "Referrer-Policy": "no-referrer",
 } as const;
 
-/** A download's refusal: the catalogue message as plain text, with its code header. */
+/** The catalogue message as plain text. */
 export function downloadRefusal(code: ErrorCode): Response {
   const { status, message } = ERRORS[code];
   return new Response(`${message}\n`, {
@@ -27,10 +24,7 @@ export function downloadRefusal(code: ErrorCode): Response {
   });
 }
 
-/**
- * The file's bytes as an attachment, or a refusal: not_found when the submission, the file or its
- * object does not exist, uploads_not_configured without a bucket. D1 and R2 errors throw.
- */
+/** The file as an attachment, or not_found / uploads_not_configured. D1 and R2 errors throw. */
 export async function downloadFile(db: D1Database, bucket: R2Bucket | null, submissionId: string, fileId: string): Promise<Response> {
   const record = await findStoredFile(db, submissionId, fileId);
   if (!record || !record.kept) return downloadRefusal("not_found");

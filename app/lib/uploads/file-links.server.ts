@@ -1,35 +1,27 @@
 import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64url";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 
-// The links to uploaded files that notifications carry (docs/decisions/051): a stable Gatepost URL,
-// /files/<submission>/<file>, with an expiry time and an HMAC-SHA-256 over both ids and that time
-// under FILE_LINK_SECRET. Whoever holds a link can fetch that one file until it expires, and nothing
-// else; the console needs no link (a signed-in user downloads through /admin/files/…). Each delivery
-// attempt signs its links afresh, so a retry or a redelivery carries links that run from then.
+// The links to files that notifications carry: one file, until it expires, HMAC-SHA-256 under
+// FILE_LINK_SECRET (docs/decisions/051).
 
 export const FILE_LINK_TTL_MS = 7 * 86_400_000;
-/** The longest expiry a link may carry, so a link signed with a bug's far-future time is refused too. */
+/** Refuses a far-future expiry even when signed (a bug's). */
 const MAX_TTL_MS = 31 * 86_400_000;
 const encoder = new TextEncoder();
 
 export interface FileLink {
   url: string;
-  /** ISO 8601, UTC. */
   expiresAt: string;
 }
 
 const message = (submissionId: string, fileId: string, expires: number) =>
   encoder.encode(`gatepost-file-link:v1:${submissionId}:${fileId}:${expires}`);
 
-/** The download path of one file (the console's own path is /admin/files/…). */
 export function filePath(submissionId: string, fileId: string): string {
   return `/files/${encodeURIComponent(submissionId)}/${encodeURIComponent(fileId)}`;
 }
 
-/**
- * A signed link to one file, valid for `ttlMs` from `nowMs`; null without PUBLIC_URL or without a
- * FILE_LINK_SECRET (the first of several signs). Never throws.
- */
+/** A link valid for `ttlMs` from `nowMs`, signed with the first secret; null without PUBLIC_URL or a secret. Never throws. */
 export async function signFileLink(input: {
   publicUrl: string | null;
   secrets: readonly string[];
@@ -48,10 +40,7 @@ export async function signFileLink(input: {
 
 export type LinkVerdict = "ok" | "expired" | "invalid";
 
-/**
- * Checks a link's query against any of the secrets: "invalid" unless one of them signed exactly these
- * ids and this expiry, then "expired" once `nowMs` has reached it. Never throws.
- */
+/** "invalid" unless a secret signed exactly these ids and expiry; "expired" from then on. Never throws. */
 export async function verifyFileLink(input: {
   secrets: readonly string[];
   submissionId: string;
@@ -67,7 +56,6 @@ export async function verifyFileLink(input: {
   const expires = Number(input.expires);
   const signed = message(submissionId, fileId, expires);
   let valid = false;
-  // crypto.subtle.verify compares in constant time.
   for (const secret of secrets) valid ||= await crypto.subtle.verify("HMAC", await hmacKey(secret), mac, signed);
   if (!valid) return "invalid";
   if (expires * 1000 > nowMs + MAX_TTL_MS) return "invalid";

@@ -1,17 +1,11 @@
 import { extensionsOf } from "~/lib/uploads/file-types";
 
-// A file's name is the sender's text: it is kept only for people to read and never used as a key
-// (objects are stored under random ids). It is cut to its last path segment, stripped of control
-// and direction-changing characters, and given the ending of the type its bytes showed, so a PDF
-// named "invoice.html" is saved as "invoice.html.pdf" and opens as what it is (docs/decisions/051).
-//
-// The Content-Disposition value is written here rather than by @remix-run/headers (already here
-// for the multipart parser): its ContentDisposition parses `filename*` but does not encode one, and
-// quotes the value, which RFC 8187 forbids for an ext-value.
+// A file's name is the sender's text, kept for people to read, never as a key (docs/decisions/051).
+// Content-Disposition is written here: @remix-run/headers parses `filename*` but neither encodes it
+// nor leaves it unquoted, as RFC 8187 requires.
 
 const MAX_NAME_LENGTH = 200;
-// C0 and C1 controls and DEL; bidirectional marks, embeddings, overrides and isolates (which can make
-// "gnp.exe" read as "exe.png"); zero-width characters and the BOM.
+// Controls, direction marks and overrides (which make "gnp.exe" read as "exe.png"), zero-widths, BOM.
 // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
@@ -30,7 +24,7 @@ export function cleanFileName(raw: string, type: string): string {
   return `${cut || "file"}${ending}`;
 }
 
-/** An ASCII stand-in for clients that ignore filename*: accents dropped, anything unusual as "_". */
+/** For clients that ignore filename*: accents dropped, anything unusual as "_". */
 export function asciiFileName(name: string): string {
   const plain = name
     .normalize("NFKD")
@@ -40,7 +34,6 @@ export function asciiFileName(name: string): string {
   return plain.trim() || "file";
 }
 
-/** RFC 8187 ext-value: UTF-8, every byte outside attr-char percent-encoded. */
 function encodeExtValue(text: string): string {
   return `UTF-8''${[...new TextEncoder().encode(text)]
     .map((byte) => {

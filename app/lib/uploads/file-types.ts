@@ -1,21 +1,14 @@
 import type { FieldDef, FormDef } from "~/forms/schema";
 
-// The file types Gatepost takes, each recognised by its leading bytes, never by the browser's
-// Content-Type or the file's name (docs/decisions/050). Home-made on purpose: five fixed signatures
-// are a few lines, while file-type (the kept library for the job) adds about 74 KB of minified code
-// to the Worker for hundreds of formats we refuse anyway, and needs Node 22. Client-safe: the form
-// page shows the same limits the server holds.
-//
-// Nothing that a browser could run or render as a page is on the list: HTML, SVG, XML, scripts,
-// archives and executables are never taken, whatever a form definition's `accept` says.
+// The file types Gatepost takes, known by their leading bytes only; nothing a browser could run is
+// among them (docs/decisions/050). Home-made: five signatures, where file-type would add 74 KB and
+// need Node 22. Client-safe, so the page shows the limits the server holds.
 
 interface FileType {
   type: string;
-  /** What a person calls it, in hints and errors. */
   label: string;
-  /** Name endings of this type; the first is added to a name that has none of them. */
+  /** The first is added to a name that has none of them. */
   extensions: readonly string[];
-  /** True when `bytes` (at least the first 12 of the file) start the way this type does. */
   matches: (bytes: Uint8Array) => boolean;
 }
 
@@ -45,19 +38,14 @@ const FILE_TYPES: readonly FileType[] = [
   },
 ];
 
-/** Every type a file field may list in `accept`. */
 export const ALLOWED_FILE_TYPES: readonly string[] = FILE_TYPES.map((t) => t.type);
-/** The type of every download that is not one of ALLOWED_FILE_TYPES. */
 export const UNKNOWN_FILE_TYPE = "application/octet-stream";
 
 const MB = 1024 * 1024;
 export const DEFAULT_MAX_FILE_BYTES = 10 * MB;
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * MB;
 export const DEFAULT_MAX_FILES = 1;
-/**
- * What a definition may raise the limits to. A post is held in memory until Turnstile has passed
- * (nothing is stored before), and a Worker has 128 MB: 32 MB of files leaves room for a copy.
- */
+// A post is held in memory until Turnstile has passed, in a Worker of 128 MB (docs/decisions/050).
 export const MAX_UPLOAD_BYTES_CEILING = 32 * MB;
 export const MAX_FILES_CEILING = 10;
 
@@ -72,7 +60,6 @@ export function servedType(type: string): string {
 }
 
 export interface FileLimits {
-  /** The field's `accept` narrowed to ALLOWED_FILE_TYPES (all of them when it lists none). */
   types: readonly string[];
   maxFiles: number;
   maxBytes: number;
@@ -88,7 +75,6 @@ export function fileLimitsOf(field: FieldDef): FileLimits {
   };
 }
 
-/** The form's file fields; empty for a form that takes no files. */
 export function fileFieldsOf(form: Pick<FormDef, "fields">): readonly FieldDef[] {
   return form.fields.filter((field) => field.type === "file");
 }
@@ -98,20 +84,19 @@ export function uploadLimitOf(form: Pick<FormDef, "fields" | "maxUploadBytes">):
   return fileFieldsOf(form).length > 0 ? (form.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES) : 0;
 }
 
-/** What a person calls these types: "PDF", "PNG or JPEG". */
+/** "PDF", "PNG or JPEG". */
 export function typeLabels(types: readonly string[]): string {
   const labels = FILE_TYPES.filter((t) => types.includes(t.type)).map((t) => t.label);
   return labels.length <= 1 ? (labels[0] ?? "") : `${labels.slice(0, -1).join(", ")} or ${labels[labels.length - 1]}`;
 }
 
-/** The value of an <input type=file> accept attribute: the types and their name endings (a hint to the browser only). */
+/** An <input type=file> accept attribute (a hint to the browser only). */
 export function acceptAttribute(types: readonly string[]): string {
   return FILE_TYPES.filter((t) => types.includes(t.type))
     .flatMap((t) => [t.type, ...t.extensions])
     .join(",");
 }
 
-/** The name endings of a type Gatepost knows; empty for any other. */
 export function extensionsOf(type: string): readonly string[] {
   return FILE_TYPES.find((t) => t.type === type)?.extensions ?? [];
 }

@@ -3,12 +3,8 @@ import { z } from "zod";
 import { deleteFileObjects, FILE_KEY_PREFIX, fileKey } from "~/lib/storage/file-objects.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// The scheduled sweep for uploaded files whose submission was never stored: a post whose Worker
-// stopped between its R2 puts and its D1 batch, or whose clean-up after a refused batch failed
-// (docs/decisions/052). Keys are `files/<UUIDv7>`, so R2 lists them in the order they were written;
-// each run goes on from the last key it judged (kept in maintenance_cursors), judges only objects
-// older than a grace period (a post still between its two writes is not an orphan yet), asks D1
-// which of their submissions exist, and deletes the rest. Each object is judged once.
+// Removes uploaded files whose submission was never stored, walking the time-ordered keys once from a
+// cursor in D1 (docs/decisions/052).
 
 /** Longer than any post takes from its R2 puts to its D1 batch, by far. */
 export const SWEEP_GRACE_MS = 15 * 60_000;
@@ -17,9 +13,7 @@ const CURSOR = "orphan-sweep";
 const MAX_PAGES = 10;
 
 export interface SweepReport {
-  /** Objects old enough to judge that this run looked at. */
   judged: number;
-  /** Of those, the ones deleted because their submission does not exist. */
   removed: number;
 }
 
@@ -32,10 +26,7 @@ function keyFloorAt(ms: number): string {
   return fileKey(`${hex.slice(0, 8)}-${hex.slice(8)}-`);
 }
 
-/**
- * Deletes the objects under files/ older than the grace period whose submission is not in D1, going
- * on from where the last run stopped. A run without a bucket does nothing. D1 and R2 errors throw.
- */
+/** Deletes old objects whose submission is not in D1, from where the last run stopped. D1 and R2 errors throw. */
 export async function sweepOrphanedFiles(
   db: D1Database,
   bucket: R2Bucket | null,
@@ -49,8 +40,7 @@ export async function sweepOrphanedFiles(
   const start = after;
   const youngFrom = keyFloorAt(nowMs - SWEEP_GRACE_MS);
   for (let page = 0; page < maxPages; page++) {
-    // `include` is honoured at the Worker's compatibility date; the oldest workers-types entry point,
-    // which tsconfig uses, does not list it.
+    // `include` works at the Worker's compatibility date; tsconfig's workers-types entry omits it.
     const options = { prefix: FILE_KEY_PREFIX, startAfter: after, limit: 1000, include: ["customMetadata"] };
     const listed = await bucket.list(options as R2ListOptions);
     const old = listed.objects.filter((object) => object.key < youngFrom);
@@ -61,7 +51,7 @@ export async function sweepOrphanedFiles(
       sql`SELECT id FROM submissions WHERE id IN (SELECT value FROM json_each(${JSON.stringify(owners)}))`,
     ).all();
     const existing = new Set(parseRows(IdRowSchema, found.results).map((row) => row.id));
-    // An object that names no submission is not Gatepost's doing: it is left alone, not guessed at.
+    // An object that names no submission is not Gatepost's: left alone.
     const orphans = old.filter((object) => {
       const owner = object.customMetadata?.submission;
       return owner !== undefined && !existing.has(owner);
