@@ -1,13 +1,8 @@
 import { isExactOrigin } from "~/lib/http/origin";
 import type { FieldDef, FormDef } from "~/forms/schema";
 import { RESERVED_FIELDS } from "~/lib/submit/field-names";
-import {
-  ALLOWED_FILE_TYPES,
-  DEFAULT_MAX_FILE_BYTES,
-  DEFAULT_MAX_UPLOAD_BYTES,
-  MAX_FILES_CEILING,
-  MAX_UPLOAD_BYTES_CEILING,
-} from "~/lib/uploads/file-types";
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES } from "~/forms/schema";
+import { ALLOWED_FILE_TYPES, MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
 
 const ID = /^[a-z][a-z0-9-]{0,39}$/;
 const FIELD_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;

@@ -1,4 +1,4 @@
-import type { FieldDef, FieldValue, FormDef } from "~/forms/schema";
+import { DEFAULT_CAP, type FieldDef, type FieldValue, type FormDef } from "~/forms/schema";
 import { countOf } from "~/lib/text/count";
 import { fileLimitsOf, formatBytes, sniffFileType, typeLabels, uploadLimitOf } from "~/lib/uploads/file-types";
 
@@ -25,20 +25,6 @@ export type ValidationResult =
   /** `values` has every field but the file fields, whose files are in `files`. */
   | { ok: true; values: Record<string, FieldValue>; files: AcceptedFile[] }
   | { ok: false; errors: FieldErrors; values: Record<string, string> };
-
-/** Cap for fields that set no maxLength, so no field is unbounded. */
-const DEFAULT_CAP: Record<FieldDef["type"], number> = {
-  text: 500,
-  email: 254,
-  textarea: 10_000,
-  select: 200,
-  checkbox: 10,
-  number: 40,
-  url: 2048,
-  hidden: 500,
-  // Never read: a file field's value is its files.
-  file: 0,
-};
 
 const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@(?=.{1,253}$)[^\s@"<>()[\]\\,;:.]+(\.[^\s@"<>()[\]\\,;:.]+)+$/u;
 

@@ -1,11 +1,18 @@
-import type { FieldDef, FormDef } from "~/forms/schema";
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  UPLOAD_TYPES,
+  type FieldDef,
+  type FormDef,
+  type UploadType,
+} from "~/forms/schema";
 
 // The file types Gatepost takes, known by their leading bytes only; nothing a browser could run is
 // among them (docs/decisions/050). Home-made: five signatures, where file-type would add 74 KB and
 // need Node 22. Client-safe, so the page shows the limits the server holds.
 
 interface FileType {
-  type: string;
+  type: UploadType;
   label: string;
   /** The first is added to a name that has none of them. */
   extensions: readonly string[];
@@ -38,12 +45,10 @@ const FILE_TYPES: readonly FileType[] = [
   },
 ];
 
-export const ALLOWED_FILE_TYPES: readonly string[] = FILE_TYPES.map((t) => t.type);
+export const ALLOWED_FILE_TYPES: readonly string[] = UPLOAD_TYPES;
 export const UNKNOWN_FILE_TYPE = "application/octet-stream";
 
 const MB = 1024 * 1024;
-export const DEFAULT_MAX_FILE_BYTES = 10 * MB;
-export const DEFAULT_MAX_UPLOAD_BYTES = 25 * MB;
 export const DEFAULT_MAX_FILES = 1;
 // A post is held in memory until Turnstile has passed, in a Worker of 128 MB (docs/decisions/050).
 export const MAX_UPLOAD_BYTES_CEILING = 32 * MB;
@@ -67,7 +72,8 @@ export interface FileLimits {
 
 /** A file field's limits with their defaults, and its types cut down to the allow-list. */
 export function fileLimitsOf(field: FieldDef): FileLimits {
-  const listed = field.accept && field.accept.length > 0 ? field.accept : ALLOWED_FILE_TYPES;
+  // A definition from D1 or JSON may list anything: only the allow-list counts.
+  const listed: readonly string[] = field.accept && field.accept.length > 0 ? field.accept : ALLOWED_FILE_TYPES;
   return {
     types: ALLOWED_FILE_TYPES.filter((type) => listed.includes(type)),
     maxFiles: field.maxFiles ?? DEFAULT_MAX_FILES,
