@@ -8,6 +8,8 @@ import { buildDiscordMessage } from "~/lib/delivery/discord.server";
 import { buildPayload } from "~/lib/delivery/webhook.server";
 import type { LinkedFile } from "~/lib/delivery/file-links.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
+// @ts-expect-error - plain ESM helper of the local sink
+import { describeChat } from "../support/sink-messages.mjs";
 
 // ADR 051: every notification names the files and links to them, never carries their bytes, and
 // escapes a file's name (the sender's text) for where it goes.
@@ -68,6 +70,8 @@ describe("files in notifications", () => {
     expect(actions.elements[0].text.text.startsWith("Download CV <img")).toBe(true);
     expect([...actions.elements[0].text.text].length).toBeLessThanOrEqual(75);
     expect(JSON.stringify(message.blocks.filter((b) => b.type !== "actions"))).not.toContain(URL_);
+    // The local sink's page shows the button with its link, as Slack would.
+    expect(describeChat("slack", message).text).toContain(`(${URL_})`);
   });
 
   it("Discord lists the file as a masked link with the name's markdown escaped", () => {
