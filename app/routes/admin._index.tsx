@@ -7,8 +7,8 @@ import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { redeliverFormDead } from "~/lib/admin/actions.server";
-import { loadDashboard } from "~/lib/admin/queries.server";
-import { readDestinationAttention } from "~/lib/delivery/destination-health.server";
+import { loadDashboard } from "~/lib/storage/console-queries.server";
+import { readDestinationAttention } from "~/lib/storage/destination-attention.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { consoleRoute } from "~/lib/admin/console-route.server";
@@ -24,6 +24,7 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
     loadDashboard(
       db,
       FORMS.map((f) => f.id),
+      context.now(),
     ),
     readDestinationAttention(db),
   ]);
@@ -38,7 +39,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   const env = context.cloudflare.env;
   const user = await requireAdminAction(request, context);
   const { formId } = await readAdminForm(request, RedeliverFormSchema);
-  const result = await redeliverFormDead({ env, settings: context.settings, user, request }, formId);
+  const result = await redeliverFormDead({ env, settings: context.settings, user, request, now: context.now }, formId);
   return json(result, { status: result.ok ? 200 : 400 });
 });
 

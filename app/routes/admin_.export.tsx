@@ -20,7 +20,7 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   if (!form) throw refusal("form_not_found");
   const env = context.cloudflare.env;
   const { columns, rows } = await loadExportRows(env.DB, form, { from, to });
-  await auditExport({ env, settings: context.settings, user, request }, form.id, {
+  await auditExport({ env, settings: context.settings, user, request, now: context.now }, form.id, {
     format,
     from: from ?? null,
     to: to ?? null,

@@ -29,7 +29,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const origin = checkOrigin(request, allowedOriginsFor(form, context.settings.forms));
   const headers = corsHeaders(origin.ok ? origin.corsOrigin : null);
 
-  const result = await acceptSubmission({ request, form, env, settings: context.settings, ctx, mailer: context.mailer, channel: "api" });
+  const { settings, mailer, now } = context;
+  const result = await acceptSubmission({ request, form, env, settings, ctx, mailer, now, channel: "api" });
   if (result.rate) rateLimitHeaders(result.rate.verdict, result.rate.rules).forEach((value, name) => headers.set(name, value));
   if (!result.ok && result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   if (result.ok) {

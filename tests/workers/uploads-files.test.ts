@@ -6,7 +6,7 @@ import { signFileLink } from "~/lib/uploads/file-links.server";
 import { sweepOrphanedFiles, SWEEP_GRACE_MS } from "~/lib/uploads/orphan-sweep.server";
 import { newFileId } from "~/lib/storage/file-objects.server";
 import { adminEnv, adminGet, adminPost, clearAdminTables, seedSubmission, sessionCookie } from "./admin-helpers";
-import { appFetch, clearTables, countRows, FILE_LINK_SECRET, pdfBytes, sink, sinkEnv, standin } from "./helpers";
+import { appFetch, at, clearTables, countRows, FILE_LINK_SECRET, pdfBytes, sink, sinkEnv, standin } from "./helpers";
 import { applyPost, bucketKeys, clearBucket, clearCursors, sha256Hex } from "./upload-helpers";
 
 // ADR 051 and 052: files are served only through Gatepost, always as attachments, to a signed-in
@@ -267,7 +267,7 @@ describe("the orphan sweep", () => {
     const jobs = MAINTENANCE_JOBS.filter((job) => job.name === "sweep-orphaned-files");
     const { parseSettings } = await import("~/lib/settings/settings.server");
     const [result] = await runMaintenance(
-      { db: env.DB, bucket: env.UPLOADS, settings: parseSettings(env), mailer: null, nowMs: NOW },
+      { db: env.DB, bucket: env.UPLOADS, settings: parseSettings(env), mailer: null, now: at(NOW) },
       jobs,
     );
     expect(result).toEqual({ name: "sweep-orphaned-files", ok: true, result: { judged: 1, removed: 1 } });

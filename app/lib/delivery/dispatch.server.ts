@@ -2,7 +2,7 @@ import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
-import type { Claim } from "~/lib/delivery/delivery.server";
+import type { Claim } from "~/lib/storage/deliveries.server";
 import { resolveDestination, submitterAddress } from "~/lib/delivery/destinations.server";
 import { buildPayload, sendWebhook } from "~/lib/delivery/webhook.server";
 import { sendSlack } from "~/lib/delivery/slack.server";
@@ -27,7 +27,7 @@ export interface KindAttempt {
   fetch?: typeof fetch;
   /** null where no send_email binding is at hand: e-mail kinds are then held. */
   mailer: Mailer | null;
-  /** When this attempt is made: the file links it carries run from then. */
+  /** When the attempt is made: the confirmation's mailbox slot is taken, and file links run, from then. */
   nowMs: number;
 }
 

@@ -1,24 +1,22 @@
 import { FORMS } from "~/forms/registry";
 import type { Settings } from "~/lib/settings/settings.server";
-import { drainOutbox } from "~/lib/delivery/delivery.server";
+import { drainOutbox } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
-import { pruneConfirmationLimits } from "~/lib/delivery/confirmation.server";
-import { pruneRateLimits } from "~/lib/http/rate-limit.server";
+import { pruneConfirmationSlots } from "~/lib/delivery/confirmation.server";
+import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
-import { foldMissingSearchTexts } from "~/lib/storage/search-text.server";
+import { foldMissingSearchTexts } from "~/lib/storage/submissions.server";
 import { sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
 
-// The jobs the Worker's cron runs every minute (functions/scheduled.ts). Adding a job is adding an
-// entry to MAINTENANCE_JOBS.
+// The jobs the Worker's cron runs every minute (functions/scheduled.ts).
 
-/** What a run needs: the database and bucket, the settings parsed for this run, the mailer (null: e-mail is held), the time. */
+/** `mailer` null: e-mail is held; `bucket` null: the Worker has no UPLOADS binding. */
 export interface MaintenanceContext {
   db: D1Database;
-  /** The uploads bucket (null: the Worker has no UPLOADS binding). */
   bucket: R2Bucket | null;
   settings: Settings;
   mailer: Mailer | null;
-  nowMs: number;
+  now: () => number;
 }
 
 export interface MaintenanceJob {
@@ -35,25 +33,24 @@ export const DRAIN_BUDGET_MS = 45_000;
 export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   {
     name: "drain-outbox",
-    run: ({ db, settings, mailer }) => drainOutbox(db, settings, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer }),
+    run: ({ db, settings, mailer, now }) => drainOutbox(db, settings, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer, now }),
   },
   // Every fixed-window limit: the rate-limit windows and the confirmation e-mails' slots.
   {
     name: "prune-rate-limits",
-    run: async ({ db, nowMs }) => {
-      const windows = await pruneRateLimits(db, nowMs);
-      await pruneConfirmationLimits(db, nowMs);
+    run: async ({ db, now }) => {
+      const windows = await pruneRateLimits(db, now());
+      await pruneConfirmationSlots(db, now());
       return windows;
     },
   },
   // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
-  { name: "apply-retention", run: ({ db, bucket, nowMs }) => applyRetention(db, bucket, FORMS, nowMs) },
-  // The console's folded search text for submissions stored before it existed (migration 0010); a
-  // single read that finds nothing once every row has one.
+  { name: "apply-retention", run: ({ db, bucket, now }) => applyRetention(db, bucket, FORMS, now()) },
+  // Rows stored before migration 0010; one read that finds nothing once every row has its text.
   { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
   // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
   // list per run while nothing new was uploaded.
-  { name: "sweep-orphaned-files", run: ({ db, bucket, nowMs }) => sweepOrphanedFiles(db, bucket, nowMs) },
+  { name: "sweep-orphaned-files", run: ({ db, bucket, now }) => sweepOrphanedFiles(db, bucket, now()) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */

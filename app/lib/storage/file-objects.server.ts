@@ -1,9 +1,8 @@
-import sql from "sql-template-tag";
+import sql, { type Sql } from "sql-template-tag";
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
 import type { FieldValue, StoredFile } from "~/forms/schema";
 import { parseRows, statement } from "~/lib/storage/sql.server";
-import type { PurgeSelector } from "~/lib/storage/purge.server";
 
 // Uploaded files in R2 (UPLOADS) under `files/<UUIDv7>`: random, never the name, and in time order for
 // the orphan sweep; each names its submission (docs/decisions/050, 052).
@@ -69,18 +68,14 @@ export async function deleteFileObjects(bucket: R2Bucket, fileIds: readonly stri
   }
 }
 
-/** The ids of every file stored in the selected submissions' fields: one statement, no write. */
-export function fileIdsStatement(db: D1Database, selector: PurgeSelector): D1PreparedStatement {
-  const where =
-    "ids" in selector
-      ? sql`s.id IN (SELECT value FROM json_each(${JSON.stringify(selector.ids)}))`
-      : sql`s.form_id = ${selector.formId} AND s.received_at < ${selector.receivedBefore}`;
+/** The ids of every file stored in the submissions `submissionIds` selects (a subquery): one read. */
+export function fileIdsStatement(db: D1Database, submissionIds: Sql): D1PreparedStatement {
   // CASE, not WHERE: SQLite may call json_each before testing a WHERE condition.
   return statement(
     db,
     sql`SELECT CASE WHEN f.type = 'object' THEN json_extract(f.value, '$.id') END AS id
       FROM submissions s, json_each(s.fields) v, json_each(CASE WHEN v.type = 'array' THEN v.value ELSE '[]' END) f
-      WHERE ${where}`,
+      WHERE s.id IN (${submissionIds})`,
   );
 }
 

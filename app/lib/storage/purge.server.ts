@@ -1,4 +1,6 @@
+import sql, { type Sql } from "sql-template-tag";
 import { deleteFileObjects, fileIdsOfRows, fileIdsStatement } from "~/lib/storage/file-objects.server";
+import { runBatch, statement } from "~/lib/storage/sql.server";
 
 // Deleting submissions always takes their outbox rows, delivery attempts and files with them. The schema
 // also cascades, but the statements say it explicitly so the rule holds even where foreign keys are
@@ -6,43 +8,41 @@ import { deleteFileObjects, fileIdsOfRows, fileIdsStatement } from "~/lib/storag
 
 export type PurgeSelector = { ids: readonly string[] } | { formId: string; receivedBefore: string };
 
-function where(selector: PurgeSelector): { sql: string; binds: unknown[] } {
-  if ("ids" in selector) return { sql: "SELECT value FROM json_each(?1)", binds: [JSON.stringify(selector.ids)] };
-  return { sql: "SELECT id FROM submissions WHERE form_id = ?1 AND received_at < ?2", binds: [selector.formId, selector.receivedBefore] };
+function selected(selector: PurgeSelector): Sql {
+  if ("ids" in selector) return sql`SELECT value FROM json_each(${JSON.stringify(selector.ids)})`;
+  return sql`SELECT id FROM submissions WHERE form_id = ${selector.formId} AND received_at < ${selector.receivedBefore}`;
 }
 
-/** The three DELETEs, children first; the last one's `meta.changes` is the number of submissions removed. */
-export function purgeStatements(db: D1Database, selector: PurgeSelector): D1PreparedStatement[] {
-  const { sql, binds } = where(selector);
-  return [
-    db
-      .prepare(`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE submission_id IN (${sql}))`)
-      .bind(...binds),
-    db.prepare(`DELETE FROM deliveries WHERE submission_id IN (${sql})`).bind(...binds),
-    db.prepare(`DELETE FROM submissions WHERE id IN (${sql})`).bind(...binds),
-  ];
+/** The three DELETEs, children first; `submissions.meta.changes` is the number of submissions removed. */
+export function purgeStatements(
+  db: D1Database,
+  selector: PurgeSelector,
+): { attempts: D1PreparedStatement; deliveries: D1PreparedStatement; submissions: D1PreparedStatement } {
+  const ids = selected(selector);
+  return {
+    attempts: statement(
+      db,
+      sql`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE submission_id IN (${ids}))`,
+    ),
+    deliveries: statement(db, sql`DELETE FROM deliveries WHERE submission_id IN (${ids})`),
+    submissions: statement(db, sql`DELETE FROM submissions WHERE id IN (${ids})`),
+  };
 }
 
 /**
- * Deletes the selected submissions for good: their files in R2 first, then (in one batch) the rows,
- * with `also` (an audit row) in the same batch. Files go first so a failure never leaves an object
- * without its submission: if R2 fails nothing is deleted, and if D1 fails the rows stay for the next
- * try, their files already gone. Returns the batch's results: selector i's submission count is
- * `results[i * 3 + 2].meta.changes`. D1 and R2 errors throw, and so does a missing bucket when
+ * Deletes the selected submissions' files from R2, to be called before their rows' batch: an R2
+ * failure then deletes nothing, and a D1 failure leaves rows whose files are gone, never an object
+ * without its row (docs/decisions/052). D1 and R2 errors throw, and so does a missing bucket when
  * there are files to delete.
  */
-export async function purgeSubmissions(
-  db: D1Database,
-  bucket: R2Bucket | null,
-  selectors: readonly PurgeSelector[],
-  also: readonly D1PreparedStatement[] = [],
-): Promise<D1Result[]> {
-  if (selectors.length === 0) return also.length > 0 ? db.batch([...also]) : [];
-  const found = await db.batch(selectors.map((selector) => fileIdsStatement(db, selector)));
+export async function purgeFiles(db: D1Database, bucket: R2Bucket | null, selectors: readonly PurgeSelector[]): Promise<void> {
+  if (selectors.length === 0) return;
+  const found = await runBatch(
+    db,
+    selectors.map((selector) => fileIdsStatement(db, selected(selector))),
+  );
   const fileIds = found.flatMap((result) => fileIdsOfRows(result.results));
-  if (fileIds.length > 0) {
-    if (!bucket) throw new Error("the Worker has no UPLOADS binding, so the files of these submissions cannot be deleted");
-    await deleteFileObjects(bucket, fileIds);
-  }
-  return db.batch([...selectors.flatMap((selector) => purgeStatements(db, selector)), ...also]);
+  if (fileIds.length === 0) return;
+  if (!bucket) throw new Error("the Worker has no UPLOADS binding, so the files of these submissions cannot be deleted");
+  await deleteFileObjects(bucket, fileIds);
 }

@@ -1,5 +1,6 @@
 import type { FormDef } from "~/forms/schema";
-import type { SettingProblem, Settings } from "~/lib/settings/settings.server";
+import type { Settings } from "~/lib/settings/settings.server";
+import type { SettingProblem } from "~/lib/settings/setting-problem";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
 import { fileFieldsOf } from "~/lib/uploads/file-types";
 

@@ -1,4 +1,4 @@
-import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64url";
+import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 
 // The links to files that notifications carry: one file, until it expires, HMAC-SHA-256 under
