@@ -2,7 +2,7 @@ import { z } from "zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OutcomeChart } from "~/components/admin/outcome-chart";
-import { FORMS, findForm } from "~/forms/registry";
+import { formCatalog } from "~/lib/forms/live.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
@@ -18,15 +18,15 @@ export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);
   const db = context.cloudflare.env.DB;
-  const [dashboard, destinations] = await Promise.all([
-    loadDashboard(
-      db,
-      FORMS.map((f) => f.id),
-    ),
-    readDestinationAttention(db),
-  ]);
+  const catalog = await formCatalog(context);
+  const [dashboard, destinations] = await Promise.all([loadDashboard(db, [...catalog.forms.keys()]), readDestinationAttention(db)]);
+  const titles: Record<string, string> = Object.fromEntries([...catalog.forms].map(([id, live]) => [id, live.form.title]));
   // Settings problems name variables, never values; destinations needing a person come from the outbox.
-  return { ...dashboard, attention: { problems: context.settings.problems, destinations } };
+  const unreadable = catalog.unreadable.map(({ formId, name }) => ({
+    variable: "SETTINGS_ENCRYPTION_KEY",
+    message: `The console's ${name} of ${formId} cannot be opened with SETTINGS_ENCRYPTION_KEY: set it again, or put back the key that sealed it`,
+  }));
+  return { ...dashboard, titles, attention: { problems: [...context.settings.problems, ...unreadable], destinations } };
 }
 
 const RedeliverFormSchema = z.object({ formId: TokenSchema });
@@ -40,7 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Dashboard() {
-  const { forms, days, attention } = useLoaderData<typeof loader>();
+  const { forms, days, attention, titles } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   // The column only when there is something to do in it: an always-empty column reads as broken.
@@ -83,7 +83,7 @@ export default function Dashboard() {
             {forms.map((f, i) => (
               <span key={f.formId}>
                 {i > 0 ? ", " : ""}
-                <a href={`/f/${f.formId}`}>{findForm(f.formId)?.title ?? f.formId}</a>
+                <a href={`/f/${f.formId}`}>{titles[f.formId] ?? f.formId}</a>
               </span>
             ))}
             .
@@ -113,7 +113,7 @@ export default function Dashboard() {
           {forms.map((f) => (
             <tr key={f.formId}>
               <th scope="row">
-                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{findForm(f.formId)?.title ?? f.formId}</Link>{" "}
+                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{titles[f.formId] ?? f.formId}</Link>{" "}
                 <span className="small">{f.formId}</span>
               </th>
               <td className="num" data-label="Today (UTC)">

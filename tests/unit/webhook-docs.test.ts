@@ -34,6 +34,8 @@ describe("the example request in docs/webhooks.md", () => {
     const rebuilt = buildPayload({
       id: sample.submission.id,
       formId: sample.form,
+      formVersion: sample.submission.form_version,
+      test: sample.submission.test,
       fields: sample.submission.fields,
       receivedAt: sample.submission.received_at,
       status: "accepted",

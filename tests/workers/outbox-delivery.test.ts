@@ -179,7 +179,7 @@ describe("leases", () => {
     expect(stored.stored).toEqual(await getSubmission(env.DB, "contact", id));
 
     await sink.setMode("down");
-    expect(await deliverLeasedAfterResponse(env.DB, parseSettings(sinkEnv()), stored.stored, outbox.claims, owner)).toEqual({
+    expect(await deliverLeasedAfterResponse(env.DB, parseSettings(sinkEnv()), contactForm, stored.stored, outbox.claims, owner)).toEqual({
       claimed: 1,
       delivered: 0,
       retrying: 1,
@@ -197,7 +197,7 @@ describe("leases", () => {
     });
     const fromDrain = (await sink.state()).unique[0].payload;
     await sink.reset();
-    await deliverLeasedAfterResponse(env.DB, parseSettings(sinkEnv()), stored.stored, outbox.claims, owner);
+    await deliverLeasedAfterResponse(env.DB, parseSettings(sinkEnv()), contactForm, stored.stored, outbox.claims, owner);
     expect((await sink.state()).unique[0].payload).toEqual(fromDrain);
   });
 

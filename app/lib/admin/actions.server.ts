@@ -1,4 +1,4 @@
-import { findForm } from "~/forms/registry";
+import { catalogSettings, findForm } from "~/lib/forms/live.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
@@ -64,8 +64,9 @@ async function auditRequeue(
 }
 
 /** Queues every dead delivery of a form again (the scheduled drain sends them). */
-export async function redeliverFormDead({ env, user, request }: Ctx, formId: string): Promise<ActionResult> {
-  const result = await redeliverDead(env.DB, formId);
+export async function redeliverFormDead({ env, settings, user, request }: Ctx, formId: string): Promise<ActionResult> {
+  const found = await findForm({ cloudflare: { env }, settings }, formId);
+  const result: RedeliveryResult = found.ok ? await redeliverDead(env.DB, formId) : { ok: false, code: found.code };
   await auditRequeue({ env, user, request }, "form.redeliver-dead", formId, result);
   if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
   return { ok: true, message: `Queued ${plural(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
@@ -89,10 +90,10 @@ export async function releaseQuarantined({ env, settings, user, request, ctx, ma
     .bind(id)
     .first<{ form_id: string; status: string }>();
   if (!row) return { ok: false, message: ERRORS.not_found.message };
-  const form = findForm(row.form_id);
-  if (row.status !== "quarantined" || !form) return { ok: false, message: ERRORS.admin_not_quarantined.message };
+  const found = await findForm({ cloudflare: { env }, settings }, row.form_id);
+  if (row.status !== "quarantined" || !found.ok) return { ok: false, message: ERRORS.admin_not_quarantined.message };
   const nowMs = Date.now();
-  const outbox = outboxStatements(env.DB, settings, form, id, nowMs);
+  const outbox = outboxStatements(env.DB, catalogSettings(settings, found.catalog), found.live.form, id, nowMs);
   try {
     const [flip] = await env.DB.batch([
       env.DB.prepare("UPDATE submissions SET status = 'accepted' WHERE id = ?1 AND status = 'quarantined'").bind(id),

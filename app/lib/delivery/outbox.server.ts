@@ -1,6 +1,5 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import type { FormDef } from "~/forms/schema";
-import { findForm } from "~/forms/registry";
 import { configuredDestinations, destinationName } from "~/lib/delivery/destinations.server";
 import type { Claim } from "~/lib/delivery/delivery.server";
 import type { ErrorCode } from "~/lib/http/errors";
@@ -102,9 +101,8 @@ export async function redeliverSubmission(db: D1Database, submissionId: string, 
   }
 }
 
-/** Re-queues all dead deliveries of one form. Fails with form_not_found or storage_unavailable. */
+/** Re-queues all dead deliveries of one form (the caller knows it exists). Fails with storage_unavailable. */
 export async function redeliverDead(db: D1Database, formId: string, nowMs = Date.now()): Promise<RedeliveryResult> {
-  if (!findForm(formId)) return { ok: false, code: "form_not_found" };
   try {
     const { results } = await db
       .prepare(`${REQUEUE} WHERE form_id = ?2 AND status = 'dead' RETURNING id`)

@@ -11,7 +11,15 @@ export const WEBHOOK_USER_AGENT = "Gatepost-Webhooks/1";
 export interface WebhookPayload {
   type: "submission.created";
   form: string;
-  submission: { id: string; received_at: string; fields: StoredSubmission["fields"] };
+  submission: {
+    id: string;
+    received_at: string;
+    /** The form version the fields were validated against: /f/<form>/schema.json describes the current one. */
+    form_version: string | null;
+    /** True for a test sent from the console ("Send a test"), with sample values. */
+    test: boolean;
+    fields: StoredSubmission["fields"];
+  };
   verification: { hostname: string; action: string; challenge_ts: string } | null;
 }
 
@@ -29,7 +37,13 @@ export function buildPayload(submission: StoredSubmission): WebhookPayload {
   return {
     type: "submission.created",
     form: submission.formId,
-    submission: { id: submission.id, received_at: submission.receivedAt, fields: submission.fields },
+    submission: {
+      id: submission.id,
+      received_at: submission.receivedAt,
+      form_version: submission.formVersion,
+      test: submission.test,
+      fields: submission.fields,
+    },
     verification: v ? { hostname: v.hostname, action: v.action, challenge_ts: v.challengeTs } : null,
   };
 }

@@ -1,4 +1,5 @@
-import { FORMS } from "~/forms/registry";
+import { loadFormCatalog } from "~/lib/forms/catalog.server";
+import { resealSettings } from "~/lib/forms/reseal.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/delivery.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
@@ -42,8 +43,22 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
       return windows;
     },
   },
-  // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
-  { name: "apply-retention", run: ({ db, nowMs }) => applyRetention(db, FORMS, nowMs) },
+  // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md), console forms (archived
+  // ones too) beside the files. Without D1 the job fails like the others and runs again next minute.
+  {
+    name: "apply-retention",
+    run: async ({ db, settings, nowMs }) => {
+      const catalog = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: Date.now() });
+      if (catalog.incomplete) throw new Error("the form catalog could not be read");
+      return applyRetention(
+        db,
+        [...catalog.forms.values()].map((live) => live.form),
+        nowMs,
+      );
+    },
+  },
+  // Console settings sealed with an older SETTINGS_ENCRYPTION_KEY, sealed again with the first (rotation).
+  { name: "reseal-settings", run: ({ db, settings }) => resealSettings(db, settings.encryptionKeys) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */

@@ -14,19 +14,26 @@ export interface NewSubmission {
   /** Chosen by the caller when other statements (the outbox rows) must refer to it; else random. */
   id?: string;
   formId: string;
+  /** The form version the fields were validated against (LiveForm.version). */
+  formVersion?: string | null;
   fields: Record<string, FieldValue>;
   verification: VerificationSummary | null;
   quarantineReason?: string;
+  /** A console "Send a test": sample values for one destination. */
+  test?: boolean;
 }
 
 export interface StoredSubmission {
   id: string;
   formId: string;
+  /** Null for submissions stored before versions were recorded. */
+  formVersion: string | null;
   fields: Record<string, FieldValue>;
   receivedAt: string;
   status: "accepted" | "quarantined";
   quarantineReason: string | null;
   verification: VerificationSummary | null;
+  test: boolean;
 }
 
 export type StoreResult =
@@ -62,6 +69,8 @@ function submissionRow(
     verify_challenge_ts: s.verification?.challengeTs ?? null,
     idempotency_key: idempotencyKey,
     idempotency_fingerprint: fingerprint,
+    form_version: s.formVersion ?? null,
+    test: s.test ? 1 : 0,
   };
 }
 
@@ -77,6 +86,8 @@ const COLUMNS = [
   "verify_challenge_ts",
   "idempotency_key",
   "idempotency_fingerprint",
+  "form_version",
+  "test",
 ];
 const PLACEHOLDERS = COLUMNS.map((_, i) => `?${i + 1}`).join(", ");
 const INSERT_SUBMISSION = `INSERT INTO submissions (${COLUMNS.join(", ")}) VALUES (${PLACEHOLDERS})`;
@@ -145,6 +156,7 @@ export function parseSubmissionRow(row: Record<string, unknown>): StoredSubmissi
   return {
     id: String(row.id),
     formId: String(row.form_id),
+    formVersion: typeof row.form_version === "string" ? row.form_version : null,
     fields: typeof fields === "object" && fields !== null ? (fields as Record<string, FieldValue>) : {},
     receivedAt: String(row.received_at),
     status: row.status === "quarantined" ? "quarantined" : "accepted",
@@ -157,6 +169,7 @@ export function parseSubmissionRow(row: Record<string, unknown>): StoredSubmissi
             challengeTs: String(row.verify_challenge_ts ?? ""),
           }
         : null,
+    test: row.test === 1,
   };
 }
 

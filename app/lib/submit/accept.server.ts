@@ -53,6 +53,8 @@ export type AcceptResult =
 export interface AcceptInput {
   request: Request;
   form: FormDef;
+  /** The version of `form` the submission is validated against, recorded with it (LiveForm.version). */
+  formVersion: string;
   env: Env;
   /** Parsed once for this request (getLoadContext). */
   settings: Settings;
@@ -64,7 +66,7 @@ export interface AcceptInput {
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
-export async function acceptSubmission({ request, form, env, settings, ctx, mailer, channel }: AcceptInput): Promise<AcceptResult> {
+export async function acceptSubmission({ request, form, formVersion, env, settings, ctx, mailer, channel }: AcceptInput): Promise<AcceptResult> {
   // Checks on headers alone come first: a post refused by them is never read or parsed.
   if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
   const formSettings = settings.forms;
@@ -134,6 +136,7 @@ export async function acceptSubmission({ request, form, env, settings, ctx, mail
     submission: {
       id,
       formId: form.id,
+      formVersion,
       fields: validation.values,
       verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
       quarantineReason: judged.bot ? judged.reason : undefined,
@@ -141,7 +144,7 @@ export async function acceptSubmission({ request, form, env, settings, ctx, mail
   });
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
   if (outcome.kind === "stored" && outbox.claims.length > 0) {
-    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, outcome.stored, outbox.claims, owner, { mailer }));
+    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, form, outcome.stored, outbox.claims, owner, { mailer }));
   }
   return answer(outcome, rules, echo, await keepFor(outcome, keep, form, settings));
 }

@@ -1,4 +1,5 @@
-import type { FieldDef, FieldValue, FormDef } from "~/forms/schema";
+import { DEFAULT_CAP, type FieldDef, type FieldValue, type FormDef } from "~/forms/schema";
+import { matchesPattern } from "~/lib/forms/pattern";
 
 // Server validation driven by the form's schema. Client-safe, so the page can show the same
 // constraints as HTML attributes. Unknown fields are dropped; every field has a length cap.
@@ -8,17 +9,6 @@ export type FieldErrors = Record<string, string>;
 export type ValidationResult =
   { ok: true; values: Record<string, FieldValue> } | { ok: false; errors: FieldErrors; values: Record<string, string> };
 
-/** Cap for fields that set no maxLength, so no field is unbounded. */
-const DEFAULT_CAP: Record<FieldDef["type"], number> = {
-  text: 500,
-  email: 254,
-  textarea: 10_000,
-  select: 200,
-  checkbox: 10,
-  number: 40,
-  url: 2048,
-  hidden: 500,
-};
 
 const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@(?=.{1,253}$)[^\s@"<>()[\]\\,;:.]+(\.[^\s@"<>()[\]\\,;:.]+)+$/u;
 
@@ -29,6 +19,14 @@ export function validateFields(form: FormDef, input: Record<string, unknown>): V
   const echo: Record<string, string> = {};
   for (const field of form.fields) {
     const raw = Object.hasOwn(input, field.name) ? input[field.name] : undefined;
+    if (field.type === "file") {
+      // Files arrive only through an upload (docs/forms.md); as a text field's value they are refused.
+      if (raw !== undefined && raw !== "") errors[field.name] = `${field.label} takes files, not text.`;
+      else if (field.required) errors[field.name] = `${field.label} is required.`;
+      else values[field.name] = [];
+      echo[field.name] = "";
+      continue;
+    }
     const text = toText(raw);
     echo[field.name] = text ?? "";
     if (text === null) {
@@ -65,7 +63,8 @@ function checkValue(field: FieldDef, rawText: string): FieldValue | { error: str
   if (field.minLength !== undefined && [...text.trim()].length < field.minLength) {
     return { error: `${field.label} must be at least ${field.minLength} characters.` };
   }
-  if (field.pattern !== undefined && !new RegExp(`^(?:${field.pattern})$`, "u").test(text)) {
+  // RE2, never RegExp: a pattern costs time linear in the value, whatever it is (ADR 044).
+  if (field.pattern !== undefined && !matchesPattern(field.pattern, text)) {
     return { error: field.patternMessage ?? `${field.label} is not in the expected format.` };
   }
   switch (field.type) {
