@@ -88,12 +88,22 @@ export interface CheckOptions {
 
 export type DefinitionCheck = { ok: true; form: FormDef } | { ok: false; problems: string[] };
 
-/** Checks one definition from anywhere (a file's export, a console draft, an imported JSON). Never throws. */
-export function checkFormDef(value: unknown, options: CheckOptions = {}): DefinitionCheck {
+/**
+ * The shape and bounds alone: what a console draft needs to be kept while its author is still fixing
+ * the rest. Never throws.
+ */
+export function checkFormShape(value: unknown): DefinitionCheck {
   const parsed = FormDefSchema.safeParse(value);
   const id = typeof (value as { id?: unknown } | null)?.id === "string" ? (value as { id: string }).id : "form";
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => describeIssue(id, value, issue)) };
-  const form = parsed.data as FormDef;
+  return { ok: true, form: parsed.data as FormDef };
+}
+
+/** Checks one definition from anywhere (a file's export, a console draft, an imported JSON). Never throws. */
+export function checkFormDef(value: unknown, options: CheckOptions = {}): DefinitionCheck {
+  const shape = checkFormShape(value);
+  if (!shape.ok) return shape;
+  const form = shape.form;
   const problems = [...checkForm(form, options), ...checkDestinations(form)];
   const names = new Set<string>();
   for (const field of form.fields) {

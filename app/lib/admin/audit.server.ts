@@ -16,13 +16,30 @@ export interface AuditEntry {
   ip: string | null;
 }
 
-/** The INSERT for one audit row; batch it with the change it records. */
+/**
+ * The INSERT for one audit row; batch it with the change it records. With `ifChanged`, the row is
+ * written only when the statement just before it in the batch changed a row (SQLite's changes()), so a
+ * refused change leaves no record of a change that did not happen.
+ */
 export function auditStatement(
   db: D1Database,
-  entry: { user: AdminUser; request: Request; action: string; target?: string | null; detail?: Record<string, unknown>; nowMs?: number },
+  entry: {
+    user: AdminUser;
+    request: Request;
+    action: string;
+    target?: string | null;
+    detail?: Record<string, unknown>;
+    nowMs?: number;
+    ifChanged?: boolean;
+  },
 ): D1PreparedStatement {
+  const values = "?1, ?2, ?3, ?4, ?5, ?6, ?7";
   return db
-    .prepare("INSERT INTO audit_log (at, actor, role, action, target, detail, ip) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+    .prepare(
+      entry.ifChanged
+        ? `INSERT INTO audit_log (at, actor, role, action, target, detail, ip) SELECT ${values} WHERE changes() > 0`
+        : `INSERT INTO audit_log (at, actor, role, action, target, detail, ip) VALUES (${values})`,
+    )
     .bind(
       new Date(entry.nowMs ?? Date.now()).toISOString(),
       entry.user.id,

@@ -1,5 +1,5 @@
 import type { Settings } from "~/lib/settings/settings.server";
-import type { FormDef } from "~/forms/schema";
+import type { DestinationKind, FormDef } from "~/forms/schema";
 import { configuredDestinations, destinationName } from "~/lib/delivery/destinations.server";
 import type { Claim } from "~/lib/delivery/delivery.server";
 import type { ErrorCode } from "~/lib/http/errors";
@@ -43,8 +43,10 @@ export function leasedOutbox(
   nowMs: number,
   owner: string,
   leaseMs: number,
+  /** Only this destination (a console test), when it is configured. */
+  only?: DestinationKind,
 ): { statements: D1PreparedStatement[]; claims: Claim[] } {
-  return planOutbox(db, settings, form, submissionId, nowMs, { owner, untilMs: nowMs + leaseMs });
+  return planOutbox(db, settings, form, submissionId, nowMs, { owner, untilMs: nowMs + leaseMs }, only);
 }
 
 function planOutbox(
@@ -54,9 +56,11 @@ function planOutbox(
   submissionId: string,
   nowMs: number,
   lease: { owner: string; untilMs: number } | null,
+  only?: DestinationKind,
 ): { statements: D1PreparedStatement[]; claims: Claim[] } {
   const createdAt = new Date(nowMs).toISOString();
-  const claims = configuredDestinations(settings, form).map((destination) => ({
+  const destinations = configuredDestinations(settings, form).filter((d) => only === undefined || d.kind === only);
+  const claims = destinations.map((destination) => ({
     id: newWebhookId(),
     submissionId,
     formId: form.id,

@@ -14,7 +14,10 @@ export type ConsoleSettingValues = Partial<Record<FormSettingSuffix, string>>;
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const WebhookSecretsSchema = z.object({
-  secrets: z.array(z.object({ secret: z.string(), until: z.number().nullable() })).min(1).max(2),
+  secrets: z
+    .array(z.object({ secret: z.string(), until: z.number().nullable() }))
+    .min(1)
+    .max(2),
 });
 export type WebhookSecrets = z.infer<typeof WebhookSecretsSchema>;
 

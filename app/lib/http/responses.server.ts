@@ -41,10 +41,18 @@ export function acceptedJson(id: string, replayed: boolean, headers: Headers): R
   return new Response(JSON.stringify({ id, status: "accepted" }), { status: 201, headers });
 }
 
-/** An application/problem+json refusal with the catalogue code and, for validation, per-field errors. */
-export function problemJson(code: ErrorCode, headers: Headers = new Headers(), fieldErrors?: FieldErrors): Response {
+/**
+ * An application/problem+json refusal with the catalogue code and, for validation, per-field errors;
+ * `members` adds RFC 9457 extension members (the admin API's list of problems).
+ */
+export function problemJson(
+  code: ErrorCode,
+  headers: Headers = new Headers(),
+  fieldErrors?: FieldErrors,
+  members: Record<string, unknown> = {},
+): Response {
   const { status, message } = ERRORS[code];
-  const body: Record<string, unknown> = { type: "about:blank", title: message, status, code };
+  const body: Record<string, unknown> = { ...members, type: "about:blank", title: message, status, code };
   if (fieldErrors && Object.keys(fieldErrors).length > 0) {
     body.errors = Object.entries(fieldErrors).map(([field, detail]) => ({ field, detail }));
   }
@@ -105,14 +113,15 @@ export function unexpectedErrorResponse(request: Request): Response {
 // Remix refuses a cross-site POST to a page route by throwing before any route code runs, which
 // answers a bare 500 (a CSRF guard in @remix-run/server-runtime). A post from another site is bad
 // input, not a server fault, so this check runs first and answers 403 origin_not_allowed instead.
-// Other sites post to /api/forms/:formId/submissions, which has its own allowlist and CORS.
+// Other sites post to /api/forms/:formId/submissions, which has its own allowlist and CORS; the admin
+// API (/admin/api/) checks a session cookie's origin itself and answers problem+json.
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A 403 for a mutation of a page route from another origin (or a junk Origin); null to go on. */
 export function refuseCrossSitePagePost(request: Request): Response | null {
   if (!MUTATIONS.has(request.method.toUpperCase())) return null;
   const url = new URL(request.url);
-  if (url.pathname.startsWith("/api/")) return null;
+  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/admin/api/")) return null;
   const origin = request.headers.get("Origin");
   if (origin === null) return null;
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host") || url.host;

@@ -137,8 +137,14 @@ export function publishStatements(
 /** Archives (new submissions refused) or restores a form; RETURNING id says whether it changed. */
 export function archiveStatement(db: D1Database, id: string, archived: boolean, nowMs: number): D1PreparedStatement {
   return archived
-    ? statement(db, sql`UPDATE forms SET archived_at = ${nowMs}, updated_at = ${nowMs} WHERE id = ${id} AND archived_at IS NULL RETURNING id`)
-    : statement(db, sql`UPDATE forms SET archived_at = NULL, updated_at = ${nowMs} WHERE id = ${id} AND archived_at IS NOT NULL RETURNING id`);
+    ? statement(
+        db,
+        sql`UPDATE forms SET archived_at = ${nowMs}, updated_at = ${nowMs} WHERE id = ${id} AND archived_at IS NULL RETURNING id`,
+      )
+    : statement(
+        db,
+        sql`UPDATE forms SET archived_at = NULL, updated_at = ${nowMs} WHERE id = ${id} AND archived_at IS NOT NULL RETURNING id`,
+      );
 }
 
 /** How many stored submissions of a form hold a value for each of `names` (for renames and removals). */

@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { apiRefusal, asProblem, readJsonBody, requireApiUser } from "~/lib/admin/api-auth.server";
+import { publishDraft } from "~/lib/admin/forms.server";
+import { TokenSchema } from "~/lib/admin/input.server";
+
+// POST /admin/api/forms/:formId/publish — publishes the draft as the next kept version. Renaming or
+// removing fields that hold data needs {"confirmFieldNames": true}: webhook receivers depend on field
+// names (docs/api.md). A body is optional.
+
+export function loader() {
+  return apiRefusal("method_not_allowed");
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  try {
+    if (request.method !== "POST") throw apiRefusal("method_not_allowed");
+    const user = await requireApiUser(request, context, "write");
+    const id = TokenSchema.safeParse(params.formId);
+    if (!id.success) throw apiRefusal("form_not_found");
+    const hasBody = (request.headers.get("content-length") ?? "0") !== "0" || request.headers.has("content-type");
+    const body = hasBody ? await readJsonBody(request) : {};
+    const confirmFieldNames = typeof body === "object" && body !== null && (body as { confirmFieldNames?: unknown }).confirmFieldNames === true;
+    const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
+    const published = await publishDraft(ctx, id.data, { confirmFieldNames });
+    if (!published.ok) {
+      const members = published.problems ? { problems: published.problems } : published.fieldsInUse ? { fields: published.fieldsInUse } : undefined;
+      throw apiRefusal(published.code, members);
+    }
+    return Response.json({ id: id.data, version: published.version, changes: published.changes }, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    return asProblem(error);
+  }
+}

@@ -1,0 +1,15 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { asProblem, requireApiUser } from "~/lib/admin/api-auth.server";
+import { listForms } from "~/lib/admin/forms.server";
+import { formCatalog } from "~/lib/forms/live.server";
+
+// GET /admin/api/forms — every form with its versions (docs/api.md). Tokens or the console's session.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  try {
+    await requireApiUser(request, context, "read");
+    const forms = await listForms(context.cloudflare.env.DB, await formCatalog(context));
+    return Response.json({ forms }, { headers: { "Cache-Control": "private, no-store" } });
+  } catch (error) {
+    return asProblem(error);
+  }
+}
