@@ -14,6 +14,7 @@ import { RESERVED_FIELDS } from "~/lib/submit/field-names";
 const ID = /^[a-z][a-z0-9-]{0,39}$/;
 const FIELD_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
 /** Control characters, and the bidirectional overrides that make text read other than it is. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]/;
 const LINE_BREAK = /[\r\n\t]/;
 

@@ -19,14 +19,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     if (!id.success) throw apiRefusal("form_not_found");
     const hasBody = (request.headers.get("content-length") ?? "0") !== "0" || request.headers.has("content-type");
     const body = hasBody ? await readJsonBody(request) : {};
-    const confirmFieldNames = typeof body === "object" && body !== null && (body as { confirmFieldNames?: unknown }).confirmFieldNames === true;
+    const confirmFieldNames =
+      typeof body === "object" && body !== null && (body as { confirmFieldNames?: unknown }).confirmFieldNames === true;
     const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
     const published = await publishDraft(ctx, id.data, { confirmFieldNames });
     if (!published.ok) {
-      const members = published.problems ? { problems: published.problems } : published.fieldsInUse ? { fields: published.fieldsInUse } : undefined;
+      const members = published.problems
+        ? { problems: published.problems }
+        : published.fieldsInUse
+          ? { fields: published.fieldsInUse }
+          : undefined;
       throw apiRefusal(published.code, members);
     }
-    return Response.json({ id: id.data, version: published.version, changes: published.changes }, { headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { id: id.data, version: published.version, changes: published.changes },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   } catch (error) {
     return asProblem(error);
   }

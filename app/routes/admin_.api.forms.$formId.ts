@@ -23,7 +23,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const catalog = await formCatalog(context);
     const live = catalog.forms.get(id);
     if (live?.source === "code") {
-      return Response.json({ id, source: "code", version: live.version, published: live.form, draft: null, archived: false }, { headers: NO_STORE });
+      return Response.json(
+        { id, source: "code", version: live.version, published: live.form, draft: null, archived: false },
+        { headers: NO_STORE },
+      );
     }
     const state = await loadConsoleForm(context.cloudflare.env.DB, id);
     if (!state) throw apiRefusal("form_not_found");
@@ -45,7 +48,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     const body = await readJsonBody(request);
     const bodyId = typeof body === "object" && body !== null ? (body as { id?: unknown }).id : undefined;
     if (bodyId !== undefined && bodyId !== id) {
-      throw apiRefusal("form_definition_invalid", { problems: [`the body's id "${String(bodyId).slice(0, 60)}" is not the path's "${id}"`] });
+      throw apiRefusal("form_definition_invalid", {
+        problems: [`the body's id "${String(bodyId).slice(0, 60)}" is not the path's "${id}"`],
+      });
     }
     const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
     const saved = await saveDraft(ctx, id, body, { strict: true });

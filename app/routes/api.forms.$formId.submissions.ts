@@ -33,7 +33,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (live.archived) return json ? problemJson("form_archived", headers) : problemHtml("form_archived", form, headers);
 
   const settings = catalogSettings(context.settings, catalog);
-  const result = await acceptSubmission({ request, form, formVersion: live.version, env, settings, ctx, mailer: context.mailer, channel: "api" });
+  const result = await acceptSubmission({
+    request,
+    form,
+    formVersion: live.version,
+    env,
+    settings,
+    ctx,
+    mailer: context.mailer,
+    channel: "api",
+  });
   if (result.rate) rateLimitHeaders(result.rate.verdict, result.rate.rules).forEach((value, name) => headers.set(name, value));
   if (result.ok) {
     if (json) return acceptedJson(result.id, result.replayed, headers);

@@ -61,7 +61,16 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return refuse("method_not_allowed", new Headers({ Allow: "GET, POST" }));
   const { env, ctx } = context.cloudflare;
   const settings = catalogSettings(context.settings, catalog);
-  const result = await acceptSubmission({ request, form, formVersion: live.version, env, settings, ctx, mailer: context.mailer, channel: "page" });
+  const result = await acceptSubmission({
+    request,
+    form,
+    formVersion: live.version,
+    env,
+    settings,
+    ctx,
+    mailer: context.mailer,
+    channel: "page",
+  });
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   return refuse(result.code, headers, result.fieldErrors, result.values, result.keep);

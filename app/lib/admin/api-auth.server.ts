@@ -34,7 +34,12 @@ export async function asProblem(error: unknown): Promise<Response> {
  * The API's user for this request, able to `need` (read, or write: admins only). Throws a problem+json
  * refusal: 401 without a valid token or session, 403 for a viewer's write or a cross-site cookie.
  */
-export async function requireApiUser(request: Request, context: AdminContext, need: "read" | "write", nowMs = Date.now()): Promise<AdminUser> {
+export async function requireApiUser(
+  request: Request,
+  context: AdminContext,
+  need: "read" | "write",
+  nowMs = Date.now(),
+): Promise<AdminUser> {
   const token = bearerToken(request);
   let user: AdminUser | null = null;
   if (token === "malformed") throw apiRefusal("admin_unauthenticated");

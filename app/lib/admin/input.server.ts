@@ -30,9 +30,9 @@ export function queryValues(request: Request): Record<string, string> {
   return firstValues(new URL(request.url).searchParams);
 }
 
-async function readFields(request: Request): Promise<Record<string, string> | null> {
+async function readFields(request: Request, maxBytes: number): Promise<Record<string, string> | null> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  const read = await readMessageUpTo(request, MAX_FORM_BYTES);
+  const read = await readMessageUpTo(request, maxBytes);
   if (!read || read.overflow) return null;
   try {
     // fatal: a body that is not UTF-8 is refused, never read with replacement characters.
@@ -55,11 +55,12 @@ async function readFields(request: Request): Promise<Record<string, string> | nu
 }
 
 /**
- * Reads a small urlencoded or multipart form and parses it with `schema`. Throws a 400 refusal
+ * Reads a small urlencoded or multipart form (at most `maxBytes`, 16 KiB unless a form needs more: an
+ * imported definition) and parses it with `schema`. Throws a 400 refusal
  * (admin_bad_request) for an oversized, unreadable or invalid body; never a 500.
  */
-export async function readAdminForm<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  const fields = await readFields(request);
+export async function readAdminForm<T>(request: Request, schema: z.ZodType<T>, maxBytes = MAX_FORM_BYTES): Promise<T> {
+  const fields = await readFields(request, maxBytes);
   const parsed = fields ? schema.safeParse(fields) : null;
   if (!parsed?.success) throw refusal("admin_bad_request");
   return parsed.data;

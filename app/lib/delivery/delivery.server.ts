@@ -124,9 +124,7 @@ export async function deliverLeasedAfterResponse(
   const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
   try {
     const records = await Promise.all(
-      claims.map((claim) =>
-        attemptDelivery(db, settings, claim, submission, form, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options),
-      ),
+      claims.map((claim) => attemptDelivery(db, settings, claim, submission, form, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
     );
     const nowMs = Date.now();
     const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));

@@ -52,7 +52,8 @@ export function readAdminConfig(env: Partial<Env>): AdminConfig {
   if (!access && (teamDomain || audience)) problems.push("Cloudflare Access needs both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD.");
   const rawToken = text(env.ADMIN_API_TOKEN);
   const apiToken = rawToken.length >= MIN_SECRET_LENGTH && !/\s/.test(rawToken) ? rawToken : null;
-  if (rawToken && !apiToken) problems.push(`ADMIN_API_TOKEN must be at least ${MIN_SECRET_LENGTH} characters with no spaces; it opens nothing until it is.`);
+  if (rawToken && !apiToken)
+    problems.push(`ADMIN_API_TOKEN must be at least ${MIN_SECRET_LENGTH} characters with no spaces; it opens nothing until it is.`);
   const passwordSignIn = Boolean((adminHash || viewerHash) && sessionSecrets.length > 0);
   if (!passwordSignIn && !access && !rawAdmin && !rawViewer) {
     problems.push("No password is configured. Run `npm run admin:hash-password` and set its output as ADMIN_PASSWORD_HASH.");

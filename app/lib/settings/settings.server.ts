@@ -130,7 +130,9 @@ export function parseSettings(env: RawEnv): Settings {
   const environmentForm = (formId: string) => {
     let values = perForm.get(formId);
     if (!values) {
-      values = Object.fromEntries(FORM_SETTING_SUFFIXES.map((suffix) => [suffix, raw(env, formSettingName(formId, suffix))])) as FormEnvSettings;
+      values = Object.fromEntries(
+        FORM_SETTING_SUFFIXES.map((suffix) => [suffix, raw(env, formSettingName(formId, suffix))]),
+      ) as FormEnvSettings;
       perForm.set(formId, values);
     }
     return values;
@@ -167,7 +169,9 @@ export function withConsoleFormSettings(
       if (!values) {
         const environment = settings.environmentForm(formId);
         const own = consoleValues(formId) ?? {};
-        values = Object.fromEntries(FORM_SETTING_SUFFIXES.map((suffix) => [suffix, environment[suffix] || own[suffix] || ""])) as FormEnvSettings;
+        values = Object.fromEntries(
+          FORM_SETTING_SUFFIXES.map((suffix) => [suffix, environment[suffix] || own[suffix] || ""]),
+        ) as FormEnvSettings;
         layered.set(formId, values);
       }
       return values;

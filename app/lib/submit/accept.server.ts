@@ -66,7 +66,16 @@ export interface AcceptInput {
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
-export async function acceptSubmission({ request, form, formVersion, env, settings, ctx, mailer, channel }: AcceptInput): Promise<AcceptResult> {
+export async function acceptSubmission({
+  request,
+  form,
+  formVersion,
+  env,
+  settings,
+  ctx,
+  mailer,
+  channel,
+}: AcceptInput): Promise<AcceptResult> {
   // Checks on headers alone come first: a post refused by them is never read or parsed.
   if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
   const formSettings = settings.forms;

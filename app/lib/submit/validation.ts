@@ -9,7 +9,6 @@ export type FieldErrors = Record<string, string>;
 export type ValidationResult =
   { ok: true; values: Record<string, FieldValue> } | { ok: false; errors: FieldErrors; values: Record<string, string> };
 
-
 const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@(?=.{1,253}$)[^\s@"<>()[\]\\,;:.]+(\.[^\s@"<>()[\]\\,;:.]+)+$/u;
 
 /** Validates input against the form. Never throws, whatever shape the input has. */
