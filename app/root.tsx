@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, useRouteLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -32,8 +32,15 @@ function pageNonce(): string {
   return typeof document === "undefined" ? "" : (document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce ?? "");
 }
 
+/** True on the operator console's pages: everything under /admin (sign-in included) is for the operator. */
+function isConsolePath(pathname: string): boolean {
+  return pathname === "/admin" || pathname.startsWith("/admin/");
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // The footer speaks to visitors about what happens to what they send; the console sends nothing.
+  const forVisitors = !isConsolePath(useLocation().pathname);
   const site = useRouteLoaderData<typeof loader>("root")?.site ?? { name: "Gatepost", logoUrl: null, brand: null };
   return (
     <html lang="en">
@@ -61,9 +68,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <footer className="site">
-          <p>Protected by Cloudflare Turnstile: nothing you send is kept until the check passes. Powered by Gatepost.</p>
-        </footer>
+        {forVisitors ? (
+          <footer className="site">
+            <p>Protected by Cloudflare Turnstile: nothing you send is kept until the check passes. Powered by Gatepost.</p>
+          </footer>
+        ) : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -120,10 +120,10 @@ export function checkForms(forms: readonly FormDef[]): readonly FormDef[] {
   const problems: string[] = [];
   const ids = new Set<string>();
   for (const form of forms) {
-    const check = checkFormDef(form);
-    if (!check.ok) problems.push(...check.problems);
     if (ids.has(form.id)) problems.push(`duplicate form id "${form.id}"`);
     ids.add(form.id);
+    const check = checkFormDef(form);
+    if (!check.ok) problems.push(...check.problems);
   }
   if (problems.length > 0) throw new Error(`Invalid form registry:\n- ${problems.join("\n- ")}`);
   return forms;

@@ -97,8 +97,9 @@ export interface DiscordDestination {
 
 /**
  * An e-mail to the address the sender typed (the form's first e-mail field), sent only while
- * <FORM>_CONFIRMATION is "on", at most once per address per 24 h per form. It carries only this fixed
- * text and the submission's reference, never anything the sender typed (docs/decisions/017-*.md).
+ * <FORM>_CONFIRMATION is "on", at most once per mailbox per 24 h per form and within per-network and
+ * site-wide hourly caps (docs/decisions/025-*.md). It carries only this fixed text and the submission's
+ * reference, never anything the sender typed (docs/decisions/017-*.md).
  */
 export interface ConfirmationDestination {
   kind: "confirmation";

@@ -11,11 +11,12 @@ import { loadDashboard } from "~/lib/admin/queries.server";
 import { readDestinationAttention } from "~/lib/delivery/destination-health.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { ScrollTable } from "~/components/admin/scroll-table";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and delivery outcomes per form.");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   const db = context.cloudflare.env.DB;
   const catalog = await formCatalog(context);
@@ -27,17 +28,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     message: `The console's ${name} of ${formId} cannot be opened with SETTINGS_ENCRYPTION_KEY: set it again, or put back the key that sealed it`,
   }));
   return { ...dashboard, titles, attention: { problems: [...context.settings.problems, ...unreadable], destinations } };
-}
+});
 
 const RedeliverFormSchema = z.object({ formId: TokenSchema });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
   const env = context.cloudflare.env;
   const user = await requireAdminAction(request, context);
   const { formId } = await readAdminForm(request, RedeliverFormSchema);
   const result = await redeliverFormDead({ env, settings: context.settings, user, request }, formId);
   return json(result, { status: result.ok ? 200 : 400 });
-}
+});
 
 export default function Dashboard() {
   const { forms, days, attention, titles } = useLoaderData<typeof loader>();

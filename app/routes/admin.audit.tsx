@@ -5,14 +5,15 @@ import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { listAudit } from "~/lib/admin/audit.server";
 import { ScrollTable } from "~/components/admin/scroll-table";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Audit log", "Who did what in the operator console, and when.");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   return { entries: await listAudit(context.cloudflare.env.DB, 200) };
-}
+});
 
 /** "password:admin" is the shared admin password; Access users are shown by e-mail. */
 function actorName(actor: string, role: string): string {

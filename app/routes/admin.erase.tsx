@@ -7,15 +7,17 @@ import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { auditStatement } from "~/lib/admin/audit.server";
 import { EraseEmailSchema, emailTag, findByEmail } from "~/lib/admin/erase.server";
 import { readAdminForm } from "~/lib/admin/input.server";
+import { countOf } from "~/lib/text/count";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 // Erasure for a data request, in two steps: "find" shows what would go, "erase" deletes it.
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Erase by e-mail", "Erase every submission that holds an e-mail address.");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   return null;
-}
+});
 
 // A missing or odd intent is a "find" (the safe step); only an exact erase + confirm erases.
 const EraseFormSchema = z.object({
@@ -24,7 +26,7 @@ const EraseFormSchema = z.object({
   confirm: z.string().optional().catch(undefined),
 });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
   const env = context.cloudflare.env;
   const user = await requireAdminAction(request, context);
   const form = await readAdminForm(request, EraseFormSchema);
@@ -45,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }),
   ]);
   return { step: "confirm" as const, email, matches };
-}
+});
 
 export default function Erase() {
   const result = useActionData<typeof action>();
@@ -71,9 +73,7 @@ export default function Erase() {
       </Form>
       {result?.step === "confirm" ? (
         <section aria-labelledby="confirm-title">
-          <h2 id="confirm-title">
-            {result.matches.length} submission{result.matches.length === 1 ? "" : "s"} found
-          </h2>
+          <h2 id="confirm-title">{countOf(result.matches.length, "submission", "submissions")} found</h2>
           {result.matches.length === 0 ? (
             <div className="empty">
               <strong>Nothing to erase</strong>

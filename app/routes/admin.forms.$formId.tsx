@@ -7,6 +7,7 @@ import type { FormDef } from "~/forms/schema";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { applyFieldEdit, readEditorPost } from "~/lib/admin/form-editor.server";
 import { discardDraft, listForms, loadConsoleForm, publishDraft, saveDraft, setArchived } from "~/lib/admin/forms.server";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { TokenSchema } from "~/lib/admin/input.server";
 import { describeChanges } from "~/lib/forms/changes";
@@ -28,7 +29,7 @@ function formIdOf(value: string | undefined): string {
   return parsed.data;
 }
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   const id = formIdOf(params.formId);
   const db = context.cloudflare.env.DB;
@@ -65,7 +66,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     changes: state.draft ? describeChanges(state.published, state.draft) : [],
     revision: String(state.row.updated_at),
   };
-}
+});
 
 interface EditorAnswer {
   ok: boolean;
@@ -82,7 +83,7 @@ function answer(body: EditorAnswer, status = 200) {
   return json(body, { status });
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
   const id = formIdOf(params.formId);
   const post = await readEditorPost(request, id);
@@ -154,7 +155,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           ? `Moved “${moved.label || moved.name}” to position ${edit.focus! + 1}.`
           : "Draft saved. The live form is unchanged until you publish.";
   return answer({ ok: true, message, problems: saved.problems, fieldsInUse: [], focus: edit.focus, draft: null });
-}
+});
 
 export default function FormPage() {
   const data = useLoaderData<typeof loader>();

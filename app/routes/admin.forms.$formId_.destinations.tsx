@@ -11,6 +11,7 @@ import {
   TYPED_SETTINGS,
   type SettingView,
 } from "~/lib/admin/destinations.server";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { sendTest, TESTABLE_KINDS } from "~/lib/admin/test-delivery.server";
@@ -50,7 +51,7 @@ async function formExists(context: LoaderFunctionArgs["context"], id: string) {
   throw refusal("form_not_found");
 }
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   const parsed = TokenSchema.safeParse(params.formId);
   if (!parsed.success) throw refusal("form_not_found");
@@ -67,11 +68,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     sealing: context.settings.encryptionKeys.length > 0,
     testable: TESTABLE_KINDS.filter((kind) => configured.includes(kind)),
   };
-}
+});
 
 const PostSchema = z.object({ intent: z.string().max(60), value: z.string().max(4000).optional() });
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
   const parsed = TokenSchema.safeParse(params.formId);
   if (!parsed.success) throw refusal("form_not_found");
@@ -129,7 +130,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     );
   }
   throw refusal("admin_bad_request");
-}
+});
 
 function Source({ view }: { view: SettingView }) {
   if (view.source === "environment")

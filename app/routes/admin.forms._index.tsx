@@ -5,6 +5,7 @@ import { ScrollTable } from "~/components/admin/scroll-table";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { starterDefinition } from "~/lib/admin/form-editor.server";
 import { createForm, listForms } from "~/lib/admin/forms.server";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
 import { readAdminForm } from "~/lib/admin/input.server";
 import { formCatalog } from "~/lib/forms/live.server";
@@ -17,10 +18,10 @@ import type { loader as layoutLoader } from "~/routes/admin";
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Forms", "Every form, its version and state; create or import a form.");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   return { forms: await listForms(context.cloudflare.env.DB, await formCatalog(context)) };
-}
+});
 
 const CreateSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create"), id: z.string().max(100), title: z.string().max(200) }),
@@ -28,7 +29,7 @@ const CreateSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("import"), definition: z.string() }),
 ]);
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
   const post = await readAdminForm(request, CreateSchema, 64 * 1024);
   let value: unknown;
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: ERRORS[created.code].status },
     );
   throw redirect(`/admin/forms/${created.id}`, 303);
-}
+});
 
 const STATUS: Record<string, string> = { draft: "Draft", published: "Published", archived: "Archived" };
 

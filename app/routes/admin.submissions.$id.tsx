@@ -13,11 +13,12 @@ import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { loadSubmissionDetail } from "~/lib/admin/queries.server";
 import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submission", "One submission, its verification and its delivery log.");
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   const id = TokenSchema.safeParse(params.id);
   const db = context.cloudflare.env.DB;
@@ -26,11 +27,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const s = detail.submission;
   const labels = await labelsAt(db, await formCatalog(context), s.formId, s.formVersion);
   return { ...detail, labels };
-}
+});
 
 const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release"]) });
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   const env = context.cloudflare.env;
   const user = await requireAdminAction(request, context);
   const parsedId = TokenSchema.safeParse(params.id);
@@ -45,7 +46,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const result = intent === "redeliver" ? await redeliverOne(ctx, id) : await releaseQuarantined(ctx, id);
   return json(result, { status: result.ok ? 200 : 409 });
-}
+});
 
 export default function SubmissionDetail() {
   const { submission: s, state, deliveries, labels } = useLoaderData<typeof loader>();

@@ -7,11 +7,13 @@ import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { listSubmissions, parseListFilters } from "~/lib/admin/queries.server";
 import { STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
+import { countOf } from "~/lib/text/count";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   const filters = parseListFilters(new URL(request.url).searchParams);
   const [page, catalog] = await Promise.all([listSubmissions(context.cloudflare.env.DB, filters), formCatalog(context)]);
@@ -30,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       preview: Object.values(s.fields).map(String).join(" · ").slice(0, 120),
     })),
   };
-}
+});
 
 const STATE_LABELS: Record<string, string> = {
   delivered: "Delivered",
@@ -95,9 +97,7 @@ export default function SubmissionList() {
         </label>
         <button type="submit">Filter</button>
       </Form>
-      <p>
-        {total} submission{total === 1 ? "" : "s"} found.
-      </p>
+      <p>{countOf(total, "submission", "submissions")} found.</p>
       {items.length === 0 ? (
         <div className="empty">
           <strong>{filtered ? "No submission matches these filters" : "No submissions yet"}</strong>

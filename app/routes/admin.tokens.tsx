@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-r
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { createApiToken, revokeApiToken } from "~/lib/admin/api-tokens.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { ERRORS } from "~/lib/http/errors";
@@ -14,7 +15,7 @@ import type { loader as layoutLoader } from "~/routes/admin";
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("API tokens", "Tokens for scripts that use the admin API.");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   const tokens = await listTokens(context.cloudflare.env.DB);
   return {
@@ -29,14 +30,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       revokedAt: t.revoked_at === null ? null : new Date(t.revoked_at).toISOString(),
     })),
   };
-}
+});
 
 const PostSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create"), name: z.string().trim().min(1).max(80), role: z.enum(["admin", "viewer"]) }),
   z.object({ intent: z.literal("revoke"), id: TokenSchema }),
 ]);
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
   const post = await readAdminForm(request, PostSchema);
   const ctx = { db: context.cloudflare.env.DB, user, request, nowMs: Date.now() };
@@ -55,7 +56,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     message: `Token “${post.name}” made, with the ${post.role} role. Copy it now: it is not shown again.`,
     token: made.token,
   });
-}
+});
 
 export default function Tokens() {
   const { tokens, envToken } = useLoaderData<typeof loader>();

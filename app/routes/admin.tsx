@@ -2,15 +2,16 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders } from "~/lib/admin/http";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 // The console's frame. This loader does not guard the pages inside it (Remix runs them in
 // parallel): each child loader and action calls requireUser / requireAdminAction itself.
 export const headers = adminHeaders;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   const user = await requireUser(request, context);
   return { user: { id: user.id, role: user.role } };
-}
+});
 
 /** "Signed in as admin" for the shared passwords; a person's own name (Access) with their role. */
 function signedInAs(user: { id: string; role: string }): string {

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 import { apiRefusal, asProblem, readJsonBody, requireApiUser } from "~/lib/admin/api-auth.server";
 import { publishDraft } from "~/lib/admin/forms.server";
 import { TokenSchema } from "~/lib/admin/input.server";
@@ -11,7 +12,7 @@ export function loader() {
   return apiRefusal("method_not_allowed");
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   try {
     if (request.method !== "POST") throw apiRefusal("method_not_allowed");
     const user = await requireApiUser(request, context, "write");
@@ -38,4 +39,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   } catch (error) {
     return asProblem(error);
   }
-}
+});

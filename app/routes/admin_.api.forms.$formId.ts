@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 import { apiRefusal, asProblem, readJsonBody, requireApiUser } from "~/lib/admin/api-auth.server";
 import { loadConsoleForm, saveDraft } from "~/lib/admin/forms.server";
 import { TokenSchema } from "~/lib/admin/input.server";
@@ -16,7 +17,7 @@ function formIdOf(value: string | undefined): string {
   return parsed.data;
 }
 
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   try {
     await requireApiUser(request, context, "read");
     const id = formIdOf(params.formId);
@@ -38,9 +39,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   } catch (error) {
     return asProblem(error);
   }
-}
+});
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   try {
     if (request.method !== "PUT") throw apiRefusal("method_not_allowed");
     const user = await requireApiUser(request, context, "write");
@@ -59,4 +60,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   } catch (error) {
     return asProblem(error);
   }
-}
+});

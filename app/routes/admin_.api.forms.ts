@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 import { asProblem, requireApiUser } from "~/lib/admin/api-auth.server";
 import { listForms } from "~/lib/admin/forms.server";
 import { formCatalog } from "~/lib/forms/live.server";
 
 // GET /admin/api/forms — every form with its versions (docs/api.md). Tokens or the console's session.
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   try {
     await requireApiUser(request, context, "read");
     const forms = await listForms(context.cloudflare.env.DB, await formCatalog(context));
@@ -12,4 +13,4 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   } catch (error) {
     return asProblem(error);
   }
-}
+});

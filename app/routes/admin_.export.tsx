@@ -5,11 +5,12 @@ import { requireSameOriginRead, requireUser } from "~/lib/admin/auth.server";
 import { ExportParamsSchema, loadExportRows, toCsv, toJson } from "~/lib/admin/export.server";
 import { queryValues } from "~/lib/admin/input.server";
 import { refusal } from "~/lib/http/responses.server";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 // GET /admin/export?form=contact&from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json — a file download.
 // Data, not a page: without a session it answers 401 rather than redirecting. Viewers may export.
 // It writes an audit row, so only the console's own pages may ask for it (Sec-Fetch-Site).
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   requireSameOriginRead(request);
   const user = await requireUser(request, context, "data");
   const params = ExportParamsSchema.safeParse(queryValues(request));
@@ -35,4 +36,4 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       "X-Content-Type-Options": "nosniff",
     },
   });
-}
+});

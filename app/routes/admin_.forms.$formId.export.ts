@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 import { requireUser } from "~/lib/admin/auth.server";
 import { formFileText } from "~/lib/admin/form-editor.server";
 import { loadConsoleForm } from "~/lib/admin/forms.server";
@@ -8,7 +9,7 @@ import { refusal } from "~/lib/http/responses.server";
 
 // GET /admin/forms/:formId/export?format=ts|json — a form's definition to download: as a form file for
 // app/forms/ (ts), or as JSON to import elsewhere (the published version, else the draft).
-export async function loader({ request, params, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context, "data");
   const id = TokenSchema.safeParse(params.formId);
   if (!id.success) throw refusal("form_not_found");
@@ -26,4 +27,4 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       "X-Content-Type-Options": "nosniff",
     },
   });
-}
+});

@@ -8,12 +8,17 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import type { CaptchaWidget } from "~/components/captcha-widget";
 import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
 import { readAdminForm } from "~/lib/admin/input.server";
-import { signIn } from "~/lib/admin/sign-in.server";
+import { signIn, SIGN_IN_CAPTCHA_ACTION } from "~/lib/admin/sign-in.server";
+import { TOKEN_FIELD } from "~/lib/submit/field-names";
 import { ERRORS } from "~/lib/http/errors";
 import { pageMeta } from "~/lib/http/meta";
+import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 // Public by nature: the one admin page without a session. Light on purpose (no client library, one
 // field), since it must score 100 in Lighthouse. Indexable, because Lighthouse's SEO audit fails noindex.
@@ -21,15 +26,18 @@ import { pageMeta } from "~/lib/http/meta";
 export const meta: MetaFunction = () =>
   pageMeta("Operator sign-in", "Sign in to the Gatepost operator console to review submissions and their deliveries.");
 
-// A document POST renders the page, whose headers come from here: a 429 keeps its Retry-After.
+// A document POST renders the page, whose headers come from here: a refusal keeps its code, and a 429
+// its Retry-After.
 export const headers: HeadersFunction = ({ actionHeaders }) => {
   const headers = new Headers();
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
+  for (const name of ["Retry-After", ERROR_CODE_HEADER]) {
+    const value = actionHeaders.get(name);
+    if (value) headers.set(name, value);
+  }
   return headers;
 };
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   const next = safeNext(new URL(request.url).searchParams.get("next"));
   if (await findUser(request, context)) throw redirect(next, 303);
   const config = context.settings.admin;
@@ -43,28 +51,80 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     problems: config.problems,
     setup,
   };
-}
+});
 
-// A password too long to be one is simply wrong (verifyPassword refuses it), never a 500.
-const SignInFormSchema = z.object({ password: z.string().catch(""), next: z.string().optional().catch(undefined) });
+// A password too long to be one is simply wrong (verifyPassword refuses it), never a 500. The token is
+// the Turnstile widget's, present only when the site-wide budget asked for a check.
+const SignInFormSchema = z.object({
+  password: z.string().catch(""),
+  next: z.string().optional().catch(undefined),
+  [TOKEN_FIELD]: z.string().optional().catch(undefined),
+});
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
   requireSameOrigin(request);
   const form = await readAdminForm(request, SignInFormSchema);
   const env = context.cloudflare.env;
-  const result = await signIn(request, context, form.password);
+  const result = await signIn(request, context, form.password, form[TOKEN_FIELD] || null);
   if (result.ok) {
     await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
     return redirect(safeNext(form.next), { status: 303, headers: { "Set-Cookie": result.cookie } });
   }
-  const headers: HeadersInit = result.code === "admin_rate_limited" ? { "Retry-After": String(result.retryAfterSeconds) } : {};
-  return json({ code: result.code }, { status: ERRORS[result.code].status, headers });
+  const headers = new Headers({ [ERROR_CODE_HEADER]: result.code });
+  if ("retryAfterSeconds" in result) headers.set("Retry-After", String(result.retryAfterSeconds));
+  // What the browser needs to render the check: the public sitekey and the action, never a secret.
+  const { siteKey, scriptUrl } = context.settings.turnstile;
+  const captcha = "captcha" in result && result.captcha ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION } : null;
+  return json({ code: result.code, captcha }, { status: ERRORS[result.code].status, headers });
+});
+
+type Captcha = { siteKey: string; scriptUrl: string; action: string };
+
+/**
+ * The forms' own Turnstile widget, fetched only when a check is asked for, so the sign-in page stays
+ * light the rest of the time. Before it arrives (and without JavaScript) it says what it waits for.
+ */
+function SignInCheck({
+  captcha,
+  resetKey,
+  onTokenChange,
+}: {
+  captcha: Captcha;
+  resetKey: number;
+  onTokenChange: (token: string | null) => void;
+}) {
+  const [Widget, setWidget] = useState<typeof CaptchaWidget | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import("~/components/captcha-widget").then((module) => live && setWidget(() => module.CaptchaWidget));
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (Widget) return <Widget {...captcha} resetKey={resetKey} onTokenChange={onTokenChange} />;
+  return (
+    <div className="captcha">
+      <p className="captcha-status" data-captcha-status="loading" role="status">
+        Loading the check…
+      </p>
+      <noscript>
+        <p className="notice error">The check needs JavaScript. Turn JavaScript on for this site, then reload the page to sign in.</p>
+      </noscript>
+    </div>
+  );
 }
 
 export default function AdminLogin() {
   const { next, open, passwordSignIn, access, problems, setup } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
+  const [token, setToken] = useState<string | null>(null);
+  const [resetKey, setResetKey] = useState(0);
+  // Every answer may have spent the token, so the widget starts over after each one.
+  useEffect(() => {
+    if (result) setResetKey((n) => n + 1);
+  }, [result]);
+  const captcha = result?.captcha ?? null;
   return (
     <div className="sign-in">
       <h1>Operator sign-in</h1>
@@ -110,7 +170,8 @@ export default function AdminLogin() {
               aria-describedby={result ? "login-error" : undefined}
             />
           </div>
-          <button type="submit" disabled={busy}>
+          {captcha ? <SignInCheck captcha={captcha} resetKey={resetKey} onTokenChange={setToken} /> : null}
+          <button type="submit" disabled={busy || (captcha !== null && !token)}>
             {busy ? "Signing in…" : "Sign in"}
           </button>
         </Form>

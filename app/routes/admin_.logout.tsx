@@ -5,13 +5,14 @@ import { auditStatement } from "~/lib/admin/audit.server";
 import { readAdminForm } from "~/lib/admin/input.server";
 import { signOut, signOutEverywhere } from "~/lib/admin/sign-in.server";
 import { refusal } from "~/lib/http/responses.server";
+import { consoleRoute } from "~/lib/admin/console-route.server";
 
 // Sign-out: POST only (a GET link could be triggered by any page), same-origin, audited. It deletes
 // the session on the server, so a copied cookie stops working too. Any role may sign itself out;
 // "everywhere" (every password session, this one included) is an admin's.
 const SignOutFormSchema = z.object({ intent: z.enum(["this", "everywhere"]).catch("this") });
 
-export async function action({ request, context }: ActionFunctionArgs) {
+export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
   requireSameOrigin(request);
   const env = context.cloudflare.env;
   const user = await requireUser(request, context, "data");
@@ -24,4 +25,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await env.DB.batch([auditStatement(env.DB, { user, request, action: "sign-out" })]);
   }
   return redirect("/admin/login", { status: 303, headers: { "Set-Cookie": await signOut(request, context) } });
-}
+});

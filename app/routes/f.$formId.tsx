@@ -73,6 +73,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   });
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
+  if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   return refuse(result.code, headers, result.fieldErrors, result.values, result.keep);
 }
 

@@ -8,7 +8,7 @@ import { getSubmission } from "~/lib/storage/submissions.server";
 // No robots noindex: the page is only reachable through its unguessable, never-linked URL (and
 // Referrer-Policy keeps that URL from leaking), and issue 6 asks for a Lighthouse SEO score of 100 here.
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  pageMeta("Thank you", data ? `What you sent through "${data.title}" was received.` : "Submission received.");
+  pageMeta("Received", data ? `What you sent through "${data.title}" was received.` : "Submission received.");
 
 // The Get of Post/Redirect/Get: a reload shows the same page and never re-sends the form.
 export async function loader({ params, context }: LoaderFunctionArgs) {
@@ -29,7 +29,9 @@ export default function Thanks() {
           <path d="M5 12.5l4.5 4.5L19 7.5" />
         </svg>
       </div>
-      <h1>Thank you</h1>
+      {/* The thanks are the owner's own words (the form's successMessage, which usually starts with
+          them); the heading only says what happened, so the page never says it twice. */}
+      <h1>Received</h1>
       <p className="lead">{message}</p>
       <h2>What happens next</h2>
       <ol className="steps">

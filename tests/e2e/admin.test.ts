@@ -36,7 +36,7 @@ async function submitContact(p: Page, name: string): Promise<string> {
   await p.getByLabel("Message").fill("=1+1 is how a formula starts, and this is a message.");
   await p.getByText("Check complete — you can send the form.").waitFor(WAIT);
   await p.getByRole("button", { name: "Send" }).click();
-  await p.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+  await p.getByRole("heading", { name: "Received" }).waitFor(WAIT);
   return (await p.locator(".reference").textContent()) ?? "";
 }
 

@@ -41,7 +41,7 @@ describe("contact form in Chromium", () => {
     await waitForCaptcha();
     await page.screenshot({ path: new URL("contact-form.png", ARTIFACTS).pathname, fullPage: true });
     await page.getByRole("button", { name: "Send" }).click();
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     expect(page.url()).toMatch(/\/f\/contact\/thanks\/[0-9a-f-]{36}$/);
     const reference = await page.locator(".reference").textContent();
     expect(page.url().endsWith(reference ?? "missing")).toBe(true);
@@ -80,7 +80,7 @@ describe("contact form in Chromium", () => {
     expect(secondToken).not.toBe(firstToken);
     expect(await page.getByLabel("Message").inputValue()).toBe(VALID.message);
     await page.getByRole("button", { name: "Send" }).click();
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     expect((await standinCalls()).map((c) => c.response)).toEqual([firstToken, secondToken]);
   });
 
@@ -118,7 +118,7 @@ describe("contact form in Chromium", () => {
     await send.click();
     await expect.poll(() => send.isDisabled(), WAIT).toBe(true);
     await send.click({ force: true, timeout: 2_000 }).catch(() => {});
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     expect(await standinCalls()).toHaveLength(1);
   });
 });
@@ -132,6 +132,12 @@ describe("contact form without JavaScript", () => {
       // Playwright's no-JS mode still parses <noscript> as raw text, so check the markup a no-JS browser renders.
       const noscript = await noJs.evaluate(() => document.querySelector(".captcha noscript")?.textContent ?? "");
       expect(noscript).toContain("The captcha needs JavaScript");
+      // No line claims a check that never runs without JavaScript.
+      await noJs.getByRole("button", { name: "Send" }).waitFor(WAIT);
+      for (const claim of ["Checking that you are human…", "The form can be sent once the captcha check is complete."]) {
+        expect(await noJs.getByText(claim).count(), claim).toBe(1);
+        expect(await noJs.getByText(claim).isVisible(), claim).toBe(false);
+      }
       await noJs.getByLabel("Your name").fill(VALID.name);
       await noJs.getByLabel("E-mail address").fill(VALID.email);
       await noJs.getByLabel("Message").fill(VALID.message);
@@ -181,6 +187,6 @@ describe("captcha widget states", () => {
     await waitForCaptcha();
     expect(await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)).toContain("expired");
     await page.getByRole("button", { name: "Send" }).click();
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
   });
 });

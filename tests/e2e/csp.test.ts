@@ -73,7 +73,7 @@ describe("pages under the Content-Security-Policy", () => {
     await page.getByText("Check complete — you can send the form.").waitFor(WAIT);
     expect(turnstileRequests()).toHaveLength(1);
     await page.getByRole("button", { name: "Send" }).click();
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     expect(await violations()).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -85,7 +85,7 @@ describe("pages under the Content-Security-Policy", () => {
     await page.getByLabel("Message").fill("A second message.");
     await page.getByText("Check complete — you can send the form.").waitFor(WAIT);
     await page.getByRole("button", { name: "Send" }).click();
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     const thanks = page.url();
 
     const fresh = patient(await browser.newPage());
@@ -94,7 +94,7 @@ describe("pages under the Content-Security-Policy", () => {
     const freshErrors = watchErrors(fresh);
     try {
       await fresh.goto(thanks);
-      await fresh.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+      await fresh.getByRole("heading", { name: "Received" }).waitFor(WAIT);
       await fresh.waitForLoadState("networkidle");
       expect(freshScripts.length).toBeGreaterThan(0);
       expect(freshScripts.filter((url) => url.includes("turnstile"))).toEqual([]);

@@ -100,7 +100,7 @@ describe("docs/api.md", () => {
     // data-callback ran: the snippet's captchaDone enabled the button.
     await expect.poll(() => send.isEnabled(), WAIT).toBe(true);
     await send.click();
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     expect(page.url()).toMatch(/\/f\/contact\/thanks\/[0-9a-f-]{36}$/);
     expect(errors, errors.join("\n")).toEqual([]);
   });

@@ -90,7 +90,7 @@ describe("the newsletter by keyboard alone", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Send");
     await page.keyboard.press("Enter");
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     expect(page.url()).toMatch(/\/f\/newsletter\/thanks\/[0-9a-f-]{36}$/);
     expect(await standinCalls()).toHaveLength(1);
     // Chromium logs the refused post's 422 itself; nothing else may have failed.
@@ -110,7 +110,7 @@ describe("the trap on Gatepost's own page", () => {
     });
     await waitForCaptcha();
     await page.getByRole("button", { name: "Send" }).click();
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     expect(page.url()).toMatch(/\/f\/newsletter\/thanks\/[0-9a-f-]{36}$/);
     expect(errors, errors.join("\n")).toEqual([]);
   });

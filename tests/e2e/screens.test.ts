@@ -93,7 +93,7 @@ describe.each(["desktop", "phone"] as const)("visitor pages on a %s", (viewport)
     await page.getByLabel("E-mail address").fill("ada@example.org");
     await page.getByLabel("Message").fill("The pages look finished; this message proves the form still sends.");
     await page.getByRole("button", { name: "Send" }).click();
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     await page.getByRole("heading", { name: "What happens next" }).waitFor(WAIT);
     reference = (await page.locator(".reference").textContent()) ?? reference;
     await shoot(page, "thanks", viewport);

@@ -31,7 +31,7 @@ describe("webhook delivery from the browser", () => {
     await page.getByText("Check complete — you can send the form.").waitFor(WAIT);
     await expect.poll(() => page.getByRole("button", { name: "Send" }).isEnabled(), WAIT).toBe(true);
     await page.getByRole("button", { name: "Send" }).click();
-    await page.getByRole("heading", { name: "Thank you" }).waitFor(WAIT);
+    await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     const submissionId = page.url().split("/").pop();
 
     const delivered = async () => {

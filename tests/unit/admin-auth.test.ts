@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { requireSameOrigin, requireSameOriginRead, safeNext } from "~/lib/admin/auth.server";
 import { readAdminConfig } from "~/lib/settings/admin.server";
-import { ipv6Prefix48, signInRateRules } from "~/lib/admin/sign-in.server";
+import { signInRateRules } from "~/lib/admin/sign-in.server";
+import { ipv6Prefix48 } from "~/lib/http/rate-limit.server";
 
 describe("safeNext", () => {
   it.each([
@@ -11,10 +12,38 @@ describe("safeNext", () => {
     ["https://evil.example/admin", "/admin"],
     ["/admin//evil.example", "/admin"],
     ["/administrator", "/admin"],
-    ["/admin\\evil", "/admin"],
+    // A browser reads the backslash as a slash: the path it would request is still in /admin.
+    ["/admin\\evil", "/admin/evil"],
     [null, "/admin"],
   ])("keeps only paths inside /admin: %s", (next, expected) => {
     expect(safeNext(next)).toBe(expected);
+  });
+
+  // A browser resolves dot segments (also written %2e), turns backslashes into slashes and reads "//"
+  // as a host, so each is judged after the browser's own normalisation, never on the raw text.
+  it.each([
+    "/admin/../f/contact",
+    "/admin/./../f/contact",
+    "/admin/%2e%2e/f/contact",
+    "/admin/%2E%2E/f/contact",
+    "/admin/.%2e/f/contact",
+    "/admin/sub/../../f/contact",
+    "/admin/..",
+    "/admin/..?x=1",
+    "/admin/..%2ff/contact",
+    "/admin/..%5Cf/contact",
+    "/admin/%2f%2fevil.example",
+    "/admin/%5c%5cevil.example",
+    "/admin/..\\f/contact",
+    "/admin/%252e%252e/f/contact",
+  ])("refuses %s, which a browser would take out of /admin", (next) => {
+    expect(safeNext(next)).toBe("/admin");
+  });
+
+  it("gives back the normalised path, so the Location a browser follows is the path that was checked", () => {
+    expect(safeNext("/admin/./submissions")).toBe("/admin/submissions");
+    expect(safeNext("/admin/x/../audit")).toBe("/admin/audit");
+    expect(safeNext("/admin/submissions?q=a/../b")).toBe("/admin/submissions?q=a/../b");
   });
 
   it.each(["/admin?\x00", "/admin/\x01x", "/admin?a=\r\nSet-Cookie:x", "/admin/ x", "/admin?é", "/admin\t", `/admin/${"a".repeat(3000)}`])(

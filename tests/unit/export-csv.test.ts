@@ -42,6 +42,32 @@ describe("CSV export", () => {
     expect(csvCell(input)).toBe(expected);
   });
 
+  // Spreadsheets skip leading whitespace and invisible characters before a formula, not only the ASCII space.
+  it.each([
+    ["\u00A0=1+1", "no-break space"],
+    ["\u200B=1+1", "zero-width space"],
+    ["\u200C+1", "zero-width non-joiner"],
+    ["\u200D-1", "zero-width joiner"],
+    ["\u2060@SUM(A1)", "word joiner"],
+    ["\uFEFF=1", "byte order mark"],
+    ["\u3000=1", "ideographic space"],
+    ["\u2003=1", "em space"],
+    ["\u202F=1", "narrow no-break space"],
+    ["\u00AD=1", "soft hyphen"],
+    ["\u180E=1", "Mongolian vowel separator"],
+    ["\u034F=1", "combining grapheme joiner"],
+    [" \u00A0\u200B =1", "a mix"],
+    ["a;\u00A0=1", "after a separator"],
+    ["x\n\u200B=cmd", "after a line break"],
+  ])("neutralises a formula behind invisible or non-breaking space: %j (%s)", (input) => {
+    const cell = csvCell(input);
+    expect(cell).toContain("'");
+    // Every formula start, whatever precedes it, sits behind an apostrophe.
+    for (const part of cell.replace(/"/g, "").split(/[,;\t\r\n]/)) {
+      expect(part, JSON.stringify(cell)).not.toMatch(/^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]*[=+\-@]/u);
+    }
+  });
+
   it("reads, split at any of , ; or tab, as no cell that starts a formula", () => {
     const hostile = ['ok;=HYPERLINK("http://evil")', "a\t+1", "b, @x", "c;\t-1", "=1", " =2", "d\r=3"];
     const line = toCsv(

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { judgeApiPost, judgePagePost, MAX_STAMP_AGE_MS, signFormStamp } from "~/lib/submit/honeypot.server";
 
@@ -48,10 +49,23 @@ describe("signed form stamps", () => {
   it("expires a stamp after 24 hours, and takes a stamp of the version before as expired (issue 19.11)", async () => {
     const stamp = await signFormStamp(SECRET, "contact", SID, T0);
     expect(await judge({ _gp_ts: stamp }, T0 + MAX_STAMP_AGE_MS)).toEqual({ bot: false });
-    expect(await judge({ _gp_ts: stamp }, T0 + MAX_STAMP_AGE_MS + 1)).toEqual({ expired: true });
+    expect(await judge({ _gp_ts: stamp }, T0 + MAX_STAMP_AGE_MS + 1)).toEqual({ expired: true, signed: true });
     expect(MAX_STAMP_AGE_MS).toBe(24 * 3_600_000);
+    const v1 = `v1.${T0}.${createHmac("sha256", SECRET).update(`v1.contact.${T0}`).digest("base64url")}`;
+    expect(await judge({ _gp_ts: v1 })).toEqual({ expired: true, signed: true });
+  });
+
+  // Only a stamp this server signed proves a person once filled the form: anything else that merely
+  // looks like an old stamp is expired without that proof, so its fresh stamp starts the fill time anew.
+  it("says whether an expired stamp was validly signed", async () => {
+    const stamp = await signFormStamp(SECRET, "contact", SID, T0);
     const [, , mac] = stamp.split(".");
-    expect(await judge({ _gp_ts: `v1.${T0}.${mac}` })).toEqual({ expired: true });
+    const otherSecret = createHmac("sha256", "another-secret-0123456789abcdefghij").update(`v1.contact.${T0}`).digest("base64url");
+    for (const junk of [`v1.${T0}.${mac}`, `v1.${T0}.${"A".repeat(43)}`, `v1.0000000000000.${"A".repeat(43)}`, `v1.${T0}.${otherSecret}`]) {
+      expect(await judge({ _gp_ts: junk }), junk).toEqual({ expired: true, signed: false });
+    }
+    const otherForm = createHmac("sha256", SECRET).update(`v1.newsletter.${T0}`).digest("base64url");
+    expect(await judge({ _gp_ts: `v1.${T0}.${otherForm}` })).toEqual({ expired: true, signed: false });
   });
 
   it("flags a filled trap before looking at the stamp", async () => {

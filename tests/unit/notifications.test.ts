@@ -144,18 +144,40 @@ describe("the confirmation to the sender", () => {
   });
 });
 
+/** Every text object in a Slack message, wherever it sits (blocks, context elements, fields). */
+function slackTextObjects(value: unknown): Array<{ type: string; text: string }> {
+  if (Array.isArray(value)) return value.flatMap(slackTextObjects);
+  if (typeof value !== "object" || value === null) return [];
+  const object = value as Record<string, unknown>;
+  const own =
+    (object.type === "plain_text" || object.type === "mrkdwn") && typeof object.text === "string"
+      ? [object as { type: string; text: string }]
+      : [];
+  return [...own, ...Object.values(object).flatMap(slackTextObjects)];
+}
+
 describe("Slack Block Kit", () => {
-  it("escapes &, < and > so no value can mention, broadcast or link", () => {
-    const message = buildSlackMessage(
-      content({ name: "<!channel> & <@U123|boss>", email: "a@example.org", message: "<https://evil.example|click here> <!here>" }),
-    );
-    const json = JSON.stringify(message);
-    expect(json).not.toContain("<!channel>");
-    expect(json).not.toContain("<!here>");
-    expect(json).not.toContain("<@U123");
-    expect(json).not.toContain("<https://evil.example");
-    const name = message.blocks[1] as { text: { text: string } };
-    expect(name.text.text).toBe("*Your name*\n&lt;!channel&gt; &amp; &lt;@U123|boss&gt;");
+  it("puts submitted values only in plain_text objects, so no value can mention, broadcast, link or format", () => {
+    const values = {
+      name: "<!channel> & <@U123|boss> *bold* _italic_",
+      email: "a@example.org",
+      message: "~struck~ `code` ```block``` > quote <https://evil.example|click here> <!here> :skull:",
+    };
+    const message = buildSlackMessage(content(values));
+    const texts = slackTextObjects(message.blocks);
+    for (const value of Object.values(values)) {
+      expect(
+        texts.some((t) => t.type === "plain_text" && t.text.includes(value)),
+        value,
+      ).toBe(true);
+    }
+    // Nothing a sender typed reaches mrkdwn, where * _ ~ ` and <…> would mean something.
+    for (const t of texts.filter((t) => t.type === "mrkdwn")) {
+      for (const piece of ["bold", "italic", "struck", "code", "quote", "evil.example", "channel", "here", "U123", "skull"]) {
+        expect(t.text, piece).not.toContain(piece);
+      }
+    }
+    expect(JSON.stringify(message.text)).toBe(JSON.stringify("New submission: Contact us"));
     expect(escapeSlack("a<b>&c")).toBe("a&lt;b&gt;&amp;c");
     expect(message.unfurl_links).toBe(false);
   });
@@ -163,22 +185,20 @@ describe("Slack Block Kit", () => {
   it("has the form's title, each field in order, and the reference with a link", () => {
     const message = buildSlackMessage(content({ name: "Ada", email: "a@example.org", message: "Hello there" }));
     expect(message.blocks[0]).toEqual({ type: "header", text: { type: "plain_text", text: "New submission: Contact us", emoji: false } });
-    expect(message.blocks.slice(1, 4).map((b: any) => b.text.text.split("\n")[0])).toEqual([
-      "*Your name*",
-      "*E-mail address*",
-      "*Message*",
-    ]);
+    expect(message.blocks[1]).toEqual({ type: "section", text: { type: "plain_text", text: "Your name\nAda", emoji: false } });
+    expect(message.blocks.slice(1, 4).map((b: any) => b.text.text.split("\n")[0])).toEqual(["Your name", "E-mail address", "Message"]);
     expect(JSON.stringify(message.blocks[4])).toContain(`<${LINK}|Open in Gatepost>`);
     expect(message.text).toBe("New submission: Contact us");
   });
 
-  it("cuts long values to Block Kit's limits with … and a link to the full submission", () => {
+  it("cuts long values to Block Kit's limits with … and points to the full submission", () => {
     const long = "x".repeat(4000) + "&".repeat(500);
     const message = buildSlackMessage(content({ name: "Ada", email: "a@example.org", message: long }));
-    const section = (message.blocks[3] as { text: { text: string } }).text.text;
-    expect(section.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
-    expect(section).toContain(`… <${LINK}|full submission>`);
-    expect(section).not.toMatch(/&am…|&a…|&…/); // never cut inside an escape
+    const section = (message.blocks[3] as { text: { type: string; text: string } }).text;
+    expect(section.type).toBe("plain_text");
+    expect(section.text.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
+    expect(section.text).toMatch(/x… \(cut: the full text is in Gatepost, linked below\)$/);
+    expect(JSON.stringify(message.blocks[4])).toContain(`<${LINK}|Open in Gatepost>`);
   });
 });
 

@@ -333,6 +333,17 @@ describe("erase by e-mail", () => {
     expect([first, second]).not.toContain(unkeyed);
   });
 
+  it("says how many went in words that agree with the count", async () => {
+    await seedSubmission({ fields: { name: "Only", email: "only@example.org", message: "m" }, deliveries: [{ status: "delivered" }] });
+    const erase = await appFetch(
+      adminPost("/admin/erase", { intent: "erase", email: "only@example.org", confirm: "yes" }, { Cookie: admin }),
+      await adminEnv(),
+    );
+    expect(textOf(await erase.text())).toContain("Erased 1 submission and its delivery log.");
+    const audit = textOf(await (await appFetch(adminGet("/admin/audit", admin), await adminEnv())).text());
+    expect(audit).toContain("Erased 1 submission holding one e-mail address, with its delivery log.");
+  });
+
   it("does nothing without the confirmation", async () => {
     await seedMix();
     await appFetch(adminPost("/admin/erase", { intent: "erase", email: "dora@example.org" }, { Cookie: admin }), await adminEnv());

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:test";
-import { appFetch, countRows, testEnv } from "./helpers";
+import { appFetch, countRows, standin, standinToken, testEnv } from "./helpers";
+import { expectConsoleErrors } from "../support/fail-on-console";
 import {
   ADMIN_PASSWORD,
   adminEnv,
@@ -15,7 +16,10 @@ import { LOGIN_GLOBAL_RULE, LOGIN_PREFIX48_RULE, signInRateRules } from "~/lib/a
 import { hitRateLimits } from "~/lib/http/rate-limit.server";
 import { encodeBase64Url } from "~/lib/crypto/base64url";
 
-beforeEach(clearAdminTables);
+beforeEach(async () => {
+  await clearAdminTables();
+  await standin.reset();
+});
 afterEach(() => vi.restoreAllMocks());
 
 async function signIn(password: string, appEnv?: Env, ip = "198.51.100.4") {
@@ -170,14 +174,75 @@ describe("server-side sessions (issue 19.3)", () => {
 });
 
 describe("sign-in budgets (issue 19.9)", () => {
-  it("refuses every address once the site-wide budget is spent, with Retry-After", async () => {
-    const appEnv = await adminEnv();
+  /** Spends the whole site's budget for this window, as a hundred strangers' guesses would. */
+  async function exhaustSiteBudget() {
     const global = signInRateRules("192.0.2.1").filter((r) => r.key === "admin-login:all");
     for (let i = 0; i < LOGIN_GLOBAL_RULE.limit; i++) await hitRateLimits(env.DB, global);
-    const blocked = await signIn(ADMIN_PASSWORD, appEnv, "203.0.113.200");
+  }
+
+  async function signInWithCheck(password: string, token: string | null, ip = "203.0.113.200", appEnv?: Env) {
+    const fields: Record<string, string> = { password, next: "/admin/submissions" };
+    if (token !== null) fields["cf-turnstile-response"] = token;
+    return appFetch(adminPost("/admin/login", fields, { "CF-Connecting-IP": ip }), appEnv ?? (await adminEnv()));
+  }
+
+  it("past the site-wide budget, asks for a Turnstile pass instead of refusing everyone, and lets the right password in with one", async () => {
+    await exhaustSiteBudget();
+    const asked = await signInWithCheck(ADMIN_PASSWORD, null);
+    expect(asked.status).toBe(429);
+    expect(asked.headers.get("Gatepost-Error-Code")).toBe("admin_check_required");
+    expect(asked.headers.get("set-cookie")).toBeNull();
+    const html = await asked.text();
+    expect(html).toContain("Complete the check below");
+    // The page names what the widget needs (its sitekey and action) for the browser to render it.
+    expect(html).toContain("1x00000000000000000000AA");
+    expect(html).toContain("admin-sign-in");
+    expect(await standin.calls()).toHaveLength(0);
+
+    const passed = await signInWithCheck(ADMIN_PASSWORD, standinToken({ action: "admin-sign-in" }));
+    expect(passed.status).toBe(303);
+    expect(passed.headers.get("set-cookie")).toMatch(/^__Host-gp_admin_session=/);
+    const [call] = await standin.calls();
+    expect(call.remoteip).toBe("203.0.113.200");
+  });
+
+  it("still refuses a wrong password, a failed check, a check made for another action, and a spent token (fail closed)", async () => {
+    await exhaustSiteBudget();
+    expect((await signInWithCheck("a wrong guess", standinToken({ action: "admin-sign-in" }))).status).toBe(401);
+    const otherAction = await signInWithCheck(ADMIN_PASSWORD, standinToken({ action: "contact" }));
+    expect(otherAction.status).toBe(400);
+    expect(otherAction.headers.get("Gatepost-Error-Code")).toBe("turnstile_action_mismatch");
+    const token = standinToken({ action: "admin-sign-in" });
+    expect((await signInWithCheck(ADMIN_PASSWORD, token)).status).toBe(303);
+    const spent = await signInWithCheck(ADMIN_PASSWORD, token);
+    expect(spent.status).toBe(400);
+    expect(spent.headers.get("set-cookie")).toBeNull();
+    const failing = await adminEnv({ TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA" });
+    const failed = await signInWithCheck(ADMIN_PASSWORD, standinToken({ action: "admin-sign-in" }), "203.0.113.201", failing);
+    expect(failed.status).toBe(400);
+    expect(failed.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("fails closed while the provider is down: no check, no sign-in", async () => {
+    await exhaustSiteBudget();
+    await standin.setMode("http500");
+    const logged = expectConsoleErrors(/Turnstile verification unavailable for the sign-in/);
+    const response = await signInWithCheck(ADMIN_PASSWORD, standinToken({ action: "admin-sign-in" }));
+    expect(response.status).toBe(503);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(logged().length).toBeGreaterThan(0);
+  });
+
+  it("keeps the per-address budget: a Turnstile pass does not lift it", async () => {
+    await exhaustSiteBudget();
+    const appEnv = await adminEnv();
+    const own = signInRateRules("203.0.113.202").filter((r) => r.key.startsWith("admin-login:ip:"));
+    for (let i = 0; i < 10; i++) await hitRateLimits(env.DB, own);
+    const blocked = await signInWithCheck(ADMIN_PASSWORD, standinToken({ action: "admin-sign-in" }), "203.0.113.202", appEnv);
     expect(blocked.status).toBe(429);
+    expect(blocked.headers.get("Gatepost-Error-Code")).toBe("admin_rate_limited");
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(blocked.headers.get("set-cookie")).toBeNull();
+    expect(await standin.calls()).toHaveLength(0);
   });
 
   it("counts IPv6 guessers by /48 as well as by /64", async () => {

@@ -73,6 +73,22 @@ describe("D1 round trips on the accept path", () => {
     expect(row).toEqual({ status: "delivered", attempts: 1, lease_owner: null });
   });
 
+  it("holds the sender's confirmation to its limits inside that one round trip (docs/decisions/025)", async () => {
+    const appEnv = testEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_CONFIRMATION: "on", EMAIL_FROM: "forms@example.org" });
+    const { response, beforeAnswer, trips } = await postCounted(appEnv);
+    expect(response.status).toBe(303);
+    expect(beforeAnswer, JSON.stringify(trips, null, 1)).toBe(1);
+    expect(trips[0].some((sql) => /^INSERT INTO confirmation_limits\b/i.test(sql))).toBe(true);
+    expect(trips[0].filter((sql) => /^INSERT INTO rate_limits\b/i.test(sql))).toHaveLength(2);
+    // Within its limits it is queued, not skipped (no mailer here: it waits for one, held).
+    const row = await env.DB.prepare("SELECT status, last_error FROM deliveries WHERE destination = 'confirmation'").first<{
+      status: string;
+      last_error: string | null;
+    }>();
+    expect(row?.status).toBe("pending");
+    expect(row?.last_error ?? "").not.toMatch(/^not sent/);
+  });
+
   it("answers a repeat with a fresh token (same key, same fields) in one round trip, storing nothing new", async () => {
     const sid = crypto.randomUUID();
     const first = await postCounted(sinkEnv(), { _gp_sid: sid });

@@ -23,10 +23,18 @@ export const standin = {
   },
 };
 
+/**
+ * A SUBMIT_LIMITER that never refuses: tests post far more often than a person, from one address, and
+ * the throttle's isolate budget would carry counts from one test into the next. Throttle tests
+ * (submit-throttle.test.ts) put their own limiter in, or none, to test the isolate budget.
+ */
+export const UNLIMITED: RateLimit = { limit: async () => ({ success: true }) };
+
 /** The env the app sees in these tests: real local D1, the stand-in provider, the always-pass test secret. */
 export function testEnv(overrides: Partial<Record<string, string>> = {}): Env {
   return {
     ...env,
+    SUBMIT_LIMITER: UNLIMITED,
     TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
     TURNSTILE_SECRET_KEY: TEST_SECRET,
     TURNSTILE_VERIFY_URL: standin.verifyUrl(),

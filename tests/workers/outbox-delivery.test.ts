@@ -135,7 +135,7 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
 
     // Redelivery of the form's dead deliveries keeps the webhook-id.
     await sink.setMode("normal");
-    expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 1 });
+    expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
     expect(await drainOutbox(env.DB, parseSettings(sinkEnv()))).toMatchObject({ claimed: 1, delivered: 1 });
     const seen = await sink.state();
     expect(seen.unique.map((u) => u.id)).toEqual([row.id]);
@@ -262,7 +262,7 @@ describe("redelivery", () => {
     const [submissionId] = await acceptSome(1);
     const [row] = await deliveries();
     expect(row.status).toBe("delivered");
-    expect(await redeliverSubmission(env.DB, submissionId)).toEqual({ ok: true, requeued: 1 });
+    expect(await redeliverSubmission(env.DB, submissionId)).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
     expect((await deliveries())[0]).toMatchObject({ id: row.id, status: "pending", attempts: 0 });
     await drainOutbox(env.DB, parseSettings(sinkEnv()));
     const seen = await sink.state();
@@ -278,7 +278,7 @@ describe("redelivery", () => {
     const plain = (res.headers.get("location") ?? "").split("/").pop()!;
     expect(await redeliverSubmission(env.DB, plain)).toEqual({ ok: false, code: "redelivery_no_destination" });
     expect(await redeliverDead(env.DB, "no-such-form")).toEqual({ ok: false, code: "form_not_found" });
-    expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 0 });
+    expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 0, keptConfirmations: 0 });
   });
 });
 

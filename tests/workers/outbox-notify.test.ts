@@ -6,13 +6,13 @@ import { contactForm } from "~/forms/contact";
 import { FORMS } from "~/forms/registry";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/delivery.server";
-import { leasedOutbox, redeliverSubmission } from "~/lib/delivery/outbox.server";
+import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
 import { bindingMailer, type Mailer, type OutgoingEmail, type SendEmailBinding } from "~/lib/delivery/mailer.server";
 import { loadSubmissionDetail } from "~/lib/admin/queries.server";
 import { eraseByEmail } from "~/lib/admin/erase.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
-import { adminEnv, adminGet, sessionCookie } from "./admin-helpers";
+import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
 
 // Every notification kind on the one outbox: queued in the accept batch, sent right after the answer,
 // retried on the same schedule, delivered once, 429 Retry-After honoured, 404 dead at once,
@@ -289,11 +289,59 @@ describe("redelivery of an e-mail", () => {
     const mailer = recordingMailer();
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer, nowMs: await later() });
     const [before] = await rows();
-    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: true, requeued: 1 });
+    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer });
     const [after] = await rows();
     expect(after).toMatchObject({ id: before.id, status: "delivered", attempts: 1 });
     expect(mailer.sent).toHaveLength(2);
+  });
+});
+
+describe("redelivery and the confirmation's once-per-24-hours promise", () => {
+  const confirmAndEmail = () =>
+    notifyEnv({ CONTACT_CONFIRMATION: "on", CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" });
+
+  it("queues everything else again but never a confirmation that went (or was skipped)", async () => {
+    // Both e-mails leave right after the answer, through a binding that records where they went.
+    const sentTo: string[] = [];
+    const recording: SendEmailBinding = { send: async (message) => void sentTo.push((message as { to: string }).to) };
+    const id = await accept({ ...confirmAndEmail(), SEND_EMAIL: recording } as unknown as Env);
+    expect(sentTo.sort()).toEqual(["grace@example.org", "owner@example.org"]);
+    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: true, requeued: 1, keptConfirmations: 1 });
+    const mailer = recordingMailer();
+    await drainOutbox(env.DB, parseSettings(confirmAndEmail()), { mailer });
+    expect(mailer.sent.map((m) => m.to)).toEqual(["owner@example.org"]);
+    // The console says so.
+    const appEnv = await adminEnv({ EMAIL_FROM: "forms@example.org", CONTACT_EMAIL_TO: "owner@example.org", CONTACT_CONFIRMATION: "on" });
+    const response = await appFetch(
+      adminPost(`/admin/submissions/${id}`, { intent: "redeliver" }, { Cookie: await sessionCookie("admin", appEnv) }),
+      { ...appEnv, SEND_EMAIL: recording } as unknown as Env,
+    );
+    expect(await response.text()).toContain("The confirmation to the sender is not sent again.");
+    expect(sentTo.filter((to) => to === "grace@example.org")).toHaveLength(1);
+  });
+
+  it("sends a dead confirmation, which never went, once when its dead deliveries are queued again", async () => {
+    await accept(confirmAndEmail());
+    await env.DB.prepare("UPDATE deliveries SET status = 'dead', attempts = 9 WHERE destination = 'confirmation'").run();
+    expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
+    const mailer = recordingMailer();
+    await drainOutbox(env.DB, parseSettings(confirmAndEmail()), { mailer });
+    await drainOutbox(env.DB, parseSettings(confirmAndEmail()), { mailer, nowMs: Date.now() + 86_400_000 });
+    expect(mailer.sent.filter((m) => m.to === "grace@example.org")).toHaveLength(1);
+  });
+
+  it("refuses a submission whose only delivery is a confirmation that went, saying why", async () => {
+    const onlyConfirmation = notifyEnv({
+      CONTACT_CONFIRMATION: "on",
+      CONTACT_EMAIL_TO: "",
+      CONTACT_SLACK_WEBHOOK_URL: "",
+      CONTACT_DISCORD_WEBHOOK_URL: "",
+      CONTACT_WEBHOOK_URL: "",
+    });
+    const id = await accept(onlyConfirmation);
+    await drainOutbox(env.DB, parseSettings(onlyConfirmation), { mailer: recordingMailer() });
+    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: false, code: "redelivery_no_destination" });
   });
 });
 

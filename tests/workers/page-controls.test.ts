@@ -176,6 +176,51 @@ describe("posts from the form page", () => {
     expect((await onlyRow()).status).toBe("accepted");
   });
 
+  it("gives a stamp that was never validly signed a fresh stamp that is not dated back: the fill time starts anew", async () => {
+    // Shaped like a stamp of the version before, which is taken as expired, but signed by nobody.
+    const junk = `v1.${Date.now() - 60_000}.${"A".repeat(43)}`;
+    const response = await appFetch(formPost("/f/contact", { ...VALID, _gp_ts: junk, "cf-turnstile-response": standinToken() }), sinkEnv());
+    expect(response.status).toBe(400);
+    expect(response.headers.get("Gatepost-Error-Code")).toBe("form_expired");
+    const html = await response.text();
+    const stamp = /name="_gp_ts"[^>]* value="([^"]+)"/.exec(html)![1];
+    const sid = /name="_gp_sid"[^>]* value="([^"]+)"/.exec(html)![1];
+    // Issued now, not dated back by the minimum fill time.
+    expect(Number(stamp.split(".")[1])).toBeGreaterThan(Date.now() - 2_000);
+    // Sent at once with that stamp, it is a bot's haste: quarantined, never delivered.
+    const again = await appFetch(
+      formPost("/f/contact", { ...VALID, _gp_ts: stamp, _gp_sid: sid, "cf-turnstile-response": standinToken() }),
+      sinkEnv(),
+    );
+    expect(again.status).toBe(303);
+    expect(await onlyRow()).toMatchObject({ status: "quarantined", quarantine_reason: "timestamp_too_fast" });
+    expect(await countRows("deliveries")).toBe(0);
+  });
+
+  it("keeps a page post's stamp id as its key: an Idempotency-Key header cannot make one harvested stamp buy more", async () => {
+    const sid = crypto.randomUUID();
+    const stamp = signedStamp("contact", Date.now() - 60_000, sid);
+    const post = (fields: Record<string, string>, key: string) =>
+      appFetch(
+        formPost(
+          "/f/contact",
+          { ...fields, _gp_ts: stamp, _gp_sid: sid, "cf-turnstile-response": standinToken() },
+          { "Idempotency-Key": key },
+        ),
+        sinkEnv(),
+      );
+    const first = await post(VALID, "harvested-1");
+    expect(first.status).toBe(303);
+    // The same answers under another header are the same submission; other answers are refused.
+    const same = await post(VALID, "harvested-2");
+    expect(same.status).toBe(303);
+    expect(same.headers.get("location")).toBe(first.headers.get("location"));
+    const other = await post({ ...VALID, message: "Another message under the same stamp." }, "harvested-3");
+    expect(other.status).toBe(422);
+    expect(other.headers.get("Gatepost-Error-Code")).toBe("idempotency_key_reused");
+    expect((await onlyRow()).idempotency_key).toBe(sid);
+  });
+
   it("binds the stamp to its render's submission id: the stamp with another id is a bot's (issue 19.11)", async () => {
     const sid = crypto.randomUUID();
     const stamp = signedStamp("contact", Date.now() - 60_000, sid);

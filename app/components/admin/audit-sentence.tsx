@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { byCount, countOf } from "~/lib/text/count";
 
 // An audit row as a sentence an operator reads at a glance. The row's detail is JSON written by the
 // action that made it (app/lib/admin/actions.server.ts); an action this list does not know yet is
@@ -23,7 +24,8 @@ function changeList(changes: unknown): string {
   return `: ${changes.map(String).join("; ")}.`;
 }
 
-const plural = (n: unknown, word: string) => `${Number(n)} ${word}${Number(n) === 1 ? "" : "s"}`;
+/** A detail's count with its noun (the detail is JSON someone else wrote: anything else counts as 0). */
+const plural = (n: unknown, one: string, other: string) => countOf(Number.isFinite(Number(n)) ? Number(n) : 0, one, other);
 
 /** What one audit entry records, in words; submission ids link to the submission. */
 export function AuditSentence({ action, target, detail }: { action: string; target: string | null; detail: string | null }) {
@@ -45,13 +47,14 @@ export function AuditSentence({ action, target, detail }: { action: string; targ
         </>
       ) : (
         <>
-          Redelivered {submission}: {plural(d.requeued, "delivery")} queued again.
+          Redelivered {submission}: {plural(d.requeued, "delivery", "deliveries")} queued again.
+          {Number(d.keptConfirmations) > 0 ? " The confirmation to the sender was not sent again." : null}
         </>
       );
     case "submission.release":
       return (
         <>
-          Released {submission} from quarantine and queued it for {plural(d.destinations, "destination")}.
+          Released {submission} from quarantine and queued it for {plural(d.destinations, "destination", "destinations")}.
         </>
       );
     case "form.redeliver-dead":
@@ -61,18 +64,23 @@ export function AuditSentence({ action, target, detail }: { action: string; targ
         </>
       ) : (
         <>
-          Queued {plural(d.requeued, "dead delivery")} of {form} again.
+          Queued {plural(d.requeued, "dead delivery", "dead deliveries")} of {form} again.
         </>
       );
     case "erase.preview":
-      return <>Looked up one e-mail address for erasure: {plural(d.matched, "submission")} matched.</>;
+      return <>Looked up one e-mail address for erasure: {plural(d.matched, "submission", "submissions")} matched.</>;
     case "erase":
-      return <>Erased {plural(d.matched, "submission")} holding one e-mail address, with their delivery logs.</>;
+      return (
+        <>
+          Erased {plural(d.matched, "submission", "submissions")} holding one e-mail address, with{" "}
+          {byCount(Number(d.matched), "its delivery log", "their delivery logs")}.
+        </>
+      );
     case "export": {
       const range = d.from || d.to ? ` from ${String(d.from ?? "the start")} to ${String(d.to ?? "now")}` : "";
       return (
         <>
-          Exported {plural(d.rows, "submission")} of {form} as {String(d.format ?? "a file").toUpperCase()}
+          Exported {plural(d.rows, "submission", "submissions")} of {form} as {String(d.format ?? "a file").toUpperCase()}
           {range}.
         </>
       );

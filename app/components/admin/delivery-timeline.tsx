@@ -2,6 +2,7 @@ import { StateBadge } from "~/components/admin/state-badge";
 import { formatUtc } from "~/lib/admin/http";
 // The one shape of a delivery as the console reads it (a type import: nothing server-side reaches the browser).
 import type { DeliveryView as Delivery } from "~/lib/admin/queries.server";
+import { countOf } from "~/lib/text/count";
 
 /** How each destination kind is named to a person. */
 const KIND_LABELS: Record<string, string> = {
@@ -33,7 +34,7 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
           </h3>
           <p>
             {d.destination === "webhook" ? "Webhook id" : "Delivery id"} <code>{d.id}</code>,{" "}
-            {`${d.log.length} attempt${d.log.length === 1 ? "" : "s"} logged`}
+            {`${countOf(d.log.length, "attempt", "attempts")} logged`}
             {d.status === "delivered" ? `, delivered ${formatUtc(d.deliveredAt)}` : ""}
             {d.status === "pending" ? `, next attempt ${formatUtc(new Date(d.nextAttemptAt).toISOString())}` : ""}
             {d.lastError ? `, ${d.status === "delivered" ? "note" : "last error"}: ${d.lastError}` : ""}.{situation(d)}

@@ -4,10 +4,12 @@ import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/admin/audit.server";
 import { deliverSubmissionNow } from "~/lib/delivery/delivery.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
-import { ERRORS } from "~/lib/http/errors";
+import { ERRORS, type ErrorCode } from "~/lib/http/errors";
+import { refusal } from "~/lib/http/responses.server";
 import { outboxStatements, redeliverDead, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
 import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
 import { purgeStatements } from "~/lib/storage/purge.server";
+import { byCount, countOf } from "~/lib/text/count";
 
 // What the console's buttons do. Each function makes one change and writes its audit row; where
 // the change is ours (delete, erase, release) the audit row rides in the same D1 batch.
@@ -44,7 +46,8 @@ export async function eraseEmail({ env, settings, user, request }: Ctx, email: s
   const deleted = await eraseByEmail(env.DB, email, (matched) =>
     auditStatement(env.DB, { user, request, action: "erase", detail: { emailTag: tag, matched } }),
   );
-  return { ok: true, message: `Erased ${deleted} submission${deleted === 1 ? "" : "s"} and their delivery logs.` };
+  const logs = byCount(deleted, "its delivery log", "their delivery logs");
+  return { ok: true, message: `Erased ${countOf(deleted, "submission", "submissions")} and ${logs}.` };
 }
 
 /** Writes the audit row for an export (reading personal data in bulk is worth a record). */
@@ -59,7 +62,8 @@ async function auditRequeue(
   target: string,
   result: RedeliveryResult,
 ): Promise<void> {
-  const detail = result.ok ? { requeued: result.requeued } : { refused: result.code };
+  const kept = result.ok && result.keptConfirmations > 0 ? { keptConfirmations: result.keptConfirmations } : {};
+  const detail = result.ok ? { requeued: result.requeued, ...kept } : { refused: result.code };
   await env.DB.batch([auditStatement(env.DB, { user, request, action, target, detail })]);
 }
 
@@ -68,17 +72,18 @@ export async function redeliverFormDead({ env, settings, user, request }: Ctx, f
   const found = await findForm({ cloudflare: { env }, settings }, formId);
   const result: RedeliveryResult = found.ok ? await redeliverDead(env.DB, formId) : { ok: false, code: found.code };
   await auditRequeue({ env, user, request }, "form.redeliver-dead", formId, result);
-  if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
-  return { ok: true, message: `Queued ${plural(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
+  if (!result.ok) return refused(result.code);
+  return { ok: true, message: `Queued ${countOf(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
 }
 
 /** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */
 export async function redeliverOne({ env, settings, user, request, ctx, mailer }: Ctx, id: string): Promise<ActionResult> {
   const result = await redeliverSubmission(env.DB, id);
   await auditRequeue({ env, user, request }, "submission.redeliver", id, result);
-  if (!result.ok) return { ok: false, message: ERRORS[result.code].message };
+  if (!result.ok) return refused(result.code);
   ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer }));
-  return { ok: true, message: `Queued ${plural(result.requeued, "delivery", "deliveries")} again.` };
+  const kept = result.keptConfirmations > 0 ? " The confirmation to the sender is not sent again." : "";
+  return { ok: true, message: `Queued ${countOf(result.requeued, "delivery", "deliveries")} again.${kept}` };
 }
 
 /**
@@ -100,14 +105,23 @@ export async function releaseQuarantined({ env, settings, user, request, ctx, ma
       ...outbox,
       auditStatement(env.DB, { user, request, action: "submission.release", target: id, detail: { destinations: outbox.length }, nowMs }),
     ]);
-    if ((flip.meta.changes ?? 0) === 0) throw new Error("released concurrently");
-  } catch {
+    if ((flip.meta.changes ?? 0) === 0) return { ok: false, message: ERRORS.admin_not_quarantined.message };
+  } catch (error) {
+    // A second release fails on the outbox's UNIQUE index: the submission is no longer in quarantine.
+    // Any other failure is the database's (console-route.server.ts answers it).
+    if (!isUniqueConflict(error)) throw error;
     return { ok: false, message: ERRORS.admin_not_quarantined.message };
   }
   if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer }));
-  return { ok: true, message: `Released from quarantine and queued for ${plural(outbox.length, "destination", "destinations")}.` };
+  return { ok: true, message: `Released from quarantine and queued for ${countOf(outbox.length, "destination", "destinations")}.` };
 }
 
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+/** A refusal as the console shows it; a storage failure is thrown as the 503 it is, not shown as a refusal. */
+function refused(code: ErrorCode): ActionResult {
+  if (code === "storage_unavailable") throw refusal(code);
+  return { ok: false, message: ERRORS[code].message };
+}
+
+function isUniqueConflict(error: unknown): boolean {
+  return /UNIQUE constraint failed/i.test(String(error instanceof Error ? error.message : error));
 }

@@ -2,6 +2,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
 import type { AdminConfig } from "~/lib/settings/admin.server";
+import type { Settings as TurnstileSettings } from "~/lib/settings/turnstile.server";
 import { refusal } from "~/lib/http/responses.server";
 import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/admin/session.server";
 
@@ -18,7 +19,8 @@ export interface AdminUser {
 /** What the admin modules need of the request's load context: D1 and the settings parsed once. */
 export interface AdminContext {
   cloudflare: { env: { DB: D1Database } };
-  settings: { admin: AdminConfig };
+  /** Turnstile: the sign-in form's check past the site-wide budget (sign-in.server.ts). */
+  settings: { admin: AdminConfig; turnstile: TurnstileSettings };
 }
 
 /** "document" pages redirect to the sign-in page; "data" (exports, actions) answer 401. */
@@ -46,18 +48,30 @@ export async function findUser(request: Request, context: AdminContext): Promise
   return { id: sub, role, via: "password" };
 }
 
-// Printable ASCII only: a control character or a space in a Location header is a TypeError (a 500),
-// and a browser would read a backslash as a slash.
+// Printable ASCII only: a control character or a space in a Location header is a TypeError (a 500).
 const NextSchema = z
   .string()
   .max(2000)
-  .regex(/^\/admin(?:[/?][\x21-\x7e]*)?$/)
-  .refine((next) => !next.includes("//") && !next.includes("\\") && !/^\/admin\/[/\\]/.test(next));
+  .regex(/^\/[\x21-\x7e]*$/);
+// Checked on the path a browser will request, not on the text given: the WHATWG URL parser resolves
+// dot segments (also written %2e), reads a backslash as a slash and "//" as a host, exactly as the
+// browser does when it follows the redirect. What is left must be /admin or under it, with no escape
+// in the path at all (an encoded slash, backslash or dot is never part of a console path).
+const NEXT_BASE = "http://next.invalid";
 
-/** A safe place to return to after sign-in: only printable paths inside /admin; else "/admin". */
+/** A safe place to return to after sign-in: only printable paths inside /admin, normalised; else "/admin". */
 export function safeNext(next: string | null | undefined): string {
   const parsed = NextSchema.safeParse(next);
-  return parsed.success ? parsed.data : "/admin";
+  if (!parsed.success) return "/admin";
+  let url: URL;
+  try {
+    url = new URL(parsed.data, NEXT_BASE);
+  } catch {
+    return "/admin";
+  }
+  const path = url.pathname;
+  if (url.origin !== NEXT_BASE || !/^\/admin(?:\/|$)/.test(path) || path.includes("//") || path.includes("%")) return "/admin";
+  return `${path}${url.search}`;
 }
 
 /** The signed-in user, or throws a redirect to /admin/login (documents) or a 401 refusal (data). */

@@ -26,9 +26,13 @@ const META_COLUMNS = [
 /**
  * Where a spreadsheet may start a cell: the start of the text, and after any separator a locale uses
  * (`,` `;` tab) or a line break. A cell starting with = + - @ (or their full-width forms, which some
- * spreadsheets fold), after optional spaces, or with tab or CR, is a formula to someone.
+ * spreadsheets fold), after any run of spaces, non-breaking or other Unicode spaces, or invisible
+ * format characters (zero-width space and joiners, word joiner, BOM, soft hyphen: every default-
+ * ignorable code point), or with tab or CR, is a formula to someone: spreadsheets skip those.
  */
-const FORMULA_AT_CELL_START = /(?<=^|[,;\t\r\n])(?: *[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/g;
+const FORMULA_AT_CELL_START =
+  // eslint-disable-next-line no-control-regex -- vertical tab and form feed are spaces a spreadsheet skips too
+  /(?<=^|[,;\t\r\n])(?:[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}\u000b\u000c\u0085\u2028\u2029]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/gu;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const NEEDS_QUOTES = /[",;\t\r\n]/;
 export const EXPORT_LIMIT = 50_000;

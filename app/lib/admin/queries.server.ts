@@ -2,6 +2,7 @@ import { z } from "zod";
 import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
 import { STATES, type SubmissionState } from "~/lib/storage/submission-states";
 import { parseSubmissionRow, type StoredSubmission } from "~/lib/storage/submissions.server";
+import { foldForSearch } from "~/lib/storage/search-text.server";
 
 // Read-side queries for the operator console. A submission's state is derived, not stored: it is
 // quarantined, else dead if any destination gave up, else pending while any is still queued, else
@@ -166,9 +167,13 @@ export async function listSubmissions(db: D1Database, filters: ListFilters) {
   if (filters.to) clauses.push(`s.received_at < ${bind(endOfDay(filters.to))}`);
   if (filters.q) {
     // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes ("pattern too complex", a 500), and
-    // instr needs no escaping. lower() on both sides keeps LIKE's ASCII case-insensitivity.
+    // instr needs no escaping. The search text is folded beyond ASCII by the Worker, the query the same
+    // way (search-text.server.ts); a row stored before it existed is read as before, ASCII case only.
     const q = bind(filters.q);
-    clauses.push(`(s.id = ${q} OR instr(lower(s.fields), lower(${q})) > 0)`);
+    const folded = bind(foldForSearch(filters.q));
+    clauses.push(
+      `(s.id = ${q} OR instr(s.search_text, ${folded}) > 0 OR (s.search_text IS NULL AND instr(lower(s.fields), lower(${q})) > 0))`,
+    );
   }
   const inner = `SELECT s.*, ${STATE_SQL} AS state FROM submissions s ${clauses.length ? `WHERE ${clauses.join(" AND ")}` : ""}`;
   const outerWhere = filters.state ? `WHERE state = ${bind(filters.state)}` : "";

@@ -1,54 +1,93 @@
 import type { AdminContext, AdminUser } from "~/lib/admin/auth.server";
 import { verifyPassword } from "~/lib/crypto/password.server";
 import { adminSessionStorage, deleteAllSessions, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
-import { hitRateLimits, ipSubject, type RateRule } from "~/lib/http/rate-limit.server";
-import { clientIp } from "~/lib/settings/turnstile.server";
+import { ipSubject, ipv6Prefix48, rateLimitStatement, verdictOfRows, type RateRule } from "~/lib/http/rate-limit.server";
+import { ERRORS, type ErrorCode } from "~/lib/http/errors";
+import { clientIp, expectedHostnames } from "~/lib/settings/turnstile.server";
+import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 
 // Password sign-in and sign-out. Every attempt is counted before any hashing (PBKDF2 is slow on
 // purpose and must not be a free oracle or a CPU sink) against three budgets: the address (IPv6 by
-// /64), its /48 for IPv6 (one site or customer usually holds a whole /48), and the whole site, so a
-// guesser who rotates addresses still gets a bounded number of guesses (docs/decisions/014).
+// /64), its /48 for IPv6 (one site or customer usually holds a whole /48), and the whole site
+// (docs/decisions/014). Past its own budgets a client is refused. Past the site's, it is not: strangers
+// spending the site's budget would otherwise lock the owner out, so a Turnstile pass on the sign-in
+// form stands in for it, checked by the same siteverify module the forms use and failing closed
+// (docs/decisions/027). A guesser still gets no more guesses than its own budgets allow.
 
 const WINDOW_SECONDS = 15 * 60;
 export const LOGIN_RATE_RULE = { limit: 10, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_PREFIX48_RULE = { limit: 30, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_GLOBAL_RULE = { limit: 100, windowSeconds: WINDOW_SECONDS };
-
-/** An IPv6 address's /48 ("2001:db8:1::/48"), or null for IPv4 and junk. */
-export function ipv6Prefix48(ip: string | null): string | null {
-  if (!ip || !ip.includes(":")) return null;
-  const groups = ipSubject(ip)
-    .replace(/::\/64$/, "")
-    .split(":");
-  return groups.length === 4 ? `${groups.slice(0, 3).join(":")}::/48` : null;
-}
+const SITE_KEY = "admin-login:all";
 
 /** The sign-in budgets one attempt from `ip` counts against. */
 export function signInRateRules(ip: string | null): RateRule[] {
   const rules: RateRule[] = [
     { key: `admin-login:ip:${ipSubject(ip)}`, ...LOGIN_RATE_RULE },
-    { key: "admin-login:all", ...LOGIN_GLOBAL_RULE },
+    { key: SITE_KEY, ...LOGIN_GLOBAL_RULE },
   ];
   const prefix = ipv6Prefix48(ip);
   if (prefix) rules.push({ key: `admin-login:ip48:${prefix}`, ...LOGIN_PREFIX48_RULE });
   return rules;
 }
 
+/** The Turnstile action of the sign-in form's widget: a token solved for a form does not sign anyone in. */
+export const SIGN_IN_CAPTCHA_ACTION = "admin-sign-in";
+
 export type SignInResult =
   | { ok: true; user: AdminUser; cookie: string }
-  | { ok: false; code: "admin_closed" | "admin_sign_in_failed" | "storage_unavailable" }
-  | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number };
+  | { ok: false; code: "admin_closed" | "storage_unavailable" }
+  /** `captcha`: the site's budget was spent, so the next try needs a Turnstile pass as well. */
+  | { ok: false; code: "admin_sign_in_failed"; captcha: boolean }
+  | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number }
+  /** The site's budget is spent: the form must carry a Turnstile pass (admin_check_required) or its pass failed. */
+  | { ok: false; code: ErrorCode; captcha: true };
 
-/** Checks a password against both roles' hashes, within the sign-in budgets. D1 failures come back as storage_unavailable. */
-export async function signIn(request: Request, context: AdminContext, password: string, nowMs = Date.now()): Promise<SignInResult> {
+/**
+ * Checks a password against both roles' hashes, within the sign-in budgets; past the site-wide one,
+ * only with a valid Turnstile `token`. D1 failures come back as storage_unavailable.
+ */
+export async function signIn(
+  request: Request,
+  context: AdminContext,
+  password: string,
+  token: string | null = null,
+  nowMs = Date.now(),
+): Promise<SignInResult> {
   const config = context.settings.admin;
   const db = context.cloudflare.env.DB;
   if (!config.passwordSignIn) return { ok: false, code: "admin_closed" };
-  const limit = await hitRateLimits(db, signInRateRules(clientIp(request)), nowMs);
-  if (!limit.ok)
-    return "code" in limit
-      ? { ok: false, code: limit.code }
-      : { ok: false, code: "admin_rate_limited", retryAfterSeconds: Math.max(1, limit.resetSeconds) };
+  const ip = clientIp(request);
+  const rules = signInRateRules(ip);
+  const own = rules.filter((rule) => rule.key !== SITE_KEY);
+  let rows: Record<string, unknown>[];
+  try {
+    rows = (await rateLimitStatement(db, rules, nowMs).all<Record<string, unknown>>()).results;
+  } catch (error) {
+    console.error("sign-in budget check failed:", error);
+    return { ok: false, code: "storage_unavailable" };
+  }
+  const ownVerdict = verdictOfRows(own, rows, nowMs);
+  if (!ownVerdict.ok) return { ok: false, code: "admin_rate_limited", retryAfterSeconds: Math.max(1, ownVerdict.resetSeconds) };
+  const checkNeeded = !verdictOfRows(rules, rows, nowMs).ok;
+  if (checkNeeded) {
+    if (!token) return { ok: false, code: "admin_check_required", captcha: true };
+    const { turnstile } = context.settings;
+    const check = await verifyTurnstile({
+      token,
+      secret: turnstile.secretKey,
+      verifyUrl: turnstile.verifyUrl,
+      remoteIp: ip,
+      expectedAction: SIGN_IN_CAPTCHA_ACTION,
+      expectedHostnames: expectedHostnames(turnstile, request),
+    });
+    if (!check.ok) {
+      if (ERRORS[check.code].status >= 500) {
+        console.error(`Turnstile verification unavailable for the sign-in: ${check.code} (${check.detail ?? ""})`);
+      }
+      return { ok: false, code: check.code, captcha: true };
+    }
+  }
   for (const [role, hash] of [
     ["admin", config.adminHash],
     ["viewer", config.viewerHash],
@@ -68,7 +107,7 @@ export async function signIn(request: Request, context: AdminContext, password: 
       }
     }
   }
-  return { ok: false, code: "admin_sign_in_failed" };
+  return { ok: false, code: "admin_sign_in_failed", captcha: checkNeeded };
 }
 
 /**

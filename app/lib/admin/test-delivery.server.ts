@@ -60,7 +60,7 @@ export async function sendTest(ctx: TestContext, formId: string, kind: TestableK
   const settings = catalogSettings(ctx.settings, catalog);
   const id = crypto.randomUUID();
   const owner = `test:${id}`;
-  const outbox = leasedOutbox(db, settings, live.form, id, ctx.nowMs, owner, LEASE_MS, kind);
+  const outbox = leasedOutbox(db, settings, live.form, id, ctx.nowMs, owner, LEASE_MS, null, kind);
   if (outbox.claims.length === 0) return { ok: false, code: "destination_not_configured" };
   const fields = Object.fromEntries(live.form.fields.map((field) => [field.name, sampleValue(field)]));
   const stored = await storeSubmission(

@@ -1,10 +1,15 @@
 import { buildMime, escapeHtml } from "~/lib/delivery/email.server";
+import { foldMailbox } from "~/lib/delivery/mailbox.server";
 
 // The opt-in confirmation to the sender (docs/decisions/017-notification-kinds.md). Anyone can type
 // any address into a form, so this e-mail is built to be useless for abuse: it is queued only after
 // Turnstile passed (the outbox is written after verification), goes only to an address that passed the
-// e-mail check, at most once per address per 24 h per form, and says only the owner's fixed text and
-// the reference: nothing the sender typed, so no one can relay their words into a stranger's inbox.
+// e-mail check, and says only the owner's fixed text and the reference: nothing the sender typed, so
+// no one can relay their words into a stranger's inbox. How many go out (once per mailbox per 24 h
+// per form, a few per network and a cap per site an hour) is decided in the accept batch
+// (confirmation-limits.server.ts, docs/decisions/025); the drain takes the mailbox's slot once more
+// before sending, which holds the promise for rows the accept batch did not limit (a release from
+// quarantine, a redelivered dead one).
 
 export const CONFIRMATION_WINDOW_MS = 24 * 3_600_000;
 
@@ -32,18 +37,17 @@ export function buildConfirmationEmail(input: {
   });
 }
 
-/** SHA-256 of form and lower-cased address: the limit table never holds the address itself. */
+/** SHA-256 of form and folded mailbox (mailbox.server.ts): the limit table never holds the address itself. */
 export async function confirmationKey(formId: string, address: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(`gatepost-confirmation:${formId}:${address.toLowerCase()}`),
-  );
+  const mailbox = foldMailbox(address) ?? address.toLowerCase();
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`gatepost-confirmation:${formId}:${mailbox}`));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
- * Takes the address's one confirmation for the next 24 h, for delivery `deliveryId`, in one atomic
- * upsert: true if this delivery may send (no other in the window, or a retry of the same delivery).
+ * Takes the mailbox's one confirmation for the next 24 h, for delivery `deliveryId`, in one atomic
+ * upsert: true if this delivery may send (no other in the window, or a retry of the same delivery),
+ * and only while the delivery is still pending (one settled at accept time as skipped never sends).
  * D1 errors throw (the drain logs them and the delivery is tried again).
  */
 export async function reserveConfirmation(
@@ -56,7 +60,8 @@ export async function reserveConfirmation(
   const key = await confirmationKey(formId, address);
   const row = await db
     .prepare(
-      `INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at) VALUES (?1, ?2, ?3, ?4)
+      `INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at)
+       SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?3 AND status = 'pending')
        ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at
        WHERE confirmation_limits.sent_at <= ?5 OR confirmation_limits.delivery_id = excluded.delivery_id
        RETURNING delivery_id`,

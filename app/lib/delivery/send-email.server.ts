@@ -1,5 +1,6 @@
 import { errorText, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
+import { countOf } from "~/lib/text/count";
 
 /**
  * Sends `raw` to each recipient in turn (send_email takes one envelope recipient per message).
@@ -21,6 +22,6 @@ export async function sendEmailAttempt(mailer: Mailer, from: string, recipients:
       };
     }
   }
-  const excerpt = `sent to ${recipients.length} recipient${recipients.length === 1 ? "" : "s"}`;
+  const excerpt = `sent to ${countOf(recipients.length, "recipient", "recipients")}`;
   return { delivered: true, httpStatus: null, error: null, detail: null, latencyMs: Date.now() - started, excerpt };
 }

@@ -1,10 +1,13 @@
 import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
+import { countOf } from "~/lib/text/count";
 
 // A Slack incoming-webhook message in Block Kit: a header with the form's title, one section per field,
-// and a context line with the reference and a link to the submission. Submitted text is escaped the
-// way Slack documents (&, <, >), so it can never form a link, a user mention or <!channel>-style
-// broadcast; values over Block Kit's limits are cut with "…" and the link to the full submission.
+// and a context line with the reference and a link to the submission. Every label and submitted value
+// goes in a `plain_text` object, which Slack shows as it is: mrkdwn has no escape for * _ ~ ` or a
+// leading >, so a value there could bold, strike or quote itself, and its <…> could link or mention.
+// Only Gatepost's own text (the reference, the links) is mrkdwn, escaped the way Slack documents.
+// Values over Block Kit's limits are cut with "…" and a pointer to the linked full submission.
 
 /** Block Kit limits (api.slack.com/reference/block-kit/blocks): header 150, section text 3000, 50 blocks. */
 export const SLACK_LIMITS = { header: 150, sectionText: 3000, blocks: 50, fallbackText: 3000 } as const;
@@ -24,21 +27,22 @@ export function escapeSlack(text: string): string {
 /** The Block Kit payload for one submission. Pure. */
 export function buildSlackMessage(content: MessageContent): SlackMessage {
   const more = content.link ? ` <${content.link}|full submission>` : " (full text in the console)";
+  const cutNote = content.link ? " (cut: the full text is in Gatepost, linked below)" : " (cut: the full text is in the console)";
   const header = truncateEscaped(`New submission: ${content.formTitle}`, SLACK_LIMITS.header).text;
   // Header, context and possibly a "more fields" section leave 47 sections for the fields.
   const fieldSlots = SLACK_LIMITS.blocks - 3;
   const shown = content.rows.length > fieldSlots ? content.rows.slice(0, fieldSlots - 1) : content.rows;
-  const sections = shown.map((row) => {
-    const label = truncateEscaped(row.label, 200, escapeSlack).text;
-    const room = SLACK_LIMITS.sectionText - label.length - 4 - more.length;
-    const value = row.value === "" ? { text: "—", cut: false } : truncateEscaped(row.value, room, escapeSlack);
-    return { type: "section", text: { type: "mrkdwn", text: `*${label}*\n${value.text}${value.cut ? more : ""}` } };
+  const sections: Array<Record<string, unknown>> = shown.map((row) => {
+    const label = truncateEscaped(row.label, 200).text;
+    const room = SLACK_LIMITS.sectionText - label.length - 1 - cutNote.length;
+    const value = row.value === "" ? { text: "—", cut: false } : truncateEscaped(row.value, room);
+    return { type: "section", text: { type: "plain_text", text: `${label}\n${value.text}${value.cut ? cutNote : ""}`, emoji: false } };
   });
   if (shown.length < content.rows.length) {
     const hidden = content.rows.length - shown.length;
     sections.push({
       type: "section",
-      text: { type: "mrkdwn", text: `${ELLIPSIS} ${hidden} more field${hidden === 1 ? "" : "s"}:${more}` },
+      text: { type: "mrkdwn", text: `${ELLIPSIS} ${countOf(hidden, "more field", "more fields")}:${more}` },
     });
   }
   const reference = `Reference \`${escapeSlack(content.submissionId)}\``;

@@ -44,13 +44,14 @@ export const ERRORS = {
   turnstile_verify_url_insecure: { status: 500, message: SERVER_MISCONFIGURED },
   storage_unavailable: {
     status: 503,
-    message: "We could not save what you sent — nothing was kept. Please try again in a minute.",
+    message: "Our database is busy or out of reach, so nothing was saved or changed. Please try again in a minute.",
   },
   // outbox
   redelivery_unknown_submission: { status: 404, message: "There is no submission with that id to deliver again." },
   redelivery_no_destination: {
     status: 409,
-    message: "This submission has no delivery to repeat: its form had no destination configured when it arrived.",
+    message:
+      "This submission has no delivery to repeat: its form had no destination configured when it arrived, and a confirmation to the sender is never sent twice.",
   },
   // forms: origin, rate limits, idempotency, signed form stamps
   origin_not_allowed: { status: 403, message: "This form does not accept submissions from that site." },
@@ -76,6 +77,10 @@ export const ERRORS = {
   },
   admin_sign_in_failed: { status: 401, message: "That password is not right." },
   admin_rate_limited: { status: 429, message: "Too many sign-in attempts from here. Wait 15 minutes and try again." },
+  admin_check_required: {
+    status: 429,
+    message: "Many sign-in attempts are being made on this site right now. Complete the check below, then sign in again.",
+  },
   admin_unauthenticated: { status: 401, message: "Sign in to the operator console first." },
   admin_forbidden: { status: 403, message: "Your role can only read. Ask an admin to do this." },
   admin_cross_origin: { status: 403, message: "This action must be sent from the operator console itself." },

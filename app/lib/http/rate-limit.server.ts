@@ -1,3 +1,5 @@
+import sql, { type Sql } from "sql-template-tag";
+
 // Fixed-window rate limits kept in D1. Each window is one atomic upsert that returns the new count,
 // so concurrent requests can never both read "4" and both pass a limit of 5 (docs/decisions/002). The
 // accept path puts the upsert in its store batch and guards the insert with withinRateLimits (012).
@@ -51,6 +53,15 @@ export function rateLimitStatement(
        RETURNING key, count`,
     )
     .bind(...params, ...(onlyIf?.params ?? []));
+}
+
+/**
+ * True in SQL when the rule's window is already full: its count (as earlier statements of the same batch
+ * left it; none yet reads as 0) is at its limit, so one more would be over. For guards that must decide
+ * before counting, such as a confirmation that is counted only once it is queued.
+ */
+export function ruleIsFull(rule: RateRule, nowMs: number): Sql {
+  return sql`COALESCE((SELECT count FROM rate_limits WHERE key = ${windowKey(rule)} AND window_start = ${windowStart(rule, nowMs)}), 0) >= ${rule.limit}`;
 }
 
 /**
@@ -160,6 +171,24 @@ export function ipSubject(ip: string | null): string {
     .slice(0, 4)
     .map((g) => (parseInt(g, 16) || 0).toString(16))
     .join(":")}::/64`;
+}
+
+/** An IPv6 address's /48 ("2001:db8:1::/48"), or null for IPv4 and junk. */
+export function ipv6Prefix48(ip: string | null): string | null {
+  if (!ip || !ip.includes(":")) return null;
+  const groups = ipSubject(ip)
+    .replace(/::\/64$/, "")
+    .split(":");
+  return groups.length === 4 ? `${groups.slice(0, 3).join(":")}::/48` : null;
+}
+
+/**
+ * The client's network, for budgets a person's whole site or provider shares: an IPv6 address by its
+ * /48 (one site or customer usually holds a whole /48, and can rotate /64s inside it at will), an IPv4
+ * address as itself (a /32).
+ */
+export function networkSubject(ip: string | null): string {
+  return ipv6Prefix48(ip) ?? ipSubject(ip);
 }
 
 /** Deletes windows that ended more than a day ago (called by the scheduled Worker). */

@@ -6,6 +6,7 @@ import type { Mailer } from "~/lib/delivery/mailer.server";
 import { pruneConfirmationLimits } from "~/lib/delivery/confirmation.server";
 import { pruneRateLimits } from "~/lib/http/rate-limit.server";
 import { applyRetention } from "~/lib/storage/retention.server";
+import { foldMissingSearchTexts } from "~/lib/storage/search-text.server";
 
 // The jobs the Worker's cron runs every minute (functions/scheduled.ts). Adding a job is adding an
 // entry to MAINTENANCE_JOBS.
@@ -59,6 +60,9 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   },
   // Console settings sealed with an older SETTINGS_ENCRYPTION_KEY, sealed again with the first (rotation).
   { name: "reseal-settings", run: ({ db, settings }) => resealSettings(db, settings.encryptionKeys) },
+  // The console's folded search text for submissions stored before it existed (migration 0010); a
+  // single read that finds nothing once every row has one.
+  { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */

@@ -1,5 +1,6 @@
 import type { FieldValue } from "~/forms/schema";
 import type { SqlCondition } from "~/lib/http/rate-limit.server";
+import { searchTextOf } from "~/lib/storage/search-text.server";
 
 // Storage of accepted submissions in D1. Bindings come in as arguments; rows read back are parsed
 // before use because D1 hands back untyped records.
@@ -71,6 +72,7 @@ function submissionRow(
     idempotency_fingerprint: fingerprint,
     form_version: s.formVersion ?? null,
     test: s.test ? 1 : 0,
+    search_text: searchTextOf(s.fields),
   };
 }
 
@@ -88,6 +90,7 @@ const COLUMNS = [
   "idempotency_fingerprint",
   "form_version",
   "test",
+  "search_text",
 ];
 const PLACEHOLDERS = COLUMNS.map((_, i) => `?${i + 1}`).join(", ");
 const INSERT_SUBMISSION = `INSERT INTO submissions (${COLUMNS.join(", ")}) VALUES (${PLACEHOLDERS})`;

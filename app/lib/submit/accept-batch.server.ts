@@ -17,7 +17,8 @@ import { keyHolderStatement, keyIsKnown, keyIsNew, parseKeyHolder, type KeyHolde
 // nothing else: no submission, no key, no outbox row.
 
 export type StoreOutcome =
-  | { kind: "stored"; stored: StoredSubmission; verdict: RateVerdict }
+  /** `settled`: outbox rows the batch settled at once (a confirmation over its limits), not to be attempted. */
+  | { kind: "stored"; stored: StoredSubmission; verdict: RateVerdict; settled: ReadonlySet<string> }
   /** The key was already used with the same fields: the first answer is this id. */
   | { kind: "replayed"; id: string; verdict: RateVerdict }
   /** The key was already used with other fields (or before fingerprints existed). */
@@ -50,7 +51,11 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput): P
   try {
     const results = await db.batch<Record<string, unknown>>(statements);
     const verdict = verdictOfRows(rules, rules.length > 0 ? results[insertAt - 1].results : [], nowMs);
-    if (results[insertAt].results.length > 0) return { kind: "stored", stored: insert.stored, verdict };
+    if (results[insertAt].results.length > 0) {
+      const outboxRows = results.slice(insertAt + 1, insertAt + 1 + outbox.length).flatMap((result) => result.results);
+      const settled = new Set(outboxRows.filter((row) => row.status === "delivered").map((row) => String(row.id)));
+      return { kind: "stored", stored: insert.stored, verdict, settled };
+    }
     if (!verdict.ok) return { kind: "rate_limited", verdict };
     const holder = key ? parseKeyHolder(results[results.length - 1].results[0]) : null;
     if (holder) return answerFor(holder, fingerprint, verdict);

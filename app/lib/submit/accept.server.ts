@@ -6,22 +6,29 @@ import { allowedOriginsFor, rateLimitsFor } from "~/lib/settings/forms.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/submit/field-names";
 import { judgeApiPost, judgePagePost, signFormStamp, type PageVerdict } from "~/lib/submit/honeypot.server";
-import { fingerprintRequest, readIdempotencyKey } from "~/lib/submit/idempotency.server";
+import { fingerprintRequest, readIdempotencyKey, readSubmissionIdKey } from "~/lib/submit/idempotency.server";
 import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/submit/accept-batch.server";
-import { formRateRules, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
+import { formRateRules, networkSubject, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
+import { submitLimiter, throttleBeforeProvider } from "~/lib/http/client-throttle.server";
 import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/delivery.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
+import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 
 // The one path every submission takes, from Gatepost's own page and the public API alike:
-// body size → origin → body → stamp and honeypot → schema → Turnstile → one atomic D1 batch → answer.
-// The provider goes first: a refusal decided before the store costs no D1 round trip, and only a
-// verified token reaches the database. The batch counts the hit, claims the idempotency key and stores
-// the submission with its outbox rows, or refuses and stores nothing; the first delivery adds one more
-// trip after the answer (docs/decisions/012-provider-first-one-round-trip.md).
+// body size → origin → body → stamp and honeypot → schema → throttle → Turnstile → one atomic D1
+// batch → answer. The provider goes first: a refusal decided before the store costs no D1 round trip,
+// and only a verified token reaches the database. The throttle, in memory or the Workers Rate Limiting
+// binding, bounds how often one client can make Gatepost ask the provider (docs/decisions/028). The
+// batch counts the hit, claims the idempotency key and stores the submission with its outbox rows, or
+// refuses and stores nothing; the first delivery adds one more trip after the answer
+// (docs/decisions/012-provider-first-one-round-trip.md).
+
+/** The throttle's window: the Workers Rate Limiting binding counts in windows of 10 or 60 s. */
+const THROTTLE_PERIOD_SECONDS = 60;
 
 /** Where a post comes from: Gatepost's rendered page (signed stamp required) or another site via the API. */
 export type Channel = "page" | "api";
@@ -48,6 +55,8 @@ export type AcceptResult =
       rate?: RateInfo;
       /** The stamp and submission id a page post's re-render must carry (its own, or fresh ones once expired). */
       keep?: { stamp: string; sid: string | null };
+      /** Set when the throttle refused the post before the provider: when to try again. */
+      retryAfterSeconds?: number;
     };
 
 export interface AcceptInput {
@@ -87,25 +96,34 @@ export async function acceptSubmission({
   const body = await readBody(request);
   if (!body.ok) return { ok: false, code: body.code };
   const { fields } = body;
-  const key = readIdempotencyKey(request, fields);
+  // A page post's key is the submission id its stamp is signed over, whatever headers it carries: an
+  // Idempotency-Key header would let one harvested stamp buy a submission per header value.
+  const key = channel === "page" ? readSubmissionIdKey(fields) : readIdempotencyKey(request, fields);
   if (!key.ok) return { ok: false, code: key.code };
 
   const judged: PageVerdict =
     channel === "page"
       ? await judgePagePost({ fields, secret: secret!, formId: form.id, minFillMs: formSettings.minFillMs })
       : judgeApiPost(fields);
-  // The person's answers come back on a freshly stamped page; nothing was checked or spent.
+  // The person's answers come back on a freshly stamped page; nothing was checked or spent. Only a
+  // stamp this server signed earns one dated back by the fill time (honeypot.server.ts).
   if ("expired" in judged)
-    return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings) };
-  // Only a rendered form's own _gp_sid is echoed back into the page, never an Idempotency-Key header.
-  const sid = request.headers.has("Idempotency-Key") ? null : key.key;
-  const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid } : undefined;
+    return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings, judged.signed) };
+  const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid: key.key } : undefined;
 
   const validation = validateFields(form, fields);
   if (!validation.ok) return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, keep };
   const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
   const fingerprint = key.key ? await fingerprintRequest(form.id, validation.values) : null;
-  const rules = formRateRules(form.id, rateLimitsFor(form, formSettings), clientIp(request));
+  const limits = rateLimitsFor(form, formSettings);
+  const rules = formRateRules(form.id, limits, clientIp(request));
+
+  // Before the provider is asked, without D1: a refused post keeps its token, which was sent nowhere.
+  // Without a SUBMIT_LIMITER binding, each client network gets twice its per-form minute limit.
+  const limiter = submitLimiter(env, { limit: 2 * limits.perMinute, periodSeconds: THROTTLE_PERIOD_SECONDS });
+  if (!(await throttleBeforeProvider(limiter, `submit:${form.id}:${networkSubject(clientIp(request))}`))) {
+    return { ok: false, code: "rate_limited", values: echo, keep, retryAfterSeconds: THROTTLE_PERIOD_SECONDS };
+  }
 
   // A bot is judged above but still has to pass Turnstile: nothing is ever stored without a verified
   // token, and a bot sees exactly the answers a human would.
@@ -135,7 +153,9 @@ export async function acceptSubmission({
   // first attempt itself after the answer. A quarantined bot gets no rows.
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
-  const outbox = judged.bot ? { statements: [], claims: [] } : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS);
+  // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
+  const gate = judged.bot ? null : await confirmationGate(settings, form, validation.values, clientIp(request));
+  const outbox = judged.bot ? { statements: [], claims: [] } : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);
   const outcome = await storeInOneTrip(env.DB, {
     rules,
     nowMs,
@@ -152,8 +172,9 @@ export async function acceptSubmission({
     },
   });
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
-  if (outcome.kind === "stored" && outbox.claims.length > 0) {
-    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, form, outcome.stored, outbox.claims, owner, { mailer }));
+  const due = outcome.kind === "stored" ? outbox.claims.filter((claim) => !outcome.settled.has(claim.id)) : [];
+  if (outcome.kind === "stored" && due.length > 0) {
+    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, form, outcome.stored, due, owner, { mailer }));
   }
   return answer(outcome, rules, echo, await keepFor(outcome, keep, form, settings));
 }
@@ -162,17 +183,18 @@ type Keep = { stamp: string; sid: string | null };
 
 /** A page whose key was already used for other answers is re-rendered as a new submission. */
 async function keepFor(outcome: StoreOutcome, keep: Keep | undefined, form: FormDef, settings: Settings): Promise<Keep | undefined> {
-  return outcome.kind === "key_reused" && keep ? freshRender(form, settings) : keep;
+  return outcome.kind === "key_reused" && keep ? freshRender(form, settings, true) : keep;
 }
 
 /**
- * A new submission id with its stamp, dated back by the minimum fill time: the person already filled
- * the form once under an honest stamp, so sending again at once must not look like a bot's haste.
+ * A new submission id with its stamp. `filledOnce` (the post carried a stamp this server signed, and
+ * `keep` exists only for those) dates it back by the minimum fill time: the person already filled the
+ * form once, so sending again at once must not look like a bot's haste. Otherwise it is issued now.
  */
-async function freshRender(form: FormDef, settings: Settings): Promise<Keep> {
+async function freshRender(form: FormDef, settings: Settings, filledOnce: boolean): Promise<Keep> {
   const sid = crypto.randomUUID();
-  const stamp = await signFormStamp(settings.forms.signingSecret!, form.id, sid, Date.now() - settings.forms.minFillMs);
-  return { stamp, sid };
+  const issued = Date.now() - (filledOnce ? settings.forms.minFillMs : 0);
+  return { stamp: await signFormStamp(settings.forms.signingSecret!, form.id, sid, issued), sid };
 }
 
 function answer(outcome: StoreOutcome, rules: RateRule[], values: Record<string, string>, keep: Keep | undefined): AcceptResult {

@@ -23,6 +23,11 @@ export function readIdempotencyKey(request: Request, fields: Record<string, unkn
       ? { ok: true, key }
       : { ok: false, code: "idempotency_key_invalid" };
   }
+  return readSubmissionIdKey(fields);
+}
+
+/** The key of a post from Gatepost's own page: its rendered _gp_sid (which its stamp signs), else none. */
+export function readSubmissionIdKey(fields: Record<string, unknown>): KeyResult {
   const sid = fields[SUBMISSION_ID_FIELD];
   if (sid === undefined || sid === "") return { ok: true, key: null };
   return typeof sid === "string" && UUID.test(sid) ? { ok: true, key: sid } : { ok: false, code: "idempotency_key_invalid" };

@@ -1,5 +1,6 @@
 import { DEFAULT_CAP, type FieldDef, type FieldValue, type FormDef } from "~/forms/schema";
 import { matchesPattern } from "~/lib/forms/pattern";
+import { countOf } from "~/lib/text/count";
 
 // Server validation driven by the form's schema. Client-safe, so the page can show the same
 // constraints as HTML attributes. Unknown fields are dropped; every field has a length cap.
@@ -58,9 +59,9 @@ function checkValue(field: FieldDef, rawText: string): FieldValue | { error: str
   if (text.trim() === "") {
     return field.required ? { error: `${field.label} is required.` } : null;
   }
-  if ([...text].length > cap) return { error: `${field.label} must be at most ${cap} characters.` };
+  if ([...text].length > cap) return { error: `${field.label} must be at most ${countOf(cap, "character", "characters")}.` };
   if (field.minLength !== undefined && [...text.trim()].length < field.minLength) {
-    return { error: `${field.label} must be at least ${field.minLength} characters.` };
+    return { error: `${field.label} must be at least ${countOf(field.minLength, "character", "characters")}.` };
   }
   // RE2, never RegExp: a pattern costs time linear in the value, whatever it is (ADR 044).
   if (field.pattern !== undefined && !matchesPattern(field.pattern, text)) {

@@ -1,0 +1,15 @@
+// Counts in sentences. English has two plural categories (Intl.PluralRules: "one" and "other"), so
+// each caller names both forms and the rules pick, rather than adding an "s" that makes "deliverys".
+// Client-safe: the console's components and the server's messages share it.
+
+const PLURAL_RULES = new Intl.PluralRules("en");
+
+/** Which of two forms English uses with `n`: `one` for 1, `other` for 0, 2, 5 … */
+export function byCount<T>(n: number, one: T, other: T): T {
+  return PLURAL_RULES.select(n) === "one" ? one : other;
+}
+
+/** The count with its noun: "1 delivery", "5 deliveries". */
+export function countOf(n: number, one: string, other: string): string {
+  return `${n} ${byCount(n, one, other)}`;
+}
