@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { apiRefusal, asProblem, readJsonBody, requireApiUser } from "~/lib/admin/api-auth.server";
 import { publishDraft } from "~/lib/admin/forms.server";
@@ -8,14 +8,19 @@ import { TokenSchema } from "~/lib/admin/input.server";
 // removing fields that hold data needs {"confirmFieldNames": true}: webhook receivers depend on field
 // names (docs/api.md). A body is optional.
 
-export function loader() {
-  return apiRefusal("method_not_allowed");
-}
+export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
+  try {
+    await requireApiUser(request, context, "read");
+    throw apiRefusal("method_not_allowed");
+  } catch (error) {
+    return asProblem(error);
+  }
+});
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   try {
-    if (request.method !== "POST") throw apiRefusal("method_not_allowed");
     const user = await requireApiUser(request, context, "write");
+    if (request.method !== "POST") throw apiRefusal("method_not_allowed");
     const id = TokenSchema.safeParse(params.formId);
     if (!id.success) throw apiRefusal("form_not_found");
     const hasBody = (request.headers.get("content-length") ?? "0") !== "0" || request.headers.has("content-type");

@@ -43,8 +43,8 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   try {
-    if (request.method !== "PUT") throw apiRefusal("method_not_allowed");
     const user = await requireApiUser(request, context, "write");
+    if (request.method !== "PUT") throw apiRefusal("method_not_allowed");
     const id = formIdOf(params.formId);
     const body = await readJsonBody(request);
     const bodyId = typeof body === "object" && body !== null ? (body as { id?: unknown }).id : undefined;

@@ -218,6 +218,16 @@ export function countingDb(db: D1Database): {
   return { db: proxy, trips: () => log.length, log: () => log.map((t) => [...t]), statements: () => sqlLog.map((t) => [...t]) };
 }
 
+/**
+ * Makes this isolate's form catalog warm (docs/decisions/045): a page view reads it from D1 when it is
+ * cold, so a test that counts round trips on the accept path starts from a warm isolate, as a busy
+ * site's requests do.
+ */
+export async function warmFormCatalog(appEnv: Env = testEnv()): Promise<void> {
+  const response = await appFetch(new Request("http://localhost/f/contact"), appEnv);
+  if (response.status !== 200) throw new Error(`warming the form catalog: GET /f/contact answered ${response.status}`);
+}
+
 /** Empties every table a submission can touch, so each test starts from nothing. */
 export async function clearTables() {
   await env.DB.batch(["delivery_attempts", "deliveries", "submissions", "rate_limits"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));

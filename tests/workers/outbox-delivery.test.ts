@@ -272,12 +272,12 @@ describe("redelivery", () => {
     ]);
   });
 
-  it("answers with catalogue codes for an unknown submission, one without destination, and an unknown form", async () => {
+  it("answers with catalogue codes for an unknown submission and one without destination", async () => {
     expect(await redeliverSubmission(env.DB, "no-such-submission")).toEqual({ ok: false, code: "redelivery_unknown_submission" });
     const res = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }));
     const plain = (res.headers.get("location") ?? "").split("/").pop()!;
     expect(await redeliverSubmission(env.DB, plain)).toEqual({ ok: false, code: "redelivery_no_destination" });
-    expect(await redeliverDead(env.DB, "no-such-form")).toEqual({ ok: false, code: "form_not_found" });
+    // An unknown form is refused by the console's action, which finds forms in the catalog (admin-console.test.ts).
     expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 0, keptConfirmations: 0 });
   });
 });

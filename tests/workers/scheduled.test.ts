@@ -13,7 +13,13 @@ beforeEach(async () => {
 
 describe("the Worker's scheduled handler", () => {
   it("lists its jobs by name so more can be added", () => {
-    expect(MAINTENANCE_JOBS.map((job) => job.name)).toEqual(["drain-outbox", "prune-rate-limits", "apply-retention", "fold-search-texts"]);
+    expect(MAINTENANCE_JOBS.map((job) => job.name)).toEqual([
+      "drain-outbox",
+      "prune-rate-limits",
+      "apply-retention",
+      "reseal-settings",
+      "fold-search-texts",
+    ]);
   });
 
   it("drains due deliveries and prunes old rate-limit windows on each cron tick, with no new request", async () => {

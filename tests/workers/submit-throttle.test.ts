@@ -10,6 +10,7 @@ import {
   standin,
   standinToken,
   testEnv,
+  warmFormCatalog,
 } from "./helpers";
 import { env } from "cloudflare:test";
 
@@ -41,6 +42,7 @@ describe("the throttle before siteverify", () => {
   it("refuses with 429 rate_limited before the provider and D1, and the token still works afterwards", async () => {
     const token = standinToken();
     const refusing = fakeLimiter(false);
+    await warmFormCatalog();
     const recorded = countingDb(env.DB);
     const refused = await appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": token }), {
       ...testEnv(),
