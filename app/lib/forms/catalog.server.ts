@@ -99,12 +99,14 @@ async function readCatalog(deps: CatalogDeps): Promise<FormCatalog> {
   }
 }
 
-// Versions are immutable, so each is checked once per isolate, not on every read.
+// Versions are immutable, so each is checked once per isolate, not on every read. The key is the
+// definition itself, not its number: a database restored to an earlier day must not be served the
+// definition this isolate remembers under the same number.
 const checkedVersions = new Map<string, LiveForm | null>();
 const MAX_CHECKED = 500;
 
 function consoleForm(row: PublishedRow): LiveForm | null {
-  const key = `${row.id}@${row.version}`;
+  const key = `${row.id}@${row.version}:${row.definition}`;
   let live = checkedVersions.get(key);
   if (live === undefined) {
     live = parseDefinition(row);
