@@ -49,7 +49,17 @@ export function startLocalSink(options) {
 
 export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, log = false, toleranceSeconds = 300 } = {}) {
   if (!secret) throw new Error("startWebhookSink needs the whsec_ secret(s) to verify with");
-  const state = { mode: "normal", delayMs: 15_000, retryAfter: "2", times: Infinity, requests: [], unique: new Map(), messages: [] };
+  const state = {
+    mode: "normal",
+    delayMs: 15_000,
+    retryAfter: "2",
+    times: Infinity,
+    requests: [],
+    unique: new Map(),
+    messages: [],
+    // More secrets to accept beside `secret`, set over the control port (a test of secrets made in the console).
+    extraSecrets: "",
+  };
   const print = (line) => log && console.log(`[webhook sink] ${line}`);
 
   /** Keeps a message as a person would read it, and prints it when logging. */
@@ -90,7 +100,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     const timestamp = String(req.headers["webhook-timestamp"] ?? "");
     const mode = state.mode;
     if (state.times !== Infinity && --state.times <= 0) setMode("normal");
-    const record = { at: new Date().toISOString(), kind, id, timestamp, mode, outcome: "", status: 0, signatureValid: false };
+    const signatures = String(req.headers["webhook-signature"] ?? "")
+      .split(" ")
+      .filter((part) => part.startsWith("v1,")).length;
+    const record = { at: new Date().toISOString(), kind, id, timestamp, mode, outcome: "", status: 0, signatureValid: false, signatures };
     state.requests.push(record);
 
     if (mode === "reset") {
@@ -133,7 +146,9 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     }
     const age = Math.abs(Date.now() / 1000 - Number(timestamp));
     record.signatureValid =
-      Boolean(id) && age <= toleranceSeconds && (await verifySignature(secret, id, timestamp, body, req.headers["webhook-signature"]));
+      Boolean(id) &&
+      age <= toleranceSeconds &&
+      (await verifySignature(`${secret} ${state.extraSecrets}`, id, timestamp, body, req.headers["webhook-signature"]));
     if (!record.signatureValid) {
       print(`✖ ${id || "(no webhook-id)"} signature did NOT check out: refused with 401`);
       return answer(res, record, 401, "rejected", "invalid signature");
@@ -205,6 +220,11 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
         await setMode(mode, options);
         return reply(200, { mode: state.mode });
       }
+      if (req.method === "POST" && req.url === "/secrets") {
+        const { secrets = "" } = JSON.parse(Buffer.concat(chunks).toString() || "{}");
+        state.extraSecrets = String(secrets);
+        return reply(200, { ok: true });
+      }
       if (req.method === "POST" && req.url === "/reset") {
         await reset();
         return reply(200, { ok: true });
@@ -230,6 +250,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     state.requests = [];
     state.unique = new Map();
     state.messages = [];
+    state.extraSecrets = "";
   }
 
   const origin = `http://${host}:${boundPort}`;

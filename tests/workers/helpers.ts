@@ -106,6 +106,8 @@ export interface SinkRequest {
   outcome: string;
   status: number;
   signatureValid: boolean;
+  /** How many v1 signatures the webhook-signature header carried. */
+  signatures: number;
 }
 export interface SinkState {
   mode: string;
@@ -125,6 +127,10 @@ export const sink = {
   },
   async reset() {
     await fetch(`${inject("sinkControl")}/reset`, { method: "POST" });
+  },
+  /** Secrets to accept beside its own until the next reset (secrets made in the console). */
+  async acceptSecrets(secrets: string) {
+    await fetch(`${inject("sinkControl")}/secrets`, { method: "POST", body: JSON.stringify({ secrets }) });
   },
   async state(): Promise<SinkState> {
     return (await fetch(`${inject("sinkControl")}/state`)).json();
