@@ -62,7 +62,9 @@ export async function loadFormCatalog(deps: CatalogDeps): Promise<FormCatalog> {
     // One background read at a time per isolate; a read that never finished is retried after FRESH_MS.
     if (refreshStartedMs === null || deps.nowMs - refreshStartedMs >= FRESH_MS) {
       refreshStartedMs = deps.nowMs;
-      deps.waitUntil(readCatalog(deps).finally(() => (refreshStartedMs = null)));
+      // Started once the current task is done, so the read never delays this answer.
+      const read = new Promise((resolve) => setTimeout(resolve, 0)).then(() => readCatalog(deps));
+      deps.waitUntil(read.finally(() => (refreshStartedMs = null)));
     }
     return cached;
   }
