@@ -23,8 +23,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
     if (request.method !== "POST") throw apiRefusal("method_not_allowed");
     const id = TokenSchema.safeParse(params.formId);
     if (!id.success) throw apiRefusal("form_not_found");
-    const hasBody = (request.headers.get("content-length") ?? "0") !== "0" || request.headers.has("content-type");
-    const body = hasBody ? await readJsonBody(request) : {};
+    const body = await readJsonBody(request, { optional: true });
     const confirmFieldNames =
       typeof body === "object" && body !== null && (body as { confirmFieldNames?: unknown }).confirmFieldNames === true;
     const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };

@@ -22,6 +22,8 @@ declare module "vitest" {
     sinkControl: string;
     /** The sink's webhook URL, for a destination set in the console (tests/e2e/console-forms.test.ts). */
     sinkUrl: string;
+    /** ADMIN_API_TOKEN, as docs/api.md's admin API examples send it ($GATEPOST_TOKEN). */
+    apiToken: string;
   }
 }
 
@@ -53,6 +55,8 @@ export async function extraBindings(): Promise<ExtraBindings> {
   bindings.SESSION_SECRET = "e2e-session-secret-0123456789abcdef0123456789";
   // console forms: destinations set in the console are sealed with this key (tests/e2e/console-forms.test.ts).
   bindings.SETTINGS_ENCRYPTION_KEY = "e2e-settings-encryption-key-0123456789abcdef";
+  bindings.ADMIN_API_TOKEN = "e2e-admin-api-token-0123456789abcdef0123456789";
+  provided.apiToken = bindings.ADMIN_API_TOKEN;
 
   // outbox: the contact form delivers to a local sink that verifies signatures (tests/e2e/webhook.test.ts).
   const secret = `whsec_${randomBytes(32).toString("base64")}`;

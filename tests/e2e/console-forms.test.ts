@@ -128,10 +128,12 @@ describe("a console form, made and used on a phone", () => {
     const reference = (await visitor.locator(".reference").textContent())!;
 
     // The sink got it, signed with the console's secret, carrying the version.
-    await expect.poll(async () => (await sinkState()).unique.find((u) => u.payload?.submission?.id === reference)?.payload, WAIT).toMatchObject({
-      form: FORM_ID,
-      submission: { form_version: "1", fields: { name: "Grace Hopper", email: "grace@example.org", dish: "salad" } },
-    });
+    await expect
+      .poll(async () => (await sinkState()).unique.find((u) => u.payload?.submission?.id === reference)?.payload, WAIT)
+      .toMatchObject({
+        form: FORM_ID,
+        submission: { form_version: "1", fields: { name: "Grace Hopper", email: "grace@example.org", dish: "salad" } },
+      });
     const delivered = (await sinkState()).requests.filter((r) => r.signatureValid);
     expect(delivered.length).toBeGreaterThan(0);
 
@@ -150,7 +152,10 @@ describe("a console form, made and used on a phone", () => {
     expect(await axeViolations(page)).toEqual([]);
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     // The not-yet-published form's 404 is the one failed load Chromium may report.
-    expect(errors.filter((e) => !e.includes("status of 404")), errors.join("\n")).toEqual([]);
+    expect(
+      errors.filter((e) => !e.includes("status of 404")),
+      errors.join("\n"),
+    ).toEqual([]);
     await context.close();
   });
 });

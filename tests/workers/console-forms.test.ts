@@ -233,6 +233,34 @@ describe("the published JSON Schema", () => {
     expect(validator.validate({ ...payload.submission.fields, extra: 1 }).valid).toBe(false);
   });
 
+  it("serves each kept version of a console form by number, for the version a payload names", async () => {
+    await putAndPublish("feedback", sampleDefinition());
+    const second = sampleDefinition();
+    (second.fields as unknown[]).push({ name: "comment", type: "textarea", label: "Comment", hint: "Anything." });
+    await putAndPublish("feedback", second);
+    const schemaOf = async (query: string) => {
+      const response = await appFetch(new Request(`http://localhost/f/feedback/schema.json${query}`), consoleEnv());
+      return {
+        status: response.status,
+        cache: response.headers.get("cache-control"),
+        body: (await response.json()) as Record<string, any>,
+      };
+    };
+    const current = await schemaOf("");
+    expect([current.body["x-gatepost-version"], Object.keys(current.body.properties)]).toEqual([
+      "2",
+      ["name", "email", "rating", "comment"],
+    ]);
+    const first = await schemaOf("?version=1");
+    expect([first.body["x-gatepost-version"], Object.keys(first.body.properties), first.cache]).toEqual([
+      "1",
+      ["name", "email", "rating"],
+      "public, max-age=86400, immutable",
+    ]);
+    expect((await schemaOf("?version=7")).status).toBe(404);
+    expect((await schemaOf("?version=../../x")).status).toBe(404);
+  });
+
   it("is served for code forms too, and 404 for a form that does not exist", async () => {
     const schema = (await (await appFetch(new Request("http://localhost/f/contact/schema.json"), consoleEnv())).json()) as Record<
       string,

@@ -59,13 +59,17 @@ export async function requireApiUser(
   return user;
 }
 
-/** The request's JSON body (at most MAX_JSON_BYTES), or throws a 4xx problem+json. */
-export async function readJsonBody(request: Request): Promise<unknown> {
+/**
+ * The request's JSON body (at most MAX_JSON_BYTES), or throws a 4xx problem+json. With `optional`, an
+ * empty body (with or without a content type) is `{}`.
+ */
+export async function readJsonBody(request: Request, { optional = false }: { optional?: boolean } = {}): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/json") throw apiRefusal("unsupported_media_type");
   const read = await readMessageUpTo(request, MAX_JSON_BYTES);
   if (!read) throw apiRefusal("malformed_body");
   if (read.overflow) throw apiRefusal("body_too_large");
+  if (optional && read.bytes.length === 0) return {};
+  if (type !== "application/json") throw apiRefusal("unsupported_media_type");
   try {
     return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(read.bytes)) as unknown;
   } catch {
