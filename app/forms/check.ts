@@ -11,7 +11,8 @@ import { RESERVED_FIELDS } from "~/lib/submit/field-names";
 // bounded; texts are plain text (no control characters; the page, e-mails and Slack show them as text,
 // never as markup); a pattern must be matchable in linear time; URLs are https.
 
-const ID = /^[a-z][a-z0-9-]{0,39}$/;
+/** 32 characters at most: the id is the form's Turnstile action, which Cloudflare caps at 32. */
+const ID = /^[a-z][a-z0-9-]{0,31}$/;
 const FIELD_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
 /** Control characters, and the bidirectional overrides that make text read other than it is. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused
@@ -68,7 +69,7 @@ const DestinationSchema = z.discriminatedUnion("kind", [
 
 /** A form definition's shape and bounds. checkFormDef adds the rules that span fields. */
 export const FormDefSchema = z.strictObject({
-  id: z.string().max(40),
+  id: z.string().max(32),
   title: line(120).min(1),
   description: paragraph(1000),
   fields: z.array(FieldSchema).min(1).max(MAX_FIELDS),
@@ -159,7 +160,7 @@ function describeIssue(id: string, value: unknown, issue: z.core.$ZodIssue): str
 
 function checkForm(form: FormDef, { allowLoopbackHttp = false }: CheckOptions): string[] {
   const problems: string[] = [];
-  if (!ID.test(form.id)) problems.push(`form id "${form.id}" must be lower-case letters, digits and dashes`);
+  if (!ID.test(form.id)) problems.push(`form id "${form.id}" must be lower-case letters, digits and dashes, at most 32`);
   if (!(Number.isInteger(form.retentionDays) && form.retentionDays > 0 && form.retentionDays <= 3650)) {
     problems.push(`${form.id}: retentionDays must be positive (whole days, at most 3650)`);
   }

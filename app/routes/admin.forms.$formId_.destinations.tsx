@@ -135,7 +135,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
 function Source({ view }: { view: SettingView }) {
   if (view.source === "environment")
     return <p className="small">{`Set by the environment (${view.variable}), which wins: change it there.`}</p>;
-  if (view.unreadable) return <p className="small">Set here, but SETTINGS_ENCRYPTION_KEY does not open it: set it again.</p>;
+  if (view.unreadable) return <p className="small">Set here, but the settings&apos; encryption key does not open it: set it again.</p>;
   if (view.source === "console") return <p className="small">{view.shown ? `Set here: ${view.shown}` : "Set here."}</p>;
   return <p className="small">Not set: off.</p>;
 }
@@ -157,7 +157,8 @@ export default function Destinations() {
       </p>
       {!sealing ? (
         <p className="notice error">
-          Settings can be kept here once SETTINGS_ENCRYPTION_KEY is set: they are encrypted in the database with it.
+          Settings can be kept here once the settings&apos; encryption key is set: they are encrypted in the database with it
+          (docs/destinations.md).
         </p>
       ) : null}
       <div role="status" aria-live="polite">

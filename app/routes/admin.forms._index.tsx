@@ -114,8 +114,8 @@ export default function Forms() {
               <input
                 name="id"
                 required
-                pattern="[a-z][a-z0-9\-]{0,39}"
-                maxLength={40}
+                pattern="[a-z][a-z0-9\-]{0,31}"
+                maxLength={32}
                 aria-describedby="id-hint"
                 autoCapitalize="off"
                 spellCheck={false}
@@ -128,7 +128,7 @@ export default function Forms() {
             <button type="submit">Create a draft</button>
           </Form>
           <p className="small" id="id-hint">
-            The id is the form's address, /f/&lt;id&gt;: lower-case letters, digits and dashes. It cannot change later.
+            The id is the form's address, /f/&lt;id&gt;: lower-case letters, digits and dashes, at most 32. It cannot change later.
           </p>
           <details>
             <summary>Import a form file's JSON…</summary>

@@ -68,7 +68,7 @@ export default function Tokens() {
       <p>
         Scripts use the admin API (docs/api.md) with <code>Authorization: Bearer &lt;token&gt;</code>. A viewer&apos;s token reads; an
         admin&apos;s also changes forms. Only a hash of each token is kept.
-        {envToken ? " ADMIN_API_TOKEN, set in the environment, is one more admin token." : ""}
+        {envToken ? " The admin token set in the environment is one more." : ""}
       </p>
       <div role="status" aria-live="polite">
         {result ? <p className={result.ok ? "notice ok" : "notice error"}>{result.message}</p> : null}

@@ -72,6 +72,9 @@ describe("the definition check", () => {
 
   it("bounds ids, names, texts, lists and numbers", () => {
     expect(problemsOf({ ...contactForm, id: "Contact Us" }).join("\n")).toMatch(/form id "Contact Us" must be lower-case/);
+    // The id is the form's Turnstile action, which Cloudflare caps at 32 characters.
+    expect(problemsOf({ ...contactForm, id: "a".repeat(32) })).toEqual([]);
+    expect(problemsOf({ ...contactForm, id: "a".repeat(33) }).join("\n")).toMatch(/id: Too big/);
     expect(problemsOf(withField({ name: "x".repeat(41) })).join("\n")).toMatch(/name: Too big/);
     expect(problemsOf(withField({ label: "L".repeat(201) })).join("\n")).toMatch(/label: Too big/);
     expect(problemsOf(withField({ maxLength: 10_000_000 })).join("\n")).toMatch(/maxLength: Too big/);

@@ -99,7 +99,7 @@ export const ERRORS = {
   },
   settings_encryption_key_missing: {
     status: 503,
-    message: "Destinations can be set in the console once SETTINGS_ENCRYPTION_KEY is set (docs/destinations.md).",
+    message: "Destinations can be kept in the console once its encryption key is set (docs/destinations.md).",
   },
   setting_set_by_environment: { status: 409, message: "This setting is set by the environment, which wins: change it there." },
   setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
