@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { Validator } from "@cfworker/json-schema";
 import { beforeEach, describe, expect, it } from "vitest";
+import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
+import { parseSettings } from "~/lib/settings/settings.server";
 import { appFetch, countRows, formPost, apiPost, sink, standin, standinToken, clearTables } from "./helpers";
 import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
 import { api, API_TOKEN, ENCRYPTION_KEY, consoleEnv, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
@@ -148,6 +150,26 @@ describe("console forms: drafts, versions and the live form", () => {
     expect((await post("feedback")).status).toBe(303);
     expect((await auditRows("form.archive")).length).toBe(1);
     expect((await auditRows("form.restore")).length).toBe(1);
+  });
+
+  it("applies a console form's retention, archived or not, with the files' forms", async () => {
+    await putAndPublish("feedback", sampleDefinition({ retentionDays: 2 }));
+    await post("feedback");
+    await post("feedback");
+    const appEnv = await consoleAdminEnv();
+    await appFetch(adminPost("/admin/forms/feedback", { intent: "archive" }, { Cookie: await sessionCookie("admin", appEnv) }), appEnv);
+    // One of the two is three days old.
+    await env.DB.prepare("UPDATE submissions SET received_at = ?1 WHERE id = (SELECT id FROM submissions LIMIT 1)")
+      .bind(new Date(Date.now() - 3 * 86_400_000).toISOString())
+      .run();
+    const job = MAINTENANCE_JOBS.find((j) => j.name === "apply-retention")!;
+    const reports = (await job.run({ db: env.DB, settings: parseSettings({}), mailer: null, nowMs: Date.now() })) as Array<{
+      formId: string;
+      deleted: number;
+    }>;
+    expect(reports.find((r) => r.formId === "feedback")?.deleted).toBe(1);
+    expect(reports.map((r) => r.formId)).toEqual(expect.arrayContaining(["contact", "newsletter", "feedback"]));
+    expect(await countRows("submissions")).toBe(1);
   });
 
   it("writes every change to the audit log with what changed", async () => {
