@@ -18,6 +18,8 @@ declare module "@remix-run/cloudflare" {
     settings: Settings;
     /** Sends e-mail through the send_email binding; null where the runtime has none (deliveries are held). */
     mailer: Mailer | null;
+    /** The clock the accept path, the verify endpoint and the console's actions read: Date.now, or a test's. */
+    now: () => number;
   }
 }
 
@@ -27,8 +29,8 @@ export function createMailer(env: Env, EmailMessage?: EmailMessageConstructor): 
 }
 
 /** The one load context: the Worker builds it per request, and Vite's dev proxy (`npm run dev`) through getLoadContext. */
-export function createLoadContext(cloudflare: Cloudflare, EmailMessage?: EmailMessageConstructor) {
-  return { cloudflare, settings: parseSettings(cloudflare.env), mailer: createMailer(cloudflare.env, EmailMessage) };
+export function createLoadContext(cloudflare: Cloudflare, EmailMessage?: EmailMessageConstructor, now: () => number = Date.now) {
+  return { cloudflare, settings: parseSettings(cloudflare.env), mailer: createMailer(cloudflare.env, EmailMessage), now };
 }
 
 export const getLoadContext = ({ context }: { request: Request; context: { cloudflare: Cloudflare } }) =>

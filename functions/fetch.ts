@@ -7,11 +7,12 @@ import { serverBuild } from "./server-build";
 const handleRemix = createRequestHandler(serverBuild);
 
 // The guard answers before Remix, whose own CSRF check would turn a cross-site page post into a 500.
-export async function handleFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+// `now` is the clock the app reads; the Worker runtime never passes one, tests do.
+export async function handleFetch(request: Request, env: Env, ctx: ExecutionContext, now: () => number = Date.now): Promise<Response> {
   const refused = refuseCrossSitePagePost(request);
   if (refused) return refused;
   try {
-    return await handleRemix(request, createLoadContext({ env, ctx, cf: request.cf, caches }, EmailMessage));
+    return await handleRemix(request, createLoadContext({ env, ctx, cf: request.cf, caches }, EmailMessage, now));
   } catch (error) {
     // Logged, never shown: a visitor gets the catalogue's generic answer.
     console.error(error);

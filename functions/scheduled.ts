@@ -6,12 +6,12 @@ import { appHooks } from "./server-build";
 // The cron (every minute): drain the outbox, prune limit windows, apply retention. Awaited rather than
 // handed to waitUntil, so a run ends when its jobs end and a caller that triggers runs back to back
 // (`wrangler dev --test-scheduled`, the benchmark) never stacks them up.
-export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
+export async function handleScheduled(_controller: ScheduledController, env: Env): Promise<void> {
   const results = await appHooks.runMaintenance({
     db: env.DB,
     settings: parseSettings(env),
     mailer: createMailer(env, EmailMessage),
-    nowMs: controller.scheduledTime,
+    now: Date.now,
   });
   console.log(JSON.stringify({ maintenance: results }));
 }

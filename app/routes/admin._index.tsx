@@ -7,8 +7,8 @@ import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { redeliverFormDead } from "~/lib/admin/actions.server";
-import { loadDashboard } from "~/lib/admin/queries.server";
-import { readDestinationAttention } from "~/lib/delivery/destination-health.server";
+import { loadDashboard } from "~/lib/storage/console-queries.server";
+import { readDestinationAttention } from "~/lib/storage/destination-attention.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { consoleRoute } from "~/lib/admin/console-route.server";
@@ -20,7 +20,10 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   await requireUser(request, context);
   const db = context.cloudflare.env.DB;
   const catalog = await formCatalog(context);
-  const [dashboard, destinations] = await Promise.all([loadDashboard(db, [...catalog.forms.keys()]), readDestinationAttention(db)]);
+  const [dashboard, destinations] = await Promise.all([
+    loadDashboard(db, [...catalog.forms.keys()], context.now()),
+    readDestinationAttention(db),
+  ]);
   const titles: Record<string, string> = Object.fromEntries([...catalog.forms].map(([id, live]) => [id, live.form.title]));
   // Settings problems name variables, never values; destinations needing a person come from the outbox.
   const unreadable = catalog.unreadable.map(({ formId, name }) => ({
@@ -36,7 +39,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   const env = context.cloudflare.env;
   const user = await requireAdminAction(request, context);
   const { formId } = await readAdminForm(request, RedeliverFormSchema);
-  const result = await redeliverFormDead({ env, settings: context.settings, user, request }, formId);
+  const result = await redeliverFormDead({ env, settings: context.settings, user, request, now: context.now }, formId);
   return json(result, { status: result.ok ? 200 : 400 });
 });
 

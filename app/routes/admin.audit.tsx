@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { AuditSentence } from "~/components/admin/audit-sentence";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { listAudit } from "~/lib/admin/audit.server";
+import { listAudit } from "~/lib/storage/audit-log.server";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 

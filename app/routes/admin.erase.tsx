@@ -4,7 +4,7 @@ import { Form, useActionData } from "@remix-run/react";
 import { eraseEmail } from "~/lib/admin/actions.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { auditStatement } from "~/lib/admin/audit.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
 import { EraseEmailSchema, emailTag, findByEmail } from "~/lib/admin/erase.server";
 import { readAdminForm } from "~/lib/admin/input.server";
 import { countOf } from "~/lib/text/count";
@@ -34,7 +34,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   if (!parsed.success) return json({ step: "error" as const, message: "Enter a whole e-mail address." }, { status: 400 });
   const email = parsed.data;
   if (form.intent === "erase" && form.confirm === "yes") {
-    const result = await eraseEmail({ env, settings: context.settings, user, request }, email);
+    const result = await eraseEmail({ env, settings: context.settings, user, request, now: context.now }, email);
     return { step: "done" as const, message: result.message };
   }
   const matches = await findByEmail(env.DB, email);

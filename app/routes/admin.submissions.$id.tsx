@@ -10,7 +10,7 @@ import { deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin/
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
-import { loadSubmissionDetail } from "~/lib/admin/queries.server";
+import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { consoleRoute } from "~/lib/admin/console-route.server";
@@ -38,7 +38,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
   if (!parsedId.success) throw refusal("not_found");
   const id = parsedId.data;
   const { intent } = await readAdminForm(request, IntentSchema);
-  const ctx = { env, settings: context.settings, user, request, ctx: context.cloudflare.ctx, mailer: context.mailer };
+  const ctx = { env, settings: context.settings, user, request, ctx: context.cloudflare.ctx, mailer: context.mailer, now: context.now };
   if (intent === "delete") {
     const result = await deleteSubmission(ctx, id);
     if (result.ok) throw redirect("/admin/submissions?deleted=1", 303);

@@ -4,8 +4,9 @@ import { StateBadge } from "~/components/admin/state-badge";
 import { formCatalog } from "~/lib/forms/live.server";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { listSubmissions, parseListFilters } from "~/lib/admin/queries.server";
-import { STATES } from "~/lib/storage/submission-states";
+import { parseListFilters } from "~/lib/admin/list-filters.server";
+import { listSubmissions } from "~/lib/storage/console-queries.server";
+import { FILTER_STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { countOf } from "~/lib/text/count";
 import { consoleRoute } from "~/lib/admin/console-route.server";
@@ -76,7 +77,7 @@ export default function SubmissionList() {
           Status
           <select name="status" defaultValue={filters.state ?? ""}>
             <option value="">Any</option>
-            {STATES.map((s) => (
+            {FILTER_STATES.map((s) => (
               <option key={s} value={s}>
                 {STATE_LABELS[s] ?? s}
               </option>

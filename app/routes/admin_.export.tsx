@@ -21,7 +21,7 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   const form = found.live.form;
   const env = context.cloudflare.env;
   const { columns, rows } = await loadExportRows(env.DB, form, { from, to });
-  await auditExport({ env, settings: context.settings, user, request }, form.id, {
+  await auditExport({ env, settings: context.settings, user, request, now: context.now }, form.id, {
     format,
     from: from ?? null,
     to: to ?? null,

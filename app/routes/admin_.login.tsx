@@ -11,7 +11,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect, useState } from "react";
 import type { CaptchaWidget } from "~/components/captcha-widget";
 import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
-import { auditStatement } from "~/lib/admin/audit.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
 import { readAdminForm } from "~/lib/admin/input.server";
 import { signIn, SIGN_IN_CAPTCHA_ACTION } from "~/lib/admin/sign-in.server";
 import { TOKEN_FIELD } from "~/lib/submit/field-names";

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { requireSameOrigin, requireUser } from "~/lib/admin/auth.server";
-import { auditStatement } from "~/lib/admin/audit.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
 import { readAdminForm } from "~/lib/admin/input.server";
 import { signOut, signOutEverywhere } from "~/lib/admin/sign-in.server";
 import { refusal } from "~/lib/http/responses.server";

@@ -32,17 +32,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const headers = corsHeaders(origin.ok ? origin.corsOrigin : null);
   if (live.archived) return json ? problemJson("form_archived", headers) : problemHtml("form_archived", form, headers);
 
+  const { mailer, now } = context;
   const settings = catalogSettings(context.settings, catalog);
-  const result = await acceptSubmission({
-    request,
-    form,
-    formVersion: live.version,
-    env,
-    settings,
-    ctx,
-    mailer: context.mailer,
-    channel: "api",
-  });
+  const result = await acceptSubmission({ request, form, formVersion: live.version, env, settings, ctx, mailer, now, channel: "api" });
   if (result.rate) rateLimitHeaders(result.rate.verdict, result.rate.rules).forEach((value, name) => headers.set(name, value));
   if (!result.ok && result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   if (result.ok) {

@@ -9,5 +9,5 @@ export function loader() {
 
 export function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return problemJson("method_not_allowed", new Headers({ Allow: "POST" }));
-  return answerVerifyCall(request, context.cloudflare.env.DB, context.settings.turnstile);
+  return answerVerifyCall(request, context.cloudflare.env.DB, context.settings.turnstile, context.now);
 }

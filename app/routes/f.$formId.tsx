@@ -16,7 +16,7 @@ import { acceptSubmission } from "~/lib/submit/accept.server";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/http/errors";
 import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
-import { signFormStamp } from "~/lib/submit/honeypot.server";
+import { signFormStamp } from "~/lib/submit/form-stamp.server";
 import { pageMeta } from "~/lib/http/meta";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 import { refusal } from "~/lib/http/responses.server";
@@ -44,7 +44,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       siteKey: turnstile.siteKey,
       scriptUrl: turnstile.scriptUrl,
       // Without the secret there is no stamp, and the action refuses the post (fail closed).
-      stamp: secret ? await signFormStamp(secret, form.id, sid) : "",
+      stamp: secret ? await signFormStamp(secret, form.id, sid, context.now()) : "",
       sid,
     },
     // The stamp and submission id are per visit: a shared cache must never hand them to someone else.
@@ -60,17 +60,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = live.form;
   if (request.method !== "POST") return refuse("method_not_allowed", new Headers({ Allow: "GET, POST" }));
   const { env, ctx } = context.cloudflare;
+  const { mailer, now } = context;
   const settings = catalogSettings(context.settings, catalog);
-  const result = await acceptSubmission({
-    request,
-    form,
-    formVersion: live.version,
-    env,
-    settings,
-    ctx,
-    mailer: context.mailer,
-    channel: "page",
-  });
+  const result = await acceptSubmission({ request, form, formVersion: live.version, env, settings, ctx, mailer, now, channel: "page" });
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { readDestinationAttention } from "~/lib/delivery/destination-health.server";
+import { readDestinationAttention } from "~/lib/storage/destination-attention.server";
+import { pingDatabase } from "~/lib/storage/sql.server";
 
 // Liveness plus a one-row D1 probe, so a monitor sees a broken database binding, not just a live
 // Worker. A bad setting makes the site "degraded" too: it still serves, on a safe default, but an
@@ -11,7 +12,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
   let destinations: string[] = [];
   try {
     const dbBinding = context.cloudflare.env.DB;
-    await dbBinding.prepare("SELECT 1").first();
+    await pingDatabase(dbBinding);
     destinations = (await readDestinationAttention(dbBinding)).map(
       (d) => `${d.formId}/${d.destination}: ${[d.held > 0 ? "held" : "", d.gone > 0 ? "gone" : ""].filter(Boolean).join(", ")}`,
     );

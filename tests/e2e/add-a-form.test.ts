@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/process-group.mjs";
 import { matchesDoc, readBlocks } from "./doc-snippets";
 
-// Issue 21's promise, checked as a new user would meet it: in a scratch copy of the repository, add
-// docs/forms.md's example form as one new file, build once, run `npm run start:offline`, and see the
-// form served, a post accepted, and its delivery reach the local sink after a failed first attempt
-// (the Worker's scheduled run retries it). Nothing else is edited: no registry, list, test or script.
+// Adding a form is adding one file (docs/forms.md), checked as a new user would meet it: in a scratch
+// copy of the repository, add docs/forms.md's example form as one new file, build once, run
+// `npm run start:offline`, and see the form served, a post accepted, and its delivery reach the local
+// sink after a failed first attempt (the Worker's scheduled run retries it). Nothing else is edited:
+// no registry, list, test or script.
 
 const ROOT = path.resolve(__dirname, "../..");
 const FORMS_DOC = new URL("../../docs/forms.md", import.meta.url);

@@ -91,7 +91,7 @@ describe("operator console in Chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Dashboard" }).waitFor(WAIT);
     await page.getByRole("rowheader", { name: "contact" }).waitFor(WAIT);
-    // Issue 19.3: Chromium keeps the __Host- cookie (Secure, Path=/, no Domain) on plain-http loopback.
+    // ADR 014: Chromium keeps the __Host- cookie (Secure, Path=/, no Domain) on plain-http loopback.
     const session = (await context.cookies()).find((c) => c.name === "__Host-gp_admin_session");
     expect(session).toMatchObject({ secure: true, httpOnly: true, path: "/", sameSite: "Lax" });
     await page.screenshot({ path: new URL("admin-dashboard.png", ARTIFACTS).pathname, fullPage: true });

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import escape from "escape-html";
 
 // Two tiny static sites on other loopback origins, standing in for a customer's site that posts to
 // Gatepost: `allowed` is in the forms' FORM_ALLOWED_ORIGINS, `refused` is not. Both serve the same
@@ -95,8 +96,4 @@ document.querySelector("form").addEventListener("submit", async (event) => {
 <script src="${escape(script)}?onload=onTurnstile" async></script>
 ${sender}
 </body></html>`;
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

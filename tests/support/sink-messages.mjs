@@ -1,8 +1,10 @@
-// How the local sink shows what it got, as a person would read it: an e-mail's sender, recipients,
-// subject and plain-text part; a Slack message's header, fields and context; a Discord embed's title,
-// fields and footer. The MIME reading here is deliberately small (home-made, for a test tool): it only
-// has to read what Gatepost itself writes (mimetext: multipart/alternative, base64 parts, RFC 2047
-// subjects), and shows the raw text when it cannot.
+import escapeHtml from "escape-html";
+
+// How the local sink shows what it got, as a person would read it: a webhook's payload, an e-mail's
+// sender, recipients, subject and plain-text part; a Slack message's header, fields and context; a
+// Discord embed's title, fields and footer. The MIME reading here is deliberately small (home-made, for
+// a test tool): it only has to read what Gatepost itself writes (mimetext: multipart/alternative,
+// base64 parts, RFC 2047 subjects), and shows the raw text when it cannot.
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -98,21 +100,41 @@ export function describeChat(kind, payload) {
   return { kind, at: new Date().toISOString(), title, text, reference: UUID.exec(text)?.[0] ?? null, payload };
 }
 
-function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+/**
+ * A verified webhook delivery (the sink's record of it: id, payload, first arrival, signed headers) as
+ * a person reads it: the event and form, the submission's fields, and its reference.
+ */
+export function describeWebhook({ id, payload, firstAt, duplicates = 0, headers = [] }) {
+  const fields = Object.entries(payload?.submission?.fields ?? {}).map(([name, value]) => `${name}: ${value === null ? "—" : value}`);
+  const reference = typeof payload?.submission?.id === "string" ? payload.submission.id : null;
+  const text = [...fields, ...(reference ? ["", `Reference: ${reference}`] : [])].join("\n");
+  return {
+    kind: "webhook",
+    at: firstAt,
+    title: payload ? `${payload.type} (form ${payload.form})` : "(not JSON)",
+    headers: [
+      ["webhook-id", id],
+      ...headers.filter(([name]) => name !== "webhook-id"),
+      ["Signature", "verified with the standardwebhooks library"],
+      ...(duplicates > 0 ? [["Duplicates", `${duplicates} (answered 200, not processed again)`]] : []),
+    ],
+    text: text || JSON.stringify(payload),
+    reference,
+  };
 }
 
-/** The sink's page: every message, newest first, escaped (it shows what strangers typed). */
+/** The sink's page: every webhook and message, newest first, escaped (it shows what strangers typed), readable on a phone. */
 export function renderMessagesPage(messages) {
   const items = [...messages]
-    .reverse()
-    .map((m) => {
+    .map((message, order) => ({ message, order }))
+    .sort((a, b) => b.message.at.localeCompare(a.message.at) || b.order - a.order)
+    .map(({ message: m }) => {
       const headers = (m.headers ?? []).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join("");
       return `<article><h2><span class="kind">${escapeHtml(m.kind)}</span> ${escapeHtml(m.title)}</h2><p class="at">${escapeHtml(m.at)}</p>${headers ? `<dl>${headers}</dl>` : ""}<pre>${escapeHtml(m.text)}</pre></article>`;
     })
     .join("\n");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>Gatepost local sink</title>
-<style>body{font:15px/1.45 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}article{border:1px solid #ccc;border-radius:6px;padding:.5rem 1rem;margin:1rem 0}.kind{font-size:.75rem;text-transform:uppercase;background:#eee;padding:.1rem .4rem;border-radius:4px}.at{color:#555;margin:0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dt{font-weight:600}dd{margin:0}pre{white-space:pre-wrap;font:inherit}</style></head>
-<body><h1>Messages Gatepost would have sent</h1><p>E-mails, Slack and Discord messages from <code>npm start</code>, newest first. Nothing here left this machine. This page reloads every 5 s.</p>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="5"><title>Gatepost local sink</title>
+<style>body{font:15px/1.45 system-ui,sans-serif;max-width:48rem;margin:1rem auto;padding:0 1rem}h1{font-size:1.4rem}h2{font-size:1.1rem}article{border:1px solid #ccc;border-radius:6px;padding:.5rem .75rem;margin:1rem 0}h2,dd,pre,p{overflow-wrap:anywhere}.kind{font-size:.75rem;text-transform:uppercase;background:#eee;padding:.1rem .4rem;border-radius:4px}.at{color:#555;margin:0}dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem 1rem}dt{font-weight:600}dd{margin:0}pre{white-space:pre-wrap;font:inherit}</style></head>
+<body><h1>Messages Gatepost would have sent</h1><p>Webhooks, e-mails, Slack and Discord messages from <code>npm start</code>, newest first. Nothing here left this machine. This page reloads every 5 s.</p>
 ${items || "<p>Nothing yet: send a form.</p>"}</body></html>`;
 }

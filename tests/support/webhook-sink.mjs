@@ -1,45 +1,36 @@
 // The local sink for `npm start`, tests and the benchmark: every destination kind in one loopback server.
-// - /webhook verifies Standard Webhooks signatures and deduplicates by webhook-id the way a careful
-//   receiver should;
+// - /webhook verifies Standard Webhooks signatures with the official `standardwebhooks` library and
+//   deduplicates by webhook-id the way a careful receiver should;
 // - /slack and /discord take what Slack's and Discord's webhooks would, and keep it as a person would
 //   read it (title, each field, reference);
 // - captureEmail(raw) (and POST /email) keeps an e-mail the Worker's simulated send_email wrote;
-// - GET / is a small HTML page listing every message, newest first; GET /messages is the same as JSON.
+// - GET / is a small HTML page listing every webhook and message, newest first (it fits a phone);
+//   GET /messages is the e-mail, Slack and Discord messages as JSON (webhooks: the control port's /state).
 // It can play a broken receiver: down (connection refused), http500, slow, reset (TCP reset), http429
 // (with Retry-After) and http404 (a deleted Slack/Discord webhook). A second loopback port takes
 // control calls, so tests inside workerd can flip modes over HTTP.
 import { createServer } from "node:http";
-import { describeEmail, describeChat, renderMessagesPage } from "./sink-messages.mjs";
+import { Webhook } from "standardwebhooks";
+import { describeEmail, describeChat, describeWebhook, renderMessagesPage } from "./sink-messages.mjs";
 
 export const SINK_MODES = ["normal", "down", "http500", "slow", "reset", "http429", "http404"];
-const encoder = new TextEncoder();
 
-/** Verifies a webhook-signature header against every `whsec_` secret in `secrets`. */
-export async function verifySignature(secrets, id, timestamp, body, header) {
-  const expected = [];
-  for (const secret of String(secrets).trim().split(/\s+/)) {
-    const key = await crypto.subtle.importKey(
-      "raw",
-      Buffer.from(secret.replace(/^whsec_/, ""), "base64"),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestamp}.${body}`));
-    expected.push(Buffer.from(mac).toString("base64"));
-  }
-  const offered = String(header ?? "")
-    .split(" ")
-    .filter((s) => s.startsWith("v1,"))
-    .map((s) => s.slice(3));
-  return offered.some((sig) => expected.some((want) => constantTimeEqual(sig, want)));
-}
-
-function constantTimeEqual(a, b) {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+/**
+ * True when the delivery verifies under any of the space-separated `whsec_` secrets, checked by the
+ * official `standardwebhooks` library as a receiver would (signature and a timestamp within 5 minutes).
+ */
+export function verifyDelivery(secrets, body, headers) {
+  return String(secrets)
+    .trim()
+    .split(/\s+/)
+    .some((secret) => {
+      try {
+        new Webhook(secret).verify(body, headers);
+        return true;
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** The same sink under the name `npm start` uses: startLocalSink({ port, secret, log }). */
@@ -47,7 +38,7 @@ export function startLocalSink(options) {
   return startWebhookSink(options);
 }
 
-export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, log = false, toleranceSeconds = 300 } = {}) {
+export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, log = false } = {}) {
   if (!secret) throw new Error("startWebhookSink needs the whsec_ secret(s) to verify with");
   const state = {
     mode: "normal",
@@ -78,7 +69,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     const path = new URL(req.url ?? "/", "http://sink").pathname;
     if (req.method === "GET" && path === "/") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-      return res.end(renderMessagesPage(state.messages));
+      return res.end(renderMessagesPage([...state.messages, ...[...state.unique.values()].map(describeWebhook)]));
     }
     if (req.method === "GET" && path === "/messages") {
       res.writeHead(200, { "content-type": "application/json" });
@@ -144,11 +135,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       keep(message);
       return answer(res, record, kind === "discord" ? 204 : 200, "accepted", kind === "discord" ? "" : "ok");
     }
-    const age = Math.abs(Date.now() / 1000 - Number(timestamp));
-    record.signatureValid =
-      Boolean(id) &&
-      age <= toleranceSeconds &&
-      (await verifySignature(`${secret} ${state.extraSecrets}`, id, timestamp, body, req.headers["webhook-signature"]));
+    record.signatureValid = Boolean(id) && verifyDelivery(`${secret} ${state.extraSecrets}`, body, req.headers);
     if (!record.signatureValid) {
       print(`✖ ${id || "(no webhook-id)"} signature did NOT check out: refused with 401`);
       return answer(res, record, 401, "rejected", "invalid signature");
@@ -165,11 +152,16 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     } catch {
       // not JSON: kept as null, and the payload assertions say so
     }
-    state.unique.set(id, { id, payload, firstAt: record.at, duplicates: 0 });
+    state.unique.set(id, { id, payload, firstAt: record.at, duplicates: 0, headers: signedHeaders(req.headers) });
     print(`✔ ${id} signature OK · ${payload?.type} form=${payload?.form} submission=${payload?.submission?.id}`);
     if (log) print(`  fields: ${JSON.stringify(payload?.submission?.fields ?? {})}`);
     answer(res, record, 200, "accepted", "ok");
   });
+
+  /** The Standard Webhooks headers of a delivery, for its entry on the page. */
+  function signedHeaders(headers) {
+    return ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, String(headers[name] ?? "")]);
+  }
 
   function answer(res, record, status, outcome, text, headers = {}) {
     record.status = status;

@@ -84,7 +84,7 @@ function countingFetch(respond: () => Response | Promise<Response>) {
   return { fetch: fetcher as unknown as typeof fetch, count: () => fetcher.mock.calls.length };
 }
 
-describe("the Access key set cache (issue 19.10)", () => {
+describe("the Access key set cache", () => {
   afterEach(() => vi.useRealTimers());
 
   it("fetches the key set once for many requests, and again only after its max age", async () => {

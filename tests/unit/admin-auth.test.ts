@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { requireSameOrigin, requireSameOriginRead, safeNext } from "~/lib/admin/auth.server";
 import { readAdminConfig } from "~/lib/settings/admin.server";
 import { signInRateRules } from "~/lib/admin/sign-in.server";
-import { ipv6Prefix48 } from "~/lib/http/rate-limit.server";
+import { ipv6Prefix48 } from "~/lib/http/client-ip.server";
 
 describe("safeNext", () => {
   it.each([

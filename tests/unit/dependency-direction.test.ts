@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -6,10 +6,12 @@ import { describe, expect, it } from "vitest";
 // folders below it, so the dependency direction stays one way: submit → delivery → storage ← admin,
 // with turnstile below submit and admin, maintenance (the cron's jobs) beside them, and http,
 // settings and crypto at the bottom; text (words for counts) sits under everything and imports
-// nothing. A new import that points
-// up (storage importing delivery, settings importing admin) fails here with the file and the line.
+// nothing. A new import that points up (storage importing delivery, settings importing admin) fails
+// here with the file and the line. Inside a folder, and across app/, no module may reach itself again
+// through its imports, type-only imports included (import-x/no-cycle skips those, so it is not used).
 
-const LIB = path.resolve(__dirname, "../../app/lib");
+const APP = path.resolve(__dirname, "../../app");
+const LIB = path.join(APP, "lib");
 
 /** What each folder may import besides itself (and ~/forms, the form definitions). */
 const ALLOWED: Record<string, readonly string[]> = {
@@ -17,7 +19,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   submit: ["turnstile", "delivery", "forms", "storage", "http", "settings", "crypto", "text"],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
   admin: ["turnstile", "delivery", "forms", "storage", "http", "settings", "crypto", "text"],
-  turnstile: ["http", "settings", "crypto", "text"],
+  // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
+  turnstile: ["storage", "http", "settings", "crypto", "text"],
   delivery: ["forms", "storage", "http", "settings", "crypto", "text"],
   // The form catalog (files and the console's forms, ADR 045), patterns, the JSON Schema export.
   forms: ["storage", "http", "settings", "crypto", "text"],
@@ -43,6 +46,36 @@ function targetFolder(file: string, specifier: string): string | null {
       : null;
   if (!resolved || !resolved.startsWith(`${LIB}${path.sep}`)) return null;
   return path.relative(LIB, resolved).split(path.sep)[0];
+}
+
+/** The app/ file an import specifier of `file` names, or null when it leaves app/ (a package). */
+function resolveInApp(file: string, specifier: string): string | null {
+  const base = specifier.startsWith("~/")
+    ? path.join(APP, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(file), specifier)
+      : null;
+  if (!base || !base.startsWith(`${APP}${path.sep}`)) return null;
+  return [base, `${base}.ts`, `${base}.tsx`].find((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate)) ?? null;
+}
+
+/** Each import circle in `graph` (file → the files it imports), as "a → b → a"; one per back edge. */
+export function findCycles(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const trail: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, "open");
+    trail.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === "open") cycles.push([...trail.slice(trail.indexOf(next)), next].join(" → "));
+      else if (!state.has(next)) visit(next);
+    }
+    trail.pop();
+    state.set(node, "done");
+  };
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+  return cycles;
 }
 
 /** Every import or re-export specifier of `file`, with its line number. */
@@ -82,6 +115,32 @@ describe("app/lib dependency direction", () => {
     // The walk saw the cross-folder imports that exist (submit alone has several), so an empty list
     // above means they all point down, not that none were read.
     expect(checked).toBeGreaterThan(20);
+  });
+
+  it("has no import circles anywhere in app/, type-only imports included", () => {
+    const files = sourceFiles(APP);
+    const graph = new Map(
+      files.map((file) => [
+        path.relative(APP, file),
+        importsOf(file).flatMap(({ specifier }) => {
+          const target = resolveInApp(file, specifier);
+          return target ? [path.relative(APP, target)] : [];
+        }),
+      ]),
+    );
+    expect(findCycles(graph)).toEqual([]);
+    // The graph holds the imports that exist, so an empty list means no circle, not no edges.
+    expect([...graph.values()].flat().length).toBeGreaterThan(200);
+  });
+
+  it("would catch a circle, however long", () => {
+    const graph = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["a.ts"]],
+      ["d.ts", ["d.ts"]],
+    ]);
+    expect(findCycles(graph)).toEqual(["a.ts → b.ts → c.ts → a.ts", "d.ts → d.ts"]);
   });
 
   it("would catch an import that points up", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { configuredDestinations, isAllowedWebhookUrl, resolveDestination } from "~/lib/delivery/destinations.server";
+import { configuredDestinations, resolveDestination } from "~/lib/delivery/destinations.server";
+import { isAllowedWebhookUrl } from "~/lib/settings/destination-settings.server";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 

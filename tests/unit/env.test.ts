@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { clientIp, DEFAULT_SCRIPT_URL, DEFAULT_VERIFY_URL, expectedHostnames, readSettings } from "~/lib/settings/turnstile.server";
+import { clientIp } from "~/lib/http/client-ip.server";
+import { DEFAULT_SCRIPT_URL, DEFAULT_VERIFY_URL, expectedHostnames, readTurnstileSettings } from "~/lib/settings/turnstile.server";
 
-describe("readSettings", () => {
+describe("readTurnstileSettings", () => {
   it("falls back to Cloudflare's URLs when vars are empty and treats an empty secret as missing", () => {
-    const settings = readSettings({ TURNSTILE_VERIFY_URL: "", TURNSTILE_SCRIPT_URL: " ", TURNSTILE_SECRET_KEY: "" });
+    const settings = readTurnstileSettings({ TURNSTILE_VERIFY_URL: "", TURNSTILE_SCRIPT_URL: " ", TURNSTILE_SECRET_KEY: "" });
     expect(settings.verifyUrl).toBe(DEFAULT_VERIFY_URL);
     expect(settings.scriptUrl).toBe(DEFAULT_SCRIPT_URL);
     expect(settings.secretKey).toBeUndefined();
   });
 
   it("splits the hostname allowlist on commas and spaces", () => {
-    const settings = readSettings({ TURNSTILE_ALLOWED_HOSTNAMES: "forms.example.org, www.example.org  example.org" });
+    const settings = readTurnstileSettings({ TURNSTILE_ALLOWED_HOSTNAMES: "forms.example.org, www.example.org  example.org" });
     expect(settings.allowedHostnames).toEqual(["forms.example.org", "www.example.org", "example.org"]);
   });
 });
@@ -18,12 +19,14 @@ describe("readSettings", () => {
 describe("expectedHostnames", () => {
   it("defaults to the request's own host", () => {
     const request = new Request("https://gatepost.pages.dev/f/contact");
-    expect(expectedHostnames(readSettings({}), request)).toEqual(["gatepost.pages.dev"]);
+    expect(expectedHostnames(readTurnstileSettings({}), request)).toEqual(["gatepost.pages.dev"]);
   });
 
   it("uses the configured list when there is one", () => {
     const request = new Request("https://gatepost.pages.dev/f/contact");
-    expect(expectedHostnames(readSettings({ TURNSTILE_ALLOWED_HOSTNAMES: "forms.example.org" }), request)).toEqual(["forms.example.org"]);
+    expect(expectedHostnames(readTurnstileSettings({ TURNSTILE_ALLOWED_HOSTNAMES: "forms.example.org" }), request)).toEqual([
+      "forms.example.org",
+    ]);
   });
 });
 

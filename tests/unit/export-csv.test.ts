@@ -7,7 +7,7 @@ describe("CSV export", () => {
     ["+41 79 000 00 00", "'+41 79 000 00 00"],
     ["-5", "'-5"],
     ["@SUM(A1)", "'@SUM(A1)"],
-    // Tab is a separator in some locales, so a cell holding one is quoted (issue 19.6).
+    // Tab is a separator in some locales, so a cell holding one is quoted.
     ["\tTAB", '"\'\tTAB"'],
     ["\rCR", '"\'\rCR"'],
     ['=HYPERLINK("x")', '"\'=HYPERLINK(""x"")"'],

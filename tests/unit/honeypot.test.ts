@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { judgeApiPost, judgePagePost, MAX_STAMP_AGE_MS, signFormStamp } from "~/lib/submit/honeypot.server";
+import { judgeApiPost, judgePagePost } from "~/lib/submit/honeypot.server";
+import { MAX_STAMP_AGE_MS, signFormStamp } from "~/lib/submit/form-stamp.server";
 
 const SECRET = "unit-test-signing-secret-0123456789abcdef";
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -40,13 +41,13 @@ describe("signed form stamps", () => {
     });
   });
 
-  it("binds a stamp to its render's submission id: another id, or none, is a forgery (issue 19.11)", async () => {
+  it("binds a stamp to its render's submission id: another id, or none, is a forgery", async () => {
     const stamp = await signFormStamp(SECRET, "contact", SID, T0);
     expect(await judge({ _gp_ts: stamp, _gp_sid: crypto.randomUUID() })).toEqual({ bot: true, reason: "timestamp_forged" });
     expect(await judge({ _gp_ts: stamp, _gp_sid: undefined })).toEqual({ bot: true, reason: "timestamp_forged" });
   });
 
-  it("expires a stamp after 24 hours, and takes a stamp of the version before as expired (issue 19.11)", async () => {
+  it("expires a stamp after 24 hours, and takes a stamp of the version before as expired", async () => {
     const stamp = await signFormStamp(SECRET, "contact", SID, T0);
     expect(await judge({ _gp_ts: stamp }, T0 + MAX_STAMP_AGE_MS)).toEqual({ bot: false });
     expect(await judge({ _gp_ts: stamp }, T0 + MAX_STAMP_AGE_MS + 1)).toEqual({ expired: true, signed: true });

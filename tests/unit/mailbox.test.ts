@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
 import { confirmationKey } from "~/lib/delivery/confirmation.server";
-import { networkSubject } from "~/lib/http/rate-limit.server";
+import { networkSubject } from "~/lib/http/client-ip.server";
 
 describe("foldMailbox", () => {
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formRateRules, ipSubject, judgeRateLimits, rateLimitHeaders, type RateRule } from "~/lib/http/rate-limit.server";
+import { ipSubject } from "~/lib/http/client-ip.server";
+import { formRateRules, judgeRateLimits, rateLimitHeaders, type RateRule } from "~/lib/http/rate-limit.server";
 
 const MINUTE: RateRule = { key: "k", limit: 5, windowSeconds: 60 };
 const DAY: RateRule = { key: "k", limit: 50, windowSeconds: 86_400 };

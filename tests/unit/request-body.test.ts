@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES, MAX_FIELDS, readBody } from "~/lib/http/request-body.server";
 
-// Issue 19, points 1, 5 and 12: every body is parsed in work linear in its size and capped by a count
-// of fields, text that cannot be stored well-formed is refused with a code, and files are refused.
+// Every body is parsed in work linear in its size and capped by a count of fields, text that cannot
+// be stored well-formed is refused with a code, and files are refused.
 // No test here times anything: each asserts a limit or an outcome.
 
 function post(body: BodyInit, type: string) {
@@ -15,7 +15,7 @@ function multipart(parts: string[], boundary = "----unit") {
   return parts.map((p) => `--${boundary}\r\n${p}\r\n`).join("") + `--${boundary}--\r\n`;
 }
 
-describe("count limits (issue 19.1)", () => {
+describe("count limits", () => {
   it("refuses a 64 KiB body of one repeated key by its count, whatever the body type", async () => {
     const pair = "a=1&";
     const repeated = pair.repeat(Math.floor(MAX_BODY_BYTES / pair.length));
@@ -45,7 +45,7 @@ describe("count limits (issue 19.1)", () => {
   });
 });
 
-describe("well-formed text (issue 19.5)", () => {
+describe("well-formed text", () => {
   it.each([
     ["%FF in a urlencoded value", () => urlencoded("name=%FF")],
     ["an encoded surrogate half", () => urlencoded("name=%ED%A0%80")],
@@ -78,7 +78,7 @@ describe("well-formed text (issue 19.5)", () => {
   });
 });
 
-describe("files (issue 19.12)", () => {
+describe("files", () => {
   it("refuses a multipart body with a file part with 415 file_not_accepted", async () => {
     const body = multipart([
       'Content-Disposition: form-data; name="name"\r\n\r\nAda',

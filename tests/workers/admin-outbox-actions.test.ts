@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { appFetch, sink, sinkEnv } from "./helpers";
 import { adminEnv, adminPost, clearAdminTables, seedSubmission, sessionCookie } from "./admin-helpers";
 
-// Redeliver and release go through the outbox module (issue 3) and the local webhook sink.
+// Redeliver and release go through the outbox module (ADR 003) and the local webhook sink.
 
 let admin = "";
 async function appEnv() {

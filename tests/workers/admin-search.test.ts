@@ -1,10 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { listSubmissions, parseListFilters } from "~/lib/admin/queries.server";
-import { foldMissingSearchTexts } from "~/lib/storage/search-text.server";
+import { parseListFilters } from "~/lib/admin/list-filters.server";
+import { listSubmissions } from "~/lib/storage/console-queries.server";
+import { foldMissingSearchTexts } from "~/lib/storage/submissions.server";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { appFetch, clearTables, countingDb, formPost, standin, standinToken, testEnv } from "./helpers";
+import { appFetch, at, clearTables, countingDb, formPost, standin, standinToken, testEnv } from "./helpers";
 import { adminEnv, adminGet, clearAdminTables, seedSubmission, sessionCookie } from "./admin-helpers";
 
 // The console's search folds case beyond ASCII: "ZOË" finds "Zoë", "STRASSE" finds "Straße". SQLite's
@@ -65,7 +66,7 @@ describe("console search beyond ASCII", () => {
   it("is folded by the cron's maintenance job", async () => {
     const old = await seedSubmission({ fields: { name: "Zoë Cron", email: "cron@example.org", message: "From before." } });
     const [job] = MAINTENANCE_JOBS.filter((j) => j.name === "fold-search-texts");
-    expect(await job.run({ db: env.DB, settings: parseSettings(testEnv()), mailer: null, nowMs: Date.now() })).toBe(1);
+    expect(await job.run({ db: env.DB, settings: parseSettings(testEnv()), mailer: null, now: at(Date.now()) })).toBe(1);
     expect(await search("ZOË CRON")).toEqual([old]);
   });
 });

@@ -13,8 +13,8 @@ import {
   VIEWER_PASSWORD,
 } from "./admin-helpers";
 import { LOGIN_GLOBAL_RULE, LOGIN_PREFIX48_RULE, signInRateRules } from "~/lib/admin/sign-in.server";
-import { hitRateLimits } from "~/lib/http/rate-limit.server";
-import { encodeBase64Url } from "~/lib/crypto/base64url";
+import { hitRateLimits } from "~/lib/storage/rate-limits.server";
+import { encodeBase64Url } from "~/lib/crypto/base64";
 
 beforeEach(async () => {
   await clearAdminTables();
@@ -35,7 +35,7 @@ describe("password sign-in", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/admin/submissions");
     const cookie = response.headers.get("set-cookie") ?? "";
-    // Issue 19.3: the __Host- prefix, which browsers only keep with Secure and Path=/ (Chromium keeps
+    // ADR 014: the __Host- prefix, which browsers only keep with Secure and Path=/ (Chromium keeps
     // Secure cookies on http://localhost: tests/e2e/admin.test.ts), and only a signed id inside.
     expect(cookie).toMatch(/^__Host-gp_admin_session=[^;.]+\.[^;]+; /);
     expect(cookie).toContain("HttpOnly");
@@ -111,7 +111,7 @@ describe("password sign-in", () => {
   });
 });
 
-describe("server-side sessions (issue 19.3)", () => {
+describe("server-side sessions", () => {
   const cookieOf = (response: Response) => (response.headers.get("set-cookie") ?? "").split(";")[0];
 
   it("ends the session on sign-out: a copy of the cookie no longer works", async () => {
@@ -173,11 +173,11 @@ describe("server-side sessions (issue 19.3)", () => {
   });
 });
 
-describe("sign-in budgets (issue 19.9)", () => {
+describe("sign-in budgets", () => {
   /** Spends the whole site's budget for this window, as a hundred strangers' guesses would. */
   async function exhaustSiteBudget() {
     const global = signInRateRules("192.0.2.1").filter((r) => r.key === "admin-login:all");
-    for (let i = 0; i < LOGIN_GLOBAL_RULE.limit; i++) await hitRateLimits(env.DB, global);
+    for (let i = 0; i < LOGIN_GLOBAL_RULE.limit; i++) await hitRateLimits(env.DB, global, Date.now());
   }
 
   async function signInWithCheck(password: string, token: string | null, ip = "203.0.113.200", appEnv?: Env) {
@@ -237,7 +237,7 @@ describe("sign-in budgets (issue 19.9)", () => {
     await exhaustSiteBudget();
     const appEnv = await adminEnv();
     const own = signInRateRules("203.0.113.202").filter((r) => r.key.startsWith("admin-login:ip:"));
-    for (let i = 0; i < 10; i++) await hitRateLimits(env.DB, own);
+    for (let i = 0; i < 10; i++) await hitRateLimits(env.DB, own, Date.now());
     const blocked = await signInWithCheck(ADMIN_PASSWORD, standinToken({ action: "admin-sign-in" }), "203.0.113.202", appEnv);
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("Gatepost-Error-Code")).toBe("admin_rate_limited");
@@ -249,7 +249,7 @@ describe("sign-in budgets (issue 19.9)", () => {
     const appEnv = await adminEnv();
     // Guessers rotating /64s inside one /48: each /64 stays under its own limit of 10.
     const prefix = signInRateRules("2001:db8:7:1::1").filter((r) => r.key.startsWith("admin-login:ip48:"));
-    for (let i = 0; i < LOGIN_PREFIX48_RULE.limit; i++) await hitRateLimits(env.DB, prefix);
+    for (let i = 0; i < LOGIN_PREFIX48_RULE.limit; i++) await hitRateLimits(env.DB, prefix, Date.now());
     const blocked = await signIn(ADMIN_PASSWORD, appEnv, "2001:db8:7:99::1");
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);

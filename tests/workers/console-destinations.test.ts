@@ -164,8 +164,8 @@ describe("key rotation", () => {
     const before = await env.DB.prepare("SELECT value FROM form_settings ORDER BY form_id").all();
     const settings = parseSettings({ SETTINGS_ENCRYPTION_KEY: `${OTHER_KEY} ${ENCRYPTION_KEY}` });
     const job = MAINTENANCE_JOBS.find((j) => j.name === "reseal-settings")!;
-    expect(await job.run({ db: env.DB, settings, mailer: null, nowMs: Date.now() })).toEqual({ resealed: 2, unreadable: 0 });
-    expect(await job.run({ db: env.DB, settings, mailer: null, nowMs: Date.now() })).toEqual({ resealed: 0, unreadable: 0 });
+    expect(await job.run({ db: env.DB, settings, mailer: null, now: () => Date.now() })).toEqual({ resealed: 2, unreadable: 0 });
+    expect(await job.run({ db: env.DB, settings, mailer: null, now: () => Date.now() })).toEqual({ resealed: 0, unreadable: 0 });
     const after = await env.DB.prepare("SELECT value FROM form_settings ORDER BY form_id").all();
     const keyIds = (rows: Record<string, unknown>[]) => rows.map((r) => String(r.value).split(".")[1]);
     const [oldId] = keyIds(before.results);

@@ -163,7 +163,7 @@ describe("console forms: drafts, versions and the live form", () => {
       .bind(new Date(Date.now() - 3 * 86_400_000).toISOString())
       .run();
     const job = MAINTENANCE_JOBS.find((j) => j.name === "apply-retention")!;
-    const reports = (await job.run({ db: env.DB, settings: parseSettings({}), mailer: null, nowMs: Date.now() })) as Array<{
+    const reports = (await job.run({ db: env.DB, settings: parseSettings({}), mailer: null, now: () => Date.now() })) as Array<{
       formId: string;
       deleted: number;
     }>;

@@ -20,7 +20,7 @@ import {
 import { API_TOKEN, consoleEnv, putAndPublish, resetConsoleForms } from "./console-helpers";
 import { expectConsoleErrors } from "../support/fail-on-console";
 
-// Issue 18: an accepted submission costs exactly one D1 round trip before Gatepost answers (the atomic
+// ADR 012: an accepted submission costs exactly one D1 round trip before Gatepost answers (the atomic
 // batch that counts the hit, claims the key and stores the submission with its outbox rows), every
 // refusal decided before the store costs none, and the first delivery at most one after the answer.
 // Each batch, exec or statement run through the binding is one round trip; the SQL of each is kept, so

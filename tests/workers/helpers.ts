@@ -1,8 +1,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { createHmac } from "node:crypto";
 import { inject } from "vitest";
-// The real Worker, with the build it imports (`remix vite:build`; npm test builds before this layer).
-import worker from "../../functions/index";
+// The real Worker's fetch handler, with the build it imports (`remix vite:build`; npm test builds before this layer).
+import { handleFetch } from "../../functions/fetch";
 
 export { standinToken } from "../support/standin-token";
 
@@ -48,17 +48,21 @@ export function testEnv(overrides: Partial<Record<string, string>> = {}): Env {
 }
 
 /**
- * Sends a request through the real Worker (functions/index.ts: the page origin guard, then the built
- * Remix server) and waits for waitUntil work. Adds the Host header every real HTTP request carries.
+ * Sends a request through the real Worker's fetch handler (functions/fetch.ts: the page origin guard,
+ * then the built Remix server) and waits for waitUntil work. Adds the Host header every real HTTP
+ * request carries. `now` is the clock the app reads (Date.now unless a test stops it: `at(ms)`).
  */
 export async function appFetch(
   request: Request,
   appEnv: Env = testEnv(),
-  { onResponse }: { /** Runs when the response is ready, before waitUntil work is awaited. */ onResponse?: () => void } = {},
+  {
+    onResponse,
+    now = Date.now,
+  }: { /** Runs when the response is ready, before waitUntil work is awaited. */ onResponse?: () => void; now?: () => number } = {},
 ): Promise<Response> {
   if (!request.headers.has("host")) request.headers.set("host", new URL(request.url).host);
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request, appEnv, ctx);
+  const response = await handleFetch(request, appEnv, ctx, now);
   onResponse?.();
   await waitOnExecutionContext(ctx);
   return response;
@@ -66,19 +70,18 @@ export async function appFetch(
 
 /**
  * A plain HTML form post, as a browser sends it from Gatepost's own page: for /f/:formId it carries
- * the signed stamp the page renders, issued `stampAgeMs` ago (unless the fields bring their own).
+ * the signed stamp the page renders, issued `stampAgeMs` before `nowMs` (unless the fields bring their own).
  */
 export function formPost(
   path: string,
   fields: Record<string, string>,
   headers: Record<string, string> = {},
-  { stampAgeMs = 10_000 }: { stampAgeMs?: number } = {},
+  { stampAgeMs = 10_000, nowMs = Date.now() }: { stampAgeMs?: number; nowMs?: number } = {},
 ) {
   const page = /^\/f\/([^/]+)$/.exec(path);
   // The page renders a submission id beside the stamp, which is signed over it.
   const sid = fields._gp_sid ?? crypto.randomUUID();
-  const body =
-    page && !("_gp_ts" in fields) ? { _gp_ts: signedStamp(page[1], Date.now() - stampAgeMs, sid), _gp_sid: sid, ...fields } : fields;
+  const body = page && !("_gp_ts" in fields) ? { _gp_ts: signedStamp(page[1], nowMs - stampAgeMs, sid), _gp_sid: sid, ...fields } : fields;
   return new Request(`http://localhost${path}`, {
     method: "POST",
     body: new URLSearchParams(body).toString(),
@@ -239,8 +242,5 @@ export async function clearTables() {
   await env.DB.batch(["delivery_attempts", "deliveries", "submissions", "rate_limits"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
 }
 
-/** Waits until at least 5 s remain in the current minute, so a minute window cannot roll over mid-test. */
-export async function awayFromMinuteEdge() {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
+/** A clock stopped at `ms`, for the app's `now` (drain options, maintenance context, appFetch). */
+export const at = (ms: number) => () => ms;

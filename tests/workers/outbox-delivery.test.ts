@@ -2,12 +2,14 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { claimDue, deliverLeasedAfterResponse, drainOutbox, LEASE_MS } from "~/lib/delivery/delivery.server";
+import { deliverLeasedAfterResponse, drainOutbox, LEASE_MS } from "~/lib/delivery/drain.server";
+import { claimDue } from "~/lib/storage/deliveries.server";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery/settle.server";
 import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
-import { loadSubmissionDetail } from "~/lib/admin/queries.server";
-import { getSubmission, storeSubmission } from "~/lib/storage/submissions.server";
-import { appFetch, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
+import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
+import { getSubmission } from "~/lib/storage/submissions.server";
+import { storeInOneTrip } from "~/lib/storage/accept-batch.server";
+import { appFetch, at, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 
 // Fault tests against the real local sink (a Node HTTP server on loopback). The drain runs here with
 // an injected scheduling clock so a day of retries takes a second; signatures still use real time.
@@ -32,6 +34,24 @@ async function acceptSome(n: number): Promise<string[]> {
     ids.push((res.headers.get("location") ?? "").split("/").pop()!);
   }
   return ids;
+}
+
+/** Stores a submission with its outbox rows through the accept path's own batch (no limits, no key). */
+function storeBeside(
+  id: string,
+  fields: Record<string, string>,
+  verification: { hostname: string; action: string; challengeTs: string } | null,
+  outbox: readonly D1PreparedStatement[],
+  nowMs: number,
+) {
+  return storeInOneTrip(env.DB, {
+    rules: [],
+    nowMs,
+    submission: { id, formId: "contact", fields, verification },
+    key: null,
+    fingerprint: null,
+    outbox: { deliveries: outbox, confirmation: null },
+  });
 }
 
 async function deliveries(): Promise<Array<Record<string, any>>> {
@@ -65,7 +85,7 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
     const phases = ["http500", "slow", "reset", "normal"] as const;
     for (const phase of phases) {
       await sink.setMode(phase, { delayMs: 2_500 });
-      const report = await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: clock, timeoutMs: TIMEOUT_MS });
+      const report = await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(clock), timeoutMs: TIMEOUT_MS });
       expect(report.claimed).toBe(4);
       rows = await deliveries();
       clock = Math.max(...rows.map((r) => r.next_attempt_at)) + 1;
@@ -77,7 +97,7 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
     const [view] = detail!.deliveries;
     expect(view).toMatchObject({ status: "delivered", attempts: 5 });
     expect(view.log.map((a) => a.error)).toEqual(["network", "http_status", "timeout", "network", null]);
-    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: clock + 86_400_000 })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(clock + 86_400_000) })).toMatchObject({ claimed: 0 });
 
     const seen = await settledSink();
     // A deduplicating receiver holds each webhook-id exactly once, and every delivery is there.
@@ -116,7 +136,7 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
     while (row.status === "pending") {
       gaps.push(row.next_attempt_at - previous);
       previous = row.next_attempt_at;
-      await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: row.next_attempt_at });
+      await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(row.next_attempt_at) });
       [row] = await deliveries();
     }
     expect(row).toMatchObject({ status: "dead", attempts: MAX_ATTEMPTS, last_error: "HTTP 500" });
@@ -131,11 +151,11 @@ describe("retries through down, 500, slow, reset, then recovery", () => {
     });
     expect(gaps.reduce((a, b) => a + b, 0)).toBeGreaterThan(24 * 3_600_000);
     // Dead is not deleted and is not retried on its own.
-    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: Date.now() + 30 * 86_400_000 })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(Date.now() + 30 * 86_400_000) })).toMatchObject({ claimed: 0 });
 
     // Redelivery of the form's dead deliveries keeps the webhook-id.
     await sink.setMode("normal");
-    expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
+    expect(await redeliverDead(env.DB, "contact", Date.now())).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
     expect(await drainOutbox(env.DB, parseSettings(sinkEnv()))).toMatchObject({ claimed: 1, delivered: 1 });
     const seen = await sink.state();
     expect(seen.unique.map((u) => u.id)).toEqual([row.id]);
@@ -151,15 +171,15 @@ describe("leases", () => {
     const id = crypto.randomUUID();
     const t = Date.now();
     const outbox = leasedOutbox(env.DB, parseSettings(sinkEnv()), contactForm, id, t, `accept:${id}`, LEASE_MS);
-    const stored = await storeSubmission(env.DB, { id, formId: "contact", fields: VALID, verification: null }, { also: outbox.statements });
-    expect(stored.ok).toBe(true);
+    const stored = await storeBeside(id, VALID, null, outbox.statements, t);
+    expect(stored.kind).toBe("stored");
     expect(await deliveries()).toMatchObject([
       { id: outbox.claims[0].id, status: "pending", attempts: 0, lease_owner: `accept:${id}`, lease_until: t + LEASE_MS },
     ]);
 
-    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: t + LEASE_MS - 1 })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(t + LEASE_MS - 1) })).toMatchObject({ claimed: 0 });
     expect((await sink.state()).requests).toHaveLength(0);
-    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: t + LEASE_MS })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(t + LEASE_MS) })).toMatchObject({ claimed: 1, delivered: 1 });
     expect(await deliveries()).toMatchObject([{ status: "delivered", attempts: 1, lease_owner: null }]);
     expect((await sink.state()).unique.map((u) => u.id)).toEqual([outbox.claims[0].id]);
   });
@@ -170,12 +190,8 @@ describe("leases", () => {
     const owner = `accept:${id}`;
     const outbox = leasedOutbox(env.DB, parseSettings(sinkEnv()), contactForm, id, t, owner, LEASE_MS);
     const verification = { hostname: "example.com", action: "contact", challengeTs: "2026-11-22T10:00:00Z" };
-    const stored = await storeSubmission(
-      env.DB,
-      { id, formId: "contact", fields: { ...VALID, message: 'émoji ✓ "quoted"' }, verification },
-      { also: outbox.statements },
-    );
-    if (!stored.ok) throw new Error("store failed");
+    const stored = await storeBeside(id, { ...VALID, message: 'émoji ✓ "quoted"' }, verification, outbox.statements, t);
+    if (stored.kind !== "stored") throw new Error("store failed");
     expect(stored.stored).toEqual(await getSubmission(env.DB, "contact", id));
 
     await sink.setMode("down");
@@ -191,7 +207,7 @@ describe("leases", () => {
     expect(await attemptsOf(failed.id)).toHaveLength(1);
 
     await sink.setMode("normal");
-    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: failed.next_attempt_at })).toMatchObject({
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(failed.next_attempt_at) })).toMatchObject({
       claimed: 1,
       delivered: 1,
     });
@@ -208,13 +224,13 @@ describe("leases", () => {
     const t = row.next_attempt_at;
     await sink.setMode("normal");
 
-    const claimed = await claimDue(env.DB, "doomed-drainer", t, 10); // …and then it dies
+    const claimed = await claimDue(env.DB, { owner: "doomed-drainer", nowMs: t, limit: 10, leaseMs: LEASE_MS }); // …and then it dies
     expect(claimed.map((c) => c.id)).toEqual([row.id]);
     // While the lease holds, no other drainer sends the same attempt.
-    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: t + LEASE_MS - 1 })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(t + LEASE_MS - 1) })).toMatchObject({ claimed: 0 });
     expect((await sink.state()).requests).toHaveLength(0);
 
-    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: t + LEASE_MS })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(t + LEASE_MS) })).toMatchObject({ claimed: 1, delivered: 1 });
     const [done] = await deliveries();
     expect(done).toMatchObject({ status: "delivered", attempts: 2, lease_owner: null });
     expect((await sink.state()).unique.map((u) => u.id)).toEqual([row.id]);
@@ -233,11 +249,11 @@ describe("leases", () => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    await expect(drainOutbox(dying, parseSettings(sinkEnv()), { nowMs: row.next_attempt_at })).rejects.toThrow("drainer killed");
+    await expect(drainOutbox(dying, parseSettings(sinkEnv()), { now: at(row.next_attempt_at) })).rejects.toThrow("drainer killed");
     expect((await deliveries())[0]).toMatchObject({ status: "pending", lease_owner: expect.any(String) });
 
     const later = row.next_attempt_at + LEASE_MS;
-    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: later })).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(later) })).toMatchObject({ claimed: 1, delivered: 1 });
     const seen = await sink.state();
     expect(seen.requests.map((r) => r.outcome)).toEqual(["accepted", "duplicate"]);
     expect(seen.unique).toHaveLength(1);
@@ -250,7 +266,10 @@ describe("leases", () => {
     await acceptSome(5);
     const rows = await deliveries();
     const t = Math.max(...rows.map((r) => r.next_attempt_at));
-    const [a, b] = await Promise.all([claimDue(env.DB, "a", t, 3), claimDue(env.DB, "b", t, 3)]);
+    const [a, b] = await Promise.all([
+      claimDue(env.DB, { owner: "a", nowMs: t, limit: 3, leaseMs: LEASE_MS }),
+      claimDue(env.DB, { owner: "b", nowMs: t, limit: 3, leaseMs: LEASE_MS }),
+    ]);
     const ids = [...a, ...b].map((c) => c.id);
     expect(ids).toHaveLength(5);
     expect(new Set(ids).size).toBe(5);
@@ -262,7 +281,7 @@ describe("redelivery", () => {
     const [submissionId] = await acceptSome(1);
     const [row] = await deliveries();
     expect(row.status).toBe("delivered");
-    expect(await redeliverSubmission(env.DB, submissionId)).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
+    expect(await redeliverSubmission(env.DB, submissionId, Date.now())).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
     expect((await deliveries())[0]).toMatchObject({ id: row.id, status: "pending", attempts: 0 });
     await drainOutbox(env.DB, parseSettings(sinkEnv()));
     const seen = await sink.state();
@@ -273,12 +292,15 @@ describe("redelivery", () => {
   });
 
   it("answers with catalogue codes for an unknown submission and one without destination", async () => {
-    expect(await redeliverSubmission(env.DB, "no-such-submission")).toEqual({ ok: false, code: "redelivery_unknown_submission" });
+    expect(await redeliverSubmission(env.DB, "no-such-submission", Date.now())).toEqual({
+      ok: false,
+      code: "redelivery_unknown_submission",
+    });
     const res = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }));
     const plain = (res.headers.get("location") ?? "").split("/").pop()!;
-    expect(await redeliverSubmission(env.DB, plain)).toEqual({ ok: false, code: "redelivery_no_destination" });
-    // An unknown form is refused by the console's action, which finds forms in the catalog (admin-console.test.ts).
-    expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 0, keptConfirmations: 0 });
+    expect(await redeliverSubmission(env.DB, plain, Date.now())).toEqual({ ok: false, code: "redelivery_no_destination" });
+    // An unknown form is refused by the console's action, which finds forms in the catalog (console-forms.test.ts).
+    expect(await redeliverDead(env.DB, "contact", Date.now())).toEqual({ ok: true, requeued: 0, keptConfirmations: 0 });
   });
 });
 
@@ -290,7 +312,7 @@ describe("delivery details", () => {
     const [row] = await deliveries();
     const fake = (async () =>
       new Response("x".repeat(5_000), { status: 302, headers: { location: "https://elsewhere.example/" } })) as typeof fetch;
-    await drainOutbox(env.DB, parseSettings(sinkEnv()), { nowMs: row.next_attempt_at, fetch: fake });
+    await drainOutbox(env.DB, parseSettings(sinkEnv()), { now: at(row.next_attempt_at), fetch: fake });
     const log = await attemptsOf(row.id);
     expect(log[1]).toMatchObject({ http_status: 302, error: "redirect" });
     expect(log[1].response_excerpt).toHaveLength(1024);

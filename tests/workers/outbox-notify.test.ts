@@ -5,13 +5,13 @@ import { inject } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { FORMS } from "~/forms/registry";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { drainOutbox } from "~/lib/delivery/delivery.server";
+import { drainOutbox } from "~/lib/delivery/drain.server";
 import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
 import { bindingMailer, type Mailer, type OutgoingEmail, type SendEmailBinding } from "~/lib/delivery/mailer.server";
-import { loadSubmissionDetail } from "~/lib/admin/queries.server";
+import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { eraseByEmail } from "~/lib/admin/erase.server";
 import { applyRetention } from "~/lib/storage/retention.server";
-import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
+import { appFetch, at, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
 
 // Every notification kind on the one outbox: queued in the accept batch, sent right after the answer,
@@ -129,7 +129,7 @@ describe("one accepted submission with four kinds of destination", () => {
     // The same e-mail, when the service refused it at first, is sent by a later drain with its Reply-To.
     await accept(refusingEmailBinding(notifyEnv()));
     const mailer = recordingMailer();
-    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer, nowMs: await later() })).toMatchObject({
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer, now: at(await later()) })).toMatchObject({
       claimed: 1,
       delivered: 1,
     });
@@ -149,10 +149,10 @@ describe("each kind retries after failures and is delivered exactly once", () =>
     for (let round = 0; round < 3; round++) {
       if (round === 1) await setSinkMode("down");
       if (round === 2) await setSinkMode("normal");
-      await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock, timeoutMs: TIMEOUT_MS, mailer });
+      await drainOutbox(env.DB, parseSettings(notifyEnv()), { now: at(clock), timeoutMs: TIMEOUT_MS, mailer });
       clock = await later();
     }
-    await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock, timeoutMs: TIMEOUT_MS, mailer });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { now: at(clock), timeoutMs: TIMEOUT_MS, mailer });
     const final = await rows();
     expect(final.map((r) => [r.destination, r.status])).toEqual([
       ["discord", "delivered"],
@@ -162,7 +162,7 @@ describe("each kind retries after failures and is delivered exactly once", () =>
     ]);
     expect(final.find((r) => r.destination === "email")!.attempts).toBe(3);
     // Nothing is sent again once delivered, however many drains run.
-    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock + 86_400_000, mailer })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { now: at(clock + 86_400_000), mailer })).toMatchObject({ claimed: 0 });
     const state = await sink.state();
     const accepted = state.requests.filter((r: any) => r.outcome === "accepted");
     expect(accepted.map((r: any) => r.kind).sort()).toEqual(["discord", "slack", "webhook"]);
@@ -188,8 +188,8 @@ describe("each kind retries after failures and is delivered exactly once", () =>
     expect(slack.next_attempt_at).toBeGreaterThanOrEqual(t0 + 120_000);
     await setSinkMode("normal");
     // The schedule alone would retry after ~10 s; the receiver asked for 120 s, so nothing is due at 60 s.
-    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: t0 + 60_000 })).toMatchObject({ claimed: 0 });
-    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: slack.next_attempt_at })).toMatchObject({ delivered: 1 });
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { now: at(t0 + 60_000) })).toMatchObject({ claimed: 0 });
+    expect(await drainOutbox(env.DB, parseSettings(notifyEnv()), { now: at(slack.next_attempt_at) })).toMatchObject({ delivered: 1 });
   });
 
   it("reports a Discord 404 as a dead destination at once, not after 44 h of retries", async () => {
@@ -211,7 +211,7 @@ describe("misconfiguration holds deliveries instead of dropping them", () => {
     );
     let clock = Date.now();
     for (let i = 0; i < 12; i++) {
-      await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock, mailer: null });
+      await drainOutbox(env.DB, parseSettings(notifyEnv()), { now: at(clock), mailer: null });
       clock = await later();
     }
     const [held] = await rows();
@@ -220,7 +220,7 @@ describe("misconfiguration holds deliveries instead of dropping them", () => {
     // One log row for the reason, not one per look.
     expect((await readDeliveryLog(env.DB, id))[0].log.map((a) => a.error)).toEqual(["config"]);
     const mailer = recordingMailer();
-    await drainOutbox(env.DB, parseSettings(notifyEnv()), { nowMs: clock, mailer });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { now: at(clock), mailer });
     expect((await rows())[0]).toMatchObject({ status: "delivered", attempts: 1 });
     expect(mailer.sent).toHaveLength(1);
   });
@@ -243,7 +243,7 @@ describe("the confirmation to the sender", () => {
       email: "GRACE@example.org",
       message: "Me again, same address.",
     });
-    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer, nowMs: await later() });
+    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer, now: at(await later()) });
     expect(mailer.sent.map((m) => m.to)).toEqual(["grace@example.org"]);
     expect(mailer.sent[0].raw).not.toContain("ship in port"); // nothing the sender typed
     const [a, b] = await Promise.all([readDeliveryLog(env.DB, first), readDeliveryLog(env.DB, second)]);
@@ -255,9 +255,11 @@ describe("the confirmation to the sender", () => {
     expect(await countRows("confirmation_limits")).toBe(1);
 
     // A day later the address may get one again.
-    await env.DB.prepare("UPDATE confirmation_limits SET sent_at = sent_at - 86400001").run();
+    await env.DB.prepare("UPDATE confirmation_limits SET sent_at = ?1")
+      .bind(Date.now() - 86_400_001)
+      .run();
     const third = await accept(refusingEmailBinding(confirmEnv), { ...VALID, message: "A day later, once more." });
-    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer, nowMs: await later() });
+    await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer, now: at(await later()) });
     expect(mailer.sent).toHaveLength(2);
     expect((await readDeliveryLog(env.DB, third))[0].lastError).toBeNull();
   });
@@ -287,9 +289,9 @@ describe("redelivery of an e-mail", () => {
       refusingEmailBinding(notifyEnv({ CONTACT_SLACK_WEBHOOK_URL: "", CONTACT_DISCORD_WEBHOOK_URL: "", CONTACT_WEBHOOK_URL: "" })),
     );
     const mailer = recordingMailer();
-    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer, nowMs: await later() });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer, now: at(await later()) });
     const [before] = await rows();
-    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
+    expect(await redeliverSubmission(env.DB, id, Date.now())).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer });
     const [after] = await rows();
     expect(after).toMatchObject({ id: before.id, status: "delivered", attempts: 1 });
@@ -307,7 +309,7 @@ describe("redelivery and the confirmation's once-per-24-hours promise", () => {
     const recording: SendEmailBinding = { send: async (message) => void sentTo.push((message as { to: string }).to) };
     const id = await accept({ ...confirmAndEmail(), SEND_EMAIL: recording } as unknown as Env);
     expect(sentTo.sort()).toEqual(["grace@example.org", "owner@example.org"]);
-    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: true, requeued: 1, keptConfirmations: 1 });
+    expect(await redeliverSubmission(env.DB, id, Date.now())).toEqual({ ok: true, requeued: 1, keptConfirmations: 1 });
     const mailer = recordingMailer();
     await drainOutbox(env.DB, parseSettings(confirmAndEmail()), { mailer });
     expect(mailer.sent.map((m) => m.to)).toEqual(["owner@example.org"]);
@@ -324,10 +326,10 @@ describe("redelivery and the confirmation's once-per-24-hours promise", () => {
   it("sends a dead confirmation, which never went, once when its dead deliveries are queued again", async () => {
     await accept(confirmAndEmail());
     await env.DB.prepare("UPDATE deliveries SET status = 'dead', attempts = 9 WHERE destination = 'confirmation'").run();
-    expect(await redeliverDead(env.DB, "contact")).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
+    expect(await redeliverDead(env.DB, "contact", Date.now())).toEqual({ ok: true, requeued: 1, keptConfirmations: 0 });
     const mailer = recordingMailer();
     await drainOutbox(env.DB, parseSettings(confirmAndEmail()), { mailer });
-    await drainOutbox(env.DB, parseSettings(confirmAndEmail()), { mailer, nowMs: Date.now() + 86_400_000 });
+    await drainOutbox(env.DB, parseSettings(confirmAndEmail()), { mailer, now: at(Date.now() + 86_400_000) });
     expect(mailer.sent.filter((m) => m.to === "grace@example.org")).toHaveLength(1);
   });
 
@@ -341,7 +343,7 @@ describe("redelivery and the confirmation's once-per-24-hours promise", () => {
     });
     const id = await accept(onlyConfirmation);
     await drainOutbox(env.DB, parseSettings(onlyConfirmation), { mailer: recordingMailer() });
-    expect(await redeliverSubmission(env.DB, id)).toEqual({ ok: false, code: "redelivery_no_destination" });
+    expect(await redeliverSubmission(env.DB, id, Date.now())).toEqual({ ok: false, code: "redelivery_no_destination" });
   });
 });
 
@@ -388,7 +390,7 @@ describe("bad configuration fails loudly", () => {
 
   it("lists held and gone destinations for the dashboard", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const { readDestinationAttention } = await import("~/lib/delivery/destination-health.server");
+    const { readDestinationAttention } = await import("~/lib/storage/destination-attention.server");
     await setSinkMode("http404");
     await accept(withoutEmailBinding(notifyEnv({ CONTACT_WEBHOOK_URL: "", CONTACT_SLACK_WEBHOOK_URL: "" })));
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: null });
@@ -410,7 +412,7 @@ describe("/healthz and held deliveries", () => {
     expect(await health()).toEqual({ status: "degraded", db: "ok", destinations: ["contact/email: held"] });
     await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: null });
     expect(await health()).toEqual({ status: "degraded", db: "ok", destinations: ["contact/email: held"] });
-    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: recordingMailer(), nowMs: Date.now() + 6 * 60_000 });
+    await drainOutbox(env.DB, parseSettings(notifyEnv()), { mailer: recordingMailer(), now: at(Date.now() + 6 * 60_000) });
     expect(await health()).toEqual({ status: "ok", db: "ok" });
   });
 });

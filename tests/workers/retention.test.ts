@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { defineForm } from "~/forms/schema";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { countRows } from "./helpers";
+import { at, countRows } from "./helpers";
 import { clearAdminTables, seedSubmission } from "./admin-helpers";
 
 const DAY = 86_400_000;
@@ -53,7 +53,7 @@ describe("the scheduled handler", () => {
       deliveries: [{ status: "dead" }],
     });
     const recent = await seedSubmission({ formId: "contact", fields: { n: 2 }, receivedAt: new Date(NOW - DAY).toISOString() });
-    const [result] = await runMaintenance({ db: env.DB, settings: parseSettings(env), mailer: null, nowMs: NOW }, job);
+    const [result] = await runMaintenance({ db: env.DB, settings: parseSettings(env), mailer: null, now: at(NOW) }, job);
     expect(result).toMatchObject({ name: "apply-retention", ok: true });
     const left = await env.DB.prepare("SELECT id FROM submissions").all<{ id: string }>();
     expect(left.results.map((r) => r.id)).toEqual([recent]);

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../functions/index";
 import { MAINTENANCE_JOBS, runMaintenance } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { appFetch, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
+import { appFetch, at, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 
 beforeEach(async () => {
   await standin.reset();
@@ -57,7 +57,7 @@ describe("the Worker's scheduled handler", () => {
   it("keeps running the other jobs when one fails", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     let ran = false;
-    const results = await runMaintenance({ db: env.DB, settings: parseSettings(sinkEnv()), mailer: null, nowMs: Date.now() }, [
+    const results = await runMaintenance({ db: env.DB, settings: parseSettings(sinkEnv()), mailer: null, now: at(Date.now()) }, [
       { name: "broken", run: async () => Promise.reject(new Error("boom")) },
       { name: "fine", run: async () => (ran = true) },
     ]);

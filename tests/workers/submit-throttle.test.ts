@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   apiPost,
   appFetch,
-  awayFromMinuteEdge,
+  at,
   clearTables,
   countingDb,
   countRows,
@@ -87,14 +87,15 @@ describe("the throttle before siteverify", () => {
       SUBMIT_LIMITER: undefined,
     } as unknown as Env;
     const network = freshNetwork();
-    // The budget counts in fixed one-minute windows: six posts must land in one.
-    await awayFromMinuteEdge();
+    // The budget counts in fixed one-minute windows: the clock stands still, so six posts land in one.
+    const now = at(Date.UTC(2026, 10, 22, 12, 0, 30));
     const statuses: number[] = [];
     // Junk tokens: the provider refuses each, and nothing is ever stored or counted in D1.
     for (let i = 0; i < 6; i++) {
       const response = await appFetch(
         apiPost("contact", { ...VALID, "cf-turnstile-response": "junk" }, { headers: { "CF-Connecting-IP": network } }),
         junkEnv,
+        { now },
       );
       statuses.push(response.status);
     }
@@ -106,12 +107,14 @@ describe("the throttle before siteverify", () => {
     const rotated = await appFetch(
       apiPost("contact", { ...VALID, "cf-turnstile-response": "junk" }, { headers: { "CF-Connecting-IP": sameNetwork } }),
       junkEnv,
+      { now },
     );
     expect(rotated.status).toBe(429);
     // Another network has its own budget.
     const other = await appFetch(
       apiPost("contact", { ...VALID, "cf-turnstile-response": standinToken() }, { headers: { "CF-Connecting-IP": freshNetwork() } }),
       { ...testEnv({ FORM_RATE_LIMIT_PER_MINUTE: "2" }), SUBMIT_LIMITER: undefined } as unknown as Env,
+      { now },
     );
     expect(other.status).toBe(201);
   });

@@ -1,7 +1,7 @@
 import { StateBadge } from "~/components/admin/state-badge";
 import { formatUtc } from "~/lib/admin/http";
 // The one shape of a delivery as the console reads it (a type import: nothing server-side reaches the browser).
-import type { DeliveryView as Delivery } from "~/lib/admin/queries.server";
+import type { DeliveryView as Delivery } from "~/lib/storage/console-queries.server";
 import { countOf } from "~/lib/text/count";
 
 /** How each destination kind is named to a person. */

@@ -1,10 +1,12 @@
+import type { SubmissionState } from "~/lib/storage/submission-states";
+
 // Submissions per day over 14 days, stacked by outcome, as plain inline SVG (no chart library). The
 // SVG is hidden from assistive technology; the caption and the table below it are the text alternative.
 // Colours are SVG attributes and CSS classes, never style attributes, which the CSP would block.
 
 export interface ChartDay {
   day: string;
-  counts: Record<"delivered" | "pending" | "dead" | "quarantined" | "stored", number>;
+  counts: Record<SubmissionState, number>;
 }
 
 const SERIES = [
@@ -13,7 +15,7 @@ const SERIES = [
   { key: "pending", label: "Pending", color: "#8a5a00" },
   { key: "dead", label: "Dead", color: "#a4161a" },
   { key: "quarantined", label: "Quarantined", color: "#5b2a86" },
-] as const;
+] as const satisfies ReadonlyArray<{ key: SubmissionState; label: string; color: string }>;
 
 const WIDTH = 560;
 const HEIGHT = 180;

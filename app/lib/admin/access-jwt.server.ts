@@ -1,12 +1,8 @@
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 
-// Cloudflare Access puts a signed JWT in `Cf-Access-Jwt-Assertion` on every request it lets through.
-// Gatepost verifies it with jose (never trusting the header's presence alone): RS256 against the
-// team's key set at https://<team>/cdn-cgi/access/certs, then aud, iss, exp and nbf.
-//
-// The key set is cached per isolate (docs/decisions/015-access-key-set-cache.md): jose keeps it for
-// KEY_SET_MAX_AGE_MS and refetches early only for an unknown `kid`, at most once per cooldown; a
-// failed fetch is remembered for FAILURE_TTL_MS, so junk assertions never cost a fetch each.
+// Cloudflare Access's `Cf-Access-Jwt-Assertion`, verified with jose (never trusting the header's
+// presence): RS256 against the team's key set, then aud, iss, exp and nbf. The key set is cached per
+// isolate and a failed fetch remembered briefly, so junk never costs a fetch each (docs/decisions/015).
 
 export type AccessVerdict =
   | { ok: true; email: string; sub: string }
@@ -29,7 +25,6 @@ export interface AccessOptions {
   /** e.g. "myteam.cloudflareaccess.com" (a leading https:// is accepted). */
   teamDomain: string;
   audience: string;
-  /** The fetch used for the key set (tests inject one); each fetch function has its own cache. */
   fetch?: typeof fetch;
   nowMs?: number;
 }

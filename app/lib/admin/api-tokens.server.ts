@@ -1,7 +1,7 @@
 import type { AdminUser } from "~/lib/admin/auth.server";
-import { auditStatement } from "~/lib/admin/audit.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
 import type { Role } from "~/lib/admin/session.server";
-import { encodeBase64Url, equalBytes } from "~/lib/crypto/base64url";
+import { encodeBase64Url, equalBytes } from "~/lib/crypto/base64";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { AdminConfig } from "~/lib/settings/admin.server";
 import { insertTokenStatement, revokeTokenStatement, useToken } from "~/lib/storage/api-tokens.server";

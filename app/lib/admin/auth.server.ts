@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
 import type { AdminConfig } from "~/lib/settings/admin.server";
-import type { Settings as TurnstileSettings } from "~/lib/settings/turnstile.server";
+import type { TurnstileSettings } from "~/lib/settings/turnstile.server";
 import { refusal } from "~/lib/http/responses.server";
 import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/admin/session.server";
 
@@ -16,7 +16,6 @@ export interface AdminUser {
   via: "password" | "access" | "token";
 }
 
-/** What the admin modules need of the request's load context: D1 and the settings parsed once. */
 export interface AdminContext {
   cloudflare: { env: { DB: D1Database } };
   /** Turnstile: the sign-in form's check past the site-wide budget (sign-in.server.ts). */
@@ -53,10 +52,9 @@ const NextSchema = z
   .string()
   .max(2000)
   .regex(/^\/[\x21-\x7e]*$/);
-// Checked on the path a browser will request, not on the text given: the WHATWG URL parser resolves
-// dot segments (also written %2e), reads a backslash as a slash and "//" as a host, exactly as the
-// browser does when it follows the redirect. What is left must be /admin or under it, with no escape
-// in the path at all (an encoded slash, backslash or dot is never part of a console path).
+// Checked on the path the browser will request: the URL parser resolves dot segments (also %2e), reads
+// a backslash as a slash and "//" as a host, as the browser does; what is left must be /admin or under
+// it, with no escape at all (no console path holds one).
 const NEXT_BASE = "http://next.invalid";
 
 /** A safe place to return to after sign-in: only printable paths inside /admin, normalised; else "/admin". */
@@ -85,10 +83,7 @@ export async function requireUser(request: Request, context: AdminContext, audie
   throw refusal("admin_unauthenticated");
 }
 
-/**
- * Guards a state-changing action: POST only, from this origin only (Origin and Sec-Fetch-Site, so a
- * page elsewhere cannot make a signed-in browser act), by a signed-in admin. Throws a refusal otherwise.
- */
+/** Guards a state-changing action: a POST from this origin (so no other page can make a signed-in browser act) by an admin. Throws a refusal otherwise. */
 export async function requireAdminAction(request: Request, context: AdminContext): Promise<AdminUser> {
   if (request.method !== "POST") throw refusal("method_not_allowed");
   requireSameOrigin(request);
@@ -106,11 +101,7 @@ export function requireSameOrigin(request: Request): void {
   if (origin === null ? site === null : origin !== new URL(request.url).origin) throw refusal("admin_cross_origin");
 }
 
-/**
- * Guards a GET that has an effect (an export writes an audit row): only a request the browser marks
- * `Sec-Fetch-Site: same-origin` passes, so a link, image or form on another site (or a typed URL)
- * cannot set it off. Throws admin_cross_origin otherwise.
- */
+/** Guards a GET with an effect (an export is audited): only `Sec-Fetch-Site: same-origin`, so no link, image or typed URL sets it off. Throws admin_cross_origin otherwise. */
 export function requireSameOriginRead(request: Request): void {
   if (request.headers.get("Sec-Fetch-Site") !== "same-origin") throw refusal("admin_cross_origin");
 }

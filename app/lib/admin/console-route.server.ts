@@ -1,14 +1,9 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { refusal } from "~/lib/http/responses.server";
 
-// Every console loader and action is wrapped here, the one place a storage failure becomes an answer:
-// a query the database refuses for its own reasons (busy, locked, unreachable, over a limit) is thrown
-// as 503 storage_unavailable, a "try again", instead of escaping as a bug's 500. The handler gets a
-// context whose D1 binding reports each such failure this way, wherever in the console's code it
-// happens; the cause is logged for the operator and never shown. Two kinds of failure are not the
-// database's trouble and pass through unchanged: a constraint refusing a write (the caller's signal,
-// e.g. a second release of one submission) and our own mistake (bad SQL, a missing table or column, a
-// wrong bind type), which stays a bug with its 500.
+// The one place a console storage failure becomes an answer: a query D1 refuses for its own reasons
+// (busy, unreachable, over a limit) is thrown as 503 storage_unavailable, not a bug's 500, and logged.
+// A constraint refusing a write (the caller's signal) and our own SQL mistakes pass through unchanged.
 
 const NOT_STORAGE_TROUBLE = /constraint failed|SQLITE_ERROR|syntax error|no such (?:table|column)|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND/i;
 
@@ -48,10 +43,7 @@ function guardedDb(db: D1Database): D1Database {
   });
 }
 
-/**
- * Wraps a console loader or action: it runs with a context whose D1 failures throw the 503
- * storage_unavailable refusal. Anything else it throws passes through unchanged.
- */
+/** Wraps a console loader or action so its D1 failures throw the 503 storage_unavailable refusal. */
 export function consoleRoute<A extends { context: AppLoadContext }, R>(handler: (args: A) => R | Promise<R>): (args: A) => Promise<R> {
   return async (args) => {
     const { cloudflare } = args.context;

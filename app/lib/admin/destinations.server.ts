@@ -1,5 +1,5 @@
 import type { AdminUser } from "~/lib/admin/auth.server";
-import { auditStatement } from "~/lib/admin/audit.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
 import { open, sealingKey, type SealingKey } from "~/lib/crypto/secret-box.server";
 import { generateWebhookSecret } from "~/lib/delivery/webhook-signature.server";
 import { forgetFormCatalog } from "~/lib/forms/catalog.server";

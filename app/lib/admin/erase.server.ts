@@ -1,21 +1,18 @@
 import { z } from "zod";
-import { encodeBase64Url } from "~/lib/crypto/base64url";
+import { encodeBase64Url } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
+import { listEmailCandidates } from "~/lib/storage/console-queries.server";
 import { purgeStatements } from "~/lib/storage/purge.server";
+import { runBatch } from "~/lib/storage/sql.server";
 
-// Erasure for a data request: every submission that holds the given e-mail address in any field,
-// across every form, goes with its deliveries and attempts. Matching is on whole field values, so
-// "ada@example.org" never erases "grace.ada@example.org", and both sides go through the same Unicode
-// case folding (foldEmail) in the Worker: SQLite's lower() folds only ASCII, so "ÉLODIE@…" would
-// never meet "élodie@…" in SQL. D1 narrows to text values holding an "@"; the Worker compares.
+// Erasure for a data request: every submission holding the address as a whole field value, in any
+// form, goes with its deliveries. Both sides are case-folded in the Worker (foldEmail): SQLite's
+// lower() folds only ASCII, so "ÉLODIE@…" would never meet "élodie@…" in SQL.
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;
 
-/**
- * What a person would call the same address: compatibility-normalised (full-width letters, ligatures)
- * and case-folded. Upper then lower folds what lower alone misses (ß and SS, final sigma).
- */
+/** The address as a person would compare it: NFKC, then upper then lower case (which folds ß and SS). */
 export function foldEmail(raw: string): string {
   return raw.trim().normalize("NFKC").toUpperCase().toLowerCase().normalize("NFC");
 }
@@ -32,42 +29,30 @@ export const EraseEmailSchema = z
   .max(1000)
   .transform((raw, ctx) => normaliseEmail(raw) ?? (ctx.addIssue({ code: "custom", message: "not an e-mail address" }), z.NEVER));
 
-// Candidates: text values with an "@" no longer than an address can be (plus surrounding spaces).
-const CANDIDATES_SQL = `SELECT s.id, s.form_id, s.received_at, j.value AS value FROM submissions s, json_each(s.fields) j
-  WHERE j.type = 'text' AND instr(j.value, '@') > 0 AND length(j.value) <= ${MAX_EMAIL_LENGTH * 2}
-  ORDER BY s.received_at, s.id`;
-const CandidateSchema = z.object({ id: z.string(), form_id: z.string(), received_at: z.string(), value: z.string() });
-
 /** The submissions an erase would remove, for the confirmation step; `email` is folded. D1 errors throw. */
 export async function findByEmail(db: D1Database, email: string) {
-  const { results } = await db.prepare(CANDIDATES_SQL).all();
+  // Candidates are no longer than an address can be, plus surrounding spaces.
+  const candidates = await listEmailCandidates(db, MAX_EMAIL_LENGTH * 2);
   const seen = new Set<string>();
   const matches: Array<{ id: string; formId: string; receivedAt: string }> = [];
-  for (const row of z.array(CandidateSchema).parse(results)) {
-    if (seen.has(row.id) || foldEmail(row.value) !== email) continue;
-    seen.add(row.id);
-    matches.push({ id: row.id, formId: row.form_id, receivedAt: row.received_at });
+  for (const { id, formId, receivedAt, value } of candidates) {
+    if (seen.has(id) || foldEmail(value) !== email) continue;
+    seen.add(id);
+    matches.push({ id, formId, receivedAt });
   }
   return matches;
 }
 
-/**
- * The audit log's tag for an erased address: an HMAC under a server secret, so someone holding a
- * guessed address (and the log) cannot confirm it was erased. null when no secret is configured:
- * then the log records that an erase happened, and no tag at all.
- */
+/** The audit row's tag for an erased address: an HMAC, so a guessed address cannot be confirmed; null without a secret. */
 export async function emailTag(email: string, secret: string | undefined): Promise<string | null> {
   if (!secret) return null;
   const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(`gatepost-erase:${email}`));
   return encodeBase64Url(new Uint8Array(mac).slice(0, 16));
 }
 
-/**
- * Deletes what matches `email` now, with the statement `record(count)` returns (the audit row) in the
- * same batch. Returns how many submissions went. D1 errors throw.
- */
+/** Deletes what matches `email` in one batch with its audit row (`record(count)`); returns how many went. D1 errors throw. */
 export async function eraseByEmail(db: D1Database, email: string, record: (count: number) => D1PreparedStatement): Promise<number> {
   const ids = (await findByEmail(db, email)).map((m) => m.id);
-  const results = await db.batch([...purgeStatements(db, { ids }), record(ids.length)]);
-  return results[2].meta.changes ?? ids.length;
+  const done = await runBatch(db, { purged: purgeStatements(db, { ids }), audit: record(ids.length) });
+  return done.purged.submissions.meta.changes ?? ids.length;
 }

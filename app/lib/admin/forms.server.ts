@@ -2,7 +2,7 @@ import { checkFormDef, checkFormShape } from "~/forms/check";
 import { findCodeForm } from "~/forms/registry";
 import type { FormDef } from "~/forms/schema";
 import type { AdminUser } from "~/lib/admin/auth.server";
-import { auditStatement } from "~/lib/admin/audit.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
 import { forgetFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
 import { describeChanges } from "~/lib/forms/changes";
 import type { ErrorCode } from "~/lib/http/errors";

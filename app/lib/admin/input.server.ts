@@ -5,7 +5,6 @@ import { readMessageUpTo } from "~/lib/http/read-stream.server";
 // Everything the console reads from a request (query parameters, form values) goes through a schema
 // into a typed value before any code uses it, so odd input is a 400 or a kept default, never a 500.
 
-/** Admin forms are a few short fields; the erase form's address is the longest. */
 const MAX_FORM_BYTES = 16 * 1024;
 
 /** A calendar date, YYYY-MM-DD, that exists (zod checks month lengths and leap years). */
@@ -54,11 +53,7 @@ async function readFields(request: Request, maxBytes: number): Promise<Record<st
   return null;
 }
 
-/**
- * Reads a small urlencoded or multipart form (at most `maxBytes`, 16 KiB unless a form needs more: an
- * imported definition) and parses it with `schema`. Throws a 400 refusal
- * (admin_bad_request) for an oversized, unreadable or invalid body; never a 500.
- */
+/** Reads a small form (at most `maxBytes`: 16 KiB, more for an imported definition) through `schema`. Throws admin_bad_request (400) for anything else, never a 500. */
 export async function readAdminForm<T>(request: Request, schema: z.ZodType<T>, maxBytes = MAX_FORM_BYTES): Promise<T> {
   const fields = await readFields(request, maxBytes);
   const parsed = fields ? schema.safeParse(fields) : null;

@@ -1,18 +1,17 @@
 import type { AdminContext, AdminUser } from "~/lib/admin/auth.server";
 import { verifyPassword } from "~/lib/crypto/password.server";
-import { adminSessionStorage, deleteAllSessions, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
-import { ipSubject, ipv6Prefix48, rateLimitStatement, verdictOfRows, type RateRule } from "~/lib/http/rate-limit.server";
+import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
+import { deleteAllSessions } from "~/lib/storage/admin-sessions.server";
+import { clientIp, ipSubject, ipv6Prefix48 } from "~/lib/http/client-ip.server";
+import type { RateRule } from "~/lib/http/rate-limit.server";
+import { rateLimitStatement, verdictOfRows } from "~/lib/storage/rate-limits.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
-import { clientIp, expectedHostnames } from "~/lib/settings/turnstile.server";
+import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 
-// Password sign-in and sign-out. Every attempt is counted before any hashing (PBKDF2 is slow on
-// purpose and must not be a free oracle or a CPU sink) against three budgets: the address (IPv6 by
-// /64), its /48 for IPv6 (one site or customer usually holds a whole /48), and the whole site
-// (docs/decisions/014). Past its own budgets a client is refused. Past the site's, it is not: strangers
-// spending the site's budget would otherwise lock the owner out, so a Turnstile pass on the sign-in
-// form stands in for it, checked by the same siteverify module the forms use and failing closed
-// (docs/decisions/027). A guesser still gets no more guesses than its own budgets allow.
+// Password sign-in and sign-out. Every attempt is counted before any hashing (PBKDF2 must not be a free
+// oracle or a CPU sink) against the address (IPv6 by /64), its /48 and the whole site (docs/decisions/014).
+// Past the site's budget a Turnstile pass stands in, so strangers cannot lock the owner out (027).
 
 const WINDOW_SECONDS = 15 * 60;
 export const LOGIN_RATE_RULE = { limit: 10, windowSeconds: WINDOW_SECONDS };
@@ -20,7 +19,7 @@ export const LOGIN_PREFIX48_RULE = { limit: 30, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_GLOBAL_RULE = { limit: 100, windowSeconds: WINDOW_SECONDS };
 const SITE_KEY = "admin-login:all";
 
-/** The sign-in budgets one attempt from `ip` counts against. */
+/** The budgets one attempt from `ip` counts against. */
 export function signInRateRules(ip: string | null): RateRule[] {
   const rules: RateRule[] = [
     { key: `admin-login:ip:${ipSubject(ip)}`, ...LOGIN_RATE_RULE },
@@ -43,10 +42,7 @@ export type SignInResult =
   /** The site's budget is spent: the form must carry a Turnstile pass (admin_check_required) or its pass failed. */
   | { ok: false; code: ErrorCode; captcha: true };
 
-/**
- * Checks a password against both roles' hashes, within the sign-in budgets; past the site-wide one,
- * only with a valid Turnstile `token`. D1 failures come back as storage_unavailable.
- */
+/** Checks a password within the budgets (past the site's, only with a Turnstile `token`). D1 failures: storage_unavailable. */
 export async function signIn(
   request: Request,
   context: AdminContext,
@@ -60,9 +56,9 @@ export async function signIn(
   const ip = clientIp(request);
   const rules = signInRateRules(ip);
   const own = rules.filter((rule) => rule.key !== SITE_KEY);
-  let rows: Record<string, unknown>[];
+  let rows: unknown[];
   try {
-    rows = (await rateLimitStatement(db, rules, nowMs).all<Record<string, unknown>>()).results;
+    rows = (await rateLimitStatement(db, rules, nowMs).all()).results;
   } catch (error) {
     console.error("sign-in budget check failed:", error);
     return { ok: false, code: "storage_unavailable" };
@@ -110,10 +106,7 @@ export async function signIn(
   return { ok: false, code: "admin_sign_in_failed", captcha: checkNeeded };
 }
 
-/**
- * Ends this request's password session on the server (every copy of the cookie it carries, should
- * there be several) and returns the Set-Cookie that clears it in the browser. D1 errors throw.
- */
+/** Ends this request's password session (every copy of its cookie) and returns the clearing Set-Cookie. D1 errors throw. */
 export async function signOut(request: Request, context: AdminContext): Promise<string> {
   const secrets = context.settings.admin.sessionSecrets;
   // Without a secret nothing was signed, but the storage still writes the clearing cookie.

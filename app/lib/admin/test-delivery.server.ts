@@ -1,13 +1,15 @@
 import type { DestinationKind, FieldDef, FieldValue } from "~/forms/schema";
 import type { AdminUser } from "~/lib/admin/auth.server";
-import { auditStatement } from "~/lib/admin/audit.server";
-import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/delivery.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
+import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
 import { catalogSettings, findForm } from "~/lib/forms/live.server";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { Settings } from "~/lib/settings/settings.server";
-import { storeSubmission } from "~/lib/storage/submissions.server";
+import sql from "sql-template-tag";
+import { runBatch } from "~/lib/storage/sql.server";
+import { guardedSubmissionInsert } from "~/lib/storage/submissions.server";
 
 // "Send a test" for one destination of a live form: a submission of sample values, marked as a test,
 // goes through the outbox like any other (one row, for that destination), so its attempts show in the
@@ -51,7 +53,7 @@ function sampleValue(field: FieldDef): FieldValue {
   }
 }
 
-/** Stores a test submission for `kind` of form `formId` and starts its delivery after the answer. D1 errors throw. */
+/** Stores a test submission for `kind` of form `formId` and starts its delivery after the answer. D1 errors throw (the console's 503). */
 export async function sendTest(ctx: TestContext, formId: string, kind: TestableKind): Promise<TestResult> {
   const db = ctx.env.DB;
   const found = await findForm({ cloudflare: { env: ctx.env }, settings: ctx.settings }, formId);
@@ -63,23 +65,23 @@ export async function sendTest(ctx: TestContext, formId: string, kind: TestableK
   const outbox = leasedOutbox(db, settings, live.form, id, ctx.nowMs, owner, LEASE_MS, null, kind);
   if (outbox.claims.length === 0) return { ok: false, code: "destination_not_configured" };
   const fields = Object.fromEntries(live.form.fields.map((field) => [field.name, sampleValue(field)]));
-  const stored = await storeSubmission(
+  const insert = guardedSubmissionInsert(
     db,
     { id, formId, formVersion: live.version, fields, verification: null, test: true },
-    {
-      also: [
-        ...outbox.statements,
-        auditStatement(db, {
-          user: ctx.user,
-          request: ctx.request,
-          action: "form.test",
-          target: formId,
-          detail: { destination: kind, submission: id },
-        }),
-      ],
-    },
+    { nowMs: ctx.nowMs, idempotencyKey: null, fingerprint: null, onlyIf: sql`1 = 1` },
   );
-  if (!stored.ok) return { ok: false, code: stored.code };
-  ctx.ctx.waitUntil(deliverLeasedAfterResponse(db, settings, live.form, stored.stored, outbox.claims, owner, { mailer: ctx.mailer }));
+  await runBatch(db, {
+    submission: insert.statement,
+    outbox: outbox.statements,
+    audit: auditStatement(db, {
+      user: ctx.user,
+      request: ctx.request,
+      action: "form.test",
+      target: formId,
+      detail: { destination: kind, submission: id },
+      nowMs: ctx.nowMs,
+    }),
+  });
+  ctx.ctx.waitUntil(deliverLeasedAfterResponse(db, settings, live.form, insert.stored, outbox.claims, owner, { mailer: ctx.mailer }));
   return { ok: true, submissionId: id };
 }

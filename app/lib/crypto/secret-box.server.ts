@@ -1,4 +1,4 @@
-import { decodeBase64Url, encodeBase64Url } from "./base64url";
+import { decodeBase64Url, encodeBase64Url } from "./base64";
 
 // Settings kept in D1 (destination URLs, addresses, webhook signing secrets) are sealed with AES-256-GCM
 // from Web Crypto under a key derived (HKDF-SHA-256) from the SETTINGS_ENCRYPTION_KEY secret setting

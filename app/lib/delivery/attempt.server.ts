@@ -1,20 +1,14 @@
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
-// One outbound HTTP POST for one delivery attempt (webhook, Slack, Discord), shared so every kind
-// gets the same timeout, redirect refusal, response excerpt, 429 Retry-After and 404 handling. It
-// never throws: every outcome comes back as an attempt record for the delivery log.
+// One outbound POST per attempt, shared so webhook, Slack and Discord get the same timeout, redirect
+// refusal, excerpt, 429 and 404 handling; every outcome is a record for the delivery log.
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const RESPONSE_EXCERPT_BYTES = 1024;
 /** A Retry-After is honoured up to this; a longer one waits for the normal schedule's next step. */
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
-/**
- * Error classes in delivery_attempts.error. `rate_limited`: a 429 (its Retry-After is honoured);
- * `gone`: the destination says it no longer exists (404/410 from Slack or Discord), so the delivery
- * is dead at once; `rejected`: the e-mail binding refused the message; `config`: a setting is
- * missing or bad, the delivery is held; `skipped`: nothing to send (a confirmation over its limit).
- */
+/** delivery_attempts.error: `gone` is dead at once, `config` is held, `skipped` is settled (docs/destinations.md). */
 export type AttemptErrorClass =
   "timeout" | "network" | "redirect" | "http_status" | "rate_limited" | "gone" | "rejected" | "config" | "skipped";
 
@@ -101,10 +95,7 @@ export function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 200);
 }
 
-/**
- * Posts a Slack or Discord message as JSON. Both answer 404 once the webhook is deleted, which is
- * final (`gone`), not a reason to retry for 44 h. Never throws.
- */
+/** Posts a Slack or Discord message; their 404 for a deleted webhook is final (`gone`). Never throws. */
 export function postChatMessage(
   url: string,
   payload: unknown,

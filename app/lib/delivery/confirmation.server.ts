@@ -1,15 +1,12 @@
-import { buildMime, escapeHtml } from "~/lib/delivery/email.server";
+import escapeHtml from "escape-html";
+import { buildMime } from "~/lib/delivery/email.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
+import { pruneConfirmationLimits, reserveConfirmationSlot } from "~/lib/storage/confirmation-limits.server";
 
-// The opt-in confirmation to the sender (docs/decisions/017-notification-kinds.md). Anyone can type
-// any address into a form, so this e-mail is built to be useless for abuse: it is queued only after
-// Turnstile passed (the outbox is written after verification), goes only to an address that passed the
-// e-mail check, and says only the owner's fixed text and the reference: nothing the sender typed, so
-// no one can relay their words into a stranger's inbox. How many go out (once per mailbox per 24 h
-// per form, a few per network and a cap per site an hour) is decided in the accept batch
-// (confirmation-limits.server.ts, docs/decisions/025); the drain takes the mailbox's slot once more
-// before sending, which holds the promise for rows the accept batch did not limit (a release from
-// quarantine, a redelivered dead one).
+// The opt-in confirmation to the sender (docs/decisions/017). Anyone can type any address into a form,
+// so it goes out only after Turnstile, only to a valid address, and says only the owner's fixed text
+// and the reference, never the sender's words. How many go out is decided in the accept batch (025);
+// the drain takes the mailbox's slot again for rows the batch did not limit (a release, a redelivery).
 
 export const CONFIRMATION_WINDOW_MS = 24 * 3_600_000;
 
@@ -44,12 +41,7 @@ export async function confirmationKey(formId: string, address: string): Promise<
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/**
- * Takes the mailbox's one confirmation for the next 24 h, for delivery `deliveryId`, in one atomic
- * upsert: true if this delivery may send (no other in the window, or a retry of the same delivery),
- * and only while the delivery is still pending (one settled at accept time as skipped never sends).
- * D1 errors throw (the drain logs them and the delivery is tried again).
- */
+/** Takes the mailbox's one confirmation for 24 h: true when this pending delivery may send. D1 errors throw. */
 export async function reserveConfirmation(
   db: D1Database,
   formId: string,
@@ -57,25 +49,11 @@ export async function reserveConfirmation(
   deliveryId: string,
   nowMs: number,
 ): Promise<boolean> {
-  const key = await confirmationKey(formId, address);
-  const row = await db
-    .prepare(
-      `INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at)
-       SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?3 AND status = 'pending')
-       ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at
-       WHERE confirmation_limits.sent_at <= ?5 OR confirmation_limits.delivery_id = excluded.delivery_id
-       RETURNING delivery_id`,
-    )
-    .bind(formId, key, deliveryId, nowMs, nowMs - CONFIRMATION_WINDOW_MS)
-    .first<{ delivery_id: string }>();
-  return row?.delivery_id === deliveryId;
+  const mailboxKey = await confirmationKey(formId, address);
+  return reserveConfirmationSlot(db, { formId, mailboxKey, deliveryId, nowMs, windowMs: CONFIRMATION_WINDOW_MS });
 }
 
-/** Forgets limits older than the window (the maintenance Worker runs it). Returns rows removed. */
-export async function pruneConfirmationLimits(db: D1Database, nowMs: number): Promise<number> {
-  const result = await db
-    .prepare("DELETE FROM confirmation_limits WHERE sent_at <= ?1")
-    .bind(nowMs - CONFIRMATION_WINDOW_MS)
-    .run();
-  return result.meta.changes ?? 0;
+/** Forgets mailbox slots older than the window (the cron's prune job). Returns rows removed. */
+export function pruneConfirmationSlots(db: D1Database, nowMs: number): Promise<number> {
+  return pruneConfirmationLimits(db, nowMs, CONFIRMATION_WINDOW_MS);
 }

@@ -1,20 +1,10 @@
-import type { Destination, DestinationKind, FieldDef, FormDef } from "~/forms/schema";
+import type { Destination, FieldDef, FormDef } from "~/forms/schema";
 import { parseWebhookSecrets } from "~/lib/delivery/webhook-signature.server";
 import { isAllowedWebhookUrl, isConfirmationOn, isEmailAddress, parseEmailList } from "~/lib/settings/destination-settings.server";
 import { formSettingName, type Settings } from "~/lib/settings/settings.server";
 
-// Where a form's submissions go. A form lists destination kinds; their URLs, addresses and secrets
-// come from the form's settings (CONTACT_WEBHOOK_URL, CONTACT_EMAIL_TO, …, named after the form id),
-// never from a request. A kind whose setting is empty is "not configured": it gets no outbox row.
-// A configured but broken one does get its row, which is held until the setting is fixed.
-
-export { isAllowedWebhookUrl };
-
-/** The only switch that lets plain http reach loopback hosts; `npm start`, tests and bench set it. */
-export const LOOPBACK_SWITCH = "ALLOW_LOOPBACK_WEBHOOKS";
-
-/** The kinds sent as e-mail, through the Worker's send_email binding. */
-export const EMAIL_KINDS: ReadonlySet<string> = new Set<DestinationKind>(["email", "confirmation"]);
+// Where a form's submissions go: kinds from the form, URLs, addresses and secrets from its settings,
+// never from a request. An empty setting gets no outbox row; a broken one gets a row that is held.
 
 export type ResolvedDestination =
   | { kind: "webhook"; name: string; url: string; keys: Uint8Array<ArrayBuffer>[] }
@@ -34,7 +24,6 @@ export function confirmationField(form: FormDef): FieldDef | undefined {
   return form.fields.find((field) => field.type === "email");
 }
 
-/** True when the destination's own setting is set, so a row is queued for it. */
 function isConfigured(settings: Settings, form: FormDef, destination: Destination): boolean {
   const own = settings.form(form.id);
   switch (destination.kind) {

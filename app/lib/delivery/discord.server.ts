@@ -1,10 +1,8 @@
 import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
 
-// A Discord webhook message: one embed with the form's title (linking to the submission), a field per
-// form field, and the reference in the footer. `allowed_mentions: {parse: []}` means nothing in the
-// message can ping anyone, and Discord's markdown characters in submitted text are escaped with a
-// backslash so a value cannot add links, headings or spoilers. Values are cut to Discord's limits.
+// A Discord embed per submission. `allowed_mentions: {parse: []}` stops every ping, and markdown in
+// submitted text is backslash-escaped so a value cannot add links, headings or spoilers.
 
 /** discord.com/developers/docs/resources/message#embed-object-embed-limits */
 export const DISCORD_LIMITS = { title: 256, fields: 25, fieldName: 256, fieldValue: 1024, footer: 2048, total: 6000 } as const;

@@ -2,7 +2,7 @@ import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
-import type { Claim } from "~/lib/delivery/delivery.server";
+import type { Claim } from "~/lib/storage/deliveries.server";
 import { resolveDestination, submitterAddress } from "~/lib/delivery/destinations.server";
 import { buildPayload, sendWebhook } from "~/lib/delivery/webhook.server";
 import { sendSlack } from "~/lib/delivery/slack.server";
@@ -26,6 +26,8 @@ export interface KindAttempt {
   fetch?: typeof fetch;
   /** null where no send_email binding is at hand: e-mail kinds are then held. */
   mailer: Mailer | null;
+  /** When the attempt is made: the confirmation's mailbox slot is taken from then. */
+  nowMs: number;
 }
 
 function held(detail: string): AttemptRecord {
@@ -42,6 +44,7 @@ export async function attemptKind({
   timeoutMs,
   fetch,
   mailer,
+  nowMs,
 }: KindAttempt): Promise<AttemptRecord> {
   const target = resolveDestination(settings, form, claim.destination);
   if (!target.ok) {
@@ -68,7 +71,7 @@ export async function attemptKind({
       if (!mailer) return held("the Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
       const to = submitterAddress(form, submission.fields);
       if (!to) return skipped("the sender's address is missing or not a valid e-mail address");
-      if (!(await reserveConfirmation(db, form.id, to, claim.id, Date.now()))) {
+      if (!(await reserveConfirmation(db, form.id, to, claim.id, nowMs))) {
         return skipped("this address already got a confirmation from this form in the last 24 h");
       }
       const raw = buildConfirmationEmail({

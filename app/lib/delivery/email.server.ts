@@ -1,14 +1,12 @@
+import escapeHtml from "escape-html";
 import { createMimeMessage, Mailbox } from "mimetext/browser";
+import { encodeBase64 } from "~/lib/crypto/base64";
 import { isEmailAddress } from "~/lib/settings/destination-settings.server";
 import type { MessageContent } from "~/lib/delivery/message-content.server";
 
-// The owner's notification e-mail, built as MIME by mimetext (the library Cloudflare's send_email
-// docs use), never by joining strings. Header safety: the only header value that can come from a
-// submitter is Reply-To, and only as an address that passed the same check as <input type=email>
-// (no spaces, CR/LF or angle brackets); the subject and display name come from the form definition and
-// mimetext writes them as RFC 2047 encoded words. Both bodies are base64, so no line of submitted
-// text can end the headers, forge a MIME boundary or exceed SMTP's line length; the HTML part escapes
-// every value.
+// The owner's notification e-mail, built by mimetext, never by joining strings. The only header a
+// submitter can reach is Reply-To, and only as a checked address; both bodies are base64, so submitted
+// text can neither end the headers nor forge a boundary, and the HTML part escapes every value.
 
 export interface EmailParts {
   from: string;
@@ -19,13 +17,7 @@ export interface EmailParts {
   html: string;
   /** Extra fixed headers (names and values are Gatepost's own, never submitted text). */
   headers?: Readonly<Record<string, string>>;
-  /** The sender's display name (the form's title). */
   senderName: string;
-}
-
-/** HTML's five special characters; everything shown in the HTML part goes through this. */
-export function escapeHtml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
 
 /** One line for headers built from Gatepost's own text: control characters become spaces. */
@@ -37,10 +29,7 @@ export function headerText(text: string, max = 120): string {
 
 /** UTF-8 then base64 in 76-character lines (RFC 2045). */
 function base64Lines(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return (btoa(binary).match(/.{1,76}/g) ?? []).join("\r\n");
+  return (encodeBase64(new TextEncoder().encode(text)).match(/.{1,76}/g) ?? []).join("\r\n");
 }
 
 /** RFC 5322 text with a plain-text and an HTML part. Throws only on a bug (an address not checked first). */

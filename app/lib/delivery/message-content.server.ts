@@ -1,9 +1,7 @@
 import type { FieldValue, FormDef } from "~/forms/schema";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
-// What a person reads in a notification (e-mail, Slack, Discord): the form's title, each field in the
-// form's order with its label, the submission's reference and a link to it in the console. Each kind
-// formats and escapes this for where it goes; nothing here is escaped yet.
+// What a person reads in a notification, before any escaping: each kind escapes it for where it goes.
 
 export interface MessageRow {
   label: string;
@@ -23,7 +21,7 @@ export interface MessageContent {
 /** The ellipsis every cut value ends with, so a reader sees something was left out. */
 export const ELLIPSIS = "…";
 
-/** The admin console's page for one submission, or null without PUBLIC_URL. */
+/** Null without PUBLIC_URL. */
 export function submissionLink(publicUrl: string | null, submissionId: string): string | null {
   return publicUrl ? `${publicUrl}/admin/submissions/${encodeURIComponent(submissionId)}` : null;
 }
@@ -56,10 +54,7 @@ function formatValue(value: FieldValue | undefined): string {
   return String(value);
 }
 
-/**
- * `text` cut to at most `max` units of `measure` (code units by default) after `escape`, ending in
- * the ellipsis when cut. Cuts between code points and never inside an escape sequence.
- */
+/** `text` escaped and cut to `max` code units, ending in the ellipsis; never inside a code point or an escape. */
 export function truncateEscaped(text: string, max: number, escape: (s: string) => string = (s) => s): { text: string; cut: boolean } {
   const whole = escape(text);
   if (whole.length <= max) return { text: whole, cut: false };

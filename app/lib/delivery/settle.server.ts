@@ -1,20 +1,22 @@
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
-import type { Claim } from "~/lib/delivery/delivery.server";
+import {
+  failedAttemptStatement,
+  holdStatement,
+  logAttemptStatement,
+  logHeldOnChangeStatement,
+  markDeliveredStatement,
+  type Claim,
+} from "~/lib/storage/deliveries.server";
 
-// How one attempt settles its delivery: the attempt's log row and the delivery's new state, written
-// together in one batch. Delivered (or skipped) ends it; a config problem holds it; a deleted
-// destination kills it at once; anything else waits for the next step of the schedule (and at least
-// for a 429's Retry-After), until the last attempt makes it dead.
+// How one attempt settles its delivery, its log row and new state in one batch: delivered or skipped
+// ends it, a config problem holds it, a deleted destination kills it, anything else waits its turn.
 
 /** Waits after attempt 1, 2, …: about 44 h in all, so a receiver down for a day still gets everything. */
 export const RETRY_DELAYS_MS = [10e3, 60e3, 300e3, 1_800e3, 7_200e3, 21_600e3, 43_200e3, 86_400e3] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** ±20 % jitter spreads retries of many deliveries that failed together. */
 export const JITTER = 0.2;
-/**
- * A delivery whose settings are missing or bad is held, not dropped: it keeps its attempts and is
- * looked at again this often, so fixing the setting heals it within minutes (docs/destinations.md).
- */
+/** A held delivery (settings missing or bad) is looked at again this often, so a fix heals it within minutes. */
 export const HOLD_RECHECK_MS = 5 * 60_000;
 
 /** The delay before the attempt after `attemptsSoFar` failures, with jitter; null once it is the last. */
@@ -24,7 +26,7 @@ export function nextRetryDelayMs(attemptsSoFar: number, random: () => number = M
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
 }
 
-/** The attempt's log row and the update that settles its delivery, and which way it went. */
+/** The attempt's log row and its delivery's new state, and which way it went. Pure. */
 export function settleStatements(
   db: D1Database,
   claim: Claim,
@@ -34,40 +36,18 @@ export function settleStatements(
   random?: () => number,
 ): { statements: D1PreparedStatement[]; outcome: "delivered" | "retrying" | "dead" } {
   const attemptedAt = new Date(nowMs).toISOString();
-  const log = db
-    .prepare(
-      `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
-    )
-    .bind(claim.id, attemptedAt, record.httpStatus, record.error, record.latencyMs, record.excerpt);
+  const log = logAttemptStatement(db, claim.id, attemptedAt, record);
   if (record.delivered) {
     // A success always wins, even if this drainer's lease lapsed: the receiver has it. A skipped
     // confirmation is settled the same way, with the reason kept in last_error.
-    const done = db
-      .prepare(
-        `UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2,
-           lease_owner = NULL, lease_until = NULL, last_error = ?3
-         WHERE id = ?1 AND status = 'pending'`,
-      )
-      .bind(claim.id, attemptedAt, record.error === "skipped" ? record.detail : null);
+    const done = markDeliveredStatement(db, claim.id, attemptedAt, record.error === "skipped" ? record.detail : null);
     return { statements: [log, done], outcome: "delivered" };
   }
   if (record.error === "config") {
     // Held: the attempt budget is kept for when the setting is fixed. The log gets a row only when
     // the reason changes, so a delivery held for days does not write one every few minutes.
-    const logOnChange = db
-      .prepare(
-        `INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
-         SELECT ?1, ?2, NULL, 'config', ?3, NULL
-         WHERE NOT EXISTS (SELECT 1 FROM deliveries WHERE id = ?1 AND last_error IS ?4)`,
-      )
-      .bind(claim.id, attemptedAt, record.latencyMs, record.detail);
-    const hold = db
-      .prepare(
-        `UPDATE deliveries SET next_attempt_at = ?3, last_error = ?4, lease_owner = NULL, lease_until = NULL
-         WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
-      )
-      .bind(claim.id, owner, nowMs + HOLD_RECHECK_MS, record.detail);
+    const logOnChange = logHeldOnChangeStatement(db, claim.id, attemptedAt, record.latencyMs, record.detail);
+    const hold = holdStatement(db, claim, owner, nowMs + HOLD_RECHECK_MS, record.detail);
     return { statements: [logOnChange, hold], outcome: "retrying" };
   }
   const attempts = claim.attempts + 1;
@@ -76,12 +56,11 @@ export function settleStatements(
   // A 429's Retry-After is honoured: the next attempt is never sooner than it asks.
   const delay = scheduled === null ? null : Math.max(scheduled, record.retryAfterMs ?? 0);
   // A failure only counts while the lease is still ours; otherwise someone else owns the row now.
-  const retry = db
-    .prepare(
-      `UPDATE deliveries SET attempts = ?3, status = ?4, next_attempt_at = ?5, last_error = ?6,
-         lease_owner = NULL, lease_until = NULL
-       WHERE id = ?1 AND lease_owner = ?2 AND status = 'pending'`,
-    )
-    .bind(claim.id, owner, attempts, delay === null ? "dead" : "pending", nowMs + (delay ?? 0), record.detail);
+  const retry = failedAttemptStatement(db, claim, owner, {
+    attempts,
+    dead: delay === null,
+    nextAttemptMs: nowMs + (delay ?? 0),
+    reason: record.detail,
+  });
   return { statements: [log, retry], outcome: delay === null ? "dead" : "retrying" };
 }

@@ -2,12 +2,8 @@ import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.serv
 import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
 import { countOf } from "~/lib/text/count";
 
-// A Slack incoming-webhook message in Block Kit: a header with the form's title, one section per field,
-// and a context line with the reference and a link to the submission. Every label and submitted value
-// goes in a `plain_text` object, which Slack shows as it is: mrkdwn has no escape for * _ ~ ` or a
-// leading >, so a value there could bold, strike or quote itself, and its <…> could link or mention.
-// Only Gatepost's own text (the reference, the links) is mrkdwn, escaped the way Slack documents.
-// Values over Block Kit's limits are cut with "…" and a pointer to the linked full submission.
+// A Slack Block Kit message. Labels and submitted values go in `plain_text` objects, since mrkdwn has
+// no escape for * _ ~ ` or a leading > (docs/decisions/026); only Gatepost's own text is mrkdwn.
 
 /** Block Kit limits (api.slack.com/reference/block-kit/blocks): header 150, section text 3000, 50 blocks. */
 export const SLACK_LIMITS = { header: 150, sectionText: 3000, blocks: 50, fallbackText: 3000 } as const;

@@ -1,22 +1,16 @@
-import { bytesOfBinary } from "~/lib/crypto/base64url";
+import { decodeBase64, encodeBase64 } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 
-// Standard Webhooks signatures (https://www.standardwebhooks.com/), with Web Crypto only so the same
-// code runs in the Worker and in Node. Secrets are `whsec_<base64>`; several secrets
-// separated by spaces each sign, so a receiver can rotate keys without downtime.
-// Why not the `standardwebhooks` package: it signs with a pure-JS SHA-256 (fast-sha256) in the
-// isolate's own time; signing is one HMAC over `id.timestamp.body`, which Web Crypto does natively
-// with the key imported once per isolate (hmac-key.server.ts). docs/webhooks.md points receivers
-// at the official libraries to verify these signatures.
+// Standard Webhooks signatures; several space-separated `whsec_` secrets each sign, for rotation.
+// Not the `standardwebhooks` package: it hashes in pure JS on the isolate's CPU, where Web Crypto
+// signs natively with a key imported once (hmac-key.server.ts). The local sink verifies with it.
 
 const SECRET_PREFIX = "whsec_";
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const encoder = new TextEncoder();
 
 export type ParsedSecrets = { ok: true; keys: Uint8Array<ArrayBuffer>[] } | { ok: false; reason: string };
 
-// Every delivery reads its destination's secret variable; the same few values are parsed once per
-// isolate (bounded, like the imported keys in hmac-key.server.ts). Callers never change the result.
+// The same few secret values are parsed once per isolate, bounded; callers never change the result.
 const MAX_PARSED = 16;
 const parsed = new Map<string, ParsedSecrets>();
 
@@ -36,11 +30,8 @@ function parseSecrets(raw: string): ParsedSecrets {
   if (parts.length === 0) return { ok: false, reason: "no secret is set" };
   const keys: Uint8Array<ArrayBuffer>[] = [];
   for (const part of parts) {
-    const encoded = part.startsWith(SECRET_PREFIX) ? part.slice(SECRET_PREFIX.length) : "";
-    if (!encoded || encoded.length % 4 !== 0 || !BASE64.test(encoded)) {
-      return { ok: false, reason: "every secret must look like whsec_<base64>" };
-    }
-    const key = decodeBase64(encoded);
+    const key = part.startsWith(SECRET_PREFIX) ? decodeBase64(part.slice(SECRET_PREFIX.length)) : null;
+    if (!key || key.length === 0) return { ok: false, reason: "every secret must look like whsec_<base64>" };
     // Shorter keys make HMAC-SHA256 guessable; the spec's generators use 24–64 random bytes.
     if (key.length < 16) return { ok: false, reason: "a secret decodes to fewer than 16 bytes" };
     keys.push(key);
@@ -51,7 +42,7 @@ function parseSecrets(raw: string): ParsedSecrets {
 /** The `v1,<base64>` signature of `id.timestamp.body` under one key. */
 export async function signWithKey(key: Uint8Array<ArrayBuffer>, id: string, timestampSeconds: number, body: string): Promise<string> {
   const mac = await crypto.subtle.sign("HMAC", await hmacKey(key), encoder.encode(`${id}.${timestampSeconds}.${body}`));
-  return `v1,${encodeBase64(new Uint8Array(mac))}`;
+  return `v1,${encodeBase64(mac)}`;
 }
 
 /** The webhook-signature header: one `v1,…` per key, space-separated, in the order given. */
@@ -68,14 +59,4 @@ export async function signWebhook(
 /** Makes a fresh `whsec_` secret of 32 random bytes (used by `npm start` and tests). */
 export function generateWebhookSecret(): string {
   return SECRET_PREFIX + encodeBase64(crypto.getRandomValues(new Uint8Array(32)));
-}
-
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  return bytesOfBinary(atob(text));
-}
-
-function encodeBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }

@@ -9,10 +9,12 @@ import { withConsoleFormSettings, type Settings } from "~/lib/settings/settings.
 export interface FormsContext {
   cloudflare: { env: { DB: D1Database }; ctx?: { waitUntil(promise: Promise<unknown>): void } };
   settings: Settings;
+  /** The request's clock (the load context's); Date.now without one. */
+  now?: () => number;
 }
 
 /** This request's catalog. Never throws (without D1 it is `incomplete`). */
-export function formCatalog(context: FormsContext, nowMs = Date.now()): Promise<FormCatalog> {
+export function formCatalog(context: FormsContext, nowMs = (context.now ?? Date.now)()): Promise<FormCatalog> {
   const { cloudflare, settings } = context;
   const ctx = cloudflare.ctx;
   return loadFormCatalog({
@@ -29,7 +31,7 @@ export type FormLookup =
   | { ok: false; code: "form_not_found" | "storage_unavailable" };
 
 /** Finds a live form (archived ones included) by id. Never throws. */
-export async function findForm(context: FormsContext, id: string | undefined, nowMs = Date.now()): Promise<FormLookup> {
+export async function findForm(context: FormsContext, id: string | undefined, nowMs = (context.now ?? Date.now)()): Promise<FormLookup> {
   const catalog = await formCatalog(context, nowMs);
   const live = id === undefined ? undefined : catalog.forms.get(id);
   if (live) return { ok: true, live, catalog };

@@ -1,14 +1,7 @@
-// The throttle in front of siteverify (docs/decisions/028). ADR 012 moved the exact D1 rate limit
-// after the provider, so a post costs no D1 round trip unless it carries a verified token; this
-// budget bounds how often one client can make Gatepost ask the provider at all, with junk tokens
-// included, and also without a D1 round trip. A post refused here never sends its token anywhere.
-//
-// The seam is the Workers Rate Limiting binding's own shape (`RateLimit`: `limit({ key })` →
-// `{ success }`). The Worker declares a `SUBMIT_LIMITER` binding in wrangler.toml, counted per
-// Cloudflare location; it is read in submitLimiter, the one place that knows its name. Without one
-// (a runtime that lacks it, tests that leave it out), or while it fails, a fixed-window budget in this
-// isolate's memory stands in: bounded in keys, it counts only what this isolate sees, so it is a
-// floor, not an exact limit. It is home-made because it is a dozen lines whose point is its bounds.
+// The throttle in front of siteverify (docs/decisions/028): it bounds how often one client can make
+// Gatepost ask the provider, junk tokens included, without a D1 round trip. The seam is the Workers
+// Rate Limiting binding's shape (`SUBMIT_LIMITER`); without it, or while it fails, a bounded
+// fixed-window budget in this isolate stands in, home-made because its point is its bounds.
 
 export interface ThrottleRule {
   limit: number;
@@ -16,7 +9,8 @@ export interface ThrottleRule {
 }
 
 export interface IsolateLimiter extends RateLimit {
-  /** Keys counted in the current window (tests read it to check the bound). */
+  /** As limit(), at `nowMs` instead of the limiter's own clock. */
+  limitAt(key: string, nowMs: number): { success: boolean };
   size(): number;
 }
 
@@ -32,21 +26,19 @@ export function createIsolateLimiter({
 }: ThrottleRule & { maxKeys?: number; now?: () => number }): IsolateLimiter {
   let window = Number.NaN;
   const counts = new Map<string, number>();
-  return {
-    async limit({ key }) {
-      // Every key shares the window's edges, so a new window simply starts from an empty map.
-      const current = Math.floor(now() / (periodSeconds * 1000));
-      if (current !== window) {
-        window = current;
-        counts.clear();
-      }
-      const count = (counts.get(key) ?? 0) + 1;
-      if (count === 1 && counts.size >= maxKeys) counts.delete(counts.keys().next().value!);
-      counts.set(key, count);
-      return { success: count <= limit };
-    },
-    size: () => counts.size,
+  const limitAt = (key: string, nowMs: number) => {
+    // Every key shares the window's edges, so a new window simply starts from an empty map.
+    const current = Math.floor(nowMs / (periodSeconds * 1000));
+    if (current !== window) {
+      window = current;
+      counts.clear();
+    }
+    const count = (counts.get(key) ?? 0) + 1;
+    if (count === 1 && counts.size >= maxKeys) counts.delete(counts.keys().next().value!);
+    counts.set(key, count);
+    return { success: count <= limit };
   };
+  return { limitAt, limit: async ({ key }) => limitAt(key, now()), size: () => counts.size };
 }
 
 // One budget per rule for the isolate's lifetime: this module-level map is the point (it is what
@@ -60,14 +52,11 @@ function isolateBudget(rule: ThrottleRule): IsolateLimiter {
   return budget;
 }
 
-/**
- * The limiter for submissions: the `SUBMIT_LIMITER` binding when the deployment has one (its limit is
- * set where the binding is declared), else, and whenever the binding fails, the isolate budget for
- * `fallback`. Never throws.
- */
-export function submitLimiter(env: object, fallback: ThrottleRule): RateLimit {
+/** The `SUBMIT_LIMITER` binding, else (and while it fails) the isolate budget for `fallback`, at `now()` when given. Never throws. */
+export function submitLimiter(env: object, fallback: ThrottleRule, now?: () => number): RateLimit {
   const binding = (env as { SUBMIT_LIMITER?: RateLimit }).SUBMIT_LIMITER;
-  const budget = isolateBudget(fallback);
+  const isolate = isolateBudget(fallback);
+  const budget: RateLimit = now ? { limit: async ({ key }) => isolate.limitAt(key, now()) } : isolate;
   if (!binding) return budget;
   return {
     async limit(options) {

@@ -1,6 +1,5 @@
-// The origin check and CORS for the public API. Only origins a form lists may post from another
-// site; the answer never allows credentials, and always says `Vary: Origin` so caches keep one copy
-// per origin.
+// The public API's origin check and CORS: only origins a form lists, never credentials, always
+// `Vary: Origin` so caches keep one copy per origin.
 
 export type OriginCheck =
   | { ok: true; /** The caller's origin when it is another allowed site, for CORS headers. */ corsOrigin: string | null }
@@ -10,10 +9,7 @@ const ALLOWED_REQUEST_HEADERS = "Content-Type, Idempotency-Key, Accept";
 const EXPOSED_HEADERS = "Retry-After, RateLimit, RateLimit-Policy, Gatepost-Error-Code, Idempotent-Replayed";
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
-/**
- * Allows same-origin posts, posts without an Origin header (servers, curl; browsers always send one
- * on a cross-origin POST) and posts from `allowed`. Everything else, including `Origin: null`, is refused.
- */
+/** Allows same-origin posts, posts without Origin (servers; browsers send it cross-origin) and `allowed`. */
 export function checkOrigin(request: Request, allowed: readonly string[]): OriginCheck {
   const origin = request.headers.get("Origin");
   if (origin === null) return { ok: true, corsOrigin: null };

@@ -1,12 +1,9 @@
 import type { ErrorCode } from "~/lib/http/errors";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
-// Reads a submission body with a hard size cap before anything parses it, so an oversized or
-// malformed request is refused cheaply and never reaches validation, the provider or D1. Every loop
-// here is linear in the body and capped by MAX_FIELDS; text that could not be stored as well-formed
-// UTF-8 without control characters is refused, not repaired (issue 19, points 1, 5 and 12).
-// URL-encoded bodies are split here rather than by URLSearchParams, because URLSearchParams turns
-// invalid UTF-8 such as `%FF` into U+FFFD silently.
+// Reads a submission body under a hard cap before anything parses it, in work linear in its size and
+// bounded by MAX_FIELDS; text that is not well-formed UTF-8 without control characters is refused, not
+// repaired. URL-encoded bodies are split here: URLSearchParams turns `%FF` into U+FFFD silently.
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Fields in one body, each repeat of a name counting; no form needs more, and it bounds all later work. */
@@ -21,7 +18,6 @@ export type BodyResult = { ok: true; fields: Record<string, unknown> } | { ok: f
 
 type Kind = "urlencoded" | "multipart" | "json";
 
-/** Refusal class thrown inside the parsers and turned into its code by readBody. */
 class BodyRefusal extends Error {
   constructor(readonly code: BodyCode) {
     super(code);
@@ -119,7 +115,7 @@ async function multipartEntries(bytes: Uint8Array<ArrayBuffer>, contentType: str
   const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
   const entries: [string, unknown][] = [];
   for (const [name, value] of form.entries()) {
-    // Uploads are not a feature: a file is refused, not silently dropped (issue 19.12).
+    // Uploads are not a feature: a file is refused, not silently dropped.
     if (typeof value !== "string") throw new BodyRefusal("file_not_accepted");
     counted(entries, [wellFormedText(name), wellFormedText(value)]);
   }
@@ -140,10 +136,7 @@ function jsonEntries(text: string): [string, unknown][] {
   return entries;
 }
 
-/**
- * Repeated names become arrays, which validation refuses as "must be a single value". Linear: each
- * repeat is one push, never a copy of the list so far.
- */
+/** Repeated names become arrays (validation refuses them), one push per repeat so it stays linear. */
 function collect(entries: Iterable<[string, unknown]>): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.create(null);
   const repeated = new Map<string, unknown[]>();

@@ -1,17 +1,15 @@
 import type { EntryContext } from "@remix-run/cloudflare";
+import escape from "escape-html";
 import type { FormDef } from "~/forms/schema";
 import { errorCodeOf, FALLBACK_ERROR_CODE } from "~/lib/http/error-code";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 
-// Every refusal Gatepost answers is built here, whatever asked for it: a document route's thrown
-// refusal (the ErrorBoundary shows its catalogue message), the public API's RFC 9457 problem+json, a
-// small readable page for a plain HTML post from another site, the cross-site page-post guard and the
-// last-resort answer to a throw that escaped Remix. Each carries its catalogue code in
-// ERROR_CODE_HEADER, whatever the body's format (scripts and the fuzz test rely on it).
+// Every refusal Gatepost answers is built here (document routes, the API's RFC 9457 problem+json, a
+// page for another site's plain HTML post, the last resort after a throw), each with its catalogue
+// code in ERROR_CODE_HEADER, whatever the body's format.
 
 export const ERROR_CODE_HEADER = "Gatepost-Error-Code";
 
-/** Per-field messages of a validation refusal, by field name (submit/validation's FieldErrors). */
 type FieldErrors = Record<string, string>;
 
 /** A thrown refusal for document routes: the ErrorBoundary shows the catalogue message. */
@@ -90,10 +88,6 @@ export function problemHtml(code: ErrorCode, form: FormDef | null, headers: Head
   return new Response(html, { status, headers });
 }
 
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /** The code for the error a route boundary is showing (the same the page shows), or null for none. */
 export function boundaryErrorCode(context: EntryContext): ErrorCode | null {
   const errors = context.staticHandlerContext.errors;
@@ -102,19 +96,14 @@ export function boundaryErrorCode(context: EntryContext): ErrorCode | null {
   return error === undefined ? null : errorCodeOf(error);
 }
 
-/**
- * The answer to a throw that escaped Remix (a bug): the fallback code, in the format the caller reads,
- * never the internal message. Never throws.
- */
+/** The answer to a throw that escaped Remix (a bug), never its message. Never throws. */
 export function unexpectedErrorResponse(request: Request): Response {
   return wantsJson(request) ? problemJson(FALLBACK_ERROR_CODE) : problemHtml(FALLBACK_ERROR_CODE, null);
 }
 
-// Remix refuses a cross-site POST to a page route by throwing before any route code runs, which
-// answers a bare 500 (a CSRF guard in @remix-run/server-runtime). A post from another site is bad
-// input, not a server fault, so this check runs first and answers 403 origin_not_allowed instead.
-// Other sites post to /api/forms/:formId/submissions, which has its own allowlist and CORS; the admin
-// API (/admin/api/) checks a session cookie's origin itself and answers problem+json.
+// Remix's own CSRF guard answers a cross-site POST to a page route with a bare 500; it is bad input,
+// so this check runs first and answers 403. Other sites post to the API, which has its own allowlist;
+// the admin API (/admin/api/) checks a session cookie's origin itself and answers problem+json.
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A 403 for a mutation of a page route from another origin (or a junk Origin); null to go on. */

@@ -1,3 +1,4 @@
+import { encodeBase64 } from "~/lib/crypto/base64";
 import { isLoopbackHost } from "~/lib/http/loopback";
 
 // Security headers for every HTML response (ADR 006). The CSP is nonce-based with 'strict-dynamic':
@@ -27,14 +28,10 @@ export const HSTS = "max-age=63072000; includeSubDomains";
 
 /** A fresh base64 nonce of 128 random bits. Never throws. */
 export function createNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes));
+  return encodeBase64(crypto.getRandomValues(new Uint8Array(16)));
 }
 
-/**
- * The extra script origin a loopback stand-in needs (tests, `start:offline`), or null. Never throws:
- * an unparsable or non-loopback URL adds nothing, so production only ever trusts Cloudflare's origin.
- */
+/** The loopback stand-in's script origin (tests, `start:offline`), else null: production trusts only Cloudflare's. */
 export function standinScriptOrigin(scriptUrl: string | undefined): string | null {
   if (!scriptUrl) return null;
   try {
@@ -51,11 +48,7 @@ export interface SiteLook {
   logoOrigin?: string | null;
 }
 
-/**
- * The Content-Security-Policy value for one response. Never throws. Without a brand colour or an
- * off-site logo, styles and images fall back to default-src 'self'; with them, only the nonced
- * <style> and the logo's own origin are added.
- */
+/** The CSP for one response; a brand colour adds only the nonced <style>, a logo only its origin. Never throws. */
 export function buildContentSecurityPolicy(nonce: string, scriptUrl?: string, look: SiteLook = {}): string {
   const scriptSources = [`'nonce-${nonce}'`, "'strict-dynamic'", TURNSTILE_ORIGIN];
   const standin = standinScriptOrigin(scriptUrl);

@@ -1,22 +1,21 @@
 import { loadFormCatalog } from "~/lib/forms/catalog.server";
 import { resealSettings } from "~/lib/forms/reseal.server";
 import type { Settings } from "~/lib/settings/settings.server";
-import { drainOutbox } from "~/lib/delivery/delivery.server";
+import { drainOutbox } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
-import { pruneConfirmationLimits } from "~/lib/delivery/confirmation.server";
-import { pruneRateLimits } from "~/lib/http/rate-limit.server";
+import { pruneConfirmationSlots } from "~/lib/delivery/confirmation.server";
+import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
-import { foldMissingSearchTexts } from "~/lib/storage/search-text.server";
+import { foldMissingSearchTexts } from "~/lib/storage/submissions.server";
 
-// The jobs the Worker's cron runs every minute (functions/scheduled.ts). Adding a job is adding an
-// entry to MAINTENANCE_JOBS.
+// The jobs the Worker's cron runs every minute (functions/scheduled.ts).
 
-/** What a run needs: the database, the settings parsed for this run, and the mailer (null: e-mail is held). */
+/** `mailer` null: e-mail is held. */
 export interface MaintenanceContext {
   db: D1Database;
   settings: Settings;
   mailer: Mailer | null;
-  nowMs: number;
+  now: () => number;
 }
 
 export interface MaintenanceJob {
@@ -33,14 +32,14 @@ export const DRAIN_BUDGET_MS = 45_000;
 export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   {
     name: "drain-outbox",
-    run: ({ db, settings, mailer }) => drainOutbox(db, settings, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer }),
+    run: ({ db, settings, mailer, now }) => drainOutbox(db, settings, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer, now }),
   },
   // Every fixed-window limit: the rate-limit windows and the confirmation e-mails' slots.
   {
     name: "prune-rate-limits",
-    run: async ({ db, nowMs }) => {
-      const windows = await pruneRateLimits(db, nowMs);
-      await pruneConfirmationLimits(db, nowMs);
+    run: async ({ db, now }) => {
+      const windows = await pruneRateLimits(db, now());
+      await pruneConfirmationSlots(db, now());
       return windows;
     },
   },
@@ -48,20 +47,19 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   // ones too) beside the files. Without D1 the job fails like the others and runs again next minute.
   {
     name: "apply-retention",
-    run: async ({ db, settings, nowMs }) => {
-      const catalog = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: Date.now() });
+    run: async ({ db, settings, now }) => {
+      const catalog = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
       if (catalog.incomplete) throw new Error("the form catalog could not be read");
       return applyRetention(
         db,
         [...catalog.forms.values()].map((live) => live.form),
-        nowMs,
+        now(),
       );
     },
   },
   // Console settings sealed with an older SETTINGS_ENCRYPTION_KEY, sealed again with the first (rotation).
   { name: "reseal-settings", run: ({ db, settings }) => resealSettings(db, settings.encryptionKeys) },
-  // The console's folded search text for submissions stored before it existed (migration 0010); a
-  // single read that finds nothing once every row has one.
+  // Rows stored before migration 0010; one read that finds nothing once every row has its text.
   { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
 ];
 

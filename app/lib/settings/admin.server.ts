@@ -9,18 +9,13 @@ export const MIN_SECRET_LENGTH = 32;
 export interface AdminConfig {
   adminHash: string | null;
   viewerHash: string | null;
-  /**
-   * SESSION_SECRET split on whitespace: the first signs new session cookies, every one verifies, so a
-   * secret is rotated by putting the new one first and dropping the old one 12 hours later. Empty
-   * when unset or when any value is too short.
-   */
+  /** SESSION_SECRET's values: the first signs, all verify (rotation); empty when unset or any is too short. */
   sessionSecrets: string[];
   access: { teamDomain: string; audience: string } | null;
   /** ADMIN_API_TOKEN: one admin token for the admin API (scripts, automation); null when unset or too short. */
   apiToken: string | null;
   /** Password sign-in works: a valid hash and a long enough SESSION_SECRET. */
   passwordSignIn: boolean;
-  /** Anything at all lets someone in. */
   open: boolean;
   /** What an operator should fix, in plain words (shown on /admin/login). */
   problems: string[];

@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { isLoopbackHost } from "../http/loopback";
-import type { SettingProblem } from "./settings.server";
+import type { SettingProblem } from "./setting-problem";
 
-// The values behind notification destinations (docs/destinations.md), checked once per parse so a bad
-// one is reported by name on /healthz and in the console before any delivery is held on it. Form
-// settings follow `<FORM_ID>_<SUFFIX>`, so they are found by suffix; no form list is needed here.
-// (Reached from load-context.ts: relative imports only.)
+// The values behind notification destinations, checked once per parse so a bad one is named on
+// /healthz before any delivery is held on it; found by suffix, so no form list is needed.
 
 const EmailSchema = z.email({ pattern: z.regexes.html5Email });
 
@@ -41,11 +39,7 @@ export function isConfirmationOn(value: string): boolean {
 
 const URL_SUFFIXES = ["_WEBHOOK_URL", "_SLACK_WEBHOOK_URL", "_DISCORD_WEBHOOK_URL"] as const;
 
-/**
- * Problems in every form's destination settings present in `env`: a URL that is not https (plain
- * http only to loopback with ALLOW_LOOPBACK_WEBHOOKS), an EMAIL_TO that is not a list of addresses,
- * a CONFIRMATION that is neither on nor off, and e-mail asked for without EMAIL_FROM.
- */
+/** Problems in every form's destination settings in `env`, each naming its variable. Never throws. */
 export function checkDestinationSettings(
   env: object,
   { allowLoopbackHttp, emailFrom }: { allowLoopbackHttp: boolean; emailFrom: string | null },

@@ -1,6 +1,6 @@
 import type { FormDef, RateLimits } from "~/forms/schema";
 import { isExactOrigin } from "../http/origin";
-import type { SettingProblem } from "~/lib/settings/settings.server";
+import type { SettingProblem } from "./setting-problem";
 
 // Settings for the forms' abuse controls, read once per request from env. Unlike the Turnstile
 // settings these have safe built-in defaults, except the signing secret, which has none: without it
@@ -26,10 +26,7 @@ type FormEnv = Partial<
   >
 >;
 
-/**
- * Reads the forms' settings. Never throws: junk values fall back to the defaults, and each one is
- * added to `problems` (when given) naming its variable.
- */
+/** Reads the forms' settings. Never throws: a junk value keeps its default and is added to `problems`. */
 export function readFormSettings(env: FormEnv, problems: SettingProblem[] = []): FormSettings {
   const secret = text(env.FORM_SIGNING_SECRET);
   if (secret !== "" && secret.length < MIN_SIGNING_SECRET_LENGTH) {
@@ -66,10 +63,7 @@ export function allowedOriginsFor(form: FormDef, settings: FormSettings): readon
   return [...form.allowedOrigins, ...(settings.extraOrigins.get(form.id) ?? [])];
 }
 
-/**
- * "contact=https://a.example,https://b.example newsletter=https://a.example": whitespace separates
- * forms, commas separate origins. Anything that is not an exact origin is ignored, never widened.
- */
+/** "contact=https://a.example,https://b.example newsletter=…"; what is not an exact origin is ignored, never widened. */
 export function parseExtraOrigins(value: string): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const entry of value.split(/\s+/).filter(Boolean)) {

@@ -2,21 +2,14 @@ import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "./admin.server";
 import { checkDestinationSettings } from "./destination-settings.server";
 import { readFormSettings, type FormSettings } from "./forms.server";
+import type { SettingProblem } from "./setting-problem";
 import { readSiteSettings, type SiteSettings } from "./site.server";
-import { readSettings as readTurnstileSettings, type Settings as TurnstileSettings } from "./turnstile.server";
+import { readTurnstileSettings, type TurnstileSettings } from "./turnstile.server";
 
-// Every setting Gatepost reads, parsed once per request (in getLoadContext) or once per scheduled run
-// (functions/scheduled.ts) into one typed object; modules take the part they need as an argument.
-//
-// Site-wide settings are keys of the generated `Env`. A form's settings are named by one convention
-// derived from its id, `<FORM_ID>_<SUFFIX>` (contact → CONTACT_WEBHOOK_URL, my-form →
-// MY_FORM_WEBHOOK_URL), so a new form needs no new type, list or script: only its file.
-//
-// load-context.ts is also loaded by vite.config.ts, which Vite bundles without the `~/` alias, so the
-// modules it reaches from here import each other by relative paths (type-only imports are erased).
-//
-// A bad value never takes the site down: it falls back to the safe default (or to "not configured")
-// and becomes one problem naming the variable, which /healthz and the console report.
+// Every setting, parsed once per request or cron run into one typed object. A form's settings follow
+// `<FORM_ID>_<SUFFIX>` (contact → CONTACT_WEBHOOK_URL), so a new form needs only its file. A bad value
+// falls back to a safe default and becomes a problem naming its variable, never an outage.
+// Relative imports only: vite.config.ts loads load-context.ts, which reaches here, without the `~/` alias.
 
 /** The shortest SETTINGS_ENCRYPTION_KEY value accepted: 32 characters, about 190 bits when random. */
 export const MIN_ENCRYPTION_KEY_LENGTH = 32;
@@ -37,12 +30,6 @@ export function formSettingName(formId: string, suffix: FormSettingSuffix): stri
   return `${formId.toUpperCase().replaceAll("-", "_")}_${suffix}`;
 }
 
-export interface SettingProblem {
-  /** The environment variable at fault. */
-  variable: string;
-  message: string;
-}
-
 /** One form's own settings, trimmed; "" where unset. Checked by the destination that uses them. */
 export type FormEnvSettings = Readonly<Record<FormSettingSuffix, string>>;
 
@@ -50,13 +37,12 @@ export interface Settings {
   turnstile: TurnstileSettings;
   forms: FormSettings;
   admin: AdminConfig;
-  /** The site's name, logo and brand colour for every page. */
   site: SiteSettings;
   /** Local dev only: plain http to loopback hosts is allowed for webhook-style destinations. */
   allowLoopbackHttp: boolean;
-  /** The site-wide sender of notification e-mails (EMAIL_FROM); null when unset or invalid. */
+  /** EMAIL_FROM; null when unset or invalid. */
   emailFrom: string | null;
-  /** The deployment's public origin for links in notifications (PUBLIC_URL); null when unset. */
+  /** PUBLIC_URL, for links in notifications; null when unset. */
   publicUrl: string | null;
   /**
    * SETTINGS_ENCRYPTION_KEY split on whitespace: the first seals settings set in the console, every one
@@ -70,14 +56,12 @@ export interface Settings {
   form(formId: string): FormEnvSettings;
   /** Only the environment's values of a form's settings: what wins over the console (ADR 041). */
   environmentForm(formId: string): FormEnvSettings;
-  /** Every bad value found, each naming its variable. Empty when all is well. */
   problems: readonly SettingProblem[];
 }
 
 /** The site-wide variables Gatepost reads: keys of Env, so a typo is a type error. */
 type SiteVariable = keyof Env & string;
 
-/** A raw environment: wrangler's typed Env (the Worker) or a plain record (tests). */
 export type RawEnv = object;
 
 const EmailAddressSchema = z.email({ pattern: z.regexes.html5Email });

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import type { SettingProblem } from "./settings.server";
+import type { SettingProblem } from "./setting-problem";
 
-// The site's own look: its name, an optional logo and an optional brand colour (SITE_NAME,
-// SITE_LOGO_URL, BRAND_COLOR). The colour is only ever used where it stays readable: the ink drawn on
-// it and the colour used for links are picked by WCAG contrast, so a pale brand cannot fail axe.
+// The site's name, logo and brand colour. The ink on the colour and the link colour are picked by WCAG
+// contrast, so a pale brand cannot make a page unreadable.
 
 export interface SiteSettings {
   name: string;

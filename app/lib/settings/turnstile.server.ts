@@ -1,10 +1,10 @@
-// Settings, read once per request from the Worker's bindings. Empty vars fall back to built-in defaults
-// so wrangler.toml can list every setting without hiding a real value.
+// Turnstile's settings, read once per request from the Worker's bindings. Empty vars fall back to
+// built-in defaults so wrangler.toml can list every setting without hiding a real value.
 
 export const DEFAULT_VERIFY_URL = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 export const DEFAULT_SCRIPT_URL = "https://challenges.cloudflare.com/turnstile/v0/api.js";
 
-export interface Settings {
+export interface TurnstileSettings {
   siteKey: string;
   secretKey: string | undefined;
   verifyUrl: string;
@@ -14,7 +14,7 @@ export interface Settings {
 }
 
 /** Reads settings from env. Never throws: missing secrets surface later as catalogue errors. */
-export function readSettings(env: Partial<Env>): Settings {
+export function readTurnstileSettings(env: Partial<Env>): TurnstileSettings {
   return {
     siteKey: text(env.TURNSTILE_SITE_KEY),
     secretKey: text(env.TURNSTILE_SECRET_KEY) || undefined,
@@ -27,13 +27,8 @@ export function readSettings(env: Partial<Env>): Settings {
 }
 
 /** The hostnames a token may come back with: the configured list, else the request's own host. */
-export function expectedHostnames(settings: Settings, request: Request): string[] {
+export function expectedHostnames(settings: TurnstileSettings, request: Request): string[] {
   return settings.allowedHostnames.length > 0 ? settings.allowedHostnames : [new URL(request.url).hostname];
-}
-
-/** The visitor's IP. Only Cloudflare's own header is trusted; X-Forwarded-For is client-controlled. */
-export function clientIp(request: Request): string | null {
-  return request.headers.get("CF-Connecting-IP");
 }
 
 function text(value: unknown): string {

@@ -1,9 +1,8 @@
-import type { Sql } from "sql-template-tag";
+import sql, { type Sql } from "sql-template-tag";
 import type { z } from "zod";
 
-// The one shape of SQL in Gatepost: queries are written with sql-template-tag (`sql\`… ${value}\``,
-// nested with `join`/`raw`/`empty`), which numbers nothing: every value becomes a plain `?` in
-// order. Rows read back are parsed by their table's schema where they are read.
+// The one shape of SQL in Gatepost (docs/decisions/032): sql-template-tag turns every value into a
+// plain `?` in order, so fragments nest without numbering; rows are parsed by their table's schema.
 
 /** The D1 statement for `query`, its values bound in order. */
 export function statement(db: D1Database, query: Sql): D1PreparedStatement {
@@ -13,4 +12,48 @@ export function statement(db: D1Database, query: Sql): D1PreparedStatement {
 /** Each row parsed by `schema`; a row that does not fit throws, since it can only be a bug or a bad migration. */
 export function parseRows<T>(schema: z.ZodType<T>, rows: readonly unknown[]): T[] {
   return rows.map((row) => schema.parse(row));
+}
+
+/** What runBatch runs: a statement, a list, or named parts (names that are not numbers, so their order holds). */
+export type BatchPart = D1PreparedStatement | null | readonly BatchPart[] | { readonly [name: string]: BatchPart };
+export type BatchResult<P> = P extends null
+  ? null
+  : P extends D1PreparedStatement
+    ? D1Result
+    : P extends readonly (infer E)[]
+      ? BatchResult<E>[]
+      : { [K in keyof P]: BatchResult<P[K]> };
+
+/**
+ * Runs `parts` in one D1 batch (one round trip, one transaction), in the order written, and hands each
+ * result back in the same shape and names, so no reader counts positions. D1 errors throw.
+ */
+export async function runBatch<P extends BatchPart>(db: D1Database, parts: P): Promise<BatchResult<P>> {
+  const statements: D1PreparedStatement[] = [];
+  flatten(parts, statements);
+  const results = await db.batch(statements);
+  let next = 0;
+  const rebuild = (part: BatchPart): unknown => {
+    if (part === null) return null;
+    if (isStatement(part)) return results[next++];
+    if (Array.isArray(part)) return part.map(rebuild);
+    return Object.fromEntries(Object.entries(part).map(([name, inner]) => [name, rebuild(inner)]));
+  };
+  return rebuild(parts) as BatchResult<P>;
+}
+
+function isStatement(part: BatchPart): part is D1PreparedStatement {
+  return typeof (part as { bind?: unknown } | null)?.bind === "function";
+}
+
+function flatten(part: BatchPart, into: D1PreparedStatement[]): void {
+  if (part === null) return;
+  if (isStatement(part)) into.push(part);
+  else if (Array.isArray(part)) for (const inner of part) flatten(inner, into);
+  else for (const inner of Object.values(part)) flatten(inner, into);
+}
+
+/** One trivial read: throws when the binding or the database is broken (the health check). */
+export async function pingDatabase(db: D1Database): Promise<void> {
+  await statement(db, sql`SELECT 1`).first();
 }

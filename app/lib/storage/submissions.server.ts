@@ -1,9 +1,11 @@
+import sql, { type Sql } from "sql-template-tag";
+import { z } from "zod";
 import type { FieldValue } from "~/forms/schema";
-import type { SqlCondition } from "~/lib/http/rate-limit.server";
 import { searchTextOf } from "~/lib/storage/search-text.server";
+import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// Storage of accepted submissions in D1. Bindings come in as arguments; rows read back are parsed
-// before use because D1 hands back untyped records.
+// The submissions table. Its idempotency key and fingerprint are columns of the row
+// (docs/decisions/013), so a key exists exactly when its submission does.
 
 export interface VerificationSummary {
   hostname: string;
@@ -12,8 +14,7 @@ export interface VerificationSummary {
 }
 
 export interface NewSubmission {
-  /** Chosen by the caller when other statements (the outbox rows) must refer to it; else random. */
-  id?: string;
+  id: string;
   formId: string;
   /** The form version the fields were validated against (LiveForm.version). */
   formVersion?: string | null;
@@ -27,7 +28,7 @@ export interface NewSubmission {
 export interface StoredSubmission {
   id: string;
   formId: string;
-  /** Null for submissions stored before versions were recorded. */
+  /** Null for submissions stored before versions were recorded (migration 0011). */
   formVersion: string | null;
   fields: Record<string, FieldValue>;
   receivedAt: string;
@@ -37,147 +38,163 @@ export interface StoredSubmission {
   test: boolean;
 }
 
-export type StoreResult =
-  /** `stored` is the submission exactly as a later read of its row would return it. */
-  | { ok: true; id: string; receivedAt: string; stored: StoredSubmission }
-  /** keyConflict: a concurrent request with the same idempotency key stored first; nothing was written. */
-  | { ok: false; code: "storage_unavailable"; keyConflict?: boolean };
-
-export interface StoreOptions {
-  /** Stored in the submission's own row, so the key exists exactly when its submission does. */
-  idempotencyKey?: string | null;
-  /** More writes that must land with the submission or not at all: its outbox rows. */
-  also?: readonly D1PreparedStatement[];
-}
-
-/** The row one submission becomes, column by column, as D1 will hand it back. */
-function submissionRow(
-  id: string,
-  receivedAt: string,
-  s: NewSubmission,
-  idempotencyKey: string | null,
-  fingerprint: string | null = null,
-): Record<string, unknown> {
-  return {
-    id,
-    form_id: s.formId,
-    fields: JSON.stringify(s.fields),
-    received_at: receivedAt,
-    status: s.quarantineReason ? "quarantined" : "accepted",
-    quarantine_reason: s.quarantineReason ?? null,
-    verify_hostname: s.verification?.hostname ?? null,
-    verify_action: s.verification?.action ?? null,
-    verify_challenge_ts: s.verification?.challengeTs ?? null,
-    idempotency_key: idempotencyKey,
-    idempotency_fingerprint: fingerprint,
-    form_version: s.formVersion ?? null,
-    test: s.test ? 1 : 0,
-    search_text: searchTextOf(s.fields),
-  };
-}
-
-const COLUMNS = [
-  "id",
-  "form_id",
-  "fields",
-  "received_at",
-  "status",
-  "quarantine_reason",
-  "verify_hostname",
-  "verify_action",
-  "verify_challenge_ts",
-  "idempotency_key",
-  "idempotency_fingerprint",
-  "form_version",
-  "test",
-  "search_text",
-];
-const PLACEHOLDERS = COLUMNS.map((_, i) => `?${i + 1}`).join(", ");
-const INSERT_SUBMISSION = `INSERT INTO submissions (${COLUMNS.join(", ")}) VALUES (${PLACEHOLDERS})`;
-
-export interface GuardedInsert {
-  /** Inserts the row only when `onlyIf` holds; RETURNING id says whether it did. */
-  statement: D1PreparedStatement;
-  /** The submission as a later read of its row would return it, should the insert happen. */
-  stored: StoredSubmission;
-  receivedAt: string;
-}
-
-/**
- * The INSERT of one submission, guarded by a condition evaluated inside the same batch (the rate
- * limits counted just before it, and that its idempotency key is new). Pure: it never touches D1.
- */
-export function guardedSubmissionInsert(
-  db: D1Database,
-  submission: NewSubmission & { id: string },
-  { idempotencyKey, fingerprint, onlyIf }: { idempotencyKey: string | null; fingerprint: string | null; onlyIf: SqlCondition },
-): GuardedInsert {
-  const receivedAt = new Date().toISOString();
-  const row = submissionRow(submission.id, receivedAt, submission, idempotencyKey, fingerprint);
-  const statement = db
-    .prepare(`INSERT INTO submissions (${COLUMNS.join(", ")}) SELECT ${PLACEHOLDERS} WHERE ${onlyIf.sql(COLUMNS.length + 1)} RETURNING id`)
-    .bind(...COLUMNS.map((column) => row[column]), ...onlyIf.params);
-  return { statement, stored: parseSubmissionRow(row), receivedAt };
-}
-
-/**
- * Stores one submission (its idempotency key is a column of its row) and `also` (its outbox rows)
- * atomically: all or nothing. Returns storage_unavailable instead of throwing when D1 fails.
- */
-export async function storeSubmission(
-  db: D1Database,
-  submission: NewSubmission,
-  { idempotencyKey = null, also = [] }: StoreOptions = {},
-): Promise<StoreResult> {
-  const id = submission.id ?? crypto.randomUUID();
-  const receivedAt = new Date().toISOString();
-  const row = submissionRow(id, receivedAt, submission, idempotencyKey);
-  const insert = db.prepare(INSERT_SUBMISSION).bind(...COLUMNS.map((column) => row[column]));
+// The stored fields are JSON written by Gatepost; anything else reads as no fields.
+const FieldsSchema = z.string().transform((text): Record<string, FieldValue> => {
   try {
-    // One statement is atomic by itself; a batch only when the outbox rows must land with it.
-    if (also.length === 0) await insert.run();
-    else await db.batch([insert, ...also]);
-    return { ok: true, id, receivedAt, stored: parseSubmissionRow(row) };
-  } catch (error) {
-    if (isKeyConflict(error)) return { ok: false, code: "storage_unavailable", keyConflict: true };
-    console.error("storeSubmission failed:", error);
-    return { ok: false, code: "storage_unavailable" };
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, FieldValue>) : {};
+  } catch {
+    return {};
   }
-}
+});
 
-/** Reads one submission of one form, or null. */
-export async function getSubmission(db: D1Database, formId: string, id: string): Promise<StoredSubmission | null> {
-  const row = await db
-    .prepare("SELECT * FROM submissions WHERE id = ?1 AND form_id = ?2")
-    .bind(id, formId)
-    .first<Record<string, unknown>>();
-  return row ? parseSubmissionRow(row) : null;
-}
+export const SubmissionRowSchema = z.object({
+  id: z.string(),
+  form_id: z.string(),
+  fields: FieldsSchema,
+  received_at: z.string(),
+  status: z.enum(["accepted", "quarantined"]),
+  quarantine_reason: z.string().nullable(),
+  verify_hostname: z.string().nullable(),
+  verify_action: z.string().nullable(),
+  verify_challenge_ts: z.string().nullable(),
+  idempotency_key: z.string().nullable(),
+  idempotency_fingerprint: z.string().nullable(),
+  search_text: z.string().nullable(),
+  form_version: z.string().nullable(),
+  test: z.number().int(),
+});
+type SubmissionRow = z.infer<typeof SubmissionRowSchema>;
 
-export function parseSubmissionRow(row: Record<string, unknown>): StoredSubmission {
-  const fields = JSON.parse(String(row.fields)) as unknown;
+/** A parsed row as the app uses it. */
+export function storedSubmissionOf(row: SubmissionRow): StoredSubmission {
   return {
-    id: String(row.id),
-    formId: String(row.form_id),
-    formVersion: typeof row.form_version === "string" ? row.form_version : null,
-    fields: typeof fields === "object" && fields !== null ? (fields as Record<string, FieldValue>) : {},
-    receivedAt: String(row.received_at),
-    status: row.status === "quarantined" ? "quarantined" : "accepted",
-    quarantineReason: typeof row.quarantine_reason === "string" ? row.quarantine_reason : null,
+    id: row.id,
+    formId: row.form_id,
+    formVersion: row.form_version,
+    fields: row.fields,
+    receivedAt: row.received_at,
+    status: row.status,
+    quarantineReason: row.quarantine_reason,
     verification:
-      typeof row.verify_hostname === "string"
-        ? {
-            hostname: row.verify_hostname,
-            action: String(row.verify_action ?? ""),
-            challengeTs: String(row.verify_challenge_ts ?? ""),
-          }
-        : null,
+      row.verify_hostname === null
+        ? null
+        : { hostname: row.verify_hostname, action: row.verify_action ?? "", challengeTs: row.verify_challenge_ts ?? "" },
     test: row.test === 1,
   };
+}
+
+export const StoredSubmissionSchema = SubmissionRowSchema.transform(storedSubmissionOf);
+
+export interface GuardedInsert {
+  /** RETURNING id says whether the guard let it in. */
+  statement: D1PreparedStatement;
+  /** As a later read of the row returns it. */
+  stored: StoredSubmission;
+}
+
+/** The INSERT of one submission when `onlyIf` holds inside the same batch (limits, a new key). Pure. */
+export function guardedSubmissionInsert(
+  db: D1Database,
+  submission: NewSubmission,
+  { nowMs, idempotencyKey, fingerprint, onlyIf }: { nowMs: number; idempotencyKey: string | null; fingerprint: string | null; onlyIf: Sql },
+): GuardedInsert {
+  const { id, formId, fields, verification, quarantineReason, formVersion, test } = submission;
+  const row: SubmissionRow = {
+    id,
+    form_id: formId,
+    fields,
+    received_at: new Date(nowMs).toISOString(),
+    status: quarantineReason ? "quarantined" : "accepted",
+    quarantine_reason: quarantineReason ?? null,
+    verify_hostname: verification?.hostname ?? null,
+    verify_action: verification?.action ?? null,
+    verify_challenge_ts: verification?.challengeTs ?? null,
+    idempotency_key: idempotencyKey,
+    idempotency_fingerprint: fingerprint,
+    search_text: searchTextOf(fields),
+    form_version: formVersion ?? null,
+    test: test ? 1 : 0,
+  };
+  const insert = sql`INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason, verify_hostname,
+      verify_action, verify_challenge_ts, idempotency_key, idempotency_fingerprint, search_text, form_version, test)
+    SELECT ${row.id}, ${row.form_id}, ${JSON.stringify(row.fields)}, ${row.received_at}, ${row.status}, ${row.quarantine_reason},
+      ${row.verify_hostname}, ${row.verify_action}, ${row.verify_challenge_ts}, ${row.idempotency_key},
+      ${row.idempotency_fingerprint}, ${row.search_text}, ${row.form_version}, ${row.test}
+    WHERE ${onlyIf} RETURNING id`;
+  return { statement: statement(db, insert), stored: storedSubmissionOf(row) };
 }
 
 /** True when a D1 error is the idempotency key's unique index refusing a second submission. */
 export function isKeyConflict(error: unknown): boolean {
   const text = String(error instanceof Error ? error.message : error);
   return /UNIQUE constraint failed: submissions\.form_id, submissions\.idempotency_key/i.test(text);
+}
+
+/** Reads one submission of one form, or null. D1 errors throw. */
+export async function getSubmission(db: D1Database, formId: string, id: string): Promise<StoredSubmission | null> {
+  const row = await statement(db, sql`SELECT * FROM submissions WHERE id = ${id} AND form_id = ${formId}`).first();
+  return row ? StoredSubmissionSchema.parse(row) : null;
+}
+
+/** The submissions with these ids, by id (one read). D1 errors throw. */
+export async function loadSubmissions(db: D1Database, ids: readonly string[]): Promise<Map<string, StoredSubmission>> {
+  const query = sql`SELECT * FROM submissions WHERE id IN (SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`;
+  const { results } = await statement(db, query).all();
+  return new Map(parseRows(StoredSubmissionSchema, results).map((submission) => [submission.id, submission]));
+}
+
+/** SQL true when no submission of the form holds the key yet. */
+export function keyIsNew(formId: string, key: string): Sql {
+  return sql`NOT EXISTS (SELECT 1 FROM submissions WHERE form_id = ${formId} AND idempotency_key = ${key})`;
+}
+
+/** SQL true when a submission of the form holds the key (whatever its fingerprint). */
+export function keyIsKnown(formId: string, key: string): Sql {
+  return sql`EXISTS (SELECT 1 FROM submissions WHERE form_id = ${formId} AND idempotency_key = ${key})`;
+}
+
+export type KeyHolder = { id: string; fingerprint: string | null };
+
+const KeyHolderRowSchema = SubmissionRowSchema.pick({ id: true, idempotency_fingerprint: true });
+
+/** Reads the holder of a key (parseKeyHolder reads its rows). Pure. */
+export function keyHolderStatement(db: D1Database, formId: string, key: string): D1PreparedStatement {
+  return statement(db, sql`SELECT id, idempotency_fingerprint FROM submissions WHERE form_id = ${formId} AND idempotency_key = ${key}`);
+}
+
+/** The key's holder from keyHolderStatement's rows, or null when no submission holds it. */
+export function parseKeyHolder(rows: readonly unknown[]): KeyHolder | null {
+  const [row] = parseRows(KeyHolderRowSchema, rows);
+  return row ? { id: row.id, fingerprint: row.idempotency_fingerprint } : null;
+}
+
+const StatusRowSchema = SubmissionRowSchema.pick({ form_id: true, status: true });
+
+/** A submission's form and status, or null. D1 errors throw. */
+export async function submissionStatus(db: D1Database, id: string): Promise<{ formId: string; status: StoredSubmission["status"] } | null> {
+  const row = await statement(db, sql`SELECT form_id, status FROM submissions WHERE id = ${id}`).first();
+  if (!row) return null;
+  const { form_id: formId, status } = StatusRowSchema.parse(row);
+  return { formId, status };
+}
+
+/** Flips a quarantined submission to accepted; `meta.changes` is 0 when it was not in quarantine. */
+export function releaseStatement(db: D1Database, id: string): D1PreparedStatement {
+  return statement(db, sql`UPDATE submissions SET status = 'accepted' WHERE id = ${id} AND status = 'quarantined'`);
+}
+
+const UnfoldedRowSchema = SubmissionRowSchema.pick({ id: true, fields: true });
+
+/** Folds the search text of up to `limit` rows stored before migration 0010; returns how many. D1 errors throw. */
+export async function foldMissingSearchTexts(db: D1Database, limit = 500): Promise<number> {
+  const { results } = await statement(db, sql`SELECT id, fields FROM submissions WHERE search_text IS NULL LIMIT ${limit}`).all();
+  const rows = parseRows(UnfoldedRowSchema, results);
+  if (rows.length === 0) return 0;
+  await db.batch(
+    rows.map((row) =>
+      statement(db, sql`UPDATE submissions SET search_text = ${searchTextOf(row.fields)} WHERE id = ${row.id} AND search_text IS NULL`),
+    ),
+  );
+  return rows.length;
 }

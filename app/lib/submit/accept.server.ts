@@ -1,31 +1,28 @@
 import type { FormDef } from "~/forms/schema";
 import { checkOrigin } from "~/lib/http/cors.server";
-import { clientIp, expectedHostnames } from "~/lib/settings/turnstile.server";
+import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { allowedOriginsFor, rateLimitsFor } from "~/lib/settings/forms.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/submit/field-names";
-import { judgeApiPost, judgePagePost, signFormStamp, type PageVerdict } from "~/lib/submit/honeypot.server";
+import { judgeApiPost, judgePagePost, type PageVerdict } from "~/lib/submit/honeypot.server";
+import { signFormStamp } from "~/lib/submit/form-stamp.server";
 import { fingerprintRequest, readIdempotencyKey, readSubmissionIdKey } from "~/lib/submit/idempotency.server";
-import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/submit/accept-batch.server";
-import { formRateRules, networkSubject, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
+import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/storage/accept-batch.server";
+import { clientIp, networkSubject } from "~/lib/http/client-ip.server";
+import { formRateRules, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
 import { submitLimiter, throttleBeforeProvider } from "~/lib/http/client-throttle.server";
 import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
-import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/delivery.server";
+import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
 import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 
-// The one path every submission takes, from Gatepost's own page and the public API alike:
-// body size → origin → body → stamp and honeypot → schema → throttle → Turnstile → one atomic D1
-// batch → answer. The provider goes first: a refusal decided before the store costs no D1 round trip,
-// and only a verified token reaches the database. The throttle, in memory or the Workers Rate Limiting
-// binding, bounds how often one client can make Gatepost ask the provider (docs/decisions/028). The
-// batch counts the hit, claims the idempotency key and stores the submission with its outbox rows, or
-// refuses and stores nothing; the first delivery adds one more trip after the answer
-// (docs/decisions/012-provider-first-one-round-trip.md).
+// The one path every submission takes, page and API alike: body size → origin → body → stamp and
+// honeypot → schema → throttle (docs/decisions/028) → Turnstile → one atomic D1 batch → answer. The
+// provider goes first, so a refusal decided before the store costs no D1 round trip (docs/decisions/012).
 
 /** The throttle's window: the Workers Rate Limiting binding counts in windows of 10 or 60 s. */
 const THROTTLE_PERIOD_SECONDS = 60;
@@ -65,26 +62,17 @@ export interface AcceptInput {
   /** The version of `form` the submission is validated against, recorded with it (LiveForm.version). */
   formVersion: string;
   env: Env;
-  /** Parsed once for this request (getLoadContext). */
   settings: Settings;
   channel: Channel;
-  /** For work after the response (first delivery of every kind). */
   ctx: { waitUntil(promise: Promise<unknown>): void };
   /** The send_email binding's mailer (null: e-mail deliveries are held until the Worker has one). */
   mailer: Mailer | null;
+  now: () => number;
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
-export async function acceptSubmission({
-  request,
-  form,
-  formVersion,
-  env,
-  settings,
-  ctx,
-  mailer,
-  channel,
-}: AcceptInput): Promise<AcceptResult> {
+export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult> {
+  const { request, form, formVersion, env, settings, ctx, mailer, channel, now } = input;
   // Checks on headers alone come first: a post refused by them is never read or parsed.
   if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
   const formSettings = settings.forms;
@@ -103,12 +91,12 @@ export async function acceptSubmission({
 
   const judged: PageVerdict =
     channel === "page"
-      ? await judgePagePost({ fields, secret: secret!, formId: form.id, minFillMs: formSettings.minFillMs })
+      ? await judgePagePost({ fields, secret: secret!, formId: form.id, minFillMs: formSettings.minFillMs, nowMs: now() })
       : judgeApiPost(fields);
   // The person's answers come back on a freshly stamped page; nothing was checked or spent. Only a
   // stamp this server signed earns one dated back by the fill time (honeypot.server.ts).
   if ("expired" in judged)
-    return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings, judged.signed) };
+    return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings, judged.signed, now()) };
   const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid: key.key } : undefined;
 
   const validation = validateFields(form, fields);
@@ -120,7 +108,7 @@ export async function acceptSubmission({
 
   // Before the provider is asked, without D1: a refused post keeps its token, which was sent nowhere.
   // Without a SUBMIT_LIMITER binding, each client network gets twice its per-form minute limit.
-  const limiter = submitLimiter(env, { limit: 2 * limits.perMinute, periodSeconds: THROTTLE_PERIOD_SECONDS });
+  const limiter = submitLimiter(env, { limit: 2 * limits.perMinute, periodSeconds: THROTTLE_PERIOD_SECONDS }, now);
   if (!(await throttleBeforeProvider(limiter, `submit:${form.id}:${networkSubject(clientIp(request))}`))) {
     return { ok: false, code: "rate_limited", values: echo, keep, retryAfterSeconds: THROTTLE_PERIOD_SECONDS };
   }
@@ -136,12 +124,12 @@ export async function acceptSubmission({
     expectedHostnames: expectedHostnames(settings.turnstile, request),
   });
   // Read after the provider's answer, which may take seconds: the hit counts in the window it lands in.
-  const nowMs = Date.now();
+  const nowMs = now();
   if (!verdict.ok) {
     // A repeat whose token the first request spent: only this path pays a look-up of the key.
     if (verdict.code === "turnstile_expired_or_duplicate" && key.key && fingerprint) {
       const replay = await findReplay(env.DB, { rules, nowMs, formId: form.id, key: key.key, fingerprint });
-      if (replay && replay.kind !== "failed") return answer(replay, rules, echo, await keepFor(replay, keep, form, settings));
+      if (replay && replay.kind !== "failed") return answer(replay, rules, echo, await keepFor(replay, keep, form, settings, nowMs));
     }
     if (ERRORS[verdict.code].status >= 500) {
       console.error(`Turnstile verification unavailable for form ${form.id}: ${verdict.code} (${verdict.detail ?? ""})`);
@@ -155,13 +143,15 @@ export async function acceptSubmission({
   const owner = `accept:${id}`;
   // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
   const gate = judged.bot ? null : await confirmationGate(settings, form, validation.values, clientIp(request));
-  const outbox = judged.bot ? { statements: [], claims: [] } : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);
+  const outbox = judged.bot
+    ? { deliveries: [], confirmation: null, claims: [] }
+    : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);
   const outcome = await storeInOneTrip(env.DB, {
     rules,
     nowMs,
     key: key.key,
     fingerprint,
-    outbox: outbox.statements,
+    outbox,
     submission: {
       id,
       formId: form.id,
@@ -174,16 +164,22 @@ export async function acceptSubmission({
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
   const due = outcome.kind === "stored" ? outbox.claims.filter((claim) => !outcome.settled.has(claim.id)) : [];
   if (outcome.kind === "stored" && due.length > 0) {
-    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, form, outcome.stored, due, owner, { mailer }));
+    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, form, outcome.stored, due, owner, { mailer, now }));
   }
-  return answer(outcome, rules, echo, await keepFor(outcome, keep, form, settings));
+  return answer(outcome, rules, echo, await keepFor(outcome, keep, form, settings, nowMs));
 }
 
 type Keep = { stamp: string; sid: string | null };
 
 /** A page whose key was already used for other answers is re-rendered as a new submission. */
-async function keepFor(outcome: StoreOutcome, keep: Keep | undefined, form: FormDef, settings: Settings): Promise<Keep | undefined> {
-  return outcome.kind === "key_reused" && keep ? freshRender(form, settings, true) : keep;
+async function keepFor(
+  outcome: StoreOutcome,
+  keep: Keep | undefined,
+  form: FormDef,
+  settings: Settings,
+  nowMs: number,
+): Promise<Keep | undefined> {
+  return outcome.kind === "key_reused" && keep ? freshRender(form, settings, true, nowMs) : keep;
 }
 
 /**
@@ -191,9 +187,9 @@ async function keepFor(outcome: StoreOutcome, keep: Keep | undefined, form: Form
  * `keep` exists only for those) dates it back by the minimum fill time: the person already filled the
  * form once, so sending again at once must not look like a bot's haste. Otherwise it is issued now.
  */
-async function freshRender(form: FormDef, settings: Settings, filledOnce: boolean): Promise<Keep> {
+async function freshRender(form: FormDef, settings: Settings, filledOnce: boolean, nowMs: number): Promise<Keep> {
   const sid = crypto.randomUUID();
-  const issued = Date.now() - (filledOnce ? settings.forms.minFillMs : 0);
+  const issued = nowMs - (filledOnce ? settings.forms.minFillMs : 0);
   return { stamp: await signFormStamp(settings.forms.signingSecret!, form.id, sid, issued), sid };
 }
 

@@ -1,11 +1,9 @@
 import type { ErrorCode } from "~/lib/http/errors";
 import { isAllowedProviderUrl } from "~/lib/http/loopback";
 
-// Server-side Turnstile verification. It fails closed: anything short of a clear, matching "yes"
-// from siteverify is a refusal (docs/decisions/001-turnstile-fails-closed.md).
-// Home-made on purpose: siteverify is one form POST, and the packages that wrap it return the raw
-// answer, leaving the checks that matter here (hostname and action match, token size, a bounded
-// retry with an idempotency key, every doubt a refusal with a catalogue code) to the caller anyway.
+// Turnstile verification, failing closed: anything short of a clear, matching "yes" is a refusal
+// (docs/decisions/001). Home-made: the wrappers return the raw answer and leave every check here
+// (hostname, action, token size, a bounded retry, a catalogue code per doubt) to the caller anyway.
 
 export const MAX_TOKEN_LENGTH = 2048;
 export const TOTAL_TIMEOUT_MS = 10_000;

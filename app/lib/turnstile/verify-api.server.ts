@@ -1,14 +1,15 @@
 import { ERROR_CODE_HEADER, problemJson } from "~/lib/http/responses.server";
 import { checkOrigin } from "~/lib/http/cors.server";
-import { clientIp, expectedHostnames, type Settings } from "~/lib/settings/turnstile.server";
+import { expectedHostnames, type TurnstileSettings } from "~/lib/settings/turnstile.server";
 import { ERRORS } from "~/lib/http/errors";
-import { hitRateLimits, ipSubject, rateLimitHeaders, type RateRule } from "~/lib/http/rate-limit.server";
+import { clientIp, ipSubject } from "~/lib/http/client-ip.server";
+import { rateLimitHeaders, type RateRule } from "~/lib/http/rate-limit.server";
+import { hitRateLimits } from "~/lib/storage/rate-limits.server";
 import { readBody } from "~/lib/http/request-body.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 
-// POST /api/turnstile/verify: lets another backend use Gatepost only to check a Turnstile token, with
-// the same verifier (and the same fail-closed rules) as the forms. It is meant for servers, so it
-// sends no CORS headers and refuses any cross-origin browser call.
+// POST /api/turnstile/verify: another backend checks a token with the forms' fail-closed verifier.
+// Meant for servers: no CORS headers, and a cross-origin browser call is refused.
 
 export const VERIFY_RATE_LIMITS = { perMinute: 60, perDay: 1000 };
 const MAX_ACTION_LENGTH = 32;
@@ -21,18 +22,20 @@ function verifyRules(ip: string | null): RateRule[] {
   ];
 }
 
-/**
- * Answers a verify call. A verdict on the token is 200 `{ success, hostname, action, challenge_ts,
- * error_codes }`, like siteverify; refusals of the call itself are problem+json. Never throws.
- */
-export async function answerVerifyCall(request: Request, db: D1Database, settings: Settings): Promise<Response> {
-  // Headers first: a call from another origin is refused before its body is read (issue 19.1).
+/** A verdict on the token is 200 in siteverify's shape; refusals of the call are problem+json. Never throws. */
+export async function answerVerifyCall(
+  request: Request,
+  db: D1Database,
+  settings: TurnstileSettings,
+  now: () => number = Date.now,
+): Promise<Response> {
+  // Headers first: a call from another origin is refused before its body is read.
   if (!checkOrigin(request, []).ok) return problemJson("origin_not_allowed");
   const body = await readBody(request);
   if (!body.ok) return problemJson(body.code);
 
   const rules = verifyRules(clientIp(request));
-  const rate = await hitRateLimits(db, rules);
+  const rate = await hitRateLimits(db, rules, now());
   if (!rate.ok && "code" in rate) return problemJson(rate.code);
   const headers = rateLimitHeaders(rate, rules);
   if (!rate.ok) return problemJson("rate_limited", headers);

@@ -2,16 +2,15 @@ import type { Settings } from "~/lib/settings/settings.server";
 import type { FormDef } from "~/forms/schema";
 import { loadFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
 import { catalogSettings } from "~/lib/forms/live.server";
-import { parseSubmissionRow, type StoredSubmission } from "~/lib/storage/submissions.server";
-import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/attempt.server";
-import type { AttemptRecord } from "~/lib/delivery/attempt.server";
+import { DELIVERY_TIMEOUT_MS, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { attemptKind } from "~/lib/delivery/dispatch.server";
 import { settleStatements } from "~/lib/delivery/settle.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
+import { claimDue, type Claim } from "~/lib/storage/deliveries.server";
+import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submissions.server";
 
-// Drives the outbox: claim due deliveries under a lease, send each once, log the attempt and either
-// finish the delivery or schedule the next try. A drainer that dies mid-way simply lets its lease
-// expire; the next drain claims the row again (at-least-once, same webhook-id).
+// Drives the outbox: claim due deliveries under a lease, send each once, log and settle. A drainer that
+// dies lets its lease expire and the next claims the row again (at-least-once, same webhook-id).
 
 /** Longer than the 10 s timeout plus logging, so a live drainer never loses its claim mid-attempt. */
 export const LEASE_MS = 60_000;
@@ -19,20 +18,18 @@ export const LEASE_MS = 60_000;
 export const BATCH_SIZE = 6;
 
 export interface DrainOptions {
-  /** Names the claim holder; unique per drainer run. */
   owner?: string;
-  /** Most deliveries to attempt in this run. */
   limit?: number;
   batchSize?: number;
-  /** Scheduling clock (claims, next_attempt_at, attempted_at). Signatures always use real time. */
-  nowMs?: number;
+  /** Claims, schedules and the budget read it; webhook signatures always use real time. */
+  now?: () => number;
   fetch?: typeof fetch;
   timeoutMs?: number;
   leaseMs?: number;
   random?: () => number;
   /** Stop claiming new batches after this much wall time; claimed work still finishes. */
   budgetMs?: number;
-  /** How e-mail kinds are sent; null or absent: the Worker has no send_email binding, so they are held. */
+  /** Absent or null: no send_email binding, so e-mail kinds are held. */
   mailer?: Mailer | null;
 }
 
@@ -41,47 +38,6 @@ export interface DrainReport {
   delivered: number;
   retrying: number;
   dead: number;
-}
-
-export interface Claim {
-  id: string;
-  submissionId: string;
-  formId: string;
-  destination: string;
-  attempts: number;
-}
-
-const CLAIM = `UPDATE deliveries SET lease_owner = ?1, lease_until = ?2
-  WHERE id IN (
-    SELECT id FROM deliveries
-    WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3)
-      FILTER
-    ORDER BY next_attempt_at LIMIT ?4)
-  RETURNING id, submission_id, form_id, destination, attempts`;
-
-/** Leases up to `limit` due deliveries (optionally of one submission). One atomic statement. */
-export async function claimDue(
-  db: D1Database,
-  owner: string,
-  nowMs: number,
-  limit: number,
-  leaseMs = LEASE_MS,
-  submissionId?: string,
-): Promise<Claim[]> {
-  const sql = CLAIM.replace("FILTER", submissionId ? "AND submission_id = ?5" : "");
-  const params: unknown[] = [owner, nowMs + leaseMs, nowMs, limit];
-  if (submissionId) params.push(submissionId);
-  const { results } = await db
-    .prepare(sql)
-    .bind(...params)
-    .all<Record<string, unknown>>();
-  return results.map((row) => ({
-    id: String(row.id),
-    submissionId: String(row.submission_id),
-    formId: String(row.form_id),
-    destination: String(row.destination),
-    attempts: Number(row.attempts),
-  }));
 }
 
 /** Drains due deliveries in batches until none are due or `limit` is reached. Throws only if D1 fails. */
@@ -106,10 +62,8 @@ export async function deliverSubmissionNow(
 }
 
 /**
- * The first attempt at deliveries the accepting request inserted already leased to `owner`
- * (outbox.server leasedOutbox), sent from the submission it holds in memory: no claim and no re-read,
- * one D1 round trip to log every outcome. Started once the current task is done, so the answer goes
- * out first. For ctx.waitUntil; logs instead of throwing, and the drain covers anything it misses.
+ * The first attempt at rows the accepting request leased to itself (leasedOutbox), from the submission
+ * in memory: one D1 round trip to log every outcome, started after the answer. Logs instead of throwing.
  */
 export async function deliverLeasedAfterResponse(
   db: D1Database,
@@ -118,7 +72,7 @@ export async function deliverLeasedAfterResponse(
   submission: StoredSubmission,
   claims: readonly Claim[],
   owner: string,
-  options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random" | "mailer"> = {},
+  options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random" | "mailer" | "now"> = {},
 ): Promise<DrainReport | null> {
   await new Promise((resolve) => setTimeout(resolve, 0));
   const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
@@ -126,7 +80,7 @@ export async function deliverLeasedAfterResponse(
     const records = await Promise.all(
       claims.map((claim) => attemptDelivery(db, settings, claim, submission, form, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
     );
-    const nowMs = Date.now();
+    const nowMs = (options.now ?? Date.now)();
     const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
     await db.batch(settled.flatMap((s) => s.statements));
     for (const { outcome } of settled) report[outcome] += 1;
@@ -139,22 +93,24 @@ export async function deliverLeasedAfterResponse(
 }
 
 async function runDrain(db: D1Database, settings: Settings, options: DrainOptions, submissionId?: string): Promise<DrainReport> {
-  const { limit = 200, batchSize = BATCH_SIZE, leaseMs = LEASE_MS, timeoutMs = DELIVERY_TIMEOUT_MS } = options;
+  const { limit = 200, batchSize = BATCH_SIZE, leaseMs = LEASE_MS, timeoutMs = DELIVERY_TIMEOUT_MS, now = Date.now } = options;
   if (leaseMs <= timeoutMs) throw new Error("the lease must outlast the delivery timeout");
   const owner = options.owner ?? `drain:${crypto.randomUUID()}`;
   const report: DrainReport = { claimed: 0, delivered: 0, retrying: 0, dead: 0 };
   // Every form, archived ones too (their stored submissions are still delivered), and the console's
   // settings layered under the environment's: read once per run, from the isolate's catalog.
   let catalog: FormCatalog | null = null;
-  const stopAt = options.budgetMs === undefined ? Infinity : Date.now() + options.budgetMs;
-  while (report.claimed < limit && Date.now() < stopAt) {
-    const nowMs = options.nowMs ?? Date.now();
+  const stopAt = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
+  while (report.claimed < limit && now() < stopAt) {
     const size = Math.min(batchSize, limit - report.claimed);
-    const claims = await claimDue(db, owner, nowMs, size, leaseMs, submissionId);
+    const claims = await claimDue(db, { owner, nowMs: now(), limit: size, leaseMs, submissionId });
     report.claimed += claims.length;
     if (claims.length === 0) break;
-    const submissions = await loadSubmissions(db, claims);
-    catalog ??= await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: Date.now() });
+    const submissions = await loadSubmissions(
+      db,
+      claims.map((claim) => claim.submissionId),
+    );
+    catalog ??= await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
     const forms = catalog;
     const layered = catalogSettings(settings, forms);
     const outcomes = await Promise.all(
@@ -162,7 +118,7 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
         const form = forms.forms.get(claim.formId)?.form;
         const record = await attemptDelivery(db, layered, claim, submissions.get(claim.submissionId), form, timeoutMs, options);
         // The attempt's log row and its delivery's new state land together, in one batch.
-        const { statements, outcome } = settleStatements(db, claim, owner, record, options.nowMs ?? Date.now(), options.random);
+        const { statements, outcome } = settleStatements(db, claim, owner, record, now(), options.random);
         await db.batch(statements);
         return outcome;
       }),
@@ -173,15 +129,6 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   return report;
 }
 
-async function loadSubmissions(db: D1Database, claims: Claim[]): Promise<Map<string, StoredSubmission>> {
-  const ids = [...new Set(claims.map((c) => c.submissionId))];
-  const { results } = await db
-    .prepare("SELECT * FROM submissions WHERE id IN (SELECT value FROM json_each(?1))")
-    .bind(JSON.stringify(ids))
-    .all<Record<string, unknown>>();
-  return new Map(results.map((row) => [String(row.id), parseSubmissionRow(row)]));
-}
-
 async function attemptDelivery(
   db: D1Database,
   settings: Settings,
@@ -189,12 +136,13 @@ async function attemptDelivery(
   submission: StoredSubmission | undefined,
   form: FormDef | undefined,
   timeoutMs: number,
-  options: Pick<DrainOptions, "fetch" | "mailer">,
+  options: Pick<DrainOptions, "fetch" | "mailer" | "now">,
 ): Promise<AttemptRecord> {
   if (!submission || !form) {
     const detail = !submission ? "the submission no longer exists" : `form ${claim.formId} is not defined`;
     console.error(`delivery ${claim.id} cannot be sent: ${detail}`);
     return { delivered: false, httpStatus: null, error: "config", detail, latencyMs: 0, excerpt: null };
   }
-  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch: options.fetch, mailer: options.mailer ?? null });
+  const { fetch, mailer = null, now = Date.now } = options;
+  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch, mailer, nowMs: now() });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bytesOfBinary, decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64url";
+import { bytesOfBinary, decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64";
 
 describe("base64url", () => {
   it("round-trips every byte value, at every length modulo 3", () => {

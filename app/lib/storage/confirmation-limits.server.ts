@@ -1,0 +1,118 @@
+import sql from "sql-template-tag";
+import { z } from "zod";
+import type { RateRule } from "~/lib/http/rate-limit.server";
+import { rateLimitStatement, ruleIsFull } from "~/lib/storage/rate-limits.server";
+import { parseRows, statement } from "~/lib/storage/sql.server";
+import type { Lease } from "~/lib/storage/deliveries.server";
+
+// The confirmation_limits table and the accept batch's statements that queue a confirmation only
+// within its limits (docs/decisions/025); the limits and their words are delivery/confirmation-limits'.
+
+export interface ConfirmationRow {
+  id: string;
+  submissionId: string;
+  formId: string;
+  nowMs: number;
+  lease: Lease | null;
+}
+
+export interface ConfirmationChecks {
+  /** The folded mailbox's key, or null when the sender gave no valid address. */
+  mailboxKey: string | null;
+  windowMs: number;
+  network: RateRule;
+  site: RateRule;
+  reasons: { noAddress: string; mailbox: string; network: string; site: string };
+}
+
+/** The accept batch's statements for one confirmation, in the order they must run. */
+export type ConfirmationStatements = {
+  /** Its delivery row, pending or settled as skipped; RETURNING id and status (read them with skippedIds). */
+  queue: D1PreparedStatement;
+  count: D1PreparedStatement;
+  slot: D1PreparedStatement;
+  skippedLog: D1PreparedStatement;
+};
+
+/**
+ * One confirmation's statements: its row, pending when every limit has room, else settled at once as
+ * skipped with the reason; the counts and the mailbox slot move only for a pending one. Pure.
+ */
+export function confirmationStatements(db: D1Database, row: ConfirmationRow, checks: ConfirmationChecks): ConfirmationStatements {
+  const { id, submissionId, formId, nowMs, lease } = row;
+  const { mailboxKey, reasons } = checks;
+  const createdAt = new Date(nowMs).toISOString();
+  const reason = sql`CASE
+      WHEN ${mailboxKey} IS NULL THEN ${reasons.noAddress}
+      WHEN EXISTS (SELECT 1 FROM confirmation_limits WHERE form_id = ${formId} AND address_key = ${mailboxKey}
+        AND sent_at > ${nowMs - checks.windowMs}) THEN ${reasons.mailbox}
+      WHEN ${ruleIsFull(checks.network, nowMs)} THEN ${reasons.network}
+      WHEN ${ruleIsFull(checks.site, nowMs)} THEN ${reasons.site}
+    END`;
+  // Only beside a stored submission, like every outbox row (insertDeliveryStatement).
+  const queue = statement(
+    db,
+    sql`INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at,
+         lease_owner, lease_until, last_error, delivered_at)
+       SELECT ${id}, ${submissionId}, ${formId}, 'confirmation', CASE WHEN r.reason IS NULL THEN 'pending' ELSE 'delivered' END,
+         CASE WHEN r.reason IS NULL THEN 0 ELSE 1 END, ${nowMs}, ${createdAt},
+         CASE WHEN r.reason IS NULL THEN ${lease?.owner ?? null} END, CASE WHEN r.reason IS NULL THEN ${lease?.untilMs ?? null} END,
+         r.reason, CASE WHEN r.reason IS NULL THEN NULL ELSE ${createdAt} END
+       FROM (SELECT ${reason} AS reason) AS r
+       WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ${submissionId})
+       RETURNING id, status`,
+  );
+  const queued = sql`EXISTS (SELECT 1 FROM deliveries WHERE id = ${id} AND status = 'pending')`;
+  const count = rateLimitStatement(db, [checks.network, checks.site], nowMs, queued);
+  const slot = statement(
+    db,
+    sql`INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at)
+       SELECT ${formId}, ${mailboxKey}, ${id}, ${nowMs} WHERE ${queued}
+       ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at`,
+  );
+  const skippedLog = statement(
+    db,
+    sql`INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
+       SELECT ${id}, ${createdAt}, NULL, 'skipped', 0, NULL WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ${id} AND status = 'delivered')`,
+  );
+  return { queue, count, slot, skippedLog };
+}
+
+const QueuedRowSchema = z.object({ id: z.string(), status: z.enum(["pending", "delivered"]) });
+
+/** The id of the confirmation when the `queue` statement's result says it was settled as skipped at once. */
+export function skippedIds(queued: D1Result): string[] {
+  return parseRows(QueuedRowSchema, queued.results)
+    .filter((row) => row.status === "delivered")
+    .map((row) => row.id);
+}
+
+const SlotRowSchema = z.object({ delivery_id: z.string() });
+
+/** Takes the mailbox's slot for a pending delivery in one upsert: true when it may send (or is a retry of the holder). D1 errors throw. */
+export async function reserveConfirmationSlot(
+  db: D1Database,
+  {
+    formId,
+    mailboxKey,
+    deliveryId,
+    nowMs,
+    windowMs,
+  }: { formId: string; mailboxKey: string; deliveryId: string; nowMs: number; windowMs: number },
+): Promise<boolean> {
+  const row = await statement(
+    db,
+    sql`INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at)
+       SELECT ${formId}, ${mailboxKey}, ${deliveryId}, ${nowMs} WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ${deliveryId} AND status = 'pending')
+       ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at
+       WHERE confirmation_limits.sent_at <= ${nowMs - windowMs} OR confirmation_limits.delivery_id = excluded.delivery_id
+       RETURNING delivery_id`,
+  ).first();
+  return row !== null && SlotRowSchema.parse(row).delivery_id === deliveryId;
+}
+
+/** Forgets slots older than `windowMs` (the cron's prune job). Returns rows removed. D1 errors throw. */
+export async function pruneConfirmationLimits(db: D1Database, nowMs: number, windowMs: number): Promise<number> {
+  const result = await statement(db, sql`DELETE FROM confirmation_limits WHERE sent_at <= ${nowMs - windowMs}`).run();
+  return result.meta.changes ?? 0;
+}

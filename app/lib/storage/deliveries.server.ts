@@ -1,0 +1,188 @@
+import sql, { empty } from "sql-template-tag";
+import { z } from "zod";
+import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
+
+// The outbox's tables, `deliveries` and `delivery_attempts` (docs/decisions/003-outbox.md); what to
+// send and when to retry is app/lib/delivery/'s to decide.
+
+export const DeliveryRowSchema = z.object({
+  id: z.string(),
+  submission_id: z.string(),
+  form_id: z.string(),
+  destination: z.string(),
+  status: z.enum(["pending", "delivered", "dead"]),
+  attempts: z.number(),
+  next_attempt_at: z.number(),
+  lease_owner: z.string().nullable(),
+  lease_until: z.number().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+});
+
+export const AttemptRowSchema = z.object({
+  id: z.number(),
+  delivery_id: z.string(),
+  attempted_at: z.string(),
+  http_status: z.number().nullable(),
+  error: z.string().nullable(),
+  latency_ms: z.number(),
+  response_excerpt: z.string().nullable(),
+});
+
+/** A delivery leased to one sender: what it needs to make one attempt. */
+export interface Claim {
+  id: string;
+  submissionId: string;
+  formId: string;
+  destination: string;
+  attempts: number;
+}
+
+export interface Lease {
+  owner: string;
+  untilMs: number;
+}
+
+/** One pending delivery, due at `nowMs`, leased when `lease` is given; only beside a stored submission (docs/decisions/033). Pure. */
+export function insertDeliveryStatement(db: D1Database, claim: Claim, nowMs: number, lease: Lease | null): D1PreparedStatement {
+  const { id, submissionId, formId, destination } = claim;
+  return statement(
+    db,
+    sql`INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at,
+        lease_owner, lease_until)
+      SELECT ${id}, ${submissionId}, ${formId}, ${destination}, 'pending', 0, ${nowMs}, ${new Date(nowMs).toISOString()},
+        ${lease?.owner ?? null}, ${lease?.untilMs ?? null}
+      WHERE EXISTS (SELECT 1 FROM submissions WHERE id = ${submissionId})`,
+  );
+}
+
+const ClaimRowSchema = DeliveryRowSchema.pick({ id: true, submission_id: true, form_id: true, destination: true, attempts: true });
+
+/** Leases up to `limit` due deliveries to `owner` (only those of `submissionId` when given). One atomic statement; D1 errors throw. */
+export async function claimDue(
+  db: D1Database,
+  { owner, nowMs, limit, leaseMs, submissionId }: { owner: string; nowMs: number; limit: number; leaseMs: number; submissionId?: string },
+): Promise<Claim[]> {
+  const query = sql`UPDATE deliveries SET lease_owner = ${owner}, lease_until = ${nowMs + leaseMs}
+    WHERE id IN (
+      SELECT id FROM deliveries
+      WHERE status = 'pending' AND next_attempt_at <= ${nowMs} AND (lease_until IS NULL OR lease_until <= ${nowMs})
+        ${submissionId ? sql`AND submission_id = ${submissionId}` : empty}
+      ORDER BY next_attempt_at LIMIT ${limit})
+    RETURNING id, submission_id, form_id, destination, attempts`;
+  const { results } = await statement(db, query).all();
+  return parseRows(ClaimRowSchema, results).map((row) => ({
+    id: row.id,
+    submissionId: row.submission_id,
+    formId: row.form_id,
+    destination: row.destination,
+    attempts: row.attempts,
+  }));
+}
+
+/** What one attempt left for the delivery log (delivery/attempt.server.ts' AttemptRecord fits it). */
+export interface AttemptLog {
+  httpStatus: number | null;
+  error: string | null;
+  latencyMs: number;
+  excerpt: string | null;
+}
+
+/** The attempt's row in the delivery log. Pure. */
+export function logAttemptStatement(db: D1Database, deliveryId: string, attemptedAt: string, log: AttemptLog): D1PreparedStatement {
+  return statement(
+    db,
+    sql`INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
+      VALUES (${deliveryId}, ${attemptedAt}, ${log.httpStatus}, ${log.error}, ${log.latencyMs}, ${log.excerpt})`,
+  );
+}
+
+/** A `config` row in the delivery log, written only when `reason` differs from the delivery's last error. */
+export function logHeldOnChangeStatement(
+  db: D1Database,
+  deliveryId: string,
+  attemptedAt: string,
+  latencyMs: number,
+  reason: string | null,
+): D1PreparedStatement {
+  return statement(
+    db,
+    sql`INSERT INTO delivery_attempts (delivery_id, attempted_at, http_status, error, latency_ms, response_excerpt)
+      SELECT ${deliveryId}, ${attemptedAt}, NULL, 'config', ${latencyMs}, NULL
+      WHERE NOT EXISTS (SELECT 1 FROM deliveries WHERE id = ${deliveryId} AND last_error IS ${reason})`,
+  );
+}
+
+/** Settles a pending delivery as delivered, whoever holds its lease; `note` is kept as its last_error. */
+export function markDeliveredStatement(db: D1Database, deliveryId: string, deliveredAt: string, note: string | null): D1PreparedStatement {
+  return statement(
+    db,
+    sql`UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ${deliveredAt},
+        lease_owner = NULL, lease_until = NULL, last_error = ${note}
+      WHERE id = ${deliveryId} AND status = 'pending'`,
+  );
+}
+
+/** Releases `owner`'s lease and looks again at `nextAttemptMs`, keeping the attempt count. */
+export function holdStatement(
+  db: D1Database,
+  claim: Claim,
+  owner: string,
+  nextAttemptMs: number,
+  reason: string | null,
+): D1PreparedStatement {
+  return statement(
+    db,
+    sql`UPDATE deliveries SET next_attempt_at = ${nextAttemptMs}, last_error = ${reason}, lease_owner = NULL, lease_until = NULL
+      WHERE id = ${claim.id} AND lease_owner = ${owner} AND status = 'pending'`,
+  );
+}
+
+/** Counts a failed attempt while `owner` still holds the lease: pending again at `nextAttemptMs`, or dead. */
+export function failedAttemptStatement(
+  db: D1Database,
+  claim: Claim,
+  owner: string,
+  { attempts, dead, nextAttemptMs, reason }: { attempts: number; dead: boolean; nextAttemptMs: number; reason: string | null },
+): D1PreparedStatement {
+  return statement(
+    db,
+    sql`UPDATE deliveries SET attempts = ${attempts}, status = ${dead ? "dead" : "pending"}, next_attempt_at = ${nextAttemptMs},
+        last_error = ${reason}, lease_owner = NULL, lease_until = NULL
+      WHERE id = ${claim.id} AND lease_owner = ${owner} AND status = 'pending'`,
+  );
+}
+
+// Requeueing starts a fresh retry schedule; the attempts log keeps every earlier attempt.
+const requeue = (nowMs: number) =>
+  sql`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${nowMs}, lease_owner = NULL, lease_until = NULL,
+    last_error = NULL, delivered_at = NULL`;
+// A confirmation that went (or was skipped) is never queued again: the sender was promised at most one
+// a day. A dead one never went, so it may be; the drain's mailbox slot still holds it.
+const SETTLED_CONFIRMATION = sql`destination = 'confirmation' AND status = 'delivered'`;
+const IdRowSchema = DeliveryRowSchema.pick({ id: true });
+
+/** Requeues every delivery of one submission but a confirmation that went, keeping webhook-ids. D1 errors throw. */
+export async function requeueSubmission(
+  db: D1Database,
+  submissionId: string,
+  nowMs: number,
+): Promise<{ found: boolean; requeued: number; kept: number }> {
+  const done = await runBatch(db, {
+    found: statement(db, sql`SELECT id FROM submissions WHERE id = ${submissionId}`),
+    requeued: statement(db, sql`${requeue(nowMs)} WHERE submission_id = ${submissionId} AND NOT (${SETTLED_CONFIRMATION}) RETURNING id`),
+    kept: statement(db, sql`SELECT id FROM deliveries WHERE submission_id = ${submissionId} AND ${SETTLED_CONFIRMATION}`),
+  });
+  return {
+    found: done.found.results.length > 0,
+    requeued: parseRows(IdRowSchema, done.requeued.results).length,
+    kept: parseRows(IdRowSchema, done.kept.results).length,
+  };
+}
+
+/** Requeues every dead delivery of one form; returns how many. D1 errors throw. */
+export async function requeueDead(db: D1Database, formId: string, nowMs: number): Promise<number> {
+  const { results } = await statement(db, sql`${requeue(nowMs)} WHERE form_id = ${formId} AND status = 'dead' RETURNING id`).all();
+  return parseRows(IdRowSchema, results).length;
+}

@@ -1,0 +1,84 @@
+import sql, { join, type Sql } from "sql-template-tag";
+import { z } from "zod";
+import {
+  judgeRateLimits,
+  windowKey,
+  windowStart,
+  type RateLimitResult,
+  type RateRule,
+  type RateVerdict,
+} from "~/lib/http/rate-limit.server";
+import { parseRows, statement } from "~/lib/storage/sql.server";
+
+// Rate-limit counts in D1. Each window is one atomic upsert that returns the new count, so concurrent
+// requests can never both read "4" and both pass a limit of 5 (docs/decisions/002). The accept batch
+// counts first and guards its insert with withinRateLimits (docs/decisions/012).
+
+const RateLimitRowSchema = z.object({ key: z.string(), window_start: z.number(), count: z.number() });
+const CountRowSchema = RateLimitRowSchema.pick({ key: true, count: true });
+
+/**
+ * One upsert for all rules (each statement costs D1 encoding work under load), RETURNING each window's
+ * count after this hit; with `onlyIf`, nothing is counted or returned unless it holds.
+ */
+export function rateLimitStatement(
+  db: D1Database,
+  rules: readonly RateRule[],
+  nowMs: number,
+  onlyIf: Sql | null = null,
+): D1PreparedStatement {
+  const windows = rules.map((rule) => [windowKey(rule), windowStart(rule, nowMs)] as const);
+  // An upsert fed by a SELECT needs its WHERE clause (SQLite's parsing rule for INSERT … SELECT … ON CONFLICT).
+  const source = onlyIf
+    ? sql`SELECT column1, column2, 1 FROM (VALUES ${join(windows.map(([key, start]) => sql`(${key}, ${start})`))}) WHERE ${onlyIf}`
+    : sql`VALUES ${join(windows.map(([key, start]) => sql`(${key}, ${start}, 1)`))}`;
+  return statement(
+    db,
+    sql`INSERT INTO rate_limits (key, window_start, count) ${source}
+       ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1
+       RETURNING key, count`,
+  );
+}
+
+/** SQL true when one more hit would put the rule's window over its limit: for guards that decide before counting. */
+export function ruleIsFull(rule: RateRule, nowMs: number): Sql {
+  return sql`COALESCE((SELECT count FROM rate_limits WHERE key = ${windowKey(rule)} AND window_start = ${windowStart(rule, nowMs)}), 0) >= ${rule.limit}`;
+}
+
+/** SQL true when every rule's count, as the batch left it, is within its limit; a missing row fails closed. */
+export function withinRateLimits(rules: readonly RateRule[], nowMs: number): Sql {
+  if (rules.length === 0) return sql`1`;
+  const within = rules.map(
+    (rule) =>
+      sql`(SELECT count FROM rate_limits WHERE key = ${windowKey(rule)} AND window_start = ${windowStart(rule, nowMs)}) <= ${rule.limit}`,
+  );
+  return join(within, " AND ");
+}
+
+/** The verdict for RETURNING rows, matched by key (their order is not promised); a missing row is over the limit. */
+export function verdictOfRows(rules: readonly RateRule[], rows: readonly unknown[], nowMs: number): RateVerdict {
+  const counts = new Map<string, number>();
+  for (const row of parseRows(CountRowSchema, rows)) counts.set(row.key, Math.max(counts.get(row.key) ?? 0, row.count));
+  return judgeRateLimits(
+    rules,
+    rules.map((rule) => counts.get(windowKey(rule)) ?? Infinity),
+    nowMs,
+  );
+}
+
+/** Counts one hit against every rule in one round trip. D1 failures come back as storage_unavailable. */
+export async function hitRateLimits(db: D1Database, rules: readonly RateRule[], nowMs: number): Promise<RateLimitResult> {
+  if (rules.length === 0) return judgeRateLimits(rules, [], nowMs);
+  try {
+    const { results } = await rateLimitStatement(db, rules, nowMs).all();
+    return verdictOfRows(rules, results, nowMs);
+  } catch (error) {
+    console.error("rate limit check failed:", error);
+    return { ok: false, code: "storage_unavailable" };
+  }
+}
+
+/** Deletes windows that ended more than a day ago (the cron's prune job). */
+export async function pruneRateLimits(db: D1Database, nowMs: number): Promise<void> {
+  await statement(db, sql`DELETE FROM rate_limits WHERE window_start < ${Math.floor(nowMs / 1000) - 2 * 86_400}`).run();
+}
