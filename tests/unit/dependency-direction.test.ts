@@ -15,15 +15,17 @@ const LIB = path.join(APP, "lib");
 
 /** What each folder may import besides itself (and ~/forms, the form definitions). */
 const ALLOWED: Record<string, readonly string[]> = {
-  maintenance: ["delivery", "uploads", "storage", "http", "settings", "crypto", "text"],
-  submit: ["turnstile", "delivery", "uploads", "storage", "http", "settings", "crypto", "text"],
+  maintenance: ["delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "text"],
+  submit: ["turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "text"],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
-  admin: ["turnstile", "delivery", "uploads", "storage", "http", "settings", "crypto", "text"],
+  admin: ["turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "text"],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
   turnstile: ["storage", "http", "settings", "crypto", "text"],
-  delivery: ["uploads", "storage", "http", "settings", "crypto", "text"],
+  delivery: ["uploads", "forms", "storage", "http", "settings", "crypto", "text"],
   // Uploaded files: their types, names, download links and the orphan sweep (R2 itself: storage).
   uploads: ["storage", "http", "settings", "crypto", "text"],
+  // The form catalog (files and the console's forms, ADR 045), patterns, the JSON Schema export.
+  forms: ["storage", "http", "settings", "crypto", "text"],
   storage: ["http", "settings", "crypto", "text"],
   settings: ["http", "crypto", "text"],
   http: ["crypto", "text"],

@@ -26,6 +26,8 @@ const URL_ = `https://forms.example.org/files/${ID}/${FILE.id}?expires=179597160
 const submission = {
   id: ID,
   formId: "apply",
+  formVersion: null,
+  test: false,
   receivedAt: "2026-11-22T17:00:00.000Z",
   fields: { name: "Ada", email: "ada@example.org", cv: [FILE] },
   status: "accepted",

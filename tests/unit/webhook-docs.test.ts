@@ -42,6 +42,8 @@ describe("the example request in docs/webhooks.md", () => {
       {
         id: sample.submission.id,
         formId: sample.form,
+        formVersion: sample.submission.form_version,
+        test: sample.submission.test,
         fields: sample.submission.fields,
         receivedAt: sample.submission.received_at,
         status: "accepted",

@@ -152,6 +152,8 @@ export interface SinkRequest {
   outcome: string;
   status: number;
   signatureValid: boolean;
+  /** How many v1 signatures the webhook-signature header carried. */
+  signatures: number;
 }
 export interface SinkState {
   mode: string;
@@ -171,6 +173,10 @@ export const sink = {
   },
   async reset() {
     await fetch(`${inject("sinkControl")}/reset`, { method: "POST" });
+  },
+  /** Secrets to accept beside its own until the next reset (secrets made in the console). */
+  async acceptSecrets(secrets: string) {
+    await fetch(`${inject("sinkControl")}/secrets`, { method: "POST", body: JSON.stringify({ secrets }) });
   },
   async state(): Promise<SinkState> {
     return (await fetch(`${inject("sinkControl")}/state`)).json();
@@ -262,6 +268,16 @@ export function countingDb(db: D1Database): {
     },
   });
   return { db: proxy, trips: () => log.length, log: () => log.map((t) => [...t]), statements: () => sqlLog.map((t) => [...t]) };
+}
+
+/**
+ * Makes this isolate's form catalog warm (docs/decisions/045): a page view reads it from D1 when it is
+ * cold, so a test that counts round trips on the accept path starts from a warm isolate, as a busy
+ * site's requests do.
+ */
+export async function warmFormCatalog(appEnv: Env = testEnv()): Promise<void> {
+  const response = await appFetch(new Request("http://localhost/f/contact"), appEnv);
+  if (response.status !== 200) throw new Error(`warming the form catalog: GET /f/contact answered ${response.status}`);
 }
 
 /** Empties every table a submission can touch, so each test starts from nothing. */

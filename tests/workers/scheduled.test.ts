@@ -17,6 +17,7 @@ describe("the Worker's scheduled handler", () => {
       "drain-outbox",
       "prune-rate-limits",
       "apply-retention",
+      "reseal-settings",
       "fold-search-texts",
       "sweep-orphaned-files",
     ]);

@@ -7,6 +7,8 @@ import { formatBytes, typeLabels } from "~/lib/uploads/file-types";
 
 function show(field: FieldDef | undefined, value: FieldValue): string {
   if (value === null || value === "") return "—";
+  if (Array.isArray(value))
+    return value.length > 0 ? value.map((file) => `${file.name} (${file.type}, ${file.size} bytes)`).join(", ") : "—";
   if (typeof value === "boolean" || field?.type === "checkbox") return value === true || value === "true" ? "Yes" : "No";
   if (field?.type === "select") return field.options?.find((o) => o.value === value)?.label ?? String(value);
   return String(value);

@@ -24,7 +24,16 @@ export interface WebhookFile {
 export interface WebhookPayload {
   type: "submission.created";
   form: string;
-  submission: { id: string; received_at: string; fields: StoredSubmission["fields"]; files: WebhookFile[] };
+  submission: {
+    id: string;
+    received_at: string;
+    /** The form version the fields were validated against: /f/<form>/schema.json describes the current one. */
+    form_version: string | null;
+    /** True for a test sent from the console ("Send a test"), with sample values. */
+    test: boolean;
+    fields: StoredSubmission["fields"];
+    files: WebhookFile[];
+  };
   verification: { hostname: string; action: string; challenge_ts: string } | null;
 }
 
@@ -46,6 +55,8 @@ export function buildPayload(submission: StoredSubmission, files: readonly Linke
     submission: {
       id: submission.id,
       received_at: submission.receivedAt,
+      form_version: submission.formVersion,
+      test: submission.test,
       fields: submission.fields,
       files: files.map(({ field, file, link }) => ({
         id: file.id,

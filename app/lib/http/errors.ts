@@ -84,6 +84,7 @@ export const ERRORS = {
   },
   form_expired: { status: 400, message: "This form was open for too long. Please check your answers and send it again." },
   form_signing_secret_missing: { status: 500, message: SERVER_MISCONFIGURED },
+  form_archived: { status: 410, message: "This form no longer takes submissions." },
   // admin
   admin_closed: {
     status: 503,
@@ -100,6 +101,24 @@ export const ERRORS = {
   admin_cross_origin: { status: 403, message: "This action must be sent from the operator console itself." },
   admin_not_quarantined: { status: 409, message: "This submission is not in quarantine." },
   admin_bad_request: { status: 400, message: "That request to the operator console is not complete." },
+  // console forms and the admin API
+  form_definition_invalid: { status: 422, message: "The form definition has problems: each one is listed." },
+  form_defined_in_code: { status: 409, message: "This form is defined by a file in app/forms/: change it there." },
+  form_exists: { status: 409, message: "There is already a form with that id." },
+  form_draft_missing: { status: 409, message: "There is no draft to publish: save one first." },
+  form_publish_conflict: { status: 409, message: "Someone else published this form meanwhile. Reload it and publish again." },
+  form_field_names_in_use: {
+    status: 409,
+    message:
+      "Fields that already hold data would be renamed or removed, and webhook receivers depend on field names. Confirm to publish anyway.",
+  },
+  settings_encryption_key_missing: {
+    status: 503,
+    message: "Destinations can be kept in the console once its encryption key is set (docs/destinations.md).",
+  },
+  setting_set_by_environment: { status: 409, message: "This setting is set by the environment, which wins: change it there." },
+  setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
+  admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
   internal_error: { status: 500, message: "Something went wrong on our side." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

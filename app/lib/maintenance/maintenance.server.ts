@@ -1,4 +1,5 @@
-import { FORMS } from "~/forms/registry";
+import { loadFormCatalog } from "~/lib/forms/catalog.server";
+import { resealSettings } from "~/lib/forms/reseal.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
@@ -44,8 +45,24 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
       return windows;
     },
   },
-  // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
-  { name: "apply-retention", run: ({ db, bucket, now }) => applyRetention(db, bucket, FORMS, now()) },
+  // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md), console forms (archived
+  // ones too) beside the files; their uploaded files go with them. Without D1 the job fails like the
+  // others and runs again next minute.
+  {
+    name: "apply-retention",
+    run: async ({ db, bucket, settings, now }) => {
+      const catalog = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
+      if (catalog.incomplete) throw new Error("the form catalog could not be read");
+      return applyRetention(
+        db,
+        bucket,
+        [...catalog.forms.values()].map((live) => live.form),
+        now(),
+      );
+    },
+  },
+  // Console settings sealed with an older SETTINGS_ENCRYPTION_KEY, sealed again with the first (rotation).
+  { name: "reseal-settings", run: ({ db, settings }) => resealSettings(db, settings.encryptionKeys) },
   // Rows stored before migration 0010; one read that finds nothing once every row has its text.
   { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
   // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2

@@ -63,6 +63,8 @@ export type AcceptResult =
 export interface AcceptInput {
   request: Request;
   form: FormDef;
+  /** The version of `form` the submission is validated against, recorded with it (LiveForm.version). */
+  formVersion: string;
   env: Env;
   settings: Settings;
   channel: Channel;
@@ -74,7 +76,7 @@ export interface AcceptInput {
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
 export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult> {
-  const { request, form, env, settings, ctx, mailer, channel, now } = input;
+  const { request, form, formVersion, env, settings, ctx, mailer, channel, now } = input;
   // Checks on headers alone come first: a post refused by them is never read or parsed.
   const uploads = uploadLimitsOf(form);
   const declared = declaresTooLarge(request, uploads);
@@ -171,6 +173,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     submission: {
       id,
       formId: form.id,
+      formVersion,
       fields: values,
       verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
       quarantineReason: judged.bot ? judged.reason : undefined,
@@ -186,7 +189,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
   const due = outcome.kind === "stored" ? outbox.claims.filter((claim) => !outcome.settled.has(claim.id)) : [];
   if (outcome.kind === "stored" && due.length > 0) {
-    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, outcome.stored, due, owner, { mailer, now }));
+    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, form, outcome.stored, due, owner, { mailer, now }));
   }
   return answer(outcome, rules, echo, await keepFor(outcome, keep, form, settings, nowMs));
 }
