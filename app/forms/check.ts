@@ -33,7 +33,17 @@ const paragraph = (max: number) =>
     .string()
     .max(max)
     .refine((s) => !CONTROL.test(s), "must be plain text");
-const count = (min: number, max: number) => z.number().int().min(min).max(max);
+const count = (min: number, max: number, unit = "") =>
+  z
+    .number({ error: `must be a whole number${unit} from ${min} to ${max}` })
+    .int({ error: `must be a whole number${unit} from ${min} to ${max}` })
+    .min(min, { error: `must be a whole number${unit} from ${min} to ${max}` })
+    .max(max, { error: `must be a whole number${unit} from ${min} to ${max}` });
+/** The allow-list, named in the refusal: a type Gatepost cannot recognise by its bytes is never taken. */
+const uploadType = z.enum(UPLOAD_TYPES, {
+  error: (issue) =>
+    `lists ${JSON.stringify(issue.input)}, which is not a type Gatepost recognises by its leading bytes (${UPLOAD_TYPES.join(", ")}); HTML, SVG, XML, scripts, archives and executables are never taken`,
+});
 
 const OptionSchema = z.strictObject({ value: line(200).min(1), label: line(200).min(1) });
 
@@ -54,9 +64,9 @@ const FieldSchema = z.strictObject({
     .string()
     .regex(/^[a-z0-9 -]{1,100}$/, "must be HTML autocomplete tokens")
     .optional(),
-  accept: z.array(z.enum(UPLOAD_TYPES)).max(UPLOAD_TYPES.length).optional(),
+  accept: z.array(uploadType).max(UPLOAD_TYPES.length).optional(),
   maxFiles: count(1, MAX_FILES_CEILING).optional(),
-  maxBytes: count(1, MAX_UPLOAD_BYTES_CEILING).optional(),
+  maxBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
 });
 
 const DestinationSchema = z.discriminatedUnion("kind", [
@@ -80,7 +90,7 @@ export const FormDefSchema = z.strictObject({
   retentionDays: z.number(),
   rateLimit: z.strictObject({ perMinute: count(1, 10_000), perDay: count(1, 1_000_000) }).optional(),
   public: z.boolean().optional(),
-  maxUploadBytes: count(1, MAX_UPLOAD_BYTES_CEILING).optional(),
+  maxUploadBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
 });
 
 export interface CheckOptions {

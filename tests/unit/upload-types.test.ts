@@ -111,15 +111,15 @@ describe("checkForms on file fields", () => {
 
   it("refuses a type it cannot recognise, limits beyond its ceilings, a file larger than the total, and file settings elsewhere", () => {
     const file = (extra: Partial<FieldDef>): FieldDef => ({ name: "f", type: "file", label: "F", hint: "h", ...extra });
-    expect(() => checkForms([form([file({ accept: anyTypes("image/svg+xml") })])])).toThrow(/accept lists "image\/svg\+xml"/);
+    expect(() => checkForms([form([file({ accept: anyTypes("image/svg+xml") })])])).toThrow(/accept\.0: lists "image\/svg\+xml"/);
     expect(() => checkForms([form([file({ accept: anyTypes("text/html") })])])).toThrow(/never taken/);
-    expect(() => checkForms([form([file({ maxFiles: 0 })])])).toThrow(/maxFiles must be a whole number from 1 to 10/);
-    expect(() => checkForms([form([file({ maxBytes: 64 * 1024 * 1024 })])])).toThrow(/maxBytes must be a whole number/);
+    expect(() => checkForms([form([file({ maxFiles: 0 })])])).toThrow(/maxFiles: must be a whole number from 1 to 10/);
+    expect(() => checkForms([form([file({ maxBytes: 64 * 1024 * 1024 })])])).toThrow(/maxBytes: must be a whole number of bytes/);
     expect(() => checkForms([form([file({ maxBytes: 5_000_000 })], { maxUploadBytes: 1_000_000 })])).toThrow(
       /maxBytes is above the form's maxUploadBytes/,
     );
     expect(() => checkForms([form([{ name: "t", type: "text", label: "T", hint: "h", accept: ["application/pdf"] }])])).toThrow(
-      /accept applies to file fields only/,
+      /accept, maxFiles and maxBytes are for file fields/,
     );
   });
 });
