@@ -3,12 +3,14 @@ import { parseSettings } from "../app/lib/settings/settings.server";
 import { createMailer } from "../load-context";
 import { appHooks } from "./server-build";
 
-// The cron (every minute): drain the outbox, prune limit windows, apply retention. Awaited rather than
+// The cron (every minute): drain the outbox, prune limit windows, apply retention, sweep orphaned
+// uploads (app/lib/maintenance/maintenance.server.ts). Awaited rather than
 // handed to waitUntil, so a run ends when its jobs end and a caller that triggers runs back to back
 // (`wrangler dev --test-scheduled`, the benchmark) never stacks them up.
 export async function handleScheduled(_controller: ScheduledController, env: Env): Promise<void> {
   const results = await appHooks.runMaintenance({
     db: env.DB,
+    bucket: env.UPLOADS ?? null,
     settings: parseSettings(env),
     mailer: createMailer(env, EmailMessage),
     now: Date.now,

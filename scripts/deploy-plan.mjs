@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 
 /** Secrets no person should have to type: generated once, never rotated by a later deploy. */
-export const GENERATED_SECRETS = ["SESSION_SECRET", "FORM_SIGNING_SECRET"];
+export const GENERATED_SECRETS = ["SESSION_SECRET", "FORM_SIGNING_SECRET", "FILE_LINK_SECRET", "SETTINGS_ENCRYPTION_KEY"];
 /** Cloudflare's documented dummy keys: fine locally, never deployed (the dummy secret accepts any token). */
 const DUMMY_KEY = /^[123]x0{20,}AA$/;
 

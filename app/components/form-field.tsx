@@ -1,4 +1,5 @@
 import type { FieldDef } from "~/forms/schema";
+import { FileField } from "~/components/file-field";
 
 // Renders one schema field with its label, hint and error wired up for assistive technology:
 // the error sets aria-invalid and joins the hint in aria-describedby.
@@ -17,6 +18,7 @@ export function FormField({ field, value, error }: { field: FieldDef; value: str
     autoComplete: field.autocomplete,
   };
   if (field.type === "hidden") return <input type="hidden" name={field.name} defaultValue={value} />;
+  if (field.type === "file") return <FileField field={field} error={error} />;
 
   const hint = field.hint ? (
     <span className="hint" id={hintId}>

@@ -1,29 +1,140 @@
+import { z } from "zod";
 import { isExactOrigin } from "~/lib/http/origin";
-import type { FieldDef, FormDef } from "~/forms/schema";
+import { isLoopbackHost } from "~/lib/http/loopback";
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
+import { patternProblem } from "~/lib/forms/pattern";
 import { RESERVED_FIELDS } from "~/lib/submit/field-names";
+import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
 
-const ID = /^[a-z][a-z0-9-]{0,39}$/;
+// The one check of a form definition, whether it comes from a file in app/forms/ or from the console
+// (stored in D1): a zod schema for its shape and bounds, then the rules that span fields. Whatever an
+// owner types can never hurt visitors or the server (ADR 044): ids, names, texts, lists and numbers are
+// bounded; texts are plain text (no control characters; the page, e-mails and Slack show them as text,
+// never as markup); a pattern must be matchable in linear time; URLs are https.
+
+/** 32 characters at most: the id is the form's Turnstile action, which Cloudflare caps at 32. */
+const ID = /^[a-z][a-z0-9-]{0,31}$/;
 const FIELD_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
+/** Control characters, and the bidirectional overrides that make text read other than it is. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]/;
+const LINE_BREAK = /[\r\n\t]/;
+
+export const MAX_FIELDS = 50;
+export const MAX_FIELD_LENGTH = 65_536;
+
+const line = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !CONTROL.test(s) && !LINE_BREAK.test(s), "must be one line of plain text");
+const paragraph = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !CONTROL.test(s), "must be plain text");
+const count = (min: number, max: number, unit = "") =>
+  z
+    .number({ error: `must be a whole number${unit} from ${min} to ${max}` })
+    .int({ error: `must be a whole number${unit} from ${min} to ${max}` })
+    .min(min, { error: `must be a whole number${unit} from ${min} to ${max}` })
+    .max(max, { error: `must be a whole number${unit} from ${min} to ${max}` });
+/** The allow-list, named in the refusal: a type Gatepost cannot recognise by its bytes is never taken. */
+const uploadType = z.enum(UPLOAD_TYPES, {
+  error: (issue) =>
+    `lists ${JSON.stringify(issue.input)}, which is not a type Gatepost recognises by its leading bytes (${UPLOAD_TYPES.join(", ")}); HTML, SVG, XML, scripts, archives and executables are never taken`,
+});
+
+const OptionSchema = z.strictObject({ value: line(200).min(1), label: line(200).min(1) });
+
+const FieldSchema = z.strictObject({
+  name: z.string().max(40),
+  type: z.enum(FIELD_TYPES),
+  label: line(200),
+  hint: paragraph(500).optional(),
+  required: z.boolean().optional(),
+  minLength: count(0, MAX_FIELD_LENGTH).optional(),
+  maxLength: count(1, MAX_FIELD_LENGTH).optional(),
+  pattern: z.string().max(1000).optional(),
+  patternMessage: line(200).optional(),
+  min: z.number().finite().optional(),
+  max: z.number().finite().optional(),
+  options: z.array(OptionSchema).max(200).optional(),
+  autocomplete: z
+    .string()
+    .regex(/^[a-z0-9 -]{1,100}$/, "must be HTML autocomplete tokens")
+    .optional(),
+  accept: z.array(uploadType).max(UPLOAD_TYPES.length).optional(),
+  maxFiles: count(1, MAX_FILES_CEILING).optional(),
+  maxBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
+});
+
+const DestinationSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("webhook") }),
+  z.strictObject({ kind: z.literal("email") }),
+  z.strictObject({ kind: z.literal("slack") }),
+  z.strictObject({ kind: z.literal("discord") }),
+  z.strictObject({ kind: z.literal("confirmation"), subject: line(200), text: paragraph(5000) }),
+]);
+
+/** A form definition's shape and bounds. checkFormDef adds the rules that span fields. */
+export const FormDefSchema = z.strictObject({
+  id: z.string().max(32),
+  title: line(120).min(1),
+  description: paragraph(1000),
+  fields: z.array(FieldSchema).min(1).max(MAX_FIELDS),
+  destinations: z.array(DestinationSchema).max(5),
+  allowedOrigins: z.array(z.string().max(200)).max(20),
+  redirectUrl: z.string().max(2000).optional(),
+  successMessage: paragraph(1000).min(1),
+  retentionDays: z.number(),
+  rateLimit: z.strictObject({ perMinute: count(1, 10_000), perDay: count(1, 1_000_000) }).optional(),
+  public: z.boolean().optional(),
+  maxUploadBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
+});
+
+export interface CheckOptions {
+  /** Local development: a redirect URL may be plain http to a loopback host (ALLOW_LOOPBACK_WEBHOOKS). */
+  allowLoopbackHttp?: boolean;
+}
+
+export type DefinitionCheck = { ok: true; form: FormDef } | { ok: false; problems: string[] };
+
+/**
+ * The shape and bounds alone: what a console draft needs to be kept while its author is still fixing
+ * the rest. Never throws.
+ */
+export function checkFormShape(value: unknown): DefinitionCheck {
+  const parsed = FormDefSchema.safeParse(value);
+  const id = typeof (value as { id?: unknown } | null)?.id === "string" ? (value as { id: string }).id : "form";
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => describeIssue(id, value, issue)) };
+  return { ok: true, form: parsed.data as FormDef };
+}
+
+/** Checks one definition from anywhere (a file's export, a console draft, an imported JSON). Never throws. */
+export function checkFormDef(value: unknown, options: CheckOptions = {}): DefinitionCheck {
+  const shape = checkFormShape(value);
+  if (!shape.ok) return shape;
+  const form = shape.form;
+  const problems = [...checkForm(form, options), ...checkDestinations(form), ...checkUploads(form)];
+  const names = new Set<string>();
+  for (const field of form.fields) {
+    problems.push(...checkField(form.id, field));
+    if (names.has(field.name)) problems.push(`${form.id}: duplicate field "${field.name}"`);
+    names.add(field.name);
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, form };
+}
 
 /** Returns the forms unchanged, or throws an Error naming every problem found. */
 export function checkForms(forms: readonly FormDef[]): readonly FormDef[] {
   const problems: string[] = [];
   const ids = new Set<string>();
   for (const form of forms) {
-    if (!ID.test(form.id)) problems.push(`form id "${form.id}" must be lower-case letters, digits and dashes`);
     if (ids.has(form.id)) problems.push(`duplicate form id "${form.id}"`);
     ids.add(form.id);
-    if (!(form.retentionDays > 0)) problems.push(`${form.id}: retentionDays must be positive`);
-    for (const origin of form.allowedOrigins) {
-      if (!isExactOrigin(origin)) problems.push(`${form.id}: allowed origin "${origin}" is not scheme://host[:port]`);
-    }
-    problems.push(...checkDestinations(form));
-    const names = new Set<string>();
-    for (const field of form.fields) {
-      problems.push(...checkField(form.id, field));
-      if (names.has(field.name)) problems.push(`${form.id}: duplicate field "${field.name}"`);
-      names.add(field.name);
-    }
+    const check = checkFormDef(form);
+    if (!check.ok) problems.push(...check.problems);
   }
   if (problems.length > 0) throw new Error(`Invalid form registry:\n- ${problems.join("\n- ")}`);
   return forms;
@@ -46,6 +157,42 @@ function isFormDef(value: unknown): value is FormDef {
   return typeof candidate.id === "string" && Array.isArray(candidate.fields) && Array.isArray(candidate.destinations);
 }
 
+/** "contact.email: label: Too big…", naming a field by its name where it has one. */
+function describeIssue(id: string, value: unknown, issue: z.core.$ZodIssue): string {
+  const [top, index, ...rest] = issue.path;
+  if (top === "fields" && typeof index === "number") {
+    const field = (value as { fields?: Array<{ name?: unknown }> }).fields?.[index];
+    const name = typeof field?.name === "string" && field.name ? field.name : `fields[${index}]`;
+    return `${id}.${name}: ${rest.length > 0 ? `${rest.join(".")}: ` : ""}${issue.message}`;
+  }
+  return `${id}: ${issue.path.length > 0 ? `${issue.path.join(".")}: ` : ""}${issue.message}`;
+}
+
+function checkForm(form: FormDef, { allowLoopbackHttp = false }: CheckOptions): string[] {
+  const problems: string[] = [];
+  if (!ID.test(form.id)) problems.push(`form id "${form.id}" must be lower-case letters, digits and dashes, at most 32`);
+  if (!(Number.isInteger(form.retentionDays) && form.retentionDays > 0 && form.retentionDays <= 3650)) {
+    problems.push(`${form.id}: retentionDays must be positive (whole days, at most 3650)`);
+  }
+  for (const origin of form.allowedOrigins) {
+    if (!isExactOrigin(origin)) problems.push(`${form.id}: allowed origin "${origin}" is not scheme://host[:port]`);
+  }
+  if (form.redirectUrl !== undefined && !isSafeRedirect(form.redirectUrl, allowLoopbackHttp)) {
+    problems.push(`${form.id}: redirectUrl must be an https URL`);
+  }
+  return problems;
+}
+
+function isSafeRedirect(raw: string, allowLoopbackHttp: boolean): boolean {
+  try {
+    const url = new URL(raw);
+    if (url.username || url.password) return false;
+    return url.protocol === "https:" || (allowLoopbackHttp && url.protocol === "http:" && isLoopbackHost(url.hostname));
+  } catch {
+    return false;
+  }
+}
+
 function checkField(formId: string, field: FieldDef): string[] {
   const where = `${formId}.${field.name}`;
   const problems: string[] = [];
@@ -55,17 +202,29 @@ function checkField(formId: string, field: FieldDef): string[] {
   // Hidden fields are never shown; every other field explains itself to screen-reader users too.
   if (field.type !== "hidden" && !field.hint?.trim()) problems.push(`${where}: every visible field needs a hint`);
   if (field.pattern !== undefined) {
-    try {
-      new RegExp(field.pattern, "u");
-    } catch {
-      problems.push(`${where}: pattern ${JSON.stringify(field.pattern)} is not a valid regular expression`);
-    }
+    const problem = patternProblem(field.pattern);
+    if (problem) problems.push(`${where}: pattern ${JSON.stringify(field.pattern.slice(0, 60))} ${problem}`);
   }
   if (field.type === "select" && !field.options?.length) problems.push(`${where}: a select needs options`);
+  if (field.options && new Set(field.options.map((o) => o.value)).size !== field.options.length) {
+    problems.push(`${where}: option values must differ`);
+  }
   if (field.minLength !== undefined && field.maxLength !== undefined && field.minLength > field.maxLength) {
     problems.push(`${where}: minLength is above maxLength`);
   }
+  if (field.min !== undefined && field.max !== undefined && field.min > field.max) problems.push(`${where}: min is above max`);
+  const fileOnly = field.accept !== undefined || field.maxFiles !== undefined || field.maxBytes !== undefined;
+  if (fileOnly && field.type !== "file") problems.push(`${where}: accept, maxFiles and maxBytes are for file fields`);
+  if (field.accept && new Set(field.accept).size !== field.accept.length) problems.push(`${where}: accept lists a type twice`);
   return problems;
+}
+
+/** The total per submission must leave room for the largest file any one field takes. */
+function checkUploads(form: FormDef): string[] {
+  const total = form.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  return form.fields
+    .filter((field) => field.type === "file" && (field.maxBytes ?? DEFAULT_MAX_FILE_BYTES) > total)
+    .map((field) => `${form.id}.${field.name}: maxBytes is above the form's maxUploadBytes, so its largest file could never be sent`);
 }
 
 /**

@@ -1,10 +1,45 @@
 // The shape of a form definition. One definition drives the rendered page, the server validation
 // and the type of the delivered payload (FormValues), so the three cannot drift apart.
 
-export type FieldType = "text" | "email" | "textarea" | "select" | "checkbox" | "number" | "url" | "hidden";
+export const FIELD_TYPES = ["text", "email", "textarea", "select", "checkbox", "number", "url", "hidden", "file"] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** A validated field value as stored and delivered. */
-export type FieldValue = string | number | boolean | null;
+/**
+ * The file types a `file` field may accept: only types Gatepost recognises by their leading bytes. HTML,
+ * SVG, XML, scripts, archives and executables are never on this list, whatever a definition says.
+ */
+export const UPLOAD_TYPES = ["application/pdf", "image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export type UploadType = (typeof UPLOAD_TYPES)[number];
+/** Per file, when a file field sets no maxBytes. */
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Per submission, when a form sets no maxUploadBytes. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+/** One stored file of a file field: `id` is random (never derived from the name), `sha256` lower-case hex. */
+export interface StoredFile {
+  id: string;
+  name: string;
+  type: string;
+  size: number;
+  sha256: string;
+}
+
+/** A validated field value as stored and delivered (a file field's: its files, possibly none). */
+export type FieldValue = string | number | boolean | null | readonly StoredFile[];
+
+/** The length cap of a field that sets no maxLength, so no field is unbounded. */
+export const DEFAULT_CAP: Record<FieldType, number> = {
+  text: 500,
+  email: 254,
+  textarea: 10_000,
+  select: 200,
+  checkbox: 10,
+  number: 40,
+  url: 2048,
+  hidden: 500,
+  // A file field's value is not text; uploads bring their own limits (maxBytes, maxFiles).
+  file: 0,
+};
 
 export interface FieldOption {
   value: string;
@@ -27,6 +62,12 @@ export interface FieldDef {
   max?: number;
   options?: readonly FieldOption[];
   autocomplete?: string;
+  /** file fields: the accepted types, from UPLOAD_TYPES (default: all of them). */
+  accept?: readonly UploadType[];
+  /** file fields: how many files (default 1). */
+  maxFiles?: number;
+  /** file fields: the largest file in bytes (default DEFAULT_MAX_FILE_BYTES). */
+  maxBytes?: number;
 }
 
 /**
@@ -91,9 +132,17 @@ export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   rateLimit?: RateLimits;
   /** Listed on the landing page. */
   public?: boolean;
+  /** The total size of a submission's files in bytes (default DEFAULT_MAX_UPLOAD_BYTES). */
+  maxUploadBytes?: number;
 }
 
-type ValueOf<T extends FieldDef> = T["type"] extends "checkbox" ? boolean : T["type"] extends "number" ? number : string;
+type ValueOf<T extends FieldDef> = T["type"] extends "checkbox"
+  ? boolean
+  : T["type"] extends "number"
+    ? number
+    : T["type"] extends "file"
+      ? readonly StoredFile[]
+      : string;
 
 /** The validated values of a form: the payload type webhook receivers get. */
 export type FormValues<F extends readonly FieldDef[]> = {

@@ -1,6 +1,6 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { publicForms } from "~/forms/registry";
+import { formCatalog } from "~/lib/forms/live.server";
 import { pageMeta } from "~/lib/http/meta";
 import type { loader as rootLoader } from "~/root";
 
@@ -10,8 +10,10 @@ export const meta: MetaFunction = () =>
     "Gatepost shows forms, checks each sender is human with Cloudflare Turnstile, and only then keeps and forwards what they sent.",
   );
 
-export function loader() {
-  return { forms: publicForms().map(({ id, title, description }) => ({ id, title, description })) };
+export async function loader({ context }: LoaderFunctionArgs) {
+  const catalog = await formCatalog(context);
+  const listed = [...catalog.forms.values()].filter((live) => live.form.public && !live.archived).map((live) => live.form);
+  return { forms: listed.sort((a, b) => (a.id < b.id ? -1 : 1)).map(({ id, title, description }) => ({ id, title, description })) };
 }
 
 export default function Index() {
@@ -35,7 +37,7 @@ export default function Index() {
       ) : (
         <div className="empty">
           <strong>No public forms yet</strong>
-          <p>Forms marked public in app/forms/ are listed here.</p>
+          <p>Forms marked public, in app/forms/ or in the console, are listed here.</p>
         </div>
       )}
     </>

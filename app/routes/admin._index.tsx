@@ -2,7 +2,7 @@ import { z } from "zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OutcomeChart } from "~/components/admin/outcome-chart";
-import { FORMS, findForm } from "~/forms/registry";
+import { formCatalog } from "~/lib/forms/live.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
@@ -12,6 +12,7 @@ import { readDestinationAttention } from "~/lib/storage/destination-attention.se
 import type { loader as layoutLoader } from "~/routes/admin";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { uploadProblems } from "~/lib/uploads/attention.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and delivery outcomes per form.");
@@ -19,16 +20,20 @@ export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and 
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   const db = context.cloudflare.env.DB;
+  const catalog = await formCatalog(context);
   const [dashboard, destinations] = await Promise.all([
-    loadDashboard(
-      db,
-      FORMS.map((f) => f.id),
-      context.now(),
-    ),
+    loadDashboard(db, [...catalog.forms.keys()], context.now()),
     readDestinationAttention(db),
   ]);
+  const titles: Record<string, string> = Object.fromEntries([...catalog.forms].map(([id, live]) => [id, live.form.title]));
   // Settings problems name variables, never values; destinations needing a person come from the outbox.
-  return { ...dashboard, attention: { problems: context.settings.problems, destinations } };
+  const unreadable = catalog.unreadable.map(({ formId, name }) => ({
+    variable: "SETTINGS_ENCRYPTION_KEY",
+    message: `The console's ${name} of ${formId} cannot be opened with SETTINGS_ENCRYPTION_KEY: set it again, or put back the key that sealed it`,
+  }));
+  const forms = [...catalog.forms.values()].map((live) => live.form);
+  const problems = [...context.settings.problems, ...uploadProblems(context.cloudflare.env, context.settings, forms), ...unreadable];
+  return { ...dashboard, titles, attention: { problems, destinations } };
 });
 
 const RedeliverFormSchema = z.object({ formId: TokenSchema });
@@ -42,7 +47,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
 });
 
 export default function Dashboard() {
-  const { forms, days, attention } = useLoaderData<typeof loader>();
+  const { forms, days, attention, titles } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   // The column only when there is something to do in it: an always-empty column reads as broken.
@@ -85,7 +90,7 @@ export default function Dashboard() {
             {forms.map((f, i) => (
               <span key={f.formId}>
                 {i > 0 ? ", " : ""}
-                <a href={`/f/${f.formId}`}>{findForm(f.formId)?.title ?? f.formId}</a>
+                <a href={`/f/${f.formId}`}>{titles[f.formId] ?? f.formId}</a>
               </span>
             ))}
             .
@@ -115,7 +120,7 @@ export default function Dashboard() {
           {forms.map((f) => (
             <tr key={f.formId}>
               <th scope="row">
-                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{findForm(f.formId)?.title ?? f.formId}</Link>{" "}
+                <Link to={`/admin/submissions?form=${encodeURIComponent(f.formId)}`}>{titles[f.formId] ?? f.formId}</Link>{" "}
                 <span className="small">{f.formId}</span>
               </th>
               <td className="num" data-label="Today (UTC)">

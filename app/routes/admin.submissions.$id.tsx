@@ -4,7 +4,8 @@ import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-r
 import { StateBadge } from "~/components/admin/state-badge";
 import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
 import { FieldList } from "~/components/admin/field-list";
-import { findForm } from "~/forms/registry";
+import { formCatalog } from "~/lib/forms/live.server";
+import { labelsAt } from "~/lib/admin/form-versions.server";
 import { deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin/actions.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
@@ -13,6 +14,7 @@ import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { filesKept } from "~/lib/storage/file-objects.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submission", "One submission, its verification and its delivery log.");
@@ -20,9 +22,12 @@ export const meta: MetaFunction = () => adminMeta("Submission", "One submission,
 export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   const id = TokenSchema.safeParse(params.id);
-  const detail = id.success ? await loadSubmissionDetail(context.cloudflare.env.DB, id.data) : null;
+  const db = context.cloudflare.env.DB;
+  const detail = id.success ? await loadSubmissionDetail(db, id.data) : null;
   if (!detail) throw refusal("not_found");
-  return detail;
+  const s = detail.submission;
+  const labels = await labelsAt(db, await formCatalog(context), s.formId, s.formVersion);
+  return { ...detail, labels, filesKept: filesKept(s.quarantineReason) };
 });
 
 const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release"]) });
@@ -45,10 +50,9 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
 });
 
 export default function SubmissionDetail() {
-  const { submission: s, state, deliveries } = useLoaderData<typeof loader>();
+  const { submission: s, state, deliveries, labels, filesKept: kept } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
-  const form = findForm(s.formId);
   return (
     <>
       <h1>Submission</h1>
@@ -63,7 +67,9 @@ export default function SubmissionDetail() {
           <code>{s.id}</code>
         </dd>
         <dt>Form</dt>
-        <dd>{form ? `${form.title} (${s.formId})` : s.formId}</dd>
+        <dd>{labels.title ? `${labels.title} (${s.formId})` : s.formId}</dd>
+        <dt>Form version</dt>
+        <dd>{s.formVersion ?? "not recorded"}</dd>
         <dt>Received</dt>
         <dd>{formatUtc(s.receivedAt)}</dd>
         <dt>Status</dt>
@@ -78,7 +84,9 @@ export default function SubmissionDetail() {
         ) : null}
       </dl>
       <h2>Fields</h2>
-      <FieldList fields={form?.fields ?? []} values={s.fields} />
+      {s.test ? <p className="note">A test sent from the console, with sample values.</p> : null}
+      {labels.note ? <p className="note">{labels.note}</p> : null}
+      <FieldList fields={labels.fields} values={s.fields} files={{ submissionId: s.id, kept }} />
       <h2>Verification</h2>
       {s.verification ? (
         <dl>
@@ -118,7 +126,7 @@ export default function SubmissionDetail() {
           {/* A second click, without JavaScript: the delete button sits behind a disclosure. */}
           <details>
             <summary>Delete this submission…</summary>
-            <p>This removes the submission, its deliveries and their log for good.</p>
+            <p>This removes the submission, its files, its deliveries and their log for good.</p>
             <Form method="post">
               <button type="submit" name="intent" value="delete" className="danger">
                 Delete permanently

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
-import { FORMS, findForm } from "~/forms/registry";
+import { formCatalog } from "~/lib/forms/live.server";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { parseListFilters } from "~/lib/admin/list-filters.server";
@@ -10,6 +10,7 @@ import { FILTER_STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { countOf } from "~/lib/text/count";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { filesOf } from "~/lib/storage/file-objects.server";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");
@@ -17,19 +18,29 @@ export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissio
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
   const filters = parseListFilters(new URL(request.url).searchParams);
-  const page = await listSubmissions(context.cloudflare.env.DB, filters);
+  const [page, catalog] = await Promise.all([listSubmissions(context.cloudflare.env.DB, filters), formCatalog(context)]);
   return {
     filters,
     total: page.total,
     pages: page.pages,
-    forms: FORMS.map((f) => f.id),
+    forms: [...catalog.forms.keys()],
+    titles: Object.fromEntries([...catalog.forms].map(([id, live]) => [id, live.form.title])),
     items: page.items.map(({ submission: s, state }) => ({
       id: s.id,
       formId: s.formId,
       receivedAt: s.receivedAt,
       state,
       // A one-line preview; React escapes it like every other value on the page.
-      preview: Object.values(s.fields).map(String).join(" · ").slice(0, 120),
+      preview: Object.values(s.fields)
+        .map((value) =>
+          Array.isArray(value)
+            ? filesOf(value)
+                .map((file) => file.name)
+                .join(", ")
+            : String(value),
+        )
+        .join(" · ")
+        .slice(0, 120),
     })),
   };
 });
@@ -43,14 +54,14 @@ const STATE_LABELS: Record<string, string> = {
 };
 
 export default function SubmissionList() {
-  const { filters, total, pages, forms, items } = useLoaderData<typeof loader>();
+  const { filters, total, pages, forms, titles, items } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const pageLink = (page: number) => {
     const next = new URLSearchParams(params);
     next.set("page", String(page));
     return `?${next.toString()}`;
   };
-  const formTitle = (id: string) => findForm(id)?.title ?? id;
+  const formTitle = (id: string) => titles[id] ?? id;
   const filtered = Boolean(filters.formId || filters.state || filters.from || filters.to || filters.q);
   return (
     <>

@@ -27,8 +27,10 @@ export default function AdminLayout() {
           Dashboard
         </NavLink>
         <NavLink to="/admin/submissions">Submissions</NavLink>
+        <NavLink to="/admin/forms">Forms</NavLink>
         <NavLink to="/admin/erase">Erase by e-mail</NavLink>
         <NavLink to="/admin/audit">Audit log</NavLink>
+        <NavLink to="/admin/tokens">API tokens</NavLink>
         <span className="who">{signedInAs(user)}</span>
         <Form method="post" action="/admin/logout" reloadDocument>
           <button type="submit" className="secondary">

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { findForm } from "~/forms/registry";
+import { findForm } from "~/lib/forms/live.server";
 import { auditExport } from "~/lib/admin/actions.server";
 import { requireSameOriginRead, requireUser } from "~/lib/admin/auth.server";
 import { ExportParamsSchema, loadExportRows, toCsv, toJson } from "~/lib/admin/export.server";
@@ -16,8 +16,9 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   const params = ExportParamsSchema.safeParse(queryValues(request));
   if (!params.success) throw refusal("admin_bad_request");
   const { from, to, format } = params.data;
-  const form = findForm(params.data.form);
-  if (!form) throw refusal("form_not_found");
+  const found = await findForm(context, params.data.form);
+  if (!found.ok) throw refusal(found.code);
+  const form = found.live.form;
   const env = context.cloudflare.env;
   const { columns, rows } = await loadExportRows(env.DB, form, { from, to });
   await auditExport({ env, settings: context.settings, user, request, now: context.now }, form.id, {

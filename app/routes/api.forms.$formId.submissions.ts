@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { findForm } from "~/forms/registry";
+import { catalogSettings, findForm } from "~/lib/forms/live.server";
 import { acceptSubmission } from "~/lib/submit/accept.server";
 import { acceptedJson, problemHtml, problemJson, wantsJson } from "~/lib/http/responses.server";
 import { answerPreflight, checkOrigin, corsHeaders } from "~/lib/http/cors.server";
@@ -12,25 +12,29 @@ import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 const ALLOW = "POST, OPTIONS";
 
 // OPTIONS (CORS preflight) and GET/HEAD arrive here: resource routes send non-mutations to the loader.
-export function loader({ request, params, context }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (request.method !== "OPTIONS") return problemJson("method_not_allowed", new Headers({ Allow: ALLOW }));
-  const form = findForm(params.formId);
-  if (!form) return problemJson("form_not_found", new Headers({ Vary: "Origin" }));
-  const allowed = allowedOriginsFor(form, context.settings.forms);
+  const found = await findForm(context, params.formId);
+  if (!found.ok) return problemJson(found.code, new Headers({ Vary: "Origin" }));
+  const allowed = allowedOriginsFor(found.live.form, context.settings.forms);
   return answerPreflight(request, allowed) ?? problemJson("origin_not_allowed", new Headers({ Vary: "Origin" }));
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const json = wantsJson(request);
   if (request.method !== "POST") return problemJson("method_not_allowed", new Headers({ Allow: ALLOW }));
-  const form = findForm(params.formId);
-  if (!form) return json ? problemJson("form_not_found") : problemHtml("form_not_found", null);
+  const found = await findForm(context, params.formId);
+  if (!found.ok) return json ? problemJson(found.code) : problemHtml(found.code, null);
+  const { live, catalog } = found;
+  const form = live.form;
   const { env, ctx } = context.cloudflare;
   const origin = checkOrigin(request, allowedOriginsFor(form, context.settings.forms));
   const headers = corsHeaders(origin.ok ? origin.corsOrigin : null);
+  if (live.archived) return json ? problemJson("form_archived", headers) : problemHtml("form_archived", form, headers);
 
-  const { settings, mailer, now } = context;
-  const result = await acceptSubmission({ request, form, env, settings, ctx, mailer, now, channel: "api" });
+  const { mailer, now } = context;
+  const settings = catalogSettings(context.settings, catalog);
+  const result = await acceptSubmission({ request, form, formVersion: live.version, env, settings, ctx, mailer, now, channel: "api" });
   if (result.rate) rateLimitHeaders(result.rate.verdict, result.rate.rules).forEach((value, name) => headers.set(name, value));
   if (!result.ok && result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   if (result.ok) {

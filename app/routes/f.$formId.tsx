@@ -11,7 +11,7 @@ import { useEffect, useState } from "react";
 import { CaptchaWidget, type CaptchaStatus } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
 import { FormField } from "~/components/form-field";
-import { findForm } from "~/forms/registry";
+import { catalogSettings, findForm } from "~/lib/forms/live.server";
 import { acceptSubmission } from "~/lib/submit/accept.server";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/http/errors";
@@ -29,8 +29,10 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
   actionHeaders.has(ERROR_CODE_HEADER) ? actionHeaders : loaderHeaders;
 
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const form = findForm(params.formId);
-  if (!form) throw refusal("form_not_found");
+  const found = await findForm(context, params.formId);
+  if (!found.ok) throw refusal(found.code);
+  if (found.live.archived) throw refusal("form_archived");
+  const form = found.live.form;
   const { turnstile, forms } = context.settings;
   const secret = forms.signingSecret;
   const { id, title, description, fields } = form;
@@ -51,12 +53,16 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const form = findForm(params.formId);
-  if (!form) throw refusal("form_not_found");
+  const found = await findForm(context, params.formId);
+  if (!found.ok) throw refusal(found.code);
+  if (found.live.archived) throw refusal("form_archived");
+  const { live, catalog } = found;
+  const form = live.form;
   if (request.method !== "POST") return refuse("method_not_allowed", new Headers({ Allow: "GET, POST" }));
   const { env, ctx } = context.cloudflare;
-  const { settings, mailer, now } = context;
-  const result = await acceptSubmission({ request, form, env, settings, ctx, mailer, now, channel: "page" });
+  const { mailer, now } = context;
+  const settings = catalogSettings(context.settings, catalog);
+  const result = await acceptSubmission({ request, form, formVersion: live.version, env, settings, ctx, mailer, now, channel: "page" });
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
@@ -112,7 +118,12 @@ export default function FormPage() {
       <h1>{form.title}</h1>
       <p className="lead">{form.description}</p>
       {result ? <ErrorSummary fields={form.fields} errors={errors} message={message} /> : null}
-      <Form method="post" noValidate aria-describedby={result && isCaptchaError(result.code) ? "summary-title" : undefined}>
+      <Form
+        method="post"
+        encType={form.fields.some((field) => field.type === "file") ? "multipart/form-data" : undefined}
+        noValidate
+        aria-describedby={result && isCaptchaError(result.code) ? "summary-title" : undefined}
+      >
         {form.fields.map((field) => (
           <FormField key={field.name} field={field} value={result?.values[field.name] ?? ""} error={errors[field.name]} />
         ))}

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { findForm } from "~/forms/registry";
+import { findForm } from "~/lib/forms/live.server";
 import { pageMeta } from "~/lib/http/meta";
 import { refusal } from "~/lib/http/responses.server";
 import { getSubmission } from "~/lib/storage/submissions.server";
@@ -13,8 +13,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 // The Get of Post/Redirect/Get: a reload shows the same page and never re-sends the form.
 export async function loader({ params, context }: LoaderFunctionArgs) {
-  const form = findForm(params.formId);
-  if (!form) throw refusal("form_not_found");
+  const found = await findForm(context, params.formId);
+  if (!found.ok) throw refusal(found.code);
+  const form = found.live.form;
   const submission = await getSubmission(context.cloudflare.env.DB, form.id, params.submissionId ?? "");
   if (!submission) throw refusal("not_found");
   return { title: form.title, formId: form.id, message: form.successMessage, reference: submission.id };

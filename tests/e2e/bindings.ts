@@ -20,6 +20,10 @@ export interface ExtraBindings {
 declare module "vitest" {
   interface ProvidedContext {
     sinkControl: string;
+    /** The sink's webhook URL, for a destination set in the console (tests/e2e/console-forms.test.ts). */
+    sinkUrl: string;
+    /** ADMIN_API_TOKEN, as docs/api.md's admin API examples send it ($GATEPOST_TOKEN). */
+    apiToken: string;
   }
 }
 
@@ -49,6 +53,10 @@ export async function extraBindings(): Promise<ExtraBindings> {
   // admin: a known password, hashed exactly as `npm run admin:hash-password` does, and a session secret.
   bindings.ADMIN_PASSWORD_HASH = await hashPassword(E2E_ADMIN_PASSWORD);
   bindings.SESSION_SECRET = "e2e-session-secret-0123456789abcdef0123456789";
+  // console forms: destinations set in the console are sealed with this key (tests/e2e/console-forms.test.ts).
+  bindings.SETTINGS_ENCRYPTION_KEY = "e2e-settings-encryption-key-0123456789abcdef";
+  bindings.ADMIN_API_TOKEN = "e2e-admin-api-token-0123456789abcdef0123456789";
+  provided.apiToken = bindings.ADMIN_API_TOKEN;
 
   // outbox: the contact form delivers to a local sink that verifies signatures (tests/e2e/webhook.test.ts).
   const secret = `whsec_${randomBytes(32).toString("base64")}`;
@@ -56,6 +64,11 @@ export async function extraBindings(): Promise<ExtraBindings> {
   stops.push(() => sink.close());
   Object.assign(bindings, { CONTACT_WEBHOOK_URL: sink.url, CONTACT_WEBHOOK_SECRET: secret, ALLOW_LOOPBACK_WEBHOOKS: "true" });
   provided.sinkControl = sink.controlOrigin;
+  provided.sinkUrl = sink.url;
+
+  // uploads: the apply form's CV links in notifications are signed with this (local R2 comes from
+  // wrangler.toml's UPLOADS binding, persisted with the rest of the e2e state).
+  bindings.FILE_LINK_SECRET = "e2e-file-link-secret-0123456789abcdef0123456789";
 
   return {
     bindings,

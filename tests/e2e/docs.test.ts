@@ -1,4 +1,6 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { WAIT, useBrowserPage } from "./browser-page";
@@ -20,7 +22,9 @@ useBrowserPage((p, e) => {
 
 function run(example: ShellExample): string {
   const code = example.code.replaceAll("http://localhost:8788", inject("baseUrl")).replace(/TOKEN-(\d+)/g, `TOKEN-$1-${RUN}`);
-  return execFileSync("sh", ["-c", code], { encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"] });
+  // The admin API's examples read the token from $GATEPOST_TOKEN, as a script would.
+  const env = { ...process.env, GATEPOST_TOKEN: inject("apiToken") };
+  return execFileSync("sh", ["-c", code], { encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "pipe"], env });
 }
 
 function expectDocumentedAnswer(example: ShellExample, output: string) {
@@ -103,5 +107,58 @@ describe("docs/api.md", () => {
     await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     expect(page.url()).toMatch(/\/f\/contact\/thanks\/[0-9a-f-]{36}$/);
     expect(errors, errors.join("\n")).toEqual([]);
+  });
+});
+
+describe("docs/webhooks.md", () => {
+  it("checks a real delivery's fields against the form's schema with the snippet as written", async () => {
+    const doc = readFileSync(new URL("../../docs/webhooks.md", import.meta.url), "utf8");
+    const code = /<!-- schema-check:start -->\n```js\n([\s\S]*?)```\n<!-- schema-check:end -->/.exec(doc)?.[1];
+    if (!code) throw new Error("docs/webhooks.md lost its schema-check block");
+    // Inside the repository, so the snippet's import finds @cfworker/json-schema in node_modules.
+    const dir = path.resolve(__dirname, "../../node_modules/.cache", `gatepost-docs-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "check-fields.mjs"), code);
+    try {
+      const sent = await fetch(`${inject("baseUrl")}/api/forms/contact/submissions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          name: "Ada",
+          email: "ada@example.org",
+          message: "Checked against the schema.",
+          "cf-turnstile-response": `TOKEN-schema-${RUN}`,
+        }),
+      });
+      expect(sent.status, await sent.clone().text()).toBe(201);
+      const { id } = (await sent.json()) as { id: string };
+      let payload: unknown = null;
+      await expect
+        .poll(async () => {
+          const state = (await (await fetch(`${inject("sinkControl")}/state`)).json()) as { unique: Array<{ payload: any }> };
+          payload = state.unique.find((u) => u.payload?.submission?.id === id)?.payload ?? null;
+          return payload !== null;
+        }, WAIT)
+        .toBe(true);
+      const check = (event: unknown) =>
+        spawnSync(process.execPath, [path.join(dir, "check-fields.mjs")], {
+          input: JSON.stringify(event),
+          encoding: "utf8",
+          timeout: 30_000,
+          env: { ...process.env, GATEPOST_URL: inject("baseUrl") },
+        });
+      const good = check(payload);
+      expect([good.status, good.stdout.trim()], good.stderr).toEqual([0, "the fields match the form's schema"]);
+      const changed = payload as { submission: { fields: Record<string, unknown> } };
+      const bad = check({
+        ...changed,
+        submission: { ...changed.submission, fields: { ...changed.submission.fields, email: 42, extra: "x" } },
+      });
+      expect(bad.status, bad.stderr).toBe(1);
+      expect(bad.stdout).toMatch(/#\/email/);
+      expect(errors, errors.join("\n")).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -127,6 +127,10 @@ describe.each(["phone", "desktop"] as const)("the operator console on a %s", (vi
       ["submission", `/admin/submissions/${reference}`, "Submission"],
       ["erase", "/admin/erase", "Erase by e-mail"],
       ["audit", "/admin/audit", "Audit log"],
+      ["forms", "/admin/forms", "Forms"],
+      ["form-code", "/admin/forms/contact", "Contact us"],
+      ["destinations", "/admin/forms/contact/destinations", "Destinations"],
+      ["tokens", "/admin/tokens", "API tokens"],
     ];
     for (const [name, path, heading] of pages) {
       await page.goto(`${inject("baseUrl")}${path}`);

@@ -1,7 +1,7 @@
 import escapeHtml from "escape-html";
 
 // How the local sink shows what it got, as a person would read it: a webhook's payload, an e-mail's
-// sender, recipients, subject and plain-text part; a Slack message's header, fields and context; a
+// sender, recipients, subject and plain-text part; a Slack message's header, fields, link buttons and context; a
 // Discord embed's title, fields and footer. The MIME reading here is deliberately small (home-made, for
 // a test tool): it only has to read what Gatepost itself writes (mimetext: multipart/alternative,
 // base64 parts, RFC 2047 subjects), and shows the raw text when it cannot.
@@ -86,6 +86,7 @@ export function describeChat(kind, payload) {
     for (const block of payload.blocks ?? []) {
       if (block.type === "header") title = block.text?.text ?? "";
       else if (block.type === "section") lines.push(readSlack(block.text?.text ?? ""), "");
+      else if (block.type === "actions") lines.push(...(block.elements ?? []).map((e) => `[${e.text?.text ?? ""}] (${e.url ?? ""})`), "");
       else if (block.type === "context") lines.push(...(block.elements ?? []).map((e) => readSlack(e.text ?? "")));
     }
     if (!title) title = readSlack(payload.text ?? "");

@@ -40,7 +40,17 @@ export function startLocalSink(options) {
 
 export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, log = false } = {}) {
   if (!secret) throw new Error("startWebhookSink needs the whsec_ secret(s) to verify with");
-  const state = { mode: "normal", delayMs: 15_000, retryAfter: "2", times: Infinity, requests: [], unique: new Map(), messages: [] };
+  const state = {
+    mode: "normal",
+    delayMs: 15_000,
+    retryAfter: "2",
+    times: Infinity,
+    requests: [],
+    unique: new Map(),
+    messages: [],
+    // More secrets to accept beside `secret`, set over the control port (a test of secrets made in the console).
+    extraSecrets: "",
+  };
   const print = (line) => log && console.log(`[webhook sink] ${line}`);
 
   /** Keeps a message as a person would read it, and prints it when logging. */
@@ -81,7 +91,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     const timestamp = String(req.headers["webhook-timestamp"] ?? "");
     const mode = state.mode;
     if (state.times !== Infinity && --state.times <= 0) setMode("normal");
-    const record = { at: new Date().toISOString(), kind, id, timestamp, mode, outcome: "", status: 0, signatureValid: false };
+    const signatures = String(req.headers["webhook-signature"] ?? "")
+      .split(" ")
+      .filter((part) => part.startsWith("v1,")).length;
+    const record = { at: new Date().toISOString(), kind, id, timestamp, mode, outcome: "", status: 0, signatureValid: false, signatures };
     state.requests.push(record);
 
     if (mode === "reset") {
@@ -122,7 +135,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       keep(message);
       return answer(res, record, kind === "discord" ? 204 : 200, "accepted", kind === "discord" ? "" : "ok");
     }
-    record.signatureValid = Boolean(id) && verifyDelivery(secret, body, req.headers);
+    record.signatureValid = Boolean(id) && verifyDelivery(`${secret} ${state.extraSecrets}`, body, req.headers);
     if (!record.signatureValid) {
       print(`✖ ${id || "(no webhook-id)"} signature did NOT check out: refused with 401`);
       return answer(res, record, 401, "rejected", "invalid signature");
@@ -199,6 +212,11 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
         await setMode(mode, options);
         return reply(200, { mode: state.mode });
       }
+      if (req.method === "POST" && req.url === "/secrets") {
+        const { secrets = "" } = JSON.parse(Buffer.concat(chunks).toString() || "{}");
+        state.extraSecrets = String(secrets);
+        return reply(200, { ok: true });
+      }
       if (req.method === "POST" && req.url === "/reset") {
         await reset();
         return reply(200, { ok: true });
@@ -224,6 +242,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     state.requests = [];
     state.unique = new Map();
     state.messages = [];
+    state.extraSecrets = "";
   }
 
   const origin = `http://${host}:${boundPort}`;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 // The folders of app/lib are the architecture (README, "What is where"): each may import only the
-// folders below it, so the dependency direction stays one way: submit → delivery → storage ← admin,
+// folders below it, so the dependency direction stays one way: submit → delivery → uploads → storage ← admin,
 // with turnstile below submit and admin, maintenance (the cron's jobs) beside them, and http,
 // settings and crypto at the bottom; text (words for counts) sits under everything and imports
 // nothing. A new import that points up (storage importing delivery, settings importing admin) fails
@@ -15,13 +15,17 @@ const LIB = path.join(APP, "lib");
 
 /** What each folder may import besides itself (and ~/forms, the form definitions). */
 const ALLOWED: Record<string, readonly string[]> = {
-  maintenance: ["delivery", "storage", "http", "settings", "crypto", "text"],
-  submit: ["turnstile", "delivery", "storage", "http", "settings", "crypto", "text"],
+  maintenance: ["delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "text"],
+  submit: ["turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "text"],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
-  admin: ["turnstile", "delivery", "storage", "http", "settings", "crypto", "text"],
+  admin: ["turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "text"],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
   turnstile: ["storage", "http", "settings", "crypto", "text"],
-  delivery: ["storage", "http", "settings", "crypto", "text"],
+  delivery: ["uploads", "forms", "storage", "http", "settings", "crypto", "text"],
+  // Uploaded files: their types, names, download links and the orphan sweep (R2 itself: storage).
+  uploads: ["storage", "http", "settings", "crypto", "text"],
+  // The form catalog (files and the console's forms, ADR 045), patterns, the JSON Schema export.
+  forms: ["storage", "http", "settings", "crypto", "text"],
   storage: ["http", "settings", "crypto", "text"],
   settings: ["http", "crypto", "text"],
   http: ["crypto", "text"],

@@ -94,7 +94,7 @@ describe("npm run deploy", () => {
       "r2 bucket create gatepost-uploads",
       "d1 migrations apply --remote",
       "deploy",
-      "secret bulk SESSION_SECRET,FORM_SIGNING_SECRET,TURNSTILE_SECRET_KEY,ADMIN_PASSWORD_HASH",
+      "secret bulk SESSION_SECRET,FORM_SIGNING_SECRET,FILE_LINK_SECRET,SETTINGS_ENCRYPTION_KEY,TURNSTILE_SECRET_KEY,ADMIN_PASSWORD_HASH",
     ]);
     expect(asked).toEqual([["TURNSTILE_SITE_KEY", "TURNSTILE_SECRET_KEY", "ADMIN_PASSWORD"]]);
     expect(first.created).toEqual({ database: true, bucket: true });
@@ -102,9 +102,11 @@ describe("npm run deploy", () => {
     expect(readConfig(configFile)).toMatchObject({ databaseId: "uuid-1", siteKey: ANSWERS.TURNSTILE_SITE_KEY });
     expect(readFileSync(configFile, "utf8")).toMatch(/database_name = "gatepost"\ndatabase_id = "uuid-1"\n/);
     expect(account.secrets.get("ADMIN_PASSWORD_HASH")).toBe(`hash-of(${ANSWERS.ADMIN_PASSWORD})`);
-    const generated = [account.secrets.get("SESSION_SECRET")!, account.secrets.get("FORM_SIGNING_SECRET")!];
+    const generated = ["SESSION_SECRET", "FORM_SIGNING_SECRET", "FILE_LINK_SECRET", "SETTINGS_ENCRYPTION_KEY"].map((name) =>
+      account.secrets.get(name)!,
+    );
     expect(generated.every((value) => /^[A-Za-z0-9_-]{64}$/.test(value))).toBe(true);
-    expect(generated[0]).not.toBe(generated[1]);
+    expect(new Set(generated).size).toBe(4);
 
     const secretsBefore = new Map(account.secrets);
     const configBefore = readFileSync(configFile, "utf8");
@@ -122,7 +124,14 @@ describe("npm run deploy", () => {
     const { account, wrangler } = fakeAccount();
     account.databases.push({ name: "gatepost", uuid: "existing-uuid" }, { name: "other", uuid: "x" });
     account.buckets.push("gatepost-uploads");
-    for (const name of ["SESSION_SECRET", "FORM_SIGNING_SECRET", "TURNSTILE_SECRET_KEY", "ADMIN_PASSWORD_HASH"])
+    for (const name of [
+      "SESSION_SECRET",
+      "FORM_SIGNING_SECRET",
+      "FILE_LINK_SECRET",
+      "SETTINGS_ENCRYPTION_KEY",
+      "TURNSTILE_SECRET_KEY",
+      "ADMIN_PASSWORD_HASH",
+    ])
       account.secrets.set(name, "kept");
     const asked: string[][] = [];
     await deploy(wrangler, asked);
@@ -169,7 +178,7 @@ describe("npm run deploy", () => {
       databaseId: "a",
       writeDatabaseId: false,
       createBucket: false,
-      generate: ["FORM_SIGNING_SECRET"],
+      generate: ["FORM_SIGNING_SECRET", "FILE_LINK_SECRET", "SETTINGS_ENCRYPTION_KEY"],
       ask: ["TURNSTILE_SECRET_KEY", "ADMIN_PASSWORD"],
     });
     expect(checkAnswers({ TURNSTILE_SECRET_KEY: "2x0000000000000000000000000000000AA" })).toEqual([

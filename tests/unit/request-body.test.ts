@@ -33,9 +33,9 @@ describe("count limits", () => {
   it("takes up to the limit, repeats becoming one list in order", async () => {
     expect(MAX_FIELDS).toBe(100);
     const result = await urlencoded(Array.from({ length: MAX_FIELDS }, (_, i) => `a=${i}`).join("&"));
-    expect(result).toEqual({ ok: true, fields: { a: Array.from({ length: MAX_FIELDS }, (_, i) => String(i)) } });
+    expect(result).toEqual({ ok: true, fields: { a: Array.from({ length: MAX_FIELDS }, (_, i) => String(i)) }, files: [] });
     // Empty pieces are not fields, so they count for nothing (and cost one step each).
-    expect(await urlencoded("&".repeat(10_000) + "a=1")).toEqual({ ok: true, fields: { a: "1" } });
+    expect(await urlencoded("&".repeat(10_000) + "a=1")).toEqual({ ok: true, fields: { a: "1" }, files: [] });
   });
 
   it("never walks a nested JSON value: depth costs nothing, and validation refuses it later", async () => {
@@ -70,10 +70,12 @@ describe("well-formed text", () => {
     expect(await urlencoded("m=a%09b%0Ac%0Dd%0D%0Ae&n=50%25+off&o=100%&p=%zz")).toEqual({
       ok: true,
       fields: { m: "a\tb\nc\nd\ne", n: "50% off", o: "100%", p: "%zz" },
+      files: [],
     });
     expect(await json('{"m":"a\\r\\nb\\rc","emoji":"🙂","n":1,"b":true}')).toEqual({
       ok: true,
       fields: { m: "a\nb\nc", emoji: "🙂", n: 1, b: true },
+      files: [],
     });
   });
 });
@@ -92,7 +94,11 @@ describe("files", () => {
       'Content-Disposition: form-data; name="name"\r\n\r\nAda',
       'Content-Disposition: form-data; name="name"\r\n\r\nB',
     ]);
-    expect(await readBody(post(body, "multipart/form-data; boundary=----unit"))).toEqual({ ok: true, fields: { name: ["Ada", "B"] } });
+    expect(await readBody(post(body, "multipart/form-data; boundary=----unit"))).toEqual({
+      ok: true,
+      fields: { name: ["Ada", "B"] },
+      files: [],
+    });
   });
 });
 

@@ -29,21 +29,33 @@ describe("the example request in docs/webhooks.md", () => {
     expect(doc).toContain(`\`${signature}\``);
   });
 
-  it("has exactly the shape buildPayload produces", () => {
+  it("has exactly the shape buildPayload produces, a file with its link among it", () => {
     const sample = JSON.parse(body);
-    const rebuilt = buildPayload({
-      id: sample.submission.id,
-      formId: sample.form,
-      fields: sample.submission.fields,
-      receivedAt: sample.submission.received_at,
-      status: "accepted",
-      quarantineReason: null,
-      verification: {
-        hostname: sample.verification.hostname,
-        action: sample.verification.action,
-        challengeTs: sample.verification.challenge_ts,
+    expect(sample.submission.files).toHaveLength(1);
+    const files = sample.submission.files.map((f: Record<string, string & number>) => ({
+      field: f.field,
+      label: f.field,
+      file: { id: f.id, name: f.name, type: f.type, size: f.size, sha256: f.sha256 },
+      link: { url: f.url, expiresAt: f.url_expires_at },
+    }));
+    const rebuilt = buildPayload(
+      {
+        id: sample.submission.id,
+        formId: sample.form,
+        formVersion: sample.submission.form_version,
+        test: sample.submission.test,
+        fields: sample.submission.fields,
+        receivedAt: sample.submission.received_at,
+        status: "accepted",
+        quarantineReason: null,
+        verification: {
+          hostname: sample.verification.hostname,
+          action: sample.verification.action,
+          challengeTs: sample.verification.challenge_ts,
+        },
       },
-    });
+      files,
+    );
     expect(JSON.stringify(rebuilt)).toBe(body);
   });
 });

@@ -66,7 +66,9 @@ describe("console search beyond ASCII", () => {
   it("is folded by the cron's maintenance job", async () => {
     const old = await seedSubmission({ fields: { name: "Zoë Cron", email: "cron@example.org", message: "From before." } });
     const [job] = MAINTENANCE_JOBS.filter((j) => j.name === "fold-search-texts");
-    expect(await job.run({ db: env.DB, settings: parseSettings(testEnv()), mailer: null, now: at(Date.now()) })).toBe(1);
+    expect(await job.run({ db: env.DB, bucket: env.UPLOADS, settings: parseSettings(testEnv()), mailer: null, now: at(Date.now()) })).toBe(
+      1,
+    );
     expect(await search("ZOË CRON")).toEqual([old]);
   });
 });

@@ -8,6 +8,7 @@ export { standinToken } from "../support/standin-token";
 
 export const TEST_SECRET = "1x0000000000000000000000000000000AA";
 export const SIGNING_SECRET = "workers-test-signing-secret-0123456789abcdef";
+export const FILE_LINK_SECRET = "workers-test-file-link-secret-0123456789abcdef";
 
 export const standin = {
   origin: () => inject("standinOrigin"),
@@ -40,6 +41,7 @@ export function testEnv(overrides: Partial<Record<string, string>> = {}): Env {
     TURNSTILE_VERIFY_URL: standin.verifyUrl(),
     TURNSTILE_SCRIPT_URL: `${standin.origin()}/turnstile/v0/api.js`,
     FORM_SIGNING_SECRET: SIGNING_SECRET,
+    FILE_LINK_SECRET,
     // Tests send many posts from one IP within a minute; rate-limit tests set these back.
     FORM_RATE_LIMIT_PER_MINUTE: "1000",
     FORM_RATE_LIMIT_PER_DAY: "10000",
@@ -89,6 +91,47 @@ export function formPost(
   });
 }
 
+/** A file to attach to a multipart post. */
+export interface PostedFile {
+  field: string;
+  name: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  /** What the browser claims; Gatepost never believes it (the bytes decide). */
+  type?: string;
+}
+
+/** The bytes of a small but well-formed-looking PDF of `size` bytes (at least 20). */
+export function pdfBytes(size = 1024, seed = "Gatepost test PDF"): Uint8Array<ArrayBuffer> {
+  const head = new TextEncoder().encode(`%PDF-1.7\n% ${seed}\n`);
+  const tail = new TextEncoder().encode("\n%%EOF\n");
+  const bytes = new Uint8Array(Math.max(size, head.length + tail.length));
+  bytes.set(head);
+  for (let i = head.length; i < bytes.length - tail.length; i++) bytes[i] = 0x20 + (i % 90);
+  bytes.set(tail, bytes.length - tail.length);
+  return bytes;
+}
+
+/**
+ * A multipart post with files, as a browser sends the page's form (with its signed stamp for
+ * /f/:formId) or as another site's backend posts to the API.
+ */
+export function multipartPost(
+  path: string,
+  fields: Record<string, string>,
+  files: readonly PostedFile[],
+  headers: Record<string, string> = {},
+  { stampAgeMs = 10_000 }: { stampAgeMs?: number } = {},
+): Request {
+  const page = /^\/f\/([^/]+)$/.exec(path);
+  const sid = fields._gp_sid ?? crypto.randomUUID();
+  const all =
+    page && !("_gp_ts" in fields) ? { _gp_ts: signedStamp(page[1], Date.now() - stampAgeMs, sid), _gp_sid: sid, ...fields } : fields;
+  const body = new FormData();
+  for (const [name, value] of Object.entries(all)) body.append(name, value);
+  for (const file of files) body.append(file.field, new File([file.bytes], file.name, { type: file.type ?? "application/octet-stream" }));
+  return new Request(`http://localhost${path}`, { method: "POST", body, headers: { "CF-Connecting-IP": "203.0.113.7", ...headers } });
+}
+
 /** The stamp Gatepost's page would render at `issuedMs` beside `sid` (format of app/lib/submit/honeypot.server.ts). */
 export function signedStamp(formId: string, issuedMs: number, sid = "", secret = SIGNING_SECRET): string {
   const issued = String(Math.floor(issuedMs));
@@ -109,6 +152,8 @@ export interface SinkRequest {
   outcome: string;
   status: number;
   signatureValid: boolean;
+  /** How many v1 signatures the webhook-signature header carried. */
+  signatures: number;
 }
 export interface SinkState {
   mode: string;
@@ -128,6 +173,10 @@ export const sink = {
   },
   async reset() {
     await fetch(`${inject("sinkControl")}/reset`, { method: "POST" });
+  },
+  /** Secrets to accept beside its own until the next reset (secrets made in the console). */
+  async acceptSecrets(secrets: string) {
+    await fetch(`${inject("sinkControl")}/secrets`, { method: "POST", body: JSON.stringify({ secrets }) });
   },
   async state(): Promise<SinkState> {
     return (await fetch(`${inject("sinkControl")}/state`)).json();
@@ -219,6 +268,16 @@ export function countingDb(db: D1Database): {
     },
   });
   return { db: proxy, trips: () => log.length, log: () => log.map((t) => [...t]), statements: () => sqlLog.map((t) => [...t]) };
+}
+
+/**
+ * Makes this isolate's form catalog warm (docs/decisions/045): a page view reads it from D1 when it is
+ * cold, so a test that counts round trips on the accept path starts from a warm isolate, as a busy
+ * site's requests do.
+ */
+export async function warmFormCatalog(appEnv: Env = testEnv()): Promise<void> {
+  const response = await appFetch(new Request("http://localhost/f/contact"), appEnv);
+  if (response.status !== 200) throw new Error(`warming the form catalog: GET /f/contact answered ${response.status}`);
 }
 
 /** Empties every table a submission can touch, so each test starts from nothing. */

@@ -100,7 +100,14 @@ describe("POST /f/contact with a webhook destination", () => {
     expect(seen.unique[0].payload).toEqual({
       type: "submission.created",
       form: "contact",
-      submission: { id: submissionId, received_at: expect.stringMatching(/^\d{4}-/), fields: VALID },
+      submission: {
+        id: submissionId,
+        received_at: expect.stringMatching(/^\d{4}-/),
+        form_version: expect.stringMatching(/^code-[0-9a-f]{12}$/),
+        test: false,
+        fields: VALID,
+        files: [],
+      },
       verification: { hostname: "localhost", action: "contact", challenge_ts: expect.any(String) },
     });
   });

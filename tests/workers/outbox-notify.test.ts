@@ -272,13 +272,13 @@ describe("erase and retention", () => {
     await drainOutbox(env.DB, parseSettings(all), { mailer: recordingMailer() });
     expect(await countRows("deliveries")).toBe(5);
     expect(await countRows("confirmation_limits")).toBe(1);
-    const erased = await eraseByEmail(env.DB, "grace@example.org", () => env.DB.prepare("SELECT 1"));
+    const erased = await eraseByEmail(env.DB, env.UPLOADS, "grace@example.org", () => env.DB.prepare("SELECT 1"));
     expect(erased).toBe(1);
     for (const table of ["submissions", "deliveries", "delivery_attempts", "confirmation_limits"]) expect(await countRows(table)).toBe(0);
 
     await accept(all);
     await drainOutbox(env.DB, parseSettings(all), { mailer: recordingMailer() });
-    await applyRetention(env.DB, FORMS, Date.now() + (contactForm.retentionDays + 1) * 86_400_000);
+    await applyRetention(env.DB, env.UPLOADS, FORMS, Date.now() + (contactForm.retentionDays + 1) * 86_400_000);
     for (const table of ["submissions", "deliveries", "delivery_attempts", "confirmation_limits"]) expect(await countRows(table)).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { FORMS } from "~/forms/registry";
-import { appFetch, clearTables, formPost, standin, standinToken } from "./helpers";
+import { appFetch, clearTables, formPost, multipartPost, pdfBytes, standin, standinToken } from "./helpers";
 import { adminEnv, adminGet, clearAdminTables, sessionCookie } from "./admin-helpers";
 
 // What the pages say, as a person reads them: the visitors' footer only where visitors are, and one
@@ -52,12 +52,13 @@ describe("the visitors' footer", () => {
 describe("the thank-you page", () => {
   it.each(FORMS.map((f) => [f.id, f]))("says thank you once, in the owner's words (%s)", async (_id, form) => {
     const fields = Object.fromEntries(
-      form.fields.map((f) => [
-        f.name,
-        f.type === "email" ? "ada@example.org" : f.type === "checkbox" ? "on" : "Hello from a test, at length.",
-      ]),
+      form.fields
+        .filter((f) => f.type !== "file")
+        .map((f) => [f.name, f.type === "email" ? "ada@example.org" : f.type === "checkbox" ? "on" : "Hello from a test, at length."]),
     );
-    const posted = await appFetch(formPost(`/f/${form.id}`, { ...fields, "cf-turnstile-response": standinToken({ action: form.id }) }));
+    const files = form.fields.filter((f) => f.type === "file").map((f) => ({ field: f.name, name: "cv.pdf", bytes: pdfBytes() }));
+    const post = files.length > 0 ? multipartPost : (path: string, values: Record<string, string>) => formPost(path, values);
+    const posted = await appFetch(post(`/f/${form.id}`, { ...fields, "cf-turnstile-response": standinToken({ action: form.id }) }, files));
     expect(posted.status).toBe(303);
     const text = textOf(await (await appFetch(new Request(`http://localhost${posted.headers.get("location")}`))).text());
     expect(text).toContain(form.successMessage);

@@ -24,7 +24,7 @@ describe("applyRetention in workerd with real D1", () => {
     // A form no longer in the registry is left alone: retention only acts on a definition it can read.
     const orphan = await seedSubmission({ formId: "retired", fields: { n: 5 }, receivedAt: at(4000) });
 
-    const report = await applyRetention(env.DB, [form("contact", 90), form("newsletter", 7)], NOW);
+    const report = await applyRetention(env.DB, env.UPLOADS, [form("contact", 90), form("newsletter", 7)], NOW);
     expect(report).toEqual([
       { formId: "contact", cutoff: at(90), deleted: 1 },
       { formId: "newsletter", cutoff: at(7), deleted: 1 },
@@ -37,7 +37,9 @@ describe("applyRetention in workerd with real D1", () => {
     expect(left.results.map((r) => r.id)).not.toContain(oldNews);
 
     // Running again finds nothing more to do.
-    expect((await applyRetention(env.DB, [form("contact", 90), form("newsletter", 7)], NOW)).map((r) => r.deleted)).toEqual([0, 0]);
+    expect((await applyRetention(env.DB, env.UPLOADS, [form("contact", 90), form("newsletter", 7)], NOW)).map((r) => r.deleted)).toEqual([
+      0, 0,
+    ]);
   });
 });
 
@@ -53,7 +55,10 @@ describe("the scheduled handler", () => {
       deliveries: [{ status: "dead" }],
     });
     const recent = await seedSubmission({ formId: "contact", fields: { n: 2 }, receivedAt: new Date(NOW - DAY).toISOString() });
-    const [result] = await runMaintenance({ db: env.DB, settings: parseSettings(env), mailer: null, now: at(NOW) }, job);
+    const [result] = await runMaintenance(
+      { db: env.DB, bucket: env.UPLOADS, settings: parseSettings(env), mailer: null, now: at(NOW) },
+      job,
+    );
     expect(result).toMatchObject({ name: "apply-retention", ok: true });
     const left = await env.DB.prepare("SELECT id FROM submissions").all<{ id: string }>();
     expect(left.results.map((r) => r.id)).toEqual([recent]);

@@ -13,7 +13,14 @@ beforeEach(async () => {
 
 describe("the Worker's scheduled handler", () => {
   it("lists its jobs by name so more can be added", () => {
-    expect(MAINTENANCE_JOBS.map((job) => job.name)).toEqual(["drain-outbox", "prune-rate-limits", "apply-retention", "fold-search-texts"]);
+    expect(MAINTENANCE_JOBS.map((job) => job.name)).toEqual([
+      "drain-outbox",
+      "prune-rate-limits",
+      "apply-retention",
+      "reseal-settings",
+      "fold-search-texts",
+      "sweep-orphaned-files",
+    ]);
   });
 
   it("drains due deliveries and prunes old rate-limit windows on each cron tick, with no new request", async () => {
@@ -51,10 +58,13 @@ describe("the Worker's scheduled handler", () => {
   it("keeps running the other jobs when one fails", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     let ran = false;
-    const results = await runMaintenance({ db: env.DB, settings: parseSettings(sinkEnv()), mailer: null, now: at(Date.now()) }, [
-      { name: "broken", run: async () => Promise.reject(new Error("boom")) },
-      { name: "fine", run: async () => (ran = true) },
-    ]);
+    const results = await runMaintenance(
+      { db: env.DB, bucket: env.UPLOADS, settings: parseSettings(sinkEnv()), mailer: null, now: at(Date.now()) },
+      [
+        { name: "broken", run: async () => Promise.reject(new Error("boom")) },
+        { name: "fine", run: async () => (ran = true) },
+      ],
+    );
     expect(results.map((r) => [r.name, r.ok])).toEqual([
       ["broken", false],
       ["fine", true],

@@ -1,5 +1,17 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { apiPost, appFetch, at, clearTables, countingDb, countRows, formPost, standin, standinToken, testEnv } from "./helpers";
+import {
+  apiPost,
+  appFetch,
+  at,
+  clearTables,
+  countingDb,
+  countRows,
+  formPost,
+  standin,
+  standinToken,
+  testEnv,
+  warmFormCatalog,
+} from "./helpers";
 import { env } from "cloudflare:test";
 
 // Junk tokens cannot drive unlimited siteverify calls on the owner's secret (docs/decisions/028): each
@@ -30,6 +42,7 @@ describe("the throttle before siteverify", () => {
   it("refuses with 429 rate_limited before the provider and D1, and the token still works afterwards", async () => {
     const token = standinToken();
     const refusing = fakeLimiter(false);
+    await warmFormCatalog();
     const recorded = countingDb(env.DB);
     const refused = await appFetch(apiPost("contact", { ...VALID, "cf-turnstile-response": token }), {
       ...testEnv(),

@@ -18,6 +18,12 @@ function parseDetail(detail: string | null): Detail {
   }
 }
 
+/** ": title changed, field email added." — a definition's changes as the audit row lists them. */
+function changeList(changes: unknown): string {
+  if (!Array.isArray(changes) || changes.length === 0) return ".";
+  return `: ${changes.map(String).join("; ")}.`;
+}
+
 /** A detail's count with its noun (the detail is JSON someone else wrote: anything else counts as 0). */
 const plural = (n: unknown, one: string, other: string) => countOf(Number.isFinite(Number(n)) ? Number(n) : 0, one, other);
 
@@ -79,6 +85,43 @@ export function AuditSentence({ action, target, detail }: { action: string; targ
         </>
       );
     }
+    case "form.create":
+    case "form.draft":
+    case "form.publish": {
+      const verb =
+        action === "form.create" ? "Created" : action === "form.draft" ? "Saved a draft of" : `Published version ${String(d.version)} of`;
+      return (
+        <>
+          {verb} {form}
+          {changeList(d.changes)}
+          {d.confirmedFieldNames ? " Confirmed renaming or removing fields that held data." : ""}
+        </>
+      );
+    }
+    case "form.discard-draft":
+      return <>Discarded the draft of {form}.</>;
+    case "form.archive":
+      return <>Archived {form}: new submissions are refused.</>;
+    case "form.restore":
+      return <>Restored {form}: it takes submissions again.</>;
+    case "form.setting":
+      return (
+        <>
+          {`${String(d.change ?? "Changed")} `.replace(/^./, (c) => c.toUpperCase())}
+          {String(d.setting ?? "a setting")} of {form}.
+        </>
+      );
+    case "form.test":
+      return (
+        <>
+          Sent a test of {form} to {String(d.destination ?? "a destination")}
+          {typeof d.submission === "string" ? <> ({<Link to={`/admin/submissions/${d.submission}`}>its timeline</Link>})</> : null}.
+        </>
+      );
+    case "token.create":
+      return <>{`Made the API token “${String(d.name ?? target)}” with the ${String(d.role ?? "")} role.`}</>;
+    case "token.revoke":
+      return <>{`Revoked the API token ${target ?? ""}.`}</>;
     default: {
       const facts = Object.entries(d).map(([key, value]) => `${key} ${typeof value === "string" ? value : JSON.stringify(value)}`);
       return <>{`${action}${target ? ` on ${target}` : ""}${facts.length ? ` (${facts.join(", ")})` : ""}.`}</>;

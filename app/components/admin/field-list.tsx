@@ -1,25 +1,78 @@
-import type { FieldDef, FieldValue } from "~/forms/schema";
+import type { FieldDef, FieldValue, StoredFile } from "~/forms/schema";
+import { formatBytes, typeLabels } from "~/lib/uploads/file-types";
 
 // A submission's values under the labels its form gives them, in the form's order; checkboxes read
 // Yes or No. Values the form no longer defines (a field removed since) still show, under their name.
+// A file field lists its files, each a download through the console (always an attachment).
 
 function show(field: FieldDef | undefined, value: FieldValue): string {
   if (value === null || value === "") return "—";
+  if (Array.isArray(value))
+    return value.length > 0 ? value.map((file) => `${file.name} (${file.type}, ${file.size} bytes)`).join(", ") : "—";
   if (typeof value === "boolean" || field?.type === "checkbox") return value === true || value === "true" ? "Yes" : "No";
   if (field?.type === "select") return field.options?.find((o) => o.value === value)?.label ?? String(value);
   return String(value);
 }
 
+/** Where the submission's files are: its id (for the download paths), and whether their bytes were kept. */
+export interface FileSource {
+  submissionId: string;
+  kept: boolean;
+}
+
+function FileItems({ files, source }: { files: readonly StoredFile[]; source: FileSource }) {
+  if (files.length === 0) return <>—</>;
+  return (
+    <ul className="files">
+      {files.map((file) => (
+        <li key={file.id}>
+          {source.kept ? (
+            <a href={`/admin/files/${encodeURIComponent(source.submissionId)}/${encodeURIComponent(file.id)}`} download>
+              {file.name}
+            </a>
+          ) : (
+            <span>{file.name}</span>
+          )}{" "}
+          <span className="file-meta">
+            {typeLabels([file.type]) || file.type}, {formatBytes(file.size)}
+            {source.kept ? null : ", not kept: the submission was quarantined when it arrived"}
+          </span>
+          <br />
+          <span className="file-meta">
+            SHA-256 <code className="digest">{file.sha256}</code>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function isFileList(value: FieldValue): value is readonly StoredFile[] {
+  return Array.isArray(value);
+}
+
 /** The fields as a description list; values are text, so React escapes whatever a submitter typed. */
-export function FieldList({ fields, values }: { fields: readonly FieldDef[]; values: Record<string, FieldValue> }) {
+export function FieldList({
+  fields,
+  values,
+  files,
+}: {
+  fields: readonly FieldDef[];
+  values: Record<string, FieldValue>;
+  files?: FileSource;
+}) {
   const known = fields.filter((f) => f.name in values);
   const others = Object.keys(values).filter((name) => !fields.some((f) => f.name === name));
+  const cell = (field: FieldDef | undefined, value: FieldValue) => {
+    if (isFileList(value)) return files ? <FileItems files={value} source={files} /> : value.map((file) => file.name).join(", ");
+    return field?.type === "textarea" || !field ? <pre>{show(field, value)}</pre> : show(field, value);
+  };
   return (
     <dl>
       {known.map((field) => (
         <div key={field.name} className="contents">
           <dt>{field.label}</dt>
-          <dd>{field.type === "textarea" ? <pre>{show(field, values[field.name])}</pre> : show(field, values[field.name])}</dd>
+          <dd>{cell(field, values[field.name])}</dd>
         </div>
       ))}
       {others.map((name) => (
@@ -27,9 +80,7 @@ export function FieldList({ fields, values }: { fields: readonly FieldDef[]; val
           <dt>
             <code>{name}</code>
           </dt>
-          <dd>
-            <pre>{show(undefined, values[name])}</pre>
-          </dd>
+          <dd>{cell(undefined, values[name])}</dd>
         </div>
       ))}
     </dl>

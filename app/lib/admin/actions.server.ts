@@ -1,4 +1,4 @@
-import { findForm } from "~/forms/registry";
+import { catalogSettings, findForm } from "~/lib/forms/live.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
@@ -8,7 +8,8 @@ import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { refusal } from "~/lib/http/responses.server";
 import { outboxStatements, redeliverDead, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
 import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
-import { purgeStatements } from "~/lib/storage/purge.server";
+import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
+import { uploadsBucket } from "~/lib/storage/file-objects.server";
 import { runBatch } from "~/lib/storage/sql.server";
 import { releaseStatement, submissionStatus } from "~/lib/storage/submissions.server";
 import { byCount, countOf } from "~/lib/text/count";
@@ -30,8 +31,9 @@ interface Ctx {
   now: () => number;
 }
 
-/** Deletes one submission with its deliveries and attempts. Returns ok:false when it did not exist. */
+/** Deletes one submission with its deliveries, attempts and files (first). Returns ok:false when it did not exist. */
 export async function deleteSubmission({ env, user, request, now }: Ctx, id: string): Promise<ActionResult> {
+  await purgeFiles(env.DB, uploadsBucket(env), [{ ids: [id] }]);
   const done = await runBatch(env.DB, {
     purged: purgeStatements(env.DB, { ids: [id] }),
     audit: auditStatement(env.DB, { user, request, action: "submission.delete", target: id, nowMs: now() }),
@@ -45,7 +47,7 @@ export async function deleteSubmission({ env, user, request, now }: Ctx, id: str
 /** Erases every submission holding `email` (folded); the audit row keeps an HMAC tag, never the address. */
 export async function eraseEmail({ env, settings, user, request, now }: Ctx, email: string): Promise<ActionResult> {
   const tag = await emailTag(email, settings.admin.sessionSecrets[0]);
-  const deleted = await eraseByEmail(env.DB, email, (matched) =>
+  const deleted = await eraseByEmail(env.DB, uploadsBucket(env), email, (matched) =>
     auditStatement(env.DB, { user, request, action: "erase", detail: { emailTag: tag, matched }, nowMs: now() }),
   );
   const logs = byCount(deleted, "its delivery log", "their delivery logs");
@@ -70,8 +72,9 @@ async function auditRequeue(
 }
 
 /** Queues every dead delivery of a form again (the scheduled drain sends them). */
-export async function redeliverFormDead({ env, user, request, now }: Ctx, formId: string): Promise<ActionResult> {
-  const result = await redeliverDead(env.DB, formId, now());
+export async function redeliverFormDead({ env, settings, user, request, now }: Ctx, formId: string): Promise<ActionResult> {
+  const found = await findForm({ cloudflare: { env }, settings }, formId, now());
+  const result: RedeliveryResult = found.ok ? await redeliverDead(env.DB, formId, now()) : { ok: false, code: found.code };
   await auditRequeue({ env, user, request, now }, "form.redeliver-dead", formId, result);
   if (!result.ok) return refused(result.code);
   return { ok: true, message: `Queued ${countOf(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
@@ -89,12 +92,12 @@ export async function redeliverOne({ env, settings, user, request, ctx, mailer, 
 
 /** Releases a quarantined submission into the outbox, with its audit row, in one batch. */
 export async function releaseQuarantined({ env, settings, user, request, ctx, mailer, now }: Ctx, id: string): Promise<ActionResult> {
-  const found = await submissionStatus(env.DB, id);
-  if (!found) return { ok: false, message: ERRORS.not_found.message };
-  const form = findForm(found.formId);
-  if (found.status !== "quarantined" || !form) return { ok: false, message: ERRORS.admin_not_quarantined.message };
+  const status = await submissionStatus(env.DB, id);
+  if (!status) return { ok: false, message: ERRORS.not_found.message };
+  const found = await findForm({ cloudflare: { env }, settings }, status.formId, now());
+  if (status.status !== "quarantined" || !found.ok) return { ok: false, message: ERRORS.admin_not_quarantined.message };
   const nowMs = now();
-  const outbox = outboxStatements(env.DB, settings, form, id, nowMs);
+  const outbox = outboxStatements(env.DB, catalogSettings(settings, found.catalog), found.live.form, id, nowMs);
   try {
     const done = await runBatch(env.DB, {
       release: releaseStatement(env.DB, id),

@@ -10,10 +10,10 @@ import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role 
 // a layout's loader beside its children's, never in front of them, so a layout cannot guard them.
 
 export interface AdminUser {
-  /** Written to the audit log: "password:admin", "password:viewer" or "access:<email>". */
+  /** Written to the audit log: "password:admin", "password:viewer", "access:<email>" or "token:<id>". */
   id: string;
   role: Role;
-  via: "password" | "access";
+  via: "password" | "access" | "token";
 }
 
 export interface AdminContext {

@@ -2,11 +2,11 @@ import { z } from "zod";
 import { encodeBase64Url } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 import { listEmailCandidates } from "~/lib/storage/console-queries.server";
-import { purgeStatements } from "~/lib/storage/purge.server";
+import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
 import { runBatch } from "~/lib/storage/sql.server";
 
 // Erasure for a data request: every submission holding the address as a whole field value, in any
-// form, goes with its deliveries. Both sides are case-folded in the Worker (foldEmail): SQLite's
+// form, goes with its deliveries and files. Both sides are case-folded in the Worker (foldEmail): SQLite's
 // lower() folds only ASCII, so "ÉLODIE@…" would never meet "élodie@…" in SQL.
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -50,9 +50,18 @@ export async function emailTag(email: string, secret: string | undefined): Promi
   return encodeBase64Url(new Uint8Array(mac).slice(0, 16));
 }
 
-/** Deletes what matches `email` in one batch with its audit row (`record(count)`); returns how many went. D1 errors throw. */
-export async function eraseByEmail(db: D1Database, email: string, record: (count: number) => D1PreparedStatement): Promise<number> {
+/**
+ * Deletes what matches `email`, files first, then one batch with its audit row (`record(count)`);
+ * returns how many went. D1 and R2 errors throw.
+ */
+export async function eraseByEmail(
+  db: D1Database,
+  bucket: R2Bucket | null,
+  email: string,
+  record: (count: number) => D1PreparedStatement,
+): Promise<number> {
   const ids = (await findByEmail(db, email)).map((m) => m.id);
+  await purgeFiles(db, bucket, [{ ids }]);
   const done = await runBatch(db, { purged: purgeStatements(db, { ids }), audit: record(ids.length) });
   return done.purged.submissions.meta.changes ?? ids.length;
 }

@@ -1,10 +1,12 @@
 import { z } from "zod";
-import type { FormDef } from "~/forms/schema";
+import type { FormDef, StoredFile } from "~/forms/schema";
+import { filesOf } from "~/lib/storage/file-objects.server";
 import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
 import { listForExport } from "~/lib/storage/console-queries.server";
 
 // Exports for one form and date range, columns in a fixed order (metadata, the form's fields, then
-// stored fields the form no longer has, sorted) so yesterday's spreadsheet still lines up.
+// stored fields the form no longer has, sorted) so yesterday's spreadsheet still lines up. A file
+// field lists its files: objects in JSON, one line per file in a CSV cell.
 // The CSV writer is home-made on purpose: csv-stringify and papaparse neutralise a formula only at the
 // start of a cell, while a cell read with another locale's separator (`;`, tab) starts after each one.
 
@@ -43,7 +45,7 @@ export const ExportParamsSchema = z.object({
 });
 export type ExportParams = z.infer<typeof ExportParamsSchema>;
 
-type Row = Record<string, string | number | boolean | null>;
+type Row = Record<string, string | number | boolean | null | readonly StoredFile[]>;
 
 /** The rows of one form in range, oldest first, flattened to the export's columns. D1 errors throw. */
 export async function loadExportRows(db: D1Database, form: FormDef, range: ExportRange): Promise<{ columns: string[]; rows: Row[] }> {
@@ -61,7 +63,8 @@ export async function loadExportRows(db: D1Database, form: FormDef, range: Expor
       verify_action: s.verification?.action ?? null,
       verify_challenge_ts: s.verification?.challengeTs ?? null,
     };
-    for (const [key, value] of Object.entries(s.fields)) row[`field:${key}`] = value as Row[string];
+    for (const [key, value] of Object.entries(s.fields))
+      row[`field:${key}`] = Array.isArray(value) ? filesOf(value) : (value as Row[string]);
     return row;
   });
   const fieldColumns = [...defined, ...[...extra].sort()].map((name) => `field:${name}`);
@@ -73,9 +76,14 @@ export async function loadExportRows(db: D1Database, form: FormDef, range: Expor
  * locale's separator or a line break (RFC 4180). Numbers stay as they are: -3 is a value, not a formula.
  */
 export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? "" : String(value).replace(LONE_SURROGATE, "\uFFFD");
+  const plain = Array.isArray(value) ? filesOf(value).map(fileLine).join("\n") : value;
+  let text = plain === null || plain === undefined ? "" : String(plain).replace(LONE_SURROGATE, "\uFFFD");
   if (typeof value !== "number") text = text.replace(FORMULA_AT_CELL_START, "'$&");
   return NEEDS_QUOTES.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function fileLine(file: StoredFile): string {
+  return `${file.name} (${file.type}, ${file.size} bytes, sha256 ${file.sha256}, id ${file.id})`;
 }
 
 /** CSV text: UTF-8 BOM (so Excel reads the encoding), header row, CRLF line ends. Never throws. */

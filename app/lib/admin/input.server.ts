@@ -29,9 +29,9 @@ export function queryValues(request: Request): Record<string, string> {
   return firstValues(new URL(request.url).searchParams);
 }
 
-async function readFields(request: Request): Promise<Record<string, string> | null> {
+async function readFields(request: Request, maxBytes: number): Promise<Record<string, string> | null> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  const read = await readMessageUpTo(request, MAX_FORM_BYTES);
+  const read = await readMessageUpTo(request, maxBytes);
   if (!read || read.overflow) return null;
   try {
     // fatal: a body that is not UTF-8 is refused, never read with replacement characters.
@@ -53,9 +53,9 @@ async function readFields(request: Request): Promise<Record<string, string> | nu
   return null;
 }
 
-/** Reads a small form through `schema`. Throws admin_bad_request (400) for anything else, never a 500. */
-export async function readAdminForm<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  const fields = await readFields(request);
+/** Reads a small form (at most `maxBytes`: 16 KiB, more for an imported definition) through `schema`. Throws admin_bad_request (400) for anything else, never a 500. */
+export async function readAdminForm<T>(request: Request, schema: z.ZodType<T>, maxBytes = MAX_FORM_BYTES): Promise<T> {
+  const fields = await readFields(request, maxBytes);
   const parsed = fields ? schema.safeParse(fields) : null;
   if (!parsed?.success) throw refusal("admin_bad_request");
   return parsed.data;

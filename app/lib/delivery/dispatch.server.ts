@@ -12,6 +12,7 @@ import { buildNotificationEmail } from "~/lib/delivery/email.server";
 import { buildConfirmationEmail, reserveConfirmation } from "~/lib/delivery/confirmation.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { linkedFiles } from "~/lib/delivery/file-links.server";
 
 // One attempt at one delivery, whatever its kind: resolve the destination from settings (at attempt
 // time, so a fixed setting heals queued rows), build what that kind sends, and send it once.
@@ -26,7 +27,7 @@ export interface KindAttempt {
   fetch?: typeof fetch;
   /** null where no send_email binding is at hand: e-mail kinds are then held. */
   mailer: Mailer | null;
-  /** When the attempt is made: the confirmation's mailbox slot is taken from then. */
+  /** When the attempt is made: the confirmation's mailbox slot is taken, and file links run, from then. */
   nowMs: number;
 }
 
@@ -52,18 +53,20 @@ export async function attemptKind({
     return held(target.reason);
   }
   const destination = target.destination;
+  // The confirmation to the sender never names the files, let alone links to them.
+  const files = destination.kind === "confirmation" ? [] : await linkedFiles(settings, form, submission, nowMs);
   switch (destination.kind) {
     case "webhook": {
-      const body = JSON.stringify(buildPayload(submission));
+      const body = JSON.stringify(buildPayload(submission, files));
       return sendWebhook({ url: destination.url, keys: destination.keys, webhookId: claim.id, body, timeoutMs, fetch });
     }
     case "slack":
-      return sendSlack(destination.url, describeSubmission(form, submission, settings.publicUrl), { timeoutMs, fetch });
+      return sendSlack(destination.url, describeSubmission(form, submission, settings.publicUrl, files), { timeoutMs, fetch });
     case "discord":
-      return sendDiscord(destination.url, describeSubmission(form, submission, settings.publicUrl), { timeoutMs, fetch });
+      return sendDiscord(destination.url, describeSubmission(form, submission, settings.publicUrl, files), { timeoutMs, fetch });
     case "email": {
       if (!mailer) return held("the Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
-      const content = describeSubmission(form, submission, settings.publicUrl);
+      const content = describeSubmission(form, submission, settings.publicUrl, files);
       const raw = buildNotificationEmail(content, destination.from, destination.to, submitterAddress(form, submission.fields));
       return sendEmailAttempt(mailer, destination.from, destination.to, raw);
     }

@@ -1,5 +1,7 @@
 import type { Settings } from "~/lib/settings/settings.server";
-import { findForm } from "~/forms/registry";
+import type { FormDef } from "~/forms/schema";
+import { loadFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
+import { catalogSettings } from "~/lib/forms/live.server";
 import { DELIVERY_TIMEOUT_MS, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { attemptKind } from "~/lib/delivery/dispatch.server";
 import { settleStatements } from "~/lib/delivery/settle.server";
@@ -66,6 +68,7 @@ export async function deliverSubmissionNow(
 export async function deliverLeasedAfterResponse(
   db: D1Database,
   settings: Settings,
+  form: FormDef,
   submission: StoredSubmission,
   claims: readonly Claim[],
   owner: string,
@@ -75,7 +78,7 @@ export async function deliverLeasedAfterResponse(
   const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
   try {
     const records = await Promise.all(
-      claims.map((claim) => attemptDelivery(db, settings, claim, submission, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
+      claims.map((claim) => attemptDelivery(db, settings, claim, submission, form, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
     );
     const nowMs = (options.now ?? Date.now)();
     const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
@@ -94,6 +97,9 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   if (leaseMs <= timeoutMs) throw new Error("the lease must outlast the delivery timeout");
   const owner = options.owner ?? `drain:${crypto.randomUUID()}`;
   const report: DrainReport = { claimed: 0, delivered: 0, retrying: 0, dead: 0 };
+  // Every form, archived ones too (their stored submissions are still delivered), and the console's
+  // settings layered under the environment's: read once per run, from the isolate's catalog.
+  let catalog: FormCatalog | null = null;
   const stopAt = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
   while (report.claimed < limit && now() < stopAt) {
     const size = Math.min(batchSize, limit - report.claimed);
@@ -104,9 +110,13 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
       db,
       claims.map((claim) => claim.submissionId),
     );
+    catalog ??= await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
+    const forms = catalog;
+    const layered = catalogSettings(settings, forms);
     const outcomes = await Promise.all(
       claims.map(async (claim) => {
-        const record = await attemptDelivery(db, settings, claim, submissions.get(claim.submissionId), timeoutMs, options);
+        const form = forms.forms.get(claim.formId)?.form;
+        const record = await attemptDelivery(db, layered, claim, submissions.get(claim.submissionId), form, timeoutMs, options);
         // The attempt's log row and its delivery's new state land together, in one batch.
         const { statements, outcome } = settleStatements(db, claim, owner, record, now(), options.random);
         await db.batch(statements);
@@ -124,10 +134,10 @@ async function attemptDelivery(
   settings: Settings,
   claim: Claim,
   submission: StoredSubmission | undefined,
+  form: FormDef | undefined,
   timeoutMs: number,
   options: Pick<DrainOptions, "fetch" | "mailer" | "now">,
 ): Promise<AttemptRecord> {
-  const form = findForm(claim.formId);
   if (!submission || !form) {
     const detail = !submission ? "the submission no longer exists" : `form ${claim.formId} is not defined`;
     console.error(`delivery ${claim.id} cannot be sent: ${detail}`);

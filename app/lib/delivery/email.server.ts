@@ -48,12 +48,47 @@ export function buildMime(parts: EmailParts): string {
   return message.asRaw();
 }
 
-/** Plain text: "Label: value" lines in the form's order, then the reference and the link. */
+/** When a file link stops working, as the notification says it. */
+function expiry(expiresAt: string): string {
+  return expiresAt.replace("T", " ").replace(/:\d\d\.\d+Z$|:\d\dZ$/, " UTC");
+}
+
+/** The files block of the plain text: each name, size and link (never the bytes). */
+function filesText(content: MessageContent): string[] {
+  if (content.files.length === 0) return [];
+  const lines = content.files.map((f) => `- ${f.label}: ${f.name} (${f.size})${f.url ? `\n  ${f.url}` : " (download it in the console)"}`);
+  const until = content.files.find((f) => f.expiresAt)?.expiresAt;
+  return [
+    "Files:",
+    ...lines,
+    ...(until ? [`The file links work until ${expiry(until)}; the console keeps the files after that.`] : []),
+    "",
+  ];
+}
+
+/** Plain text: "Label: value" lines in the form's order, the files, then the reference and the link. */
 export function notificationText(content: MessageContent): string {
   const rows = content.rows.map((row) => `${row.label}:\n${row.value === "" ? "—" : row.value}\n`);
   const footer = [`Reference: ${content.submissionId}`, `Received: ${content.receivedAt}`];
   if (content.link) footer.push(`Open it in Gatepost: ${content.link}`);
-  return [`New submission to "${content.formTitle}"`, "", ...rows, ...footer, ""].join("\n");
+  return [`New submission to "${content.formTitle}"`, "", ...rows, ...filesText(content), ...footer, ""].join("\n");
+}
+
+/** The files block of the HTML part: a list of links, every name escaped. */
+function filesHtml(content: MessageContent): string {
+  if (content.files.length === 0) return "";
+  const items = content.files
+    .map((f) => {
+      const name = escapeHtml(f.name);
+      const link = f.url ? `<a href="${escapeHtml(f.url)}">${name}</a>` : `${name} (download it in the console)`;
+      return `<li>${escapeHtml(f.label)}: ${link} (${escapeHtml(f.size)})</li>`;
+    })
+    .join("");
+  const until = content.files.find((f) => f.expiresAt)?.expiresAt;
+  const note = until
+    ? `<p style="color:#555">The file links work until ${escapeHtml(expiry(until))}; the console keeps the files after that.</p>`
+    : "";
+  return `<h2 style="font-size:16px">Files</h2><ul>${items}</ul>${note}`;
 }
 
 /** The HTML part: a table of the fields, every value escaped, line breaks kept. */
@@ -66,7 +101,7 @@ export function notificationHtml(content: MessageContent): string {
     )
     .join("");
   const link = content.link ? `<p><a href="${escapeHtml(content.link)}">Open this submission in Gatepost</a></p>` : "";
-  return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.4"><h1 style="font-size:18px">New submission to ${escapeHtml(content.formTitle)}</h1><table role="presentation">${rows}</table><p style="color:#555">Reference <code>${escapeHtml(content.submissionId)}</code>, received ${escapeHtml(content.receivedAt)}</p>${link}</body></html>`;
+  return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.4"><h1 style="font-size:18px">New submission to ${escapeHtml(content.formTitle)}</h1><table role="presentation">${rows}</table>${filesHtml(content)}<p style="color:#555">Reference <code>${escapeHtml(content.submissionId)}</code>, received ${escapeHtml(content.receivedAt)}</p>${link}</body></html>`;
 }
 
 /** The owner's notification for one submission. `replyTo` must be the submitter's checked address or null. */

@@ -1,11 +1,25 @@
 import type { FieldValue, FormDef } from "~/forms/schema";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
+import type { LinkedFile } from "~/lib/delivery/file-links.server";
+import { formatBytes } from "~/lib/uploads/file-types";
+import { filesOf } from "~/lib/storage/file-objects.server";
 
-// What a person reads in a notification, before any escaping: each kind escapes it for where it goes.
+// What a person reads in a notification (files as links), before any escaping: each kind escapes it
+// for where it goes.
 
 export interface MessageRow {
   label: string;
   value: string;
+}
+
+/** One file to download: its name (the sender's text), its size, and a signed link or null. */
+export interface MessageFile {
+  label: string;
+  name: string;
+  size: string;
+  url: string | null;
+  /** When the link stops working (ISO 8601), or null. */
+  expiresAt: string | null;
 }
 
 export interface MessageContent {
@@ -16,6 +30,8 @@ export interface MessageContent {
   /** The submission in the admin console, when PUBLIC_URL is set; else null. */
   link: string | null;
   rows: MessageRow[];
+  /** Stored files with their links; empty when there are none (or none were kept). */
+  files: MessageFile[];
 }
 
 /** The ellipsis every cut value ends with, so a reader sees something was left out. */
@@ -26,8 +42,16 @@ export function submissionLink(publicUrl: string | null, submissionId: string): 
   return publicUrl ? `${publicUrl}/admin/submissions/${encodeURIComponent(submissionId)}` : null;
 }
 
-/** The rows of `submission` in `form`'s field order, labelled; fields the form no longer has come last. */
-export function describeSubmission(form: FormDef, submission: StoredSubmission, publicUrl: string | null): MessageContent {
+/**
+ * The rows of `submission` in `form`'s field order, labelled; fields the form no longer has come last.
+ * A file field's row names its files; `files` (linkedFiles) are listed with their links.
+ */
+export function describeSubmission(
+  form: FormDef,
+  submission: StoredSubmission,
+  publicUrl: string | null,
+  files: readonly LinkedFile[] = [],
+): MessageContent {
   const fields = submission.fields as Readonly<Record<string, FieldValue>>;
   const known = new Set(form.fields.map((field) => field.name));
   const rows: MessageRow[] = form.fields.map((field) => {
@@ -45,12 +69,24 @@ export function describeSubmission(form: FormDef, submission: StoredSubmission, 
     receivedAt: submission.receivedAt,
     link: submissionLink(publicUrl, submission.id),
     rows,
+    files: files.map(({ label, file, link }) => ({
+      label,
+      name: file.name,
+      size: formatBytes(file.size),
+      url: link?.url ?? null,
+      expiresAt: link?.expiresAt ?? null,
+    })),
   };
 }
 
 function formatValue(value: FieldValue | undefined): string {
   if (value === null || value === undefined || value === "") return "";
   if (typeof value === "boolean") return value ? "Yes" : "No";
+  // A file field: its files' names and sizes, one per line.
+  if (Array.isArray(value))
+    return filesOf(value)
+      .map((file) => `${file.name} (${formatBytes(file.size)})`)
+      .join("\n");
   return String(value);
 }
 

@@ -1,6 +1,5 @@
 import type { Settings } from "~/lib/settings/settings.server";
-import type { FormDef } from "~/forms/schema";
-import { findForm } from "~/forms/registry";
+import type { DestinationKind, FormDef } from "~/forms/schema";
 import { configuredDestinations, destinationName } from "~/lib/delivery/destinations.server";
 import { confirmationStatements, type ConfirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { ErrorCode } from "~/lib/http/errors";
@@ -48,9 +47,11 @@ export function leasedOutbox(
   owner: string,
   leaseMs: number,
   gate: ConfirmationGate | null = null,
+  /** Only this destination (a console test), when it is configured. */
+  only?: DestinationKind,
 ): LeasedOutbox {
   const lease: Lease = { owner, untilMs: nowMs + leaseMs };
-  const claims = plannedClaims(settings, form, submissionId);
+  const claims = plannedClaims(settings, form, submissionId).filter((claim) => only === undefined || claim.destination === only);
   const limited = gate ? claims.find((claim) => claim.destination === "confirmation") : undefined;
   const deliveries = claims.filter((claim) => claim !== limited).map((claim) => insertDeliveryStatement(db, claim, nowMs, lease));
   const confirmation =
@@ -82,9 +83,8 @@ export async function redeliverSubmission(db: D1Database, submissionId: string, 
   }
 }
 
-/** Re-queues all dead deliveries of one form. Fails with form_not_found or storage_unavailable. */
+/** Re-queues all dead deliveries of one form (the caller knows it exists). Fails with storage_unavailable. */
 export async function redeliverDead(db: D1Database, formId: string, nowMs: number): Promise<RedeliveryResult> {
-  if (!findForm(formId)) return { ok: false, code: "form_not_found" };
   try {
     return { ok: true, requeued: await requeueDead(db, formId, nowMs), keptConfirmations: 0 };
   } catch (error) {

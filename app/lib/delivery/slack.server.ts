@@ -4,9 +4,10 @@ import { countOf } from "~/lib/text/count";
 
 // A Slack Block Kit message. Labels and submitted values go in `plain_text` objects, since mrkdwn has
 // no escape for * _ ~ ` or a leading > (docs/decisions/026); only Gatepost's own text is mrkdwn.
+// Files are link buttons, their labels plain_text too.
 
 /** Block Kit limits (api.slack.com/reference/block-kit/blocks): header 150, section text 3000, 50 blocks. */
-export const SLACK_LIMITS = { header: 150, sectionText: 3000, blocks: 50, fallbackText: 3000 } as const;
+export const SLACK_LIMITS = { header: 150, sectionText: 3000, blocks: 50, fallbackText: 3000, actions: 25, buttonText: 75 } as const;
 
 export interface SlackMessage {
   text: string;
@@ -25,8 +26,9 @@ export function buildSlackMessage(content: MessageContent): SlackMessage {
   const more = content.link ? ` <${content.link}|full submission>` : " (full text in the console)";
   const cutNote = content.link ? " (cut: the full text is in Gatepost, linked below)" : " (cut: the full text is in the console)";
   const header = truncateEscaped(`New submission: ${content.formTitle}`, SLACK_LIMITS.header).text;
-  // Header, context and possibly a "more fields" section leave 47 sections for the fields.
-  const fieldSlots = SLACK_LIMITS.blocks - 3;
+  // Header, context, possibly a "more fields" section and the files' buttons leave the rest for the fields.
+  const linked = content.files.filter((file) => file.url !== null);
+  const fieldSlots = SLACK_LIMITS.blocks - 3 - (linked.length > 0 ? 1 : 0);
   const shown = content.rows.length > fieldSlots ? content.rows.slice(0, fieldSlots - 1) : content.rows;
   const sections: Array<Record<string, unknown>> = shown.map((row) => {
     const label = truncateEscaped(row.label, 200).text;
@@ -43,11 +45,19 @@ export function buildSlackMessage(content: MessageContent): SlackMessage {
   }
   const reference = `Reference \`${escapeSlack(content.submissionId)}\``;
   const context = content.link ? `${reference} · <${content.link}|Open in Gatepost>` : reference;
+  // One button per linked file (Block Kit allows 25 in an actions block); the rest are in the console.
+  const buttons = linked.slice(0, SLACK_LIMITS.actions).map((file, i) => ({
+    type: "button",
+    action_id: `gatepost-file-${i}`,
+    text: { type: "plain_text", text: truncateEscaped(`Download ${file.name}`, SLACK_LIMITS.buttonText).text, emoji: false },
+    url: file.url,
+  }));
   return {
     text: truncateEscaped(`New submission: ${content.formTitle}`, SLACK_LIMITS.fallbackText, escapeSlack).text,
     blocks: [
       { type: "header", text: { type: "plain_text", text: header, emoji: false } },
       ...sections,
+      ...(buttons.length > 0 ? [{ type: "actions", elements: buttons }] : []),
       { type: "context", elements: [{ type: "mrkdwn", text: context }] },
     ],
     unfurl_links: false,

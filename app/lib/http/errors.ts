@@ -23,6 +23,21 @@ export const ERRORS = {
     message: "What you sent contains characters that cannot be kept (broken encoding or control characters).",
   },
   file_not_accepted: { status: 415, message: "This form does not take files: send it without attachments." },
+  // uploads (docs/forms.md#file-fields)
+  file_too_large: { status: 413, message: "A file is larger than this form takes: the limits are shown next to the field." },
+  upload_too_large: {
+    status: 413,
+    message: "The files together are larger than this form takes: the limits are shown next to each file field.",
+  },
+  uploads_unavailable: {
+    status: 503,
+    message: "We could not store your files right now, so nothing was saved. Please try again in a minute.",
+  },
+  uploads_not_configured: { status: 500, message: SERVER_MISCONFIGURED },
+  file_link_expired: {
+    status: 410,
+    message: "This download link has expired. Open the submission in the Gatepost console to download the file.",
+  },
   turnstile_token_missing: {
     status: 400,
     message: "Please complete the captcha check before sending.",
@@ -69,6 +84,7 @@ export const ERRORS = {
   },
   form_expired: { status: 400, message: "This form was open for too long. Please check your answers and send it again." },
   form_signing_secret_missing: { status: 500, message: SERVER_MISCONFIGURED },
+  form_archived: { status: 410, message: "This form no longer takes submissions." },
   // admin
   admin_closed: {
     status: 503,
@@ -85,6 +101,24 @@ export const ERRORS = {
   admin_cross_origin: { status: 403, message: "This action must be sent from the operator console itself." },
   admin_not_quarantined: { status: 409, message: "This submission is not in quarantine." },
   admin_bad_request: { status: 400, message: "That request to the operator console is not complete." },
+  // console forms and the admin API
+  form_definition_invalid: { status: 422, message: "The form definition has problems: each one is listed." },
+  form_defined_in_code: { status: 409, message: "This form is defined by a file in app/forms/: change it there." },
+  form_exists: { status: 409, message: "There is already a form with that id." },
+  form_draft_missing: { status: 409, message: "There is no draft to publish: save one first." },
+  form_publish_conflict: { status: 409, message: "Someone else published this form meanwhile. Reload it and publish again." },
+  form_field_names_in_use: {
+    status: 409,
+    message:
+      "Fields that already hold data would be renamed or removed, and webhook receivers depend on field names. Confirm to publish anyway.",
+  },
+  settings_encryption_key_missing: {
+    status: 503,
+    message: "Destinations can be kept in the console once its encryption key is set (docs/destinations.md).",
+  },
+  setting_set_by_environment: { status: 409, message: "This setting is set by the environment, which wins: change it there." },
+  setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
+  admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
   internal_error: { status: 500, message: "Something went wrong on our side." },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,49 +1,102 @@
+import {
+  getMultipartBoundary,
+  MaxFileSizeExceededError,
+  MaxPartsExceededError,
+  MaxTotalSizeExceededError,
+  MultipartParser,
+  type MultipartPart,
+} from "@remix-run/multipart-parser";
 import type { ErrorCode } from "~/lib/http/errors";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
 // Reads a submission body under a hard cap before anything parses it, in work linear in its size and
 // bounded by MAX_FIELDS; text that is not well-formed UTF-8 without control characters is refused, not
 // repaired. URL-encoded bodies are split here: URLSearchParams turns `%FF` into U+FFFD silently.
+// Multipart goes through @remix-run/multipart-parser, a form's file limits checked as the bytes
+// arrive and the rest left unread after a refusal (docs/decisions/050).
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Fields in one body, each repeat of a name counting; no form needs more, and it bounds all later work. */
 export const MAX_FIELDS = 100;
 
+const MAX_PART_HEADER_BYTES = 4096;
+
 export type BodyCode = Extract<
   ErrorCode,
-  "body_too_large" | "malformed_body" | "unsupported_media_type" | "too_many_fields" | "invalid_text" | "file_not_accepted"
+  | "body_too_large"
+  | "malformed_body"
+  | "unsupported_media_type"
+  | "too_many_fields"
+  | "invalid_text"
+  | "file_not_accepted"
+  | "file_too_large"
+  | "upload_too_large"
 >;
 
-export type BodyResult = { ok: true; fields: Record<string, unknown> } | { ok: false; code: BodyCode };
+/** What a form takes in files (uploadLimitsOf); null: no files. */
+export interface UploadLimits {
+  /** Per file, by field name. */
+  maxBytes: ReadonlyMap<string, number>;
+  maxUploadBytes: number;
+  /** Every field's maxFiles together, so empty parts cannot pile up. */
+  maxFileParts: number;
+}
+
+export interface UploadedPart {
+  field: string;
+  name: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+export type BodyResult =
+  | { ok: true; fields: Record<string, unknown>; files: UploadedPart[] }
+  /** `field`: the file field a file_too_large refusal is about, when it is known. */
+  | { ok: false; code: BodyCode; field?: string };
 
 type Kind = "urlencoded" | "multipart" | "json";
 
 class BodyRefusal extends Error {
-  constructor(readonly code: BodyCode) {
+  constructor(
+    readonly code: BodyCode,
+    readonly field?: string,
+  ) {
     super(code);
   }
 }
 
-/** True when the Content-Length header alone already says the body is over the cap (no read needed). */
-export function declaresTooLarge(request: Request): boolean {
-  return Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES;
+/** 64 KiB, plus the form's total for files in a multipart post to a form that takes them. */
+export function bodyLimitOf(request: Request, uploads: UploadLimits | null = null): number {
+  const files = uploads && kindOf(request.headers.get("content-type") ?? "") === "multipart" ? uploads.maxUploadBytes : 0;
+  return MAX_BODY_BYTES + files;
 }
 
-/** Reads and parses the body. Never throws; refusals come back as catalogue codes. */
-export async function readBody(request: Request): Promise<BodyResult> {
-  if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
+function tooLarge(limit: number): BodyCode {
+  return limit > MAX_BODY_BYTES ? "upload_too_large" : "body_too_large";
+}
+
+/** The refusal when Content-Length alone is over the limit (nothing read), else null. */
+export function declaresTooLarge(request: Request, uploads: UploadLimits | null = null): BodyCode | null {
+  const limit = bodyLimitOf(request, uploads);
+  return Number(request.headers.get("content-length") ?? "0") > limit ? tooLarge(limit) : null;
+}
+
+/** Reads and parses the body; files only for the fields `uploads` names. Never throws; refusals come back as catalogue codes. */
+export async function readBody(request: Request, uploads: UploadLimits | null = null): Promise<BodyResult> {
+  const declared = declaresTooLarge(request, uploads);
+  if (declared) return { ok: false, code: declared };
   const contentType = request.headers.get("content-type") ?? "";
   const kind = kindOf(contentType);
   if (!kind) return { ok: false, code: "unsupported_media_type" };
-  const read = await readMessageUpTo(request, MAX_BODY_BYTES);
-  if (!read) return { ok: false, code: "malformed_body" };
-  if (read.overflow) return { ok: false, code: "body_too_large" };
   try {
-    if (kind === "urlencoded") return { ok: true, fields: collect(urlEncodedEntries(decode(read.bytes))) };
-    if (kind === "multipart") return { ok: true, fields: collect(await multipartEntries(read.bytes, contentType)) };
-    return { ok: true, fields: collect(jsonEntries(decode(read.bytes))) };
+    if (kind === "multipart") return await readMultipart(request, contentType, uploads);
+    const read = await readMessageUpTo(request, MAX_BODY_BYTES);
+    if (!read) return { ok: false, code: "malformed_body" };
+    if (read.overflow) return { ok: false, code: "body_too_large" };
+    if (kind === "urlencoded") return { ok: true, fields: collect(urlEncodedEntries(decode(read.bytes))), files: [] };
+    return { ok: true, fields: collect(jsonEntries(decode(read.bytes))), files: [] };
   } catch (error) {
-    return { ok: false, code: error instanceof BodyRefusal ? error.code : "malformed_body" };
+    if (error instanceof BodyRefusal) return { ok: false, code: error.code, ...(error.field ? { field: error.field } : {}) };
+    return { ok: false, code: "malformed_body" };
   }
 }
 
@@ -111,17 +164,97 @@ function decodeComponent(raw: string): string {
   }
 }
 
-async function multipartEntries(bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<[string, unknown][]> {
-  const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
-  const entries: [string, unknown][] = [];
-  for (const [name, value] of form.entries()) {
-    // Uploads are not a feature: a file is refused, not silently dropped.
-    if (typeof value !== "string") throw new BodyRefusal("file_not_accepted");
-    counted(entries, [wellFormedText(name), wellFormedText(value)]);
+/** The body's chunks, read once: in one go within 64 KiB, else streamed; stopping cancels the rest. */
+async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint8Array> {
+  if (limit <= MAX_BODY_BYTES) {
+    const read = await readMessageUpTo(request, limit);
+    if (!read) throw new BodyRefusal("malformed_body");
+    if (read.overflow) throw new BodyRefusal("body_too_large");
+    yield read.bytes;
+    return;
   }
-  // formData() decodes text leniently; without files the whole body must be valid UTF-8 too.
-  decode(bytes);
-  return entries;
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw new BodyRefusal("malformed_body");
+      }
+      if (chunk.done) return;
+      yield chunk.value;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+async function readMultipart(request: Request, contentType: string, uploads: UploadLimits | null): Promise<BodyResult> {
+  const boundary = getMultipartBoundary(contentType);
+  if (!boundary) throw new BodyRefusal("malformed_body");
+  const limit = bodyLimitOf(request, uploads);
+  const largestFile = Math.max(0, ...(uploads?.maxBytes.values() ?? []));
+  const parser = new MultipartParser(boundary, {
+    maxHeaderSize: MAX_PART_HEADER_BYTES,
+    // Text parts are held to 64 KiB together below; a file part to its field's own limit.
+    maxFileSize: Math.max(largestFile, MAX_BODY_BYTES),
+    maxParts: MAX_FIELDS + (uploads?.maxFileParts ?? 0),
+    maxTotalSize: limit,
+  });
+  const entries: [string, unknown][] = [];
+  const files: UploadedPart[] = [];
+  let textBytes = 0;
+  let fileBytes = 0;
+  const take = (part: MultipartPart) => {
+    const name = wellFormedText(part.name ?? "");
+    if (part.isFile) {
+      const maxBytes = uploads?.maxBytes.get(name);
+      if (maxBytes === undefined) throw new BodyRefusal("file_not_accepted");
+      // An <input type=file> left empty still sends a part: no name, no bytes.
+      if (part.size === 0 && !part.filename) return;
+      if (part.size > maxBytes) throw new BodyRefusal("file_too_large", name);
+      fileBytes += part.size;
+      if (fileBytes > uploads!.maxUploadBytes) throw new BodyRefusal("upload_too_large");
+      // The name is cleaned where it is kept (cleanFileName), not refused for a stray character.
+      // part.bytes is one new array of the part's size (its chunks copied once), typed without its buffer.
+      files.push({ field: name, name: part.filename ?? "", bytes: part.bytes as Uint8Array<ArrayBuffer> });
+      return;
+    }
+    textBytes += part.size;
+    if (textBytes > MAX_BODY_BYTES) throw new BodyRefusal("body_too_large");
+    counted(entries, [name, wellFormedText(part.text)]);
+  };
+  let total = 0;
+  try {
+    for await (const chunk of bodyChunks(request, limit)) {
+      // Parsed first: a file over its own limit is the more precise answer. The parser's maxTotalSize
+      // bounds the parts too; this also counts their headers.
+      if (chunk.byteLength > 0) for (const part of parser.write(chunk)) take(part);
+      total += chunk.byteLength;
+      if (total > limit) throw new BodyRefusal(tooLarge(limit));
+    }
+    parser.finish();
+  } catch (error) {
+    throw refusalOf(error, uploads);
+  }
+  return { ok: true, fields: collect(entries), files };
+}
+
+/** The parser's errors as refusals. */
+function refusalOf(error: unknown, uploads: UploadLimits | null): BodyRefusal {
+  if (error instanceof BodyRefusal) return error;
+  if (error instanceof MaxFileSizeExceededError) {
+    // With one file field it can only be that one's; with several, the part's name is not known yet.
+    const only = uploads?.maxBytes.size === 1 ? [...uploads.maxBytes.keys()][0] : undefined;
+    return uploads ? new BodyRefusal("file_too_large", only) : new BodyRefusal("body_too_large");
+  }
+  if (error instanceof MaxTotalSizeExceededError) return new BodyRefusal(uploads ? "upload_too_large" : "body_too_large");
+  if (error instanceof MaxPartsExceededError) return new BodyRefusal("too_many_fields");
+  // Bad UTF-8 in a part's headers or text: the parser decodes with fatal: true.
+  if (error instanceof TypeError) return new BodyRefusal("invalid_text");
+  return new BodyRefusal("malformed_body");
 }
 
 function jsonEntries(text: string): [string, unknown][] {

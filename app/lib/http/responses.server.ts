@@ -39,10 +39,18 @@ export function acceptedJson(id: string, replayed: boolean, headers: Headers): R
   return new Response(JSON.stringify({ id, status: "accepted" }), { status: 201, headers });
 }
 
-/** An application/problem+json refusal with the catalogue code and, for validation, per-field errors. */
-export function problemJson(code: ErrorCode, headers: Headers = new Headers(), fieldErrors?: FieldErrors): Response {
+/**
+ * An application/problem+json refusal with the catalogue code and, for validation, per-field errors;
+ * `members` adds RFC 9457 extension members (the admin API's list of problems).
+ */
+export function problemJson(
+  code: ErrorCode,
+  headers: Headers = new Headers(),
+  fieldErrors?: FieldErrors,
+  members: Record<string, unknown> = {},
+): Response {
   const { status, message } = ERRORS[code];
-  const body: Record<string, unknown> = { type: "about:blank", title: message, status, code };
+  const body: Record<string, unknown> = { ...members, type: "about:blank", title: message, status, code };
   if (fieldErrors && Object.keys(fieldErrors).length > 0) {
     body.errors = Object.entries(fieldErrors).map(([field, detail]) => ({ field, detail }));
   }
@@ -94,14 +102,15 @@ export function unexpectedErrorResponse(request: Request): Response {
 }
 
 // Remix's own CSRF guard answers a cross-site POST to a page route with a bare 500; it is bad input,
-// so this check runs first and answers 403. Other sites post to the API, which has its own allowlist.
+// so this check runs first and answers 403. Other sites post to the API, which has its own allowlist;
+// the admin API (/admin/api/) checks a session cookie's origin itself and answers problem+json.
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A 403 for a mutation of a page route from another origin (or a junk Origin); null to go on. */
 export function refuseCrossSitePagePost(request: Request): Response | null {
   if (!MUTATIONS.has(request.method.toUpperCase())) return null;
   const url = new URL(request.url);
-  if (url.pathname.startsWith("/api/")) return null;
+  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/admin/api/")) return null;
   const origin = request.headers.get("Origin");
   if (origin === null) return null;
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host") || url.host;

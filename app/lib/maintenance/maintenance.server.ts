@@ -1,4 +1,5 @@
-import { FORMS } from "~/forms/registry";
+import { loadFormCatalog } from "~/lib/forms/catalog.server";
+import { resealSettings } from "~/lib/forms/reseal.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
@@ -6,12 +7,14 @@ import { pruneConfirmationSlots } from "~/lib/delivery/confirmation.server";
 import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { foldMissingSearchTexts } from "~/lib/storage/submissions.server";
+import { sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
 
 // The jobs the Worker's cron runs every minute (functions/scheduled.ts).
 
-/** `mailer` null: e-mail is held. */
+/** `mailer` null: e-mail is held; `bucket` null: the Worker has no UPLOADS binding. */
 export interface MaintenanceContext {
   db: D1Database;
+  bucket: R2Bucket | null;
   settings: Settings;
   mailer: Mailer | null;
   now: () => number;
@@ -42,10 +45,29 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
       return windows;
     },
   },
-  // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md).
-  { name: "apply-retention", run: ({ db, now }) => applyRetention(db, FORMS, now()) },
+  // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md), console forms (archived
+  // ones too) beside the files; their uploaded files go with them. Without D1 the job fails like the
+  // others and runs again next minute.
+  {
+    name: "apply-retention",
+    run: async ({ db, bucket, settings, now }) => {
+      const catalog = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
+      if (catalog.incomplete) throw new Error("the form catalog could not be read");
+      return applyRetention(
+        db,
+        bucket,
+        [...catalog.forms.values()].map((live) => live.form),
+        now(),
+      );
+    },
+  },
+  // Console settings sealed with an older SETTINGS_ENCRYPTION_KEY, sealed again with the first (rotation).
+  { name: "reseal-settings", run: ({ db, settings }) => resealSettings(db, settings.encryptionKeys) },
   // Rows stored before migration 0010; one read that finds nothing once every row has its text.
   { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
+  // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
+  // list per run while nothing new was uploaded.
+  { name: "sweep-orphaned-files", run: ({ db, bucket, now }) => sweepOrphanedFiles(db, bucket, now()) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */

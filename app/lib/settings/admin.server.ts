@@ -12,6 +12,8 @@ export interface AdminConfig {
   /** SESSION_SECRET's values: the first signs, all verify (rotation); empty when unset or any is too short. */
   sessionSecrets: string[];
   access: { teamDomain: string; audience: string } | null;
+  /** ADMIN_API_TOKEN: one admin token for the admin API (scripts, automation); null when unset or too short. */
+  apiToken: string | null;
   /** Password sign-in works: a valid hash and a long enough SESSION_SECRET. */
   passwordSignIn: boolean;
   open: boolean;
@@ -43,9 +45,13 @@ export function readAdminConfig(env: Partial<Env>): AdminConfig {
   const audience = text(env.CF_ACCESS_AUD);
   const access = teamDomain && audience ? { teamDomain, audience } : null;
   if (!access && (teamDomain || audience)) problems.push("Cloudflare Access needs both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD.");
+  const rawToken = text(env.ADMIN_API_TOKEN);
+  const apiToken = rawToken.length >= MIN_SECRET_LENGTH && !/\s/.test(rawToken) ? rawToken : null;
+  if (rawToken && !apiToken)
+    problems.push(`ADMIN_API_TOKEN must be at least ${MIN_SECRET_LENGTH} characters with no spaces; it opens nothing until it is.`);
   const passwordSignIn = Boolean((adminHash || viewerHash) && sessionSecrets.length > 0);
   if (!passwordSignIn && !access && !rawAdmin && !rawViewer) {
     problems.push("No password is configured. Run `npm run admin:hash-password` and set its output as ADMIN_PASSWORD_HASH.");
   }
-  return { adminHash, viewerHash, sessionSecrets, access, passwordSignIn, open: passwordSignIn || Boolean(access), problems };
+  return { adminHash, viewerHash, sessionSecrets, access, apiToken, passwordSignIn, open: passwordSignIn || Boolean(access), problems };
 }

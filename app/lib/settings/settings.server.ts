@@ -5,11 +5,15 @@ import { readFormSettings, type FormSettings } from "./forms.server";
 import type { SettingProblem } from "./setting-problem";
 import { readSiteSettings, type SiteSettings } from "./site.server";
 import { readTurnstileSettings, type TurnstileSettings } from "./turnstile.server";
+import { readUploadSettings, type UploadSettings } from "./uploads.server";
 
 // Every setting, parsed once per request or cron run into one typed object. A form's settings follow
 // `<FORM_ID>_<SUFFIX>` (contact → CONTACT_WEBHOOK_URL), so a new form needs only its file. A bad value
 // falls back to a safe default and becomes a problem naming its variable, never an outage.
 // Relative imports only: vite.config.ts loads load-context.ts, which reaches here, without the `~/` alias.
+
+/** The shortest SETTINGS_ENCRYPTION_KEY value accepted: 32 characters, about 190 bits when random. */
+export const MIN_ENCRYPTION_KEY_LENGTH = 32;
 
 /** What a form's settings are called after its prefix. */
 export const FORM_SETTING_SUFFIXES = [
@@ -35,14 +39,26 @@ export interface Settings {
   forms: FormSettings;
   admin: AdminConfig;
   site: SiteSettings;
+  /** What signs the download links of uploaded files. */
+  uploads: UploadSettings;
   /** Local dev only: plain http to loopback hosts is allowed for webhook-style destinations. */
   allowLoopbackHttp: boolean;
   /** EMAIL_FROM; null when unset or invalid. */
   emailFrom: string | null;
   /** PUBLIC_URL, for links in notifications; null when unset. */
   publicUrl: string | null;
-  /** A form's own settings, read by the naming convention (memoised for the request). */
+  /**
+   * SETTINGS_ENCRYPTION_KEY split on whitespace: the first seals settings set in the console, every one
+   * opens them (rotation, docs/destinations.md). Empty when unset or when any value is too short.
+   */
+  encryptionKeys: readonly string[];
+  /**
+   * A form's own settings: each from the environment when set there (by the naming convention), else
+   * from the console once withConsoleFormSettings has layered them in (memoised for the request).
+   */
   form(formId: string): FormEnvSettings;
+  /** Only the environment's values of a form's settings: what wins over the console (ADR 041). */
+  environmentForm(formId: string): FormEnvSettings;
   problems: readonly SettingProblem[];
 }
 
@@ -88,26 +104,66 @@ export function parseSettings(env: RawEnv): Settings {
   const emailFrom = optional(env, "EMAIL_FROM", EmailAddressSchema, problems, "one e-mail address, e.g. forms@example.org");
   const publicUrl = optional(env, "PUBLIC_URL", HttpOriginSchema, problems, "an http(s) origin, e.g. https://forms.example.org");
   const site = readSiteSettings(env as Partial<Env>, problems);
+  const uploads = readUploadSettings(env as Partial<Env>, problems);
+  const keys = raw(env, "SETTINGS_ENCRYPTION_KEY").split(/\s+/).filter(Boolean);
+  const encryptionKeys = keys.every((key) => key.length >= MIN_ENCRYPTION_KEY_LENGTH) ? keys : [];
+  if (encryptionKeys.length !== keys.length) {
+    problems.push({
+      variable: "SETTINGS_ENCRYPTION_KEY",
+      message: `SETTINGS_ENCRYPTION_KEY must be at least ${MIN_ENCRYPTION_KEY_LENGTH} random characters (several, space-separated, while rotating); destinations set in the console are not used until it is`,
+    });
+  }
   problems.push(...checkDestinationSettings(env, { allowLoopbackHttp: loopback === "true", emailFrom }));
   const perForm = new Map<string, FormEnvSettings>();
+  const environmentForm = (formId: string) => {
+    let values = perForm.get(formId);
+    if (!values) {
+      values = Object.fromEntries(
+        FORM_SETTING_SUFFIXES.map((suffix) => [suffix, raw(env, formSettingName(formId, suffix))]),
+      ) as FormEnvSettings;
+      perForm.set(formId, values);
+    }
+    return values;
+  };
   return {
     turnstile,
     forms,
     admin,
     site,
+    uploads,
     allowLoopbackHttp: loopback === "true",
     emailFrom,
     publicUrl,
+    encryptionKeys,
+    form: environmentForm,
+    environmentForm,
+    problems,
+  };
+}
+
+/**
+ * `settings` with the console's values of form settings layered under the environment's: a value set
+ * in the environment wins, so a deployment configured by variables keeps working unchanged, and the
+ * console fills in the rest (docs/decisions/041-environment-wins.md).
+ */
+export function withConsoleFormSettings(
+  settings: Settings,
+  consoleValues: (formId: string) => Partial<Record<FormSettingSuffix, string>> | undefined,
+): Settings {
+  const layered = new Map<string, FormEnvSettings>();
+  return {
+    ...settings,
     form(formId) {
-      let values = perForm.get(formId);
+      let values = layered.get(formId);
       if (!values) {
+        const environment = settings.environmentForm(formId);
+        const own = consoleValues(formId) ?? {};
         values = Object.fromEntries(
-          FORM_SETTING_SUFFIXES.map((suffix) => [suffix, raw(env, formSettingName(formId, suffix))]),
+          FORM_SETTING_SUFFIXES.map((suffix) => [suffix, environment[suffix] || own[suffix] || ""]),
         ) as FormEnvSettings;
-        perForm.set(formId, values);
+        layered.set(formId, values);
       }
       return values;
     },
-    problems,
   };
 }

@@ -18,7 +18,11 @@ const AuditRowSchema = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditRowSchema>;
 
-/** The INSERT for one audit row by `user` (the console's AdminUser); batch it with the change it records. */
+/**
+ * The INSERT for one audit row by `user` (the console's AdminUser); batch it with the change it records.
+ * With `ifChanged`, the row is written only when the statement just before it in the batch changed a
+ * row (SQLite's changes()), so a refused change leaves no record of a change that did not happen.
+ */
 export function auditStatement(
   db: D1Database,
   entry: {
@@ -28,14 +32,17 @@ export function auditStatement(
     target?: string | null;
     detail?: Record<string, unknown>;
     nowMs?: number;
+    ifChanged?: boolean;
   },
 ): D1PreparedStatement {
   const at = new Date(entry.nowMs ?? Date.now()).toISOString();
   const detail = entry.detail ? JSON.stringify(entry.detail) : null;
+  const row = sql`${at}, ${entry.user.id}, ${entry.user.role}, ${entry.action}, ${entry.target ?? null}, ${detail}, ${clientIp(entry.request)}`;
   return statement(
     db,
-    sql`INSERT INTO audit_log (at, actor, role, action, target, detail, ip)
-      VALUES (${at}, ${entry.user.id}, ${entry.user.role}, ${entry.action}, ${entry.target ?? null}, ${detail}, ${clientIp(entry.request)})`,
+    entry.ifChanged
+      ? sql`INSERT INTO audit_log (at, actor, role, action, target, detail, ip) SELECT ${row} WHERE changes() > 0`
+      : sql`INSERT INTO audit_log (at, actor, role, action, target, detail, ip) VALUES (${row})`,
   );
 }
 

@@ -1,7 +1,8 @@
 import sql, { type Sql } from "sql-template-tag";
-import { statement } from "~/lib/storage/sql.server";
+import { deleteFileObjects, fileIdsOfRows, fileIdsStatement } from "~/lib/storage/file-objects.server";
+import { runBatch, statement } from "~/lib/storage/sql.server";
 
-// Deleting submissions always takes their outbox rows and delivery attempts with them. The schema
+// Deleting submissions always takes their outbox rows, delivery attempts and files with them. The schema
 // also cascades, but the statements say it explicitly so the rule holds even where foreign keys are
 // off, and all three go in one batch so nothing is left half-deleted.
 
@@ -26,4 +27,22 @@ export function purgeStatements(
     deliveries: statement(db, sql`DELETE FROM deliveries WHERE submission_id IN (${ids})`),
     submissions: statement(db, sql`DELETE FROM submissions WHERE id IN (${ids})`),
   };
+}
+
+/**
+ * Deletes the selected submissions' files from R2, to be called before their rows' batch: an R2
+ * failure then deletes nothing, and a D1 failure leaves rows whose files are gone, never an object
+ * without its row (docs/decisions/052). D1 and R2 errors throw, and so does a missing bucket when
+ * there are files to delete.
+ */
+export async function purgeFiles(db: D1Database, bucket: R2Bucket | null, selectors: readonly PurgeSelector[]): Promise<void> {
+  if (selectors.length === 0) return;
+  const found = await runBatch(
+    db,
+    selectors.map((selector) => fileIdsStatement(db, selected(selector))),
+  );
+  const fileIds = found.flatMap((result) => fileIdsOfRows(result.results));
+  if (fileIds.length === 0) return;
+  if (!bucket) throw new Error("the Worker has no UPLOADS binding, so the files of these submissions cannot be deleted");
+  await deleteFileObjects(bucket, fileIds);
 }

@@ -16,19 +16,26 @@ export interface VerificationSummary {
 export interface NewSubmission {
   id: string;
   formId: string;
+  /** The form version the fields were validated against (LiveForm.version). */
+  formVersion?: string | null;
   fields: Record<string, FieldValue>;
   verification: VerificationSummary | null;
   quarantineReason?: string;
+  /** A console "Send a test": sample values for one destination. */
+  test?: boolean;
 }
 
 export interface StoredSubmission {
   id: string;
   formId: string;
+  /** Null for submissions stored before versions were recorded (migration 0011). */
+  formVersion: string | null;
   fields: Record<string, FieldValue>;
   receivedAt: string;
   status: "accepted" | "quarantined";
   quarantineReason: string | null;
   verification: VerificationSummary | null;
+  test: boolean;
 }
 
 // The stored fields are JSON written by Gatepost; anything else reads as no fields.
@@ -54,6 +61,8 @@ export const SubmissionRowSchema = z.object({
   idempotency_key: z.string().nullable(),
   idempotency_fingerprint: z.string().nullable(),
   search_text: z.string().nullable(),
+  form_version: z.string().nullable(),
+  test: z.number().int(),
 });
 type SubmissionRow = z.infer<typeof SubmissionRowSchema>;
 
@@ -62,6 +71,7 @@ export function storedSubmissionOf(row: SubmissionRow): StoredSubmission {
   return {
     id: row.id,
     formId: row.form_id,
+    formVersion: row.form_version,
     fields: row.fields,
     receivedAt: row.received_at,
     status: row.status,
@@ -70,6 +80,7 @@ export function storedSubmissionOf(row: SubmissionRow): StoredSubmission {
       row.verify_hostname === null
         ? null
         : { hostname: row.verify_hostname, action: row.verify_action ?? "", challengeTs: row.verify_challenge_ts ?? "" },
+    test: row.test === 1,
   };
 }
 
@@ -88,7 +99,7 @@ export function guardedSubmissionInsert(
   submission: NewSubmission,
   { nowMs, idempotencyKey, fingerprint, onlyIf }: { nowMs: number; idempotencyKey: string | null; fingerprint: string | null; onlyIf: Sql },
 ): GuardedInsert {
-  const { id, formId, fields, verification, quarantineReason } = submission;
+  const { id, formId, fields, verification, quarantineReason, formVersion, test } = submission;
   const row: SubmissionRow = {
     id,
     form_id: formId,
@@ -102,12 +113,14 @@ export function guardedSubmissionInsert(
     idempotency_key: idempotencyKey,
     idempotency_fingerprint: fingerprint,
     search_text: searchTextOf(fields),
+    form_version: formVersion ?? null,
+    test: test ? 1 : 0,
   };
   const insert = sql`INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason, verify_hostname,
-      verify_action, verify_challenge_ts, idempotency_key, idempotency_fingerprint, search_text)
+      verify_action, verify_challenge_ts, idempotency_key, idempotency_fingerprint, search_text, form_version, test)
     SELECT ${row.id}, ${row.form_id}, ${JSON.stringify(row.fields)}, ${row.received_at}, ${row.status}, ${row.quarantine_reason},
       ${row.verify_hostname}, ${row.verify_action}, ${row.verify_challenge_ts}, ${row.idempotency_key},
-      ${row.idempotency_fingerprint}, ${row.search_text}
+      ${row.idempotency_fingerprint}, ${row.search_text}, ${row.form_version}, ${row.test}
     WHERE ${onlyIf} RETURNING id`;
   return { statement: statement(db, insert), stored: storedSubmissionOf(row) };
 }

@@ -19,10 +19,14 @@ import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
+import { describeFiles, fileTooLargeErrors, fingerprintValues, uploadLimitsOf, withFiles } from "~/lib/submit/uploads.server";
+import { deleteFileObjects, putFileObjects, uploadsBucket, type FileToStore } from "~/lib/storage/file-objects.server";
 
 // The one path every submission takes, page and API alike: body size → origin → body → stamp and
 // honeypot → schema → throttle (docs/decisions/028) → Turnstile → one atomic D1 batch → answer. The
 // provider goes first, so a refusal decided before the store costs no D1 round trip (docs/decisions/012).
+// Files are checked with the schema and written to R2 only once verified, just before the batch
+// (docs/decisions/050).
 
 /** The throttle's window: the Workers Rate Limiting binding counts in windows of 10 or 60 s. */
 const THROTTLE_PERIOD_SECONDS = 60;
@@ -59,6 +63,8 @@ export type AcceptResult =
 export interface AcceptInput {
   request: Request;
   form: FormDef;
+  /** The version of `form` the submission is validated against, recorded with it (LiveForm.version). */
+  formVersion: string;
   env: Env;
   settings: Settings;
   channel: Channel;
@@ -70,17 +76,19 @@ export interface AcceptInput {
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
 export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult> {
-  const { request, form, env, settings, ctx, mailer, channel, now } = input;
+  const { request, form, formVersion, env, settings, ctx, mailer, channel, now } = input;
   // Checks on headers alone come first: a post refused by them is never read or parsed.
-  if (declaresTooLarge(request)) return { ok: false, code: "body_too_large" };
+  const uploads = uploadLimitsOf(form);
+  const declared = declaresTooLarge(request, uploads);
+  if (declared) return { ok: false, code: declared };
   const formSettings = settings.forms;
   const origin = checkOrigin(request, allowedOriginsFor(form, formSettings));
   if (!origin.ok) return { ok: false, code: origin.code };
   // Without the secret a page post can never prove its stamp; refuse rather than guess (fail closed).
   const secret = formSettings.signingSecret;
   if (channel === "page" && !secret) return { ok: false, code: "form_signing_secret_missing" };
-  const body = await readBody(request);
-  if (!body.ok) return { ok: false, code: body.code };
+  const body = await readBody(request, uploads);
+  if (!body.ok) return { ok: false, code: body.code, fieldErrors: fileTooLargeErrors(form, body.field) };
   const { fields } = body;
   // A page post's key is the submission id its stamp is signed over, whatever headers it carries: an
   // Idempotency-Key header would let one harvested stamp buy a submission per header value.
@@ -97,10 +105,12 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings, judged.signed, now()) };
   const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid: key.key } : undefined;
 
-  const validation = validateFields(form, fields);
+  const validation = validateFields(form, fields, body.files);
   if (!validation.ok) return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, keep };
   const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
-  const fingerprint = key.key ? await fingerprintRequest(form.id, validation.values) : null;
+  // Files with nowhere to go are refused before the provider is asked, so the token is not spent.
+  const bucket = uploadsBucket(env);
+  if (validation.files.length > 0 && !bucket) return { ok: false, code: "uploads_not_configured", values: echo, keep };
   const limits = rateLimitsFor(form, formSettings);
   const rules = formRateRules(form.id, limits, clientIp(request));
 
@@ -123,6 +133,11 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   });
   // Read after the provider's answer, which may take seconds: the hit counts in the window it lands in.
   const nowMs = now();
+  // Hashed only now, unless the post may be a repeat found by its fingerprint.
+  const mayStore = verdict.ok || verdict.code === "turnstile_expired_or_duplicate";
+  const described = mayStore ? await describeFiles(validation.files, nowMs) : [];
+  const values = withFiles(form, validation.values, described);
+  const fingerprint = key.key && mayStore ? await fingerprintRequest(form.id, fingerprintValues(values)) : null;
   if (!verdict.ok) {
     // A repeat whose token the first request spent: only this path pays a look-up of the key.
     if (verdict.code === "turnstile_expired_or_duplicate" && key.key && fingerprint) {
@@ -140,10 +155,15 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
   // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
-  const gate = judged.bot ? null : await confirmationGate(settings, form, validation.values, clientIp(request));
+  const gate = judged.bot ? null : await confirmationGate(settings, form, values, clientIp(request));
   const outbox = judged.bot
     ? { deliveries: [], confirmation: null, claims: [] }
     : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);
+  // A quarantined post keeps its files' names and digests but never their bytes (docs/decisions/050).
+  const stored: FileToStore[] = judged.bot ? [] : described;
+  if (stored.length > 0 && !(await putFileObjects(bucket!, id, stored))) {
+    return { ok: false, code: "uploads_unavailable", values: echo, keep };
+  }
   const outcome = await storeInOneTrip(env.DB, {
     rules,
     nowMs,
@@ -153,15 +173,23 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     submission: {
       id,
       formId: form.id,
-      fields: validation.values,
+      formVersion,
+      fields: values,
       verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
       quarantineReason: judged.bot ? judged.reason : undefined,
     },
   });
+  // A refused batch's files go now; a failed one's stay for the sweep, since D1 may have stored it.
+  if (stored.length > 0 && outcome.kind !== "stored" && outcome.kind !== "failed") {
+    await deleteFileObjects(
+      bucket!,
+      stored.map((f) => f.file.id),
+    ).catch((error) => console.error(`removing the files of refused submission ${id} failed; the sweep will:`, error));
+  }
   // The first attempt runs after the response; the scheduled drain covers anything it misses.
   const due = outcome.kind === "stored" ? outbox.claims.filter((claim) => !outcome.settled.has(claim.id)) : [];
   if (outcome.kind === "stored" && due.length > 0) {
-    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, outcome.stored, due, owner, { mailer, now }));
+    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, form, outcome.stored, due, owner, { mailer, now }));
   }
   return answer(outcome, rules, echo, await keepFor(outcome, keep, form, settings, nowMs));
 }

@@ -1,4 +1,3 @@
-import type { FieldValue } from "~/forms/schema";
 import { SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 
 // Idempotency keys (docs/decisions/013): the same key with the same fields gets the first answer and
@@ -34,7 +33,7 @@ export function readSubmissionIdKey(fields: Record<string, unknown>): KeyResult 
  * The fingerprint a key is bound to: SHA-256 of the form id and validated values. The token is left out
  * (a retry carries a new one), and so is the stamp, which is signed over the key itself.
  */
-export async function fingerprintRequest(formId: string, values: Record<string, FieldValue>): Promise<string> {
+export async function fingerprintRequest(formId: string, values: Readonly<Record<string, unknown>>): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(JSON.stringify([formId, values])));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -1,35 +1,50 @@
-import type { FieldDef, FieldValue, FormDef } from "~/forms/schema";
+import { DEFAULT_CAP, type FieldDef, type FieldValue, type FormDef } from "~/forms/schema";
+import { matchesPattern } from "~/lib/forms/pattern";
 import { countOf } from "~/lib/text/count";
+import { fileLimitsOf, formatBytes, sniffFileType, typeLabels, uploadLimitOf } from "~/lib/uploads/file-types";
 
 // Server validation driven by the form's schema. Client-safe, so the page can show the same
-// constraints as HTML attributes. Unknown fields are dropped; every field has a length cap.
+// constraints as HTML attributes. Unknown fields are dropped; every field has a length cap. A file
+// field's files are checked here by count, size and the type their leading bytes show; their values
+// (ids, digests) are made once the post is verified (app/lib/submit/uploads.server.ts).
 
 export type FieldErrors = Record<string, string>;
 
-export type ValidationResult =
-  { ok: true; values: Record<string, FieldValue> } | { ok: false; errors: FieldErrors; values: Record<string, string> };
+/** A file as the body reader hands it over: its field, the name the browser gave, its bytes. */
+export interface ReceivedFile {
+  field: string;
+  name: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
 
-/** Cap for fields that set no maxLength, so no field is unbounded. */
-const DEFAULT_CAP: Record<FieldDef["type"], number> = {
-  text: 500,
-  email: 254,
-  textarea: 10_000,
-  select: 200,
-  checkbox: 10,
-  number: 40,
-  url: 2048,
-  hidden: 500,
-};
+/** A file that passed: `type` is the one its bytes showed, from the field's allow-list. */
+export interface AcceptedFile extends ReceivedFile {
+  type: string;
+}
+
+export type ValidationResult =
+  /** `values` has every field but the file fields, whose files are in `files`. */
+  | { ok: true; values: Record<string, FieldValue>; files: AcceptedFile[] }
+  | { ok: false; errors: FieldErrors; values: Record<string, string> };
 
 const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@(?=.{1,253}$)[^\s@"<>()[\]\\,;:.]+(\.[^\s@"<>()[\]\\,;:.]+)+$/u;
 
-/** Validates input against the form. Never throws, whatever shape the input has. */
-export function validateFields(form: FormDef, input: Record<string, unknown>): ValidationResult {
+/** Validates input and files against the form. Never throws, whatever shape the input has. */
+export function validateFields(form: FormDef, input: Record<string, unknown>, received: readonly ReceivedFile[] = []): ValidationResult {
   const errors: FieldErrors = {};
   const values: Record<string, FieldValue> = {};
   const echo: Record<string, string> = {};
+  const files: AcceptedFile[] = [];
   for (const field of form.fields) {
     const raw = Object.hasOwn(input, field.name) ? input[field.name] : undefined;
+    if (field.type === "file") {
+      // A file cannot be shown again: the person picks it anew.
+      echo[field.name] = "";
+      const result = checkFiles(field, raw, received);
+      if ("error" in result) errors[field.name] = result.error;
+      else files.push(...result.files);
+      continue;
+    }
     const text = toText(raw);
     echo[field.name] = text ?? "";
     if (text === null) {
@@ -40,8 +55,41 @@ export function validateFields(form: FormDef, input: Record<string, unknown>): V
     if (typeof result === "object" && result !== null && "error" in result) errors[field.name] = result.error;
     else values[field.name] = result as FieldValue;
   }
+  const total = files.reduce((sum, file) => sum + file.bytes.byteLength, 0);
+  const first = form.fields.find((field) => field.type === "file");
+  if (first && total > uploadLimitOf(form) && !errors[first.name]) {
+    errors[first.name] = `The files together must be at most ${formatBytes(uploadLimitOf(form))}.`;
+  }
   if (Object.keys(errors).length > 0) return { ok: false, errors, values: echo };
-  return { ok: true, values };
+  return { ok: true, values, files };
+}
+
+/** A name as an error quotes it: short, so a long one cannot push the message off the screen. */
+function quoted(name: string): string {
+  const chars = [...name];
+  return `“${chars.length > 40 ? `${chars.slice(0, 39).join("")}…` : name}”`;
+}
+
+/** One file field: its files by count, size and the type their leading bytes show. */
+function checkFiles(field: FieldDef, raw: unknown, received: readonly ReceivedFile[]): { files: AcceptedFile[] } | { error: string } {
+  const limits = fileLimitsOf(field);
+  // Text under a file field's name (JSON, URL-encoded) cannot be a file; empty text is no file.
+  if (raw !== undefined && raw !== "") return { error: `${field.label} must be sent as a file, in a multipart/form-data post.` };
+  const mine = received.filter((file) => file.field === field.name);
+  if (mine.length === 0) return field.required ? { error: `Choose a file for ${field.label}.` } : { files: [] };
+  if (mine.length > limits.maxFiles) return { error: `${field.label} takes at most ${countOf(limits.maxFiles, "file", "files")}.` };
+  const files: AcceptedFile[] = [];
+  for (const file of mine) {
+    const size = file.bytes.byteLength;
+    if (size === 0) return { error: `${quoted(file.name)} is empty: choose the file again.` };
+    if (size > limits.maxBytes) return { error: `${quoted(file.name)} is larger than ${formatBytes(limits.maxBytes)}.` };
+    const type = sniffFileType(file.bytes);
+    if (!type || !limits.types.includes(type)) {
+      return { error: `${field.label} must be a ${typeLabels(limits.types)} file, and ${quoted(file.name)} is not one.` };
+    }
+    files.push({ ...file, type });
+  }
+  return { files };
 }
 
 function toText(raw: unknown): string | null {
@@ -66,7 +114,8 @@ function checkValue(field: FieldDef, rawText: string): FieldValue | { error: str
   if (field.minLength !== undefined && [...text.trim()].length < field.minLength) {
     return { error: `${field.label} must be at least ${countOf(field.minLength, "character", "characters")}.` };
   }
-  if (field.pattern !== undefined && !new RegExp(`^(?:${field.pattern})$`, "u").test(text)) {
+  // RE2, never RegExp: a pattern costs time linear in the value, whatever it is (ADR 044).
+  if (field.pattern !== undefined && !matchesPattern(field.pattern, text)) {
     return { error: field.patternMessage ?? `${field.label} is not in the expected format.` };
   }
   switch (field.type) {

@@ -1,0 +1,81 @@
+import { useEffect, useState, type ChangeEvent } from "react";
+import type { FieldDef } from "~/forms/schema";
+import { acceptAttribute, fileLimitsOf, formatBytes, sniffFileType, typeLabels } from "~/lib/uploads/file-types";
+import { countOf } from "~/lib/text/count";
+
+// A file field: its label, its hint, the limits the server holds it to, and its error, all wired to
+// the input for assistive technology. Once files are chosen the page checks them as the server will
+// (count, size, and the type their first bytes show) and says what is wrong at once, before anything
+// is sent; the server checks again and its word is final. Without JavaScript only the server checks.
+
+/** The limits as a person reads them: "PDF, up to 10 MB." */
+export function fileLimitsText(field: FieldDef): string {
+  const limits = fileLimitsOf(field);
+  const count = limits.maxFiles > 1 ? `Up to ${countOf(limits.maxFiles, "file", "files")}, each a ` : "A ";
+  return `${count}${typeLabels(limits.types)} file of up to ${formatBytes(limits.maxBytes)}.`;
+}
+
+/** What is wrong with the chosen files, by the same rules as the server, or null. */
+async function checkChosen(field: FieldDef, files: readonly File[]): Promise<string | null> {
+  const limits = fileLimitsOf(field);
+  if (files.length > limits.maxFiles) return `${field.label} takes at most ${countOf(limits.maxFiles, "file", "files")}.`;
+  for (const file of files) {
+    if (file.size === 0) return `“${file.name}” is empty.`;
+    if (file.size > limits.maxBytes) return `“${file.name}” is larger than ${formatBytes(limits.maxBytes)}.`;
+    const type = sniffFileType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
+    if (!type || !limits.types.includes(type))
+      return `${field.label} must be a ${typeLabels(limits.types)} file, and “${file.name}” is not one.`;
+  }
+  return null;
+}
+
+export function FileField({ field, error }: { field: FieldDef; error?: string }) {
+  const [checked, setChecked] = useState<{ error: string | null } | null>(null);
+  // A new answer from the server is the last word until the person picks again.
+  useEffect(() => setChecked(null), [error]);
+  const id = `field-${field.name}`;
+  const limits = fileLimitsOf(field);
+  // The page's own finding replaces the server's once the person picks again.
+  const shown = checked ? checked.error : (error ?? null);
+  const describedBy = [field.hint ? `${id}-hint` : "", `${id}-limits`, shown ? `${id}-error` : ""].filter(Boolean).join(" ");
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = [...(event.currentTarget.files ?? [])];
+    checkChosen(field, files).then(
+      (found) => setChecked({ error: found }),
+      () => setChecked(null),
+    );
+  };
+  return (
+    <div className="field file">
+      <label htmlFor={id}>
+        {field.label}
+        {field.required ? null : <span className="optional"> (optional)</span>}
+      </label>
+      {field.hint ? (
+        <span className="hint" id={`${id}-hint`}>
+          {field.hint}
+        </span>
+      ) : null}
+      <span className="hint limits" id={`${id}-limits`}>
+        {fileLimitsText(field)}
+      </span>
+      {shown ? (
+        <span className="error" id={`${id}-error`} aria-live="polite">
+          {shown}
+        </span>
+      ) : null}
+      <input
+        id={id}
+        className="control"
+        type="file"
+        name={field.name}
+        accept={acceptAttribute(limits.types)}
+        multiple={limits.maxFiles > 1}
+        required={field.required}
+        aria-invalid={shown ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={onChange}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { defineForm } from "~/forms/schema";
+
+// A job application with a CV: the example of a form that takes a file (docs/forms.md#file-fields).
+export const applyForm = defineForm({
+  id: "apply",
+  title: "Apply for a job",
+  description: "Send us your CV and we will get back to you by e-mail.",
+  public: true,
+  fields: [
+    {
+      name: "name",
+      type: "text",
+      label: "Your name",
+      hint: "As it appears on your CV.",
+      required: true,
+      maxLength: 100,
+      autocomplete: "name",
+    },
+    {
+      name: "email",
+      type: "email",
+      label: "E-mail address",
+      hint: "We only use it to reply to you.",
+      required: true,
+      maxLength: 254,
+      autocomplete: "email",
+    },
+    {
+      name: "cv",
+      type: "file",
+      label: "Your CV",
+      hint: "Your curriculum vitae, as you would send it to any employer.",
+      required: true,
+      accept: ["application/pdf"],
+      maxFiles: 1,
+      maxBytes: 10 * 1024 * 1024,
+    },
+  ],
+  // Each kind is off while its setting is empty: APPLY_WEBHOOK_URL, APPLY_EMAIL_TO,
+  // APPLY_SLACK_WEBHOOK_URL, APPLY_DISCORD_WEBHOOK_URL, and APPLY_CONFIRMATION=on. Notifications carry
+  // links to the CV, never the file itself; the confirmation to the sender names no file at all.
+  destinations: [
+    { kind: "webhook" },
+    { kind: "email" },
+    { kind: "slack" },
+    { kind: "discord" },
+    {
+      kind: "confirmation",
+      subject: "We received your application",
+      text: "Thank you for applying. Your application and CV have reached us and we will reply by e-mail.\n\nIf you did not apply, you can ignore this e-mail: nothing else will be sent to you.",
+    },
+  ],
+  allowedOrigins: [],
+  successMessage: "Thank you — your application has reached us. We will reply by e-mail.",
+  retentionDays: 180,
+  maxUploadBytes: 10 * 1024 * 1024,
+});

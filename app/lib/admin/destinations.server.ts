@@ -1,0 +1,218 @@
+import type { AdminUser } from "~/lib/admin/auth.server";
+import { auditStatement } from "~/lib/storage/audit-log.server";
+import { open, sealingKey, type SealingKey } from "~/lib/crypto/secret-box.server";
+import { generateWebhookSecret } from "~/lib/delivery/webhook-signature.server";
+import { forgetFormCatalog } from "~/lib/forms/catalog.server";
+import {
+  decodeWebhookSecrets,
+  encodeWebhookSecrets,
+  SECRET_OVERLAP_MS,
+  sealSetting,
+  settingContext,
+  signingSecrets,
+} from "~/lib/forms/console-settings.server";
+import type { ErrorCode } from "~/lib/http/errors";
+import { isAllowedWebhookUrl, parseEmailList } from "~/lib/settings/destination-settings.server";
+import { formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
+import { deleteSettingStatement, listSettingRows, putSettingStatement } from "~/lib/storage/forms.server";
+
+// A form's destination settings in the console, for console and code forms alike (ADR 041): each one
+// set in the environment wins and is shown as "set by the environment", read-only; the others are kept
+// in D1, sealed (ADR 042). Values are checked as the delivery code will read them. Secret values are
+// never shown again: a webhook signing secret is generated here, shown once, and rotated with an overlap.
+
+export interface DestinationsContext {
+  db: D1Database;
+  settings: Settings;
+  user: AdminUser;
+  request: Request;
+  nowMs: number;
+}
+
+export type SettingSource = "environment" | "console" | "unset";
+
+export interface SettingView {
+  name: FormSettingSuffix;
+  /** The environment variable that would win: CONTACT_WEBHOOK_URL. */
+  variable: string;
+  source: SettingSource;
+  /** What the console may show of the value: addresses and on/off in full, URLs shortened, secrets never. */
+  shown: string | null;
+  /** A rotated-out webhook secret still signing, until then (epoch ms). */
+  previousUntil?: number | null;
+  /** Set in the console but no key opens it. */
+  unreadable?: boolean;
+}
+
+export type SettingChange<T = object> = ({ ok: true } & T) | { ok: false; code: ErrorCode; message?: string };
+
+/** The settings a person types; WEBHOOK_SECRET is generated, never typed. */
+export const TYPED_SETTINGS = ["WEBHOOK_URL", "EMAIL_TO", "SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL", "CONFIRMATION"] as const;
+export type TypedSetting = (typeof TYPED_SETTINGS)[number];
+
+const ORDER: FormSettingSuffix[] = [
+  "WEBHOOK_URL",
+  "WEBHOOK_SECRET",
+  "EMAIL_TO",
+  "SLACK_WEBHOOK_URL",
+  "DISCORD_WEBHOOK_URL",
+  "CONFIRMATION",
+];
+
+async function keys(settings: Settings): Promise<SealingKey[]> {
+  return Promise.all(settings.encryptionKeys.map(sealingKey));
+}
+
+/** Every destination setting of one form, with where it comes from. D1 errors throw. */
+export async function loadSettingViews(db: D1Database, settings: Settings, formId: string, nowMs: number): Promise<SettingView[]> {
+  const environment = settings.environmentForm(formId);
+  const rows = new Map((await listSettingRows(db, formId)).map((row) => [row.name, row]));
+  const opened = await keys(settings);
+  return Promise.all(
+    ORDER.map(async (name): Promise<SettingView> => {
+      const variable = formSettingName(formId, name);
+      if (environment[name] !== "") return { name, variable, source: "environment", shown: null };
+      const row = rows.get(name);
+      if (!row) return { name, variable, source: "unset", shown: null };
+      const plain = await open(opened, row.value, settingContext(formId, name));
+      if (plain === null) return { name, variable, source: "console", shown: null, unreadable: true };
+      if (name === "WEBHOOK_SECRET") {
+        const secrets = decodeWebhookSecrets(plain);
+        const previous = secrets?.secrets.find((s) => s.until !== null && s.until > nowMs);
+        return { name, variable, source: "console", shown: null, previousUntil: previous?.until ?? null };
+      }
+      return { name, variable, source: "console", shown: showValue(name, plain) };
+    }),
+  );
+}
+
+/** URLs carry their owner's token in the path: the console shows the host and the last characters only. */
+function showValue(name: FormSettingSuffix, value: string): string {
+  if (name === "EMAIL_TO" || name === "CONFIRMATION") return value;
+  try {
+    const url = new URL(value);
+    return `${url.protocol}//${url.host}/…${value.slice(-4)}`;
+  } catch {
+    return "…";
+  }
+}
+
+/** The value as it will be stored, or why it cannot be used. */
+function checkValue(name: TypedSetting, raw: string, settings: Settings): { ok: true; value: string } | { ok: false; message: string } {
+  const value = raw.trim();
+  switch (name) {
+    case "WEBHOOK_URL":
+    case "SLACK_WEBHOOK_URL":
+    case "DISCORD_WEBHOOK_URL":
+      return value.length <= 2000 && isAllowedWebhookUrl(value, settings.allowLoopbackHttp)
+        ? { ok: true, value }
+        : { ok: false, message: "Use an https URL (plain http only to this computer in local development)." };
+    case "EMAIL_TO": {
+      const list = parseEmailList(value);
+      return list ? { ok: true, value: list.join(", ") } : { ok: false, message: "Use one or more e-mail addresses, separated by commas." };
+    }
+    case "CONFIRMATION":
+      return value === "on" ? { ok: true, value } : { ok: false, message: 'Confirmation is either "on" or cleared.' };
+  }
+}
+
+async function refuseUnlessWritable(
+  ctx: DestinationsContext,
+  formId: string,
+  name: FormSettingSuffix,
+): Promise<{ ok: false; code: ErrorCode } | null> {
+  if (ctx.settings.environmentForm(formId)[name] !== "") return { ok: false, code: "setting_set_by_environment" };
+  if (ctx.settings.encryptionKeys.length === 0) return { ok: false, code: "settings_encryption_key_missing" };
+  return null;
+}
+
+/** Sets one typed destination setting of `formId` (the caller knows the form exists). D1 errors throw. */
+export async function setSetting(ctx: DestinationsContext, formId: string, name: TypedSetting, raw: string): Promise<SettingChange> {
+  const refused = await refuseUnlessWritable(ctx, formId, name);
+  if (refused) return refused;
+  const checked = checkValue(name, raw, ctx.settings);
+  if (!checked.ok) return { ok: false, code: "setting_invalid", message: checked.message };
+  const [key] = await keys(ctx.settings);
+  const sealed = await sealSetting(key, formId, name, checked.value);
+  await ctx.db.batch([
+    putSettingStatement(ctx.db, formId, name, sealed, ctx.nowMs),
+    auditStatement(ctx.db, { ...audit(ctx), action: "form.setting", target: formId, detail: { setting: name, change: "set" } }),
+  ]);
+  forgetFormCatalog();
+  return { ok: true };
+}
+
+/** Clears one console setting of `formId` (its kind is then off, unless the environment sets it). D1 errors throw. */
+export async function clearSetting(ctx: DestinationsContext, formId: string, name: FormSettingSuffix): Promise<SettingChange> {
+  if (ctx.settings.environmentForm(formId)[name] !== "") return { ok: false, code: "setting_set_by_environment" };
+  const [deleted] = await ctx.db.batch([
+    deleteSettingStatement(ctx.db, formId, name),
+    auditStatement(ctx.db, {
+      ...audit(ctx),
+      action: "form.setting",
+      target: formId,
+      detail: { setting: name, change: "cleared" },
+      ifChanged: true,
+    }),
+  ]);
+  forgetFormCatalog();
+  return deleted.results.length > 0 ? { ok: true } : { ok: false, code: "not_found" };
+}
+
+/**
+ * Generates a webhook signing secret, returned to be shown once. When one is already set, it keeps
+ * signing beside the new one for SECRET_OVERLAP_MS, so receivers can switch without a failed delivery.
+ * D1 errors throw.
+ */
+export async function rotateWebhookSecret(
+  ctx: DestinationsContext,
+  formId: string,
+): Promise<SettingChange<{ secret: string; rotated: boolean }>> {
+  const refused = await refuseUnlessWritable(ctx, formId, "WEBHOOK_SECRET");
+  if (refused) return refused;
+  const opened = await keys(ctx.settings);
+  const row = (await listSettingRows(ctx.db, formId)).find((r) => r.name === "WEBHOOK_SECRET");
+  const plain = row ? await open(opened, row.value, settingContext(formId, "WEBHOOK_SECRET")) : null;
+  const current = plain ? decodeWebhookSecrets(plain)?.secrets.find((s) => s.until === null)?.secret : undefined;
+  const secret = generateWebhookSecret();
+  const secrets = { secrets: [{ secret, until: null }, ...(current ? [{ secret: current, until: ctx.nowMs + SECRET_OVERLAP_MS }] : [])] };
+  const sealed = await sealSetting(opened[0], formId, "WEBHOOK_SECRET", encodeWebhookSecrets(secrets));
+  await ctx.db.batch([
+    putSettingStatement(ctx.db, formId, "WEBHOOK_SECRET", sealed, ctx.nowMs),
+    auditStatement(ctx.db, {
+      ...audit(ctx),
+      action: "form.setting",
+      target: formId,
+      detail: { setting: "WEBHOOK_SECRET", change: current ? "rotated" : "generated" },
+    }),
+  ]);
+  forgetFormCatalog();
+  return { ok: true, secret, rotated: Boolean(current) };
+}
+
+/** Stops the rotated-out webhook secret signing now, before its overlap ends. D1 errors throw. */
+export async function retirePreviousSecret(ctx: DestinationsContext, formId: string): Promise<SettingChange> {
+  const refused = await refuseUnlessWritable(ctx, formId, "WEBHOOK_SECRET");
+  if (refused) return refused;
+  const opened = await keys(ctx.settings);
+  const row = (await listSettingRows(ctx.db, formId)).find((r) => r.name === "WEBHOOK_SECRET");
+  const secrets = row ? decodeWebhookSecrets((await open(opened, row.value, settingContext(formId, "WEBHOOK_SECRET"))) ?? "") : null;
+  const current = secrets?.secrets.filter((s) => s.until === null) ?? [];
+  if (!secrets || current.length === 0 || signingSecrets(secrets, ctx.nowMs) === current[0].secret) return { ok: false, code: "not_found" };
+  const sealed = await sealSetting(opened[0], formId, "WEBHOOK_SECRET", encodeWebhookSecrets({ secrets: current }));
+  await ctx.db.batch([
+    putSettingStatement(ctx.db, formId, "WEBHOOK_SECRET", sealed, ctx.nowMs),
+    auditStatement(ctx.db, {
+      ...audit(ctx),
+      action: "form.setting",
+      target: formId,
+      detail: { setting: "WEBHOOK_SECRET", change: "retired previous" },
+    }),
+  ]);
+  forgetFormCatalog();
+  return { ok: true };
+}
+
+function audit(ctx: DestinationsContext) {
+  return { user: ctx.user, request: ctx.request, nowMs: ctx.nowMs };
+}

@@ -1,0 +1,76 @@
+import { decodeBase64Url, encodeBase64Url } from "./base64";
+
+// Settings kept in D1 (destination URLs, addresses, webhook signing secrets) are sealed with AES-256-GCM
+// from Web Crypto under a key derived (HKDF-SHA-256) from the SETTINGS_ENCRYPTION_KEY secret setting
+// (docs/decisions/042-settings-encrypted-at-rest.md). A sealed value names the key that sealed it
+// ("v1.<key id>.<iv>.<ciphertext>"), so several keys can open values while one is rotated out, and its
+// additional data binds it to the row it belongs in: a value copied into another row does not open.
+
+const VERSION = "v1";
+const IV_BYTES = 12;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export interface SealingKey {
+  /** Short, public name of the key: the first 8 base64url characters of a hash of the secret. */
+  id: string;
+  key: CryptoKey;
+}
+
+// Deriving a key costs a few hundred microseconds; the same one or two secrets seal every value.
+const MAX_KEYS = 8;
+const derived = new Map<string, SealingKey>();
+
+/** The sealing key for one secret (32+ characters of SETTINGS_ENCRYPTION_KEY). */
+export async function sealingKey(secret: string): Promise<SealingKey> {
+  const known = derived.get(secret);
+  if (known) return known;
+  const material = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"]);
+  const key = await crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: encoder.encode("gatepost-settings"), info: encoder.encode("aes-256-gcm v1") },
+    material,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(`gatepost-key-id:${secret}`));
+  const sealing = { id: encodeBase64Url(digest).slice(0, 8), key };
+  if (derived.size >= MAX_KEYS) derived.delete(derived.keys().next().value!);
+  derived.set(secret, sealing);
+  return sealing;
+}
+
+/** Seals `plaintext` under `key`, bound to `context` (e.g. "contact:WEBHOOK_URL"). */
+export async function seal(key: SealingKey, plaintext: string, context: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(context) },
+    key.key,
+    encoder.encode(plaintext),
+  );
+  return [VERSION, key.id, encodeBase64Url(iv), encodeBase64Url(sealed)].join(".");
+}
+
+/** The id of the key that sealed `value`, or null when it is not a sealed value. */
+export function sealedWith(value: string): string | null {
+  const parts = value.split(".");
+  return parts.length === 4 && parts[0] === VERSION ? parts[1] : null;
+}
+
+/**
+ * Opens a sealed value with whichever of `keys` sealed it. Null when no key fits, the value was
+ * changed, or it belongs to another context. Never throws.
+ */
+export async function open(keys: readonly SealingKey[], value: string, context: string): Promise<string | null> {
+  const [version, id, ivText, sealedText] = value.split(".");
+  const key = keys.find((k) => k.id === id);
+  const iv = decodeBase64Url(ivText ?? "");
+  const sealed = decodeBase64Url(sealedText ?? "");
+  if (version !== VERSION || !key || !iv || iv.length !== IV_BYTES || !sealed) return null;
+  try {
+    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(context) }, key.key, sealed);
+    return decoder.decode(plain);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,79 @@
+import { DEFAULT_CAP, DEFAULT_MAX_FILE_BYTES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
+import { schemaPattern } from "~/lib/forms/pattern";
+
+// A form as JSON Schema 2020-12, served at /f/:id/schema.json, so a receiver can check a webhook's
+// `submission.fields` with any kept validator (docs/webhooks.md). It says what validation guarantees
+// of a stored submission: every field is present (null, or an empty list of files, when left empty and
+// optional), values have the field's type, length, pattern, options and range, and nothing else is there.
+
+export const JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
+type JsonSchema = Record<string, unknown>;
+
+/** The schema of `form`'s submission fields at `version`, its $id under `origin`. */
+export function formJsonSchema(form: FormDef, version: string, origin: string): JsonSchema {
+  return {
+    $schema: JSON_SCHEMA_DIALECT,
+    $id: `${origin}/f/${form.id}/schema.json`,
+    title: form.title,
+    description: form.description,
+    type: "object",
+    properties: Object.fromEntries(form.fields.map((field) => [field.name, fieldSchema(field)])),
+    required: form.fields.map((field) => field.name),
+    additionalProperties: false,
+    "x-gatepost-form": form.id,
+    "x-gatepost-version": version,
+  };
+}
+
+function fieldSchema(field: FieldDef): JsonSchema {
+  const about: JsonSchema = { title: field.label, ...(field.hint ? { description: field.hint } : {}) };
+  const nullable = (type: string) => (field.required ? type : [type, "null"]);
+  switch (field.type) {
+    case "checkbox":
+      // A required checkbox is only ever stored ticked.
+      return { ...about, type: "boolean", ...(field.required ? { const: true } : {}) };
+    case "number":
+      return {
+        ...about,
+        type: nullable("number"),
+        ...(field.min !== undefined ? { minimum: field.min } : {}),
+        ...(field.max !== undefined ? { maximum: field.max } : {}),
+      };
+    case "select": {
+      const values: Array<string | null> = (field.options ?? []).map((o) => o.value);
+      return { ...about, type: nullable("string"), enum: field.required ? values : [...values, null] };
+    }
+    case "file":
+      return { ...about, ...fileSchema(field) };
+    default:
+      return {
+        ...about,
+        type: nullable("string"),
+        ...(field.minLength !== undefined ? { minLength: field.minLength } : field.required ? { minLength: 1 } : {}),
+        maxLength: field.maxLength ?? DEFAULT_CAP[field.type],
+        ...(field.pattern !== undefined ? { pattern: schemaPattern(field.pattern) } : {}),
+        ...(field.type === "email" ? { format: "email" } : field.type === "url" ? { format: "uri" } : {}),
+      };
+  }
+}
+
+/** The shape agreed for uploads: a list of stored files, each described, never their content. */
+function fileSchema(field: FieldDef): JsonSchema {
+  return {
+    type: "array",
+    ...(field.required ? { minItems: 1 } : {}),
+    maxItems: field.maxFiles ?? 1,
+    items: {
+      type: "object",
+      required: ["id", "name", "type", "size", "sha256"],
+      properties: {
+        id: { type: "string" },
+        name: { type: "string" },
+        type: { enum: [...(field.accept ?? UPLOAD_TYPES)] },
+        size: { type: "integer", minimum: 0, maximum: field.maxBytes ?? DEFAULT_MAX_FILE_BYTES },
+        sha256: { type: "string", pattern: "^[0-9a-f]{64}$" },
+      },
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { loadFormCatalog, type FormCatalog, type LiveForm } from "~/lib/forms/catalog.server";
+import { withConsoleFormSettings, type Settings } from "~/lib/settings/settings.server";
+
+// The one way routes and jobs find a form by id: through the isolate's catalog (catalog.server.ts),
+// which holds the form files and the console's published forms alike, with the console's settings
+// layered under the environment's.
+
+/** What finding a form needs of a request's load context (or a job's). */
+export interface FormsContext {
+  cloudflare: { env: { DB: D1Database }; ctx?: { waitUntil(promise: Promise<unknown>): void } };
+  settings: Settings;
+  /** The request's clock (the load context's); Date.now without one. */
+  now?: () => number;
+}
+
+/** This request's catalog. Never throws (without D1 it is `incomplete`). */
+export function formCatalog(context: FormsContext, nowMs = (context.now ?? Date.now)()): Promise<FormCatalog> {
+  const { cloudflare, settings } = context;
+  const ctx = cloudflare.ctx;
+  return loadFormCatalog({
+    db: cloudflare.env.DB,
+    encryptionKeys: settings.encryptionKeys,
+    nowMs,
+    waitUntil: ctx ? (promise) => ctx.waitUntil(promise) : undefined,
+  });
+}
+
+export type FormLookup =
+  | { ok: true; live: LiveForm; catalog: FormCatalog }
+  /** form_not_found, or storage_unavailable when D1 could not be asked about a console form. */
+  | { ok: false; code: "form_not_found" | "storage_unavailable" };
+
+/** Finds a live form (archived ones included) by id. Never throws. */
+export async function findForm(context: FormsContext, id: string | undefined, nowMs = (context.now ?? Date.now)()): Promise<FormLookup> {
+  const catalog = await formCatalog(context, nowMs);
+  const live = id === undefined ? undefined : catalog.forms.get(id);
+  if (live) return { ok: true, live, catalog };
+  return { ok: false, code: catalog.incomplete ? "storage_unavailable" : "form_not_found" };
+}
+
+/** The request's settings with the console's form settings layered under the environment's. */
+export function catalogSettings(settings: Settings, catalog: FormCatalog): Settings {
+  return withConsoleFormSettings(settings, (formId) => catalog.settings.get(formId));
+}

@@ -1,0 +1,24 @@
+import { MIN_SECRET_LENGTH } from "./admin.server";
+import type { SettingProblem } from "./setting-problem";
+
+// FILE_LINK_SECRET signs the download links (docs/decisions/051); several, space-separated, while
+// rotating: the first signs, all verify.
+
+export interface UploadSettings {
+  /** Empty when unset or when any value is too short. */
+  linkSecrets: string[];
+}
+
+/** Never throws: a value too short becomes a problem and no secret. */
+export function readUploadSettings(env: Partial<Record<"FILE_LINK_SECRET", unknown>>, problems: SettingProblem[]): UploadSettings {
+  const raw = typeof env.FILE_LINK_SECRET === "string" ? env.FILE_LINK_SECRET.trim() : "";
+  const secrets = raw.split(/\s+/).filter(Boolean);
+  if (secrets.length > 0 && secrets.some((secret) => secret.length < MIN_SECRET_LENGTH)) {
+    problems.push({
+      variable: "FILE_LINK_SECRET",
+      message: `FILE_LINK_SECRET must be at least ${MIN_SECRET_LENGTH} random characters (several, space-separated, while rotating)`,
+    });
+    return { linkSecrets: [] };
+  }
+  return { linkSecrets: secrets };
+}

@@ -1,0 +1,199 @@
+import sql from "sql-template-tag";
+import { z } from "zod";
+import { parseRows, statement } from "~/lib/storage/sql.server";
+
+// Console forms in D1 (docs/decisions/040-console-forms-in-d1.md): one `forms` row per form with its
+// draft, and one `form_versions` row per publish, kept. Definitions are stored as JSON exactly as the
+// definition check passed them; whoever reads one back checks it again before it is served.
+
+const FormRowSchema = z.object({
+  id: z.string(),
+  draft: z.string().nullable(),
+  draft_updated_at: z.number().nullable(),
+  published_version: z.number().int().nullable(),
+  archived_at: z.number().nullable(),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type FormRow = z.infer<typeof FormRowSchema>;
+
+const VersionRowSchema = z.object({
+  form_id: z.string(),
+  version: z.number().int(),
+  definition: z.string(),
+  published_at: z.number(),
+  published_by: z.string(),
+});
+export type VersionRow = z.infer<typeof VersionRowSchema>;
+
+const PublishedRowSchema = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  definition: z.string(),
+  archived_at: z.number().nullable(),
+});
+export type PublishedRow = z.infer<typeof PublishedRowSchema>;
+
+const SettingRowSchema = z.object({ form_id: z.string(), name: z.string(), value: z.string(), updated_at: z.number() });
+export type SettingRow = z.infer<typeof SettingRowSchema>;
+
+/** The most console forms one deployment keeps; the catalog holds them all in each isolate. */
+export const MAX_CONSOLE_FORMS = 200;
+
+/** What every isolate's form catalog is built from, in one round trip. D1 errors throw. */
+export async function readCatalogRows(db: D1Database): Promise<{ published: PublishedRow[]; settings: SettingRow[] }> {
+  const [published, settings] = await db.batch<Record<string, unknown>>([
+    statement(
+      db,
+      sql`SELECT f.id, v.version, v.definition, f.archived_at FROM forms f
+          JOIN form_versions v ON v.form_id = f.id AND v.version = f.published_version
+          ORDER BY f.id LIMIT ${MAX_CONSOLE_FORMS}`,
+    ),
+    statement(db, sql`SELECT form_id, name, value, updated_at FROM form_settings ORDER BY form_id, name`),
+  ]);
+  return { published: parseRows(PublishedRowSchema, published.results), settings: parseRows(SettingRowSchema, settings.results) };
+}
+
+/** Every console form's row, by id. D1 errors throw. */
+export async function listFormRows(db: D1Database): Promise<FormRow[]> {
+  const { results } = await statement(db, sql`SELECT * FROM forms ORDER BY id LIMIT ${MAX_CONSOLE_FORMS}`).all();
+  return parseRows(FormRowSchema, results);
+}
+
+/** Every kept version of every console form, newest first, without definitions. D1 errors throw. */
+export async function listVersionSummaries(db: D1Database, formId?: string): Promise<Omit<VersionRow, "definition">[]> {
+  const where = formId === undefined ? sql`` : sql`WHERE form_id = ${formId}`;
+  const { results } = await statement(
+    db,
+    sql`SELECT form_id, version, '' AS definition, published_at, published_by FROM form_versions ${where}
+        ORDER BY form_id, version DESC`,
+  ).all();
+  return parseRows(VersionRowSchema, results);
+}
+
+/** One console form's row, null when there is none. D1 errors throw. */
+export async function getFormRow(db: D1Database, id: string): Promise<FormRow | null> {
+  const row = await statement(db, sql`SELECT * FROM forms WHERE id = ${id}`).first();
+  return row ? FormRowSchema.parse(row) : null;
+}
+
+/** One kept version, null when there is none. D1 errors throw. */
+export async function getVersion(db: D1Database, formId: string, version: number): Promise<VersionRow | null> {
+  const row = await statement(db, sql`SELECT * FROM form_versions WHERE form_id = ${formId} AND version = ${version}`).first();
+  return row ? VersionRowSchema.parse(row) : null;
+}
+
+/** The INSERT of a new console form holding `draft`; it fails on a taken id (the primary key). */
+export function insertFormStatement(db: D1Database, id: string, draft: string, nowMs: number): D1PreparedStatement {
+  return statement(
+    db,
+    sql`INSERT INTO forms (id, draft, draft_updated_at, created_at, updated_at)
+        VALUES (${id}, ${draft}, ${nowMs}, ${nowMs}, ${nowMs}) RETURNING id`,
+  );
+}
+
+/** Replaces a form's draft; RETURNING id says whether the form exists. */
+export function saveDraftStatement(db: D1Database, id: string, draft: string, nowMs: number): D1PreparedStatement {
+  return statement(
+    db,
+    sql`UPDATE forms SET draft = ${draft}, draft_updated_at = ${nowMs}, updated_at = ${nowMs} WHERE id = ${id} RETURNING id`,
+  );
+}
+
+/** Drops a form's draft (the published version stays); RETURNING id says whether there was one. */
+export function discardDraftStatement(db: D1Database, id: string, nowMs: number): D1PreparedStatement {
+  return statement(
+    db,
+    sql`UPDATE forms SET draft = NULL, draft_updated_at = NULL, updated_at = ${nowMs}
+        WHERE id = ${id} AND draft IS NOT NULL RETURNING id`,
+  );
+}
+
+/**
+ * Publishing `definition` as `version`: the form's row moves to it only when its published version is
+ * still the one before (a concurrent publish makes this one change nothing), and the version row is
+ * kept beside it. Put both in one batch; the first's RETURNING says whether it happened.
+ */
+export function publishStatements(
+  db: D1Database,
+  input: { id: string; version: number; definition: string; actor: string; nowMs: number },
+): D1PreparedStatement[] {
+  const { id, version, definition, actor, nowMs } = input;
+  return [
+    statement(
+      db,
+      sql`UPDATE forms SET published_version = ${version}, draft = NULL, draft_updated_at = NULL, updated_at = ${nowMs}
+          WHERE id = ${id} AND COALESCE(published_version, 0) = ${version - 1} RETURNING id`,
+    ),
+    statement(
+      db,
+      sql`INSERT INTO form_versions (form_id, version, definition, published_at, published_by)
+          SELECT ${id}, ${version}, ${definition}, ${nowMs}, ${actor}
+          WHERE EXISTS (SELECT 1 FROM forms WHERE id = ${id} AND published_version = ${version})`,
+    ),
+  ];
+}
+
+/** Archives (new submissions refused) or restores a form; RETURNING id says whether it changed. */
+export function archiveStatement(db: D1Database, id: string, archived: boolean, nowMs: number): D1PreparedStatement {
+  return archived
+    ? statement(
+        db,
+        sql`UPDATE forms SET archived_at = ${nowMs}, updated_at = ${nowMs} WHERE id = ${id} AND archived_at IS NULL RETURNING id`,
+      )
+    : statement(
+        db,
+        sql`UPDATE forms SET archived_at = NULL, updated_at = ${nowMs} WHERE id = ${id} AND archived_at IS NOT NULL RETURNING id`,
+      );
+}
+
+/** How many stored submissions of a form hold a value for each of `names` (for renames and removals). */
+export async function countFieldValues(db: D1Database, formId: string, names: readonly string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const results = await db.batch<{ n: number }>(
+    names.map((name) =>
+      statement(
+        db,
+        sql`SELECT COUNT(*) AS n FROM submissions WHERE form_id = ${formId} AND json_type(fields, ${`$."${name}"`}) NOT IN ('null')`,
+      ),
+    ),
+  );
+  return new Map(names.map((name, i) => [name, z.number().parse(results[i].results[0]?.n ?? 0)]));
+}
+
+/** One form's console settings (sealed values). D1 errors throw. */
+export async function listSettingRows(db: D1Database, formId: string): Promise<SettingRow[]> {
+  const { results } = await statement(db, sql`SELECT form_id, name, value, updated_at FROM form_settings WHERE form_id = ${formId}`).all();
+  return parseRows(SettingRowSchema, results);
+}
+
+/** Sets one console setting to a sealed value. */
+export function putSettingStatement(db: D1Database, formId: string, name: string, sealed: string, nowMs: number): D1PreparedStatement {
+  return statement(
+    db,
+    sql`INSERT INTO form_settings (form_id, name, value, updated_at) VALUES (${formId}, ${name}, ${sealed}, ${nowMs})
+        ON CONFLICT (form_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  );
+}
+
+/** Clears one console setting; RETURNING says whether it was set. */
+export function deleteSettingStatement(db: D1Database, formId: string, name: string): D1PreparedStatement {
+  return statement(db, sql`DELETE FROM form_settings WHERE form_id = ${formId} AND name = ${name} RETURNING name`);
+}
+
+/** Every sealed setting whose key is not `keyId`, for re-sealing under the newest key. D1 errors throw. */
+export async function listSettingsSealedWithOtherKeys(db: D1Database, keyId: string, limit: number): Promise<SettingRow[]> {
+  const { results } = await statement(
+    db,
+    sql`SELECT form_id, name, value, updated_at FROM form_settings WHERE value NOT LIKE ${`v1.${keyId}.%`} LIMIT ${limit}`,
+  ).all();
+  return parseRows(SettingRowSchema, results);
+}
+
+/** Replaces one sealed value only if it is still `previous` (a concurrent change wins). */
+export function resealStatement(db: D1Database, row: SettingRow, sealed: string): D1PreparedStatement {
+  return statement(
+    db,
+    sql`UPDATE form_settings SET value = ${sealed} WHERE form_id = ${row.form_id} AND name = ${row.name} AND value = ${row.value}`,
+  );
+}

@@ -1,0 +1,42 @@
+import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
+import { ERRORS, type ErrorCode } from "~/lib/http/errors";
+import { fileKey, findStoredFile } from "~/lib/storage/file-objects.server";
+import { attachmentDisposition } from "~/lib/uploads/file-names";
+import { servedType } from "~/lib/uploads/file-types";
+
+// The one answer that carries a file's bytes: always an attachment, never sniffed, sandboxed
+// (docs/decisions/051).
+
+/** Every download's headers, its refusals' too. */
+export const DOWNLOAD_HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy": "sandbox; default-src 'none'",
+  "Cache-Control": "private, no-store",
+  "Referrer-Policy": "no-referrer",
+} as const;
+
+/** The catalogue message as plain text. */
+export function downloadRefusal(code: ErrorCode): Response {
+  const { status, message } = ERRORS[code];
+  return new Response(`${message}\n`, {
+    status,
+    headers: { ...DOWNLOAD_HEADERS, "Content-Type": "text/plain; charset=utf-8", [ERROR_CODE_HEADER]: code },
+  });
+}
+
+/** The file as an attachment, or not_found / uploads_not_configured. D1 and R2 errors throw. */
+export async function downloadFile(db: D1Database, bucket: R2Bucket | null, submissionId: string, fileId: string): Promise<Response> {
+  const record = await findStoredFile(db, submissionId, fileId);
+  if (!record || !record.kept) return downloadRefusal("not_found");
+  if (!bucket) return downloadRefusal("uploads_not_configured");
+  const object = await bucket.get(fileKey(record.file.id));
+  if (!object) return downloadRefusal("not_found");
+  return new Response(object.body, {
+    headers: {
+      ...DOWNLOAD_HEADERS,
+      "Content-Type": servedType(record.file.type),
+      "Content-Disposition": attachmentDisposition(record.file.name),
+      "Content-Length": String(object.size),
+    },
+  });
+}

@@ -1,0 +1,254 @@
+import { z } from "zod";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
+import {
+  clearSetting,
+  loadSettingViews,
+  retirePreviousSecret,
+  rotateWebhookSecret,
+  setSetting,
+  TYPED_SETTINGS,
+  type SettingView,
+} from "~/lib/admin/destinations.server";
+import { consoleRoute } from "~/lib/admin/console-route.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
+import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
+import { sendTest, TESTABLE_KINDS } from "~/lib/admin/test-delivery.server";
+import { configuredDestinations } from "~/lib/delivery/destinations.server";
+import { catalogSettings, formCatalog } from "~/lib/forms/live.server";
+import { ERRORS } from "~/lib/http/errors";
+import { refusal } from "~/lib/http/responses.server";
+import { getFormRow } from "~/lib/storage/forms.server";
+import type { loader as layoutLoader } from "~/routes/admin";
+
+// Where one form's submissions go, for console and code forms alike. A value set in the environment
+// wins and is shown as such, read-only; the others are kept sealed in D1 (docs/destinations.md).
+
+export const headers = adminHeaders;
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  adminMeta(data ? `Destinations of ${data.id}` : "Destinations", "Where a form's submissions go: webhook, e-mail, Slack, Discord.");
+
+const LABELS: Record<SettingView["name"], { title: string; hint: string; type: string }> = {
+  WEBHOOK_URL: { title: "Webhook URL", hint: "Each submission is POSTed here, signed (docs/webhooks.md). https.", type: "url" },
+  WEBHOOK_SECRET: { title: "Webhook signing secret", hint: "Generated here and shown once.", type: "text" },
+  EMAIL_TO: { title: "Owner e-mail addresses", hint: "A notification per submission, to these addresses (comma-separated).", type: "text" },
+  SLACK_WEBHOOK_URL: { title: "Slack incoming-webhook URL", hint: "A message per submission. https://hooks.slack.com/…", type: "url" },
+  DISCORD_WEBHOOK_URL: { title: "Discord webhook URL", hint: "A message per submission. https://discord.com/api/webhooks/…", type: "url" },
+  CONFIRMATION: {
+    title: "Confirmation to the sender",
+    hint: "Your fixed text (in the form's definition), at most once a day per address.",
+    type: "text",
+  },
+};
+const TEST_LABELS: Record<string, string> = { webhook: "the webhook", email: "the owner e-mail", slack: "Slack", discord: "Discord" };
+
+async function formExists(context: LoaderFunctionArgs["context"], id: string) {
+  const catalog = await formCatalog(context);
+  const live = catalog.forms.get(id);
+  if (live) return { catalog, live };
+  if (await getFormRow(context.cloudflare.env.DB, id)) return { catalog, live: null };
+  throw refusal("form_not_found");
+}
+
+export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
+  await requireUser(request, context);
+  const parsed = TokenSchema.safeParse(params.formId);
+  if (!parsed.success) throw refusal("form_not_found");
+  const id = parsed.data;
+  const { catalog, live } = await formExists(context, id);
+  const nowMs = Date.now();
+  const views = await loadSettingViews(context.cloudflare.env.DB, context.settings, id, nowMs);
+  const configured = live ? configuredDestinations(catalogSettings(context.settings, catalog), live.form).map((d) => d.kind) : [];
+  return {
+    id,
+    title: live?.form.title ?? id,
+    live: Boolean(live),
+    views,
+    sealing: context.settings.encryptionKeys.length > 0,
+    testable: TESTABLE_KINDS.filter((kind) => configured.includes(kind)),
+  };
+});
+
+const PostSchema = z.object({ intent: z.string().max(60), value: z.string().max(4000).optional() });
+
+export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
+  const user = await requireAdminAction(request, context);
+  const parsed = TokenSchema.safeParse(params.formId);
+  if (!parsed.success) throw refusal("form_not_found");
+  const id = parsed.data;
+  await formExists(context, id);
+  const { intent, value = "" } = await readAdminForm(request, PostSchema);
+  const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
+  const [verb, name] = intent.split(":");
+  const setting = TYPED_SETTINGS.find((s) => s === name);
+  const answer = (ok: boolean, message: string, secret: string | null = null) => json({ ok, message, secret }, { status: ok ? 200 : 400 });
+  if (verb === "set" && setting) {
+    const result = await setSetting(ctx, id, setting, value);
+    return result.ok ? answer(true, `${LABELS[setting].title} saved.`) : answer(false, result.message ?? ERRORS[result.code].message);
+  }
+  if (verb === "clear" && (setting || name === "WEBHOOK_SECRET")) {
+    const result = await clearSetting(ctx, id, setting ?? "WEBHOOK_SECRET");
+    return result.ok ? answer(true, `${LABELS[setting ?? "WEBHOOK_SECRET"].title} cleared.`) : answer(false, ERRORS[result.code].message);
+  }
+  if (intent === "secret") {
+    const result = await rotateWebhookSecret(ctx, id);
+    if (!result.ok) return answer(false, ERRORS[result.code].message);
+    return answer(
+      true,
+      result.rotated
+        ? "A new signing secret was made. The previous one keeps signing beside it for 24 hours: give the new one to your receiver now."
+        : "A signing secret was made. Give it to your receiver now: it is not shown again.",
+      result.secret,
+    );
+  }
+  if (intent === "retire") {
+    const result = await retirePreviousSecret(ctx, id);
+    return result.ok
+      ? answer(true, "The previous signing secret no longer signs.")
+      : answer(false, "There is no previous secret still signing.");
+  }
+  const kind = TESTABLE_KINDS.find((k) => verb === "test" && k === name);
+  if (kind) {
+    const result = await sendTest(
+      {
+        env: context.cloudflare.env,
+        settings: context.settings,
+        user,
+        request,
+        ctx: context.cloudflare.ctx,
+        mailer: context.mailer,
+        nowMs: ctx.nowMs,
+      },
+      id,
+      kind,
+    );
+    if (result.ok) throw redirect(`/admin/submissions/${result.submissionId}?test=${kind}`, 303);
+    return answer(
+      false,
+      result.code === "destination_not_configured" ? `${TEST_LABELS[kind]} is not set up for this form.` : ERRORS[result.code].message,
+    );
+  }
+  throw refusal("admin_bad_request");
+});
+
+function Source({ view }: { view: SettingView }) {
+  if (view.source === "environment")
+    return <p className="small">{`Set by the environment (${view.variable}), which wins: change it there.`}</p>;
+  if (view.unreadable) return <p className="small">Set here, but the settings&apos; encryption key does not open it: set it again.</p>;
+  if (view.source === "console") return <p className="small">{view.shown ? `Set here: ${view.shown}` : "Set here."}</p>;
+  return <p className="small">Not set: off.</p>;
+}
+
+export default function Destinations() {
+  const { id, title, live, views, sealing, testable } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
+  const admin = role === "admin";
+  return (
+    <>
+      <p className="small">
+        <Link to={`/admin/forms/${id}`}>{title}</Link>
+      </p>
+      <h1>Destinations</h1>
+      <p>
+        Where submissions of <code>{id}</code> go. A setting present in the environment wins and is read-only here, so deployments
+        configured by variables keep working unchanged.
+      </p>
+      {!sealing ? (
+        <p className="notice error">
+          Settings can be kept here once the settings&apos; encryption key is set: they are encrypted in the database with it
+          (docs/destinations.md).
+        </p>
+      ) : null}
+      <div role="status" aria-live="polite">
+        {result ? <p className={result.ok ? "notice ok" : "notice error"}>{result.message}</p> : null}
+        {result?.secret ? (
+          <p className="notice ok">
+            New signing secret (shown once): <code className="secret">{result.secret}</code>
+          </p>
+        ) : null}
+      </div>
+      {views.map((view) => {
+        const label = LABELS[view.name];
+        const editable = admin && sealing && view.source !== "environment";
+        const inputId = `value-${view.name}`;
+        return (
+          <section key={view.name} aria-labelledby={`title-${view.name}`} className="destination">
+            <h2 id={`title-${view.name}`}>{label.title}</h2>
+            <p className="small">{label.hint}</p>
+            <Source view={view} />
+            {view.name === "WEBHOOK_SECRET" ? (
+              <>
+                {view.previousUntil ? (
+                  <p className="small">{`The previous secret signs too, until ${formatUtc(new Date(view.previousUntil).toISOString())}.`}</p>
+                ) : null}
+                {editable ? (
+                  <Form method="post" className="actions">
+                    <button type="submit" name="intent" value="secret">
+                      {view.source === "console" ? "Rotate the secret" : "Generate a secret"}
+                    </button>
+                    {view.previousUntil ? (
+                      <button type="submit" name="intent" value="retire" className="secondary">
+                        Stop signing with the previous secret now
+                      </button>
+                    ) : null}
+                  </Form>
+                ) : null}
+              </>
+            ) : view.name === "CONFIRMATION" ? (
+              editable ? (
+                <Form method="post" className="actions">
+                  <input type="hidden" name="value" value="on" />
+                  {view.source === "console" ? (
+                    <button type="submit" name="intent" value="clear:CONFIRMATION" className="secondary">
+                      Switch confirmations off
+                    </button>
+                  ) : (
+                    <button type="submit" name="intent" value="set:CONFIRMATION">
+                      Switch confirmations on
+                    </button>
+                  )}
+                </Form>
+              ) : null
+            ) : editable ? (
+              <Form method="post" className="filters">
+                <label className="wide" htmlFor={inputId}>
+                  {`New ${label.title.toLowerCase()}`}
+                  <input id={inputId} name="value" type={label.type} required maxLength={2000} autoComplete="off" spellCheck={false} />
+                </label>
+                <button type="submit" name="intent" value={`set:${view.name}`}>
+                  Save
+                </button>
+                {view.source === "console" ? (
+                  <button type="submit" name="intent" value={`clear:${view.name}`} className="secondary" formNoValidate>
+                    Clear
+                  </button>
+                ) : null}
+              </Form>
+            ) : null}
+          </section>
+        );
+      })}
+      <h2>Send a test</h2>
+      {!live ? (
+        <p>Publish the form first: a test is delivered like a submission of its live version.</p>
+      ) : testable.length === 0 ? (
+        <p>No destination is set up yet.</p>
+      ) : admin ? (
+        <>
+          <p>A submission of sample values, marked as a test, delivered through the outbox: its attempts show in its delivery timeline.</p>
+          <Form method="post" className="actions">
+            {testable.map((kind) => (
+              <button key={kind} type="submit" name="intent" value={`test:${kind}`} className="secondary">
+                {`Send a test to ${TEST_LABELS[kind]}`}
+              </button>
+            ))}
+          </Form>
+        </>
+      ) : (
+        <p>An admin can send a test to each destination.</p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { checkFormShape } from "~/forms/check";
+import { findForm } from "~/lib/forms/live.server";
+import { formJsonSchema } from "~/lib/forms/json-schema";
+import { problemJson } from "~/lib/http/responses.server";
+import { getVersion } from "~/lib/storage/forms.server";
+
+// GET /f/:formId/schema.json — the published version of a form as JSON Schema 2020-12, for receivers
+// to check `submission.fields` with a kept validator (docs/webhooks.md). Public, like the form itself,
+// and served from the isolate's form catalog (no D1 round trip when warm). `?version=N` names one of a
+// console form's kept versions, the one a payload's `form_version` says it was validated against (one
+// D1 read; a version never changes, so it may be cached for long). An archived form's schema is still
+// served: its stored submissions are still delivered.
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const found = await findForm(context, params.formId);
+  if (!found.ok) return problemJson(found.code);
+  const { form, version, source } = found.live;
+  const asked = new URL(request.url).searchParams.get("version");
+  const origin = new URL(request.url).origin;
+  if (asked !== null && asked !== version) {
+    const kept =
+      source === "console" && /^[1-9]\d{0,8}$/.test(asked) ? await getVersion(context.cloudflare.env.DB, form.id, Number(asked)) : null;
+    const shape = kept ? checkFormShape(parseJson(kept.definition)) : null;
+    if (!shape?.ok) return problemJson("not_found");
+    return schemaResponse(formJsonSchema(shape.form, asked, origin), "public, max-age=86400, immutable");
+  }
+  // A publish reaches every isolate within the catalog's bound; a minute's caching adds at most that.
+  return schemaResponse(formJsonSchema(form, version, origin), "public, max-age=60");
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function schemaResponse(schema: object, cacheControl: string): Response {
+  return new Response(JSON.stringify(schema, null, 2), {
+    headers: {
+      "Content-Type": "application/schema+json; charset=utf-8",
+      "Cache-Control": cacheControl,
+      "Access-Control-Allow-Origin": "*",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

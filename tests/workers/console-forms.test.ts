@@ -1,0 +1,393 @@
+import { env } from "cloudflare:test";
+import { Validator } from "@cfworker/json-schema";
+import { beforeEach, describe, expect, it } from "vitest";
+import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
+import { parseSettings } from "~/lib/settings/settings.server";
+import { appFetch, countRows, formPost, apiPost, sink, standin, standinToken, clearTables } from "./helpers";
+import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
+import { api, API_TOKEN, ENCRYPTION_KEY, consoleEnv, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
+
+// Forms made in the console, end to end through the real Worker: drafts and versions through the admin
+// API, the page and both post channels, archive (410), the field-name confirmation, the audit trail, the
+// published JSON Schema checked with a kept validator, and every way into the API.
+
+/** The console env with the admin and viewer passwords, for requests with a session cookie. */
+function consoleAdminEnv(): Promise<Env> {
+  return adminEnv({ ADMIN_API_TOKEN: API_TOKEN, SETTINGS_ENCRYPTION_KEY: ENCRYPTION_KEY });
+}
+
+const FIELDS = { name: "Ada Lovelace", email: "ada@example.org", rating: "good" };
+
+async function post(id: string, fields: Record<string, string> = FIELDS, appEnv = consoleEnv()) {
+  return appFetch(formPost(`/f/${id}`, { ...fields, "cf-turnstile-response": standinToken({ action: id }) }), appEnv);
+}
+
+async function auditRows(action: string) {
+  const { results } = await env.DB.prepare("SELECT action, target, detail, actor FROM audit_log WHERE action = ?1 ORDER BY id")
+    .bind(action)
+    .all();
+  return results as { action: string; target: string; detail: string | null; actor: string }[];
+}
+
+beforeEach(async () => {
+  await standin.reset();
+  await sink.reset();
+  await clearTables();
+  await resetConsoleForms();
+  await env.DB.prepare("DELETE FROM audit_log").run();
+});
+
+describe("console forms: drafts, versions and the live form", () => {
+  it("creates a draft that changes nothing live, publishes it as version 1, and records the version with each submission", async () => {
+    const put = await api("PUT", "/admin/api/forms/feedback", { body: sampleDefinition() });
+    expect(put.status).toBe(201);
+    expect(await put.json()).toEqual({ id: "feedback", draft: true, created: true });
+    // A draft is not live.
+    expect((await appFetch(new Request("http://localhost/f/feedback"), consoleEnv())).status).toBe(404);
+    const published = await api("POST", "/admin/api/forms/feedback/publish");
+    expect(published.status).toBe(200);
+    expect(await published.json()).toMatchObject({ id: "feedback", version: 1 });
+
+    const page = await appFetch(new Request("http://localhost/f/feedback"), consoleEnv());
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Tell us what you think.");
+    expect(html).toContain('name="rating"');
+
+    expect((await post("feedback")).status).toBe(303);
+    const viaApi = await appFetch(
+      apiPost("feedback", { ...FIELDS, "cf-turnstile-response": standinToken({ action: "feedback" }) }),
+      consoleEnv(),
+    );
+    expect(viaApi.status).toBe(201);
+    const { results } = await env.DB.prepare("SELECT form_version, fields FROM submissions WHERE form_id = 'feedback'").all();
+    expect(results.map((r) => r.form_version)).toEqual(["1", "1"]);
+    expect(JSON.parse(String(results[0].fields))).toEqual(FIELDS);
+  });
+
+  it("keeps serving version 1 while a second draft waits, then version 2 once published; every version is kept", async () => {
+    await putAndPublish("feedback", sampleDefinition());
+    const renamed = sampleDefinition({ title: "Feedback, please" });
+    expect((await api("PUT", "/admin/api/forms/feedback", { body: renamed })).status).toBe(200);
+    expect(await (await appFetch(new Request("http://localhost/f/feedback"), consoleEnv())).text()).not.toContain("Feedback, please");
+    const detail = (await (await api("GET", "/admin/api/forms/feedback")).json()) as { version: string; draft: { title: string } };
+    expect(detail).toMatchObject({ version: "1", draft: { title: "Feedback, please" } });
+
+    expect((await api("POST", "/admin/api/forms/feedback/publish")).status).toBe(200);
+    expect(await (await appFetch(new Request("http://localhost/f/feedback"), consoleEnv())).text()).toContain("Feedback, please");
+    await post("feedback");
+    const list = (await (await api("GET", "/admin/api/forms")).json()) as { forms: Array<Record<string, unknown>> };
+    const mine = list.forms.find((f) => f.id === "feedback");
+    expect(mine).toMatchObject({ source: "console", status: "published", version: "2", hasDraft: false });
+    expect((mine!.versions as Array<{ version: number }>).map((v) => v.version)).toEqual([2, 1]);
+    expect(list.forms.filter((f) => f.source === "code").map((f) => f.id)).toEqual(["contact", "newsletter"]);
+    expect(await countRows("form_versions")).toBe(2);
+    const row = await env.DB.prepare("SELECT form_version FROM submissions WHERE form_id = 'feedback'").first();
+    expect(row).toEqual({ form_version: "2" });
+  });
+
+  it("shows a submission with the labels of the version it was validated against", async () => {
+    await putAndPublish("feedback", sampleDefinition());
+    await post("feedback");
+    const relabelled = sampleDefinition();
+    (relabelled.fields as Array<{ label: string }>)[0].label = "Full name";
+    await putAndPublish("feedback", relabelled);
+    const id = String((await env.DB.prepare("SELECT id FROM submissions").first())!.id);
+    const appEnv = await consoleAdminEnv();
+    const page = await appFetch(adminGet(`/admin/submissions/${id}`, await sessionCookie("admin", appEnv)), appEnv);
+    const html = await page.text();
+    expect(html).toContain("Your name");
+    expect(html).not.toContain("Full name");
+    expect(html).toMatch(/Form version<\/dt><dd>1</);
+  });
+
+  it("needs a confirmation to rename or remove a field that holds data, naming it and saying why", async () => {
+    await putAndPublish("feedback", sampleDefinition());
+    await post("feedback");
+    const renamed = sampleDefinition();
+    (renamed.fields as Array<{ name: string }>)[0].name = "fullName";
+    await api("PUT", "/admin/api/forms/feedback", { body: renamed });
+    const refused = await api("POST", "/admin/api/forms/feedback/publish");
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    const problem = (await refused.json()) as { code: string; title: string; fields: unknown };
+    expect(problem.code).toBe("form_field_names_in_use");
+    expect(problem.title).toMatch(/webhook receivers depend on field names/);
+    expect(problem.fields).toEqual([{ name: "name", submissions: 1 }]);
+    // Nothing was published.
+    expect((await (await api("GET", "/admin/api/forms/feedback")).json()) as object).toMatchObject({ version: "1" });
+    const confirmed = await api("POST", "/admin/api/forms/feedback/publish", { body: { confirmFieldNames: true } });
+    expect(confirmed.status).toBe(200);
+    expect(((await auditRows("form.publish")).at(-1)!.detail ?? "").includes('"confirmedFieldNames":true')).toBe(true);
+  });
+
+  it("publishes a rename freely while no submission holds the field", async () => {
+    await putAndPublish("feedback", sampleDefinition());
+    const renamed = sampleDefinition();
+    (renamed.fields as Array<{ name: string }>)[0].name = "fullName";
+    expect(await putAndPublish("feedback", renamed)).toBe(2);
+  });
+
+  it("archives a form: its page and both post channels answer 410 form_archived, stored submissions stay", async () => {
+    await putAndPublish("feedback", sampleDefinition());
+    expect((await post("feedback")).status).toBe(303);
+    const appEnv = await consoleAdminEnv();
+    const admin = await sessionCookie("admin", appEnv);
+    const archived = await appFetch(adminPost("/admin/forms/feedback", { intent: "archive" }, { Cookie: admin }), appEnv);
+    expect(archived.status).toBe(200);
+    for (const response of [
+      await appFetch(new Request("http://localhost/f/feedback"), consoleEnv()),
+      await post("feedback"),
+      await appFetch(apiPost("feedback", { ...FIELDS, "cf-turnstile-response": standinToken({ action: "feedback" }) }), consoleEnv()),
+    ]) {
+      expect(response.status).toBe(410);
+      expect(response.headers.get("Gatepost-Error-Code")).toBe("form_archived");
+    }
+    expect(await countRows("submissions")).toBe(1);
+    // The schema stays: stored submissions are still delivered to receivers who check them.
+    expect((await appFetch(new Request("http://localhost/f/feedback/schema.json"), consoleEnv())).status).toBe(200);
+    await appFetch(adminPost("/admin/forms/feedback", { intent: "restore" }, { Cookie: admin }), appEnv);
+    expect((await post("feedback")).status).toBe(303);
+    expect((await auditRows("form.archive")).length).toBe(1);
+    expect((await auditRows("form.restore")).length).toBe(1);
+  });
+
+  it("applies a console form's retention, archived or not, with the files' forms", async () => {
+    await putAndPublish("feedback", sampleDefinition({ retentionDays: 2 }));
+    await post("feedback");
+    await post("feedback");
+    const appEnv = await consoleAdminEnv();
+    await appFetch(adminPost("/admin/forms/feedback", { intent: "archive" }, { Cookie: await sessionCookie("admin", appEnv) }), appEnv);
+    // One of the two is three days old.
+    await env.DB.prepare("UPDATE submissions SET received_at = ?1 WHERE id = (SELECT id FROM submissions LIMIT 1)")
+      .bind(new Date(Date.now() - 3 * 86_400_000).toISOString())
+      .run();
+    const job = MAINTENANCE_JOBS.find((j) => j.name === "apply-retention")!;
+    const reports = (await job.run({
+      db: env.DB,
+      bucket: env.UPLOADS,
+      settings: parseSettings({}),
+      mailer: null,
+      now: () => Date.now(),
+    })) as Array<{
+      formId: string;
+      deleted: number;
+    }>;
+    expect(reports.find((r) => r.formId === "feedback")?.deleted).toBe(1);
+    expect(reports.map((r) => r.formId)).toEqual(expect.arrayContaining(["contact", "newsletter", "feedback"]));
+    expect(await countRows("submissions")).toBe(1);
+  });
+
+  it("writes every change to the audit log with what changed", async () => {
+    await putAndPublish("feedback", sampleDefinition());
+    const changed = sampleDefinition({ retentionDays: 7 });
+    (changed.fields as unknown[]).push({ name: "comment", type: "textarea", label: "Comment", hint: "Anything else." });
+    await putAndPublish("feedback", changed);
+    const publishes = await auditRows("form.publish");
+    expect(publishes.map((r) => r.actor)).toEqual(["token:ADMIN_API_TOKEN", "token:ADMIN_API_TOKEN"]);
+    expect(JSON.parse(publishes[1].detail!)).toEqual({ version: 2, changes: ["retentionDays 30 → 7", "field comment added (textarea)"] });
+    expect((await auditRows("form.create")).map((r) => r.target)).toEqual(["feedback"]);
+    expect(await auditRows("form.draft")).toHaveLength(1);
+  });
+
+  it("refuses a definition that fails the one check, listing each problem; nothing is saved", async () => {
+    const catastrophic = sampleDefinition();
+    (catastrophic.fields as Array<Record<string, unknown>>)[0].pattern = "(a+)+$";
+    const withControl = sampleDefinition();
+    (withControl.fields as Array<Record<string, unknown>>)[1].label = "E-mail\u0007";
+    for (const [body, expected] of [
+      [catastrophic, /feedback\.name: pattern "\(a\+\)\+\$" has nested or too many repetitions/],
+      [withControl, /feedback\.email: label: must be one line of plain text/],
+    ] as const) {
+      const refused = await api("PUT", "/admin/api/forms/feedback", { body });
+      expect(refused.status).toBe(422);
+      const problem = (await refused.json()) as { code: string; problems: string[] };
+      expect(problem.code).toBe("form_definition_invalid");
+      expect(problem.problems.join("\n")).toMatch(expected);
+    }
+    expect(await countRows("forms")).toBe(0);
+    // A code form's id is not the console's to take.
+    const code = await api("PUT", "/admin/api/forms/contact", { body: sampleDefinition() });
+    expect(code.status).toBe(409);
+    expect(((await code.json()) as { code: string }).code).toBe("form_defined_in_code");
+  });
+
+  it("escapes whatever an owner types: a label that looks like markup is shown as text", async () => {
+    const tricky = sampleDefinition({ title: '<img src=x onerror="alert(1)">' });
+    (tricky.fields as Array<Record<string, unknown>>)[0].label = "<script>alert(1)</script>";
+    await putAndPublish("feedback", tricky);
+    const response = await appFetch(new Request("http://localhost/f/feedback"), consoleEnv());
+    const html = await response.text();
+    expect(response.status, html.slice(0, 300)).toBe(200);
+    expect(html).not.toContain("<script>alert(1)</script>");
+    expect(html).not.toContain('<img src=x onerror="alert(1)">');
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+});
+
+describe("the published JSON Schema", () => {
+  it("describes the fields as JSON Schema 2020-12, and a delivered payload passes a kept validator", async () => {
+    await putAndPublish(
+      "feedback",
+      sampleDefinition(),
+      consoleEnv({ FEEDBACK_WEBHOOK_URL: sink.url(), FEEDBACK_WEBHOOK_SECRET: sink.secret(), ALLOW_LOOPBACK_WEBHOOKS: "true" }),
+    );
+    const appEnv = consoleEnv({
+      FEEDBACK_WEBHOOK_URL: sink.url(),
+      FEEDBACK_WEBHOOK_SECRET: sink.secret(),
+      ALLOW_LOOPBACK_WEBHOOKS: "true",
+    });
+    const response = await appFetch(new Request("http://localhost/f/feedback/schema.json"), appEnv);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/schema\+json/);
+    const schema = (await response.json()) as Record<string, any>;
+    expect(schema).toMatchObject({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $id: "http://localhost/f/feedback/schema.json",
+      type: "object",
+      required: ["name", "email", "rating"],
+      additionalProperties: false,
+      "x-gatepost-version": "1",
+    });
+    expect(schema.properties.email).toMatchObject({ type: "string", format: "email", maxLength: 254 });
+    expect(schema.properties.rating).toMatchObject({ type: ["string", "null"], enum: ["good", "bad", null] });
+
+    expect((await post("feedback", { name: "Ada", email: "ada@example.org", rating: "" }, appEnv)).status).toBe(303);
+    const payload = (await sink.state()).unique[0].payload;
+    expect(payload.submission.form_version).toBe("1");
+    const validator = new Validator(schema as never, "2020-12");
+    expect(validator.validate(payload.submission.fields).valid).toBe(true);
+    expect(validator.validate({ ...payload.submission.fields, rating: "meh" }).valid).toBe(false);
+    expect(validator.validate({ ...payload.submission.fields, extra: 1 }).valid).toBe(false);
+  });
+
+  it("serves each kept version of a console form by number, for the version a payload names", async () => {
+    await putAndPublish("feedback", sampleDefinition());
+    const second = sampleDefinition();
+    (second.fields as unknown[]).push({ name: "comment", type: "textarea", label: "Comment", hint: "Anything." });
+    await putAndPublish("feedback", second);
+    const schemaOf = async (query: string) => {
+      const response = await appFetch(new Request(`http://localhost/f/feedback/schema.json${query}`), consoleEnv());
+      return {
+        status: response.status,
+        cache: response.headers.get("cache-control"),
+        body: (await response.json()) as Record<string, any>,
+      };
+    };
+    const current = await schemaOf("");
+    expect([current.body["x-gatepost-version"], Object.keys(current.body.properties)]).toEqual([
+      "2",
+      ["name", "email", "rating", "comment"],
+    ]);
+    const first = await schemaOf("?version=1");
+    expect([first.body["x-gatepost-version"], Object.keys(first.body.properties), first.cache]).toEqual([
+      "1",
+      ["name", "email", "rating"],
+      "public, max-age=86400, immutable",
+    ]);
+    expect((await schemaOf("?version=7")).status).toBe(404);
+    expect((await schemaOf("?version=../../x")).status).toBe(404);
+  });
+
+  it("is served for code forms too, and 404 for a form that does not exist", async () => {
+    const schema = (await (await appFetch(new Request("http://localhost/f/contact/schema.json"), consoleEnv())).json()) as Record<
+      string,
+      any
+    >;
+    expect(schema["x-gatepost-version"]).toMatch(/^code-[0-9a-f]{12}$/);
+    expect(schema.properties.message).toMatchObject({ type: "string", minLength: 10, maxLength: 5000 });
+    const missing = await appFetch(new Request("http://localhost/f/nope/schema.json"), consoleEnv());
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("Gatepost-Error-Code")).toBe("form_not_found");
+  });
+});
+
+describe("the admin API's doors", () => {
+  async function makeToken(role: "admin" | "viewer"): Promise<string> {
+    const appEnv = await consoleAdminEnv();
+    const admin = await sessionCookie("admin", appEnv);
+    const made = await appFetch(
+      adminPost("/admin/tokens?_data=routes%2Fadmin.tokens", { intent: "create", name: `${role} script`, role }, { Cookie: admin }),
+      appEnv,
+    );
+    expect(made.status).toBe(200);
+    const { token } = (await made.json()) as { token: string };
+    expect(token).toMatch(/^gpat_[A-Za-z0-9_-]{43}$/);
+    return token;
+  }
+
+  it("answers 401 problem+json without a valid token or session", async () => {
+    for (const token of [null, "not-a-real-token-but-long-enough-0123456789", "gpat_nope_nope_nope_nope_nope_nope_nope_0123"]) {
+      const response = await api("GET", "/admin/api/forms", { token });
+      expect(response.status).toBe(401);
+      expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(response.headers.get("WWW-Authenticate")).toMatch(/^Bearer/);
+      expect(((await response.json()) as { code: string }).code).toBe("admin_unauthenticated");
+    }
+    const malformed = await api("GET", "/admin/api/forms", { token: null, headers: { Authorization: "Basic YWRtaW46YWRtaW4=" } });
+    expect(malformed.status).toBe(401);
+  });
+
+  it("lets a viewer's token read and answers 403 to its writes; an admin's token writes", async () => {
+    const viewer = await makeToken("viewer");
+    expect((await api("GET", "/admin/api/forms", { token: viewer })).status).toBe(200);
+    const put = await api("PUT", "/admin/api/forms/feedback", { token: viewer, body: sampleDefinition() });
+    expect(put.status).toBe(403);
+    expect(((await put.json()) as { code: string }).code).toBe("admin_forbidden");
+    expect((await api("POST", "/admin/api/forms/feedback/publish", { token: viewer })).status).toBe(403);
+    const admin = await makeToken("admin");
+    expect((await api("PUT", "/admin/api/forms/feedback", { token: admin, body: sampleDefinition() })).status).toBe(201);
+    const { results } = await env.DB.prepare("SELECT token_hash FROM admin_api_tokens").all();
+    // Only hashes are kept, never the token.
+    expect(results.map((r) => r.token_hash)).toEqual(expect.arrayContaining([expect.stringMatching(/^[0-9a-f]{64}$/)]));
+    expect(JSON.stringify(results)).not.toContain(admin.slice(5));
+    expect((await auditRows("form.create"))[0].actor).toMatch(/^token:/);
+  });
+
+  it("stops a revoked token at once", async () => {
+    const admin = await makeToken("admin");
+    const id = String((await env.DB.prepare("SELECT id FROM admin_api_tokens").first())!.id);
+    expect((await api("GET", "/admin/api/forms", { token: admin })).status).toBe(200);
+    const appEnv = await consoleAdminEnv();
+    const cookie = await sessionCookie("admin", appEnv);
+    await appFetch(adminPost("/admin/tokens?_data=routes%2Fadmin.tokens", { intent: "revoke", id }, { Cookie: cookie }), appEnv);
+    expect((await api("GET", "/admin/api/forms", { token: admin })).status).toBe(401);
+  });
+
+  it("takes the console's own session from the console's pages, and refuses it cross-site", async () => {
+    const appEnv = await consoleAdminEnv();
+    const cookie = await sessionCookie("admin", appEnv);
+    const own = await api("GET", "/admin/api/forms", { token: null, appEnv, headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" } });
+    expect(own.status).toBe(200);
+    const crossRead = await api("GET", "/admin/api/forms", {
+      token: null,
+      appEnv,
+      headers: { Cookie: cookie, "Sec-Fetch-Site": "cross-site" },
+    });
+    expect(crossRead.status).toBe(403);
+    const crossWrite = await api("PUT", "/admin/api/forms/feedback", {
+      token: null,
+      appEnv,
+      body: sampleDefinition(),
+      headers: { Cookie: cookie, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+    });
+    expect(crossWrite.status).toBe(403);
+    expect(crossWrite.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(((await crossWrite.json()) as { code: string }).code).toBe("admin_cross_origin");
+    expect(await countRows("forms")).toBe(0);
+    const viewerCookie = await sessionCookie("viewer", appEnv);
+    const viewerWrite = await api("PUT", "/admin/api/forms/feedback", {
+      token: null,
+      appEnv,
+      body: sampleDefinition(),
+      headers: { Cookie: viewerCookie, Origin: "http://localhost", "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(viewerWrite.status).toBe(403);
+  });
+
+  it("opens nothing with ADMIN_API_TOKEN unset", async () => {
+    const response = await api("GET", "/admin/api/forms", { appEnv: consoleEnv({ ADMIN_API_TOKEN: "" }) });
+    expect(response.status).toBe(401);
+    expect(API_TOKEN.length).toBeGreaterThanOrEqual(32);
+  });
+});

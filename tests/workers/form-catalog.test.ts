@@ -1,0 +1,118 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import { FRESH_MS, STALE_BOUND_MS, forgetFormCatalog, loadFormCatalog } from "~/lib/forms/catalog.server";
+import { insertFormStatement, publishStatements } from "~/lib/storage/forms.server";
+import { expectConsoleErrors } from "../support/fail-on-console";
+import { countingDb } from "./helpers";
+import { sampleDefinition } from "./console-helpers";
+
+// The isolate's form catalog and its staleness bound (docs/decisions/045), on an injected clock: a
+// publish made elsewhere (written straight to D1 here, as another isolate would) is served within
+// STALE_BOUND_MS, a fresh catalog costs no round trip, and a stale one is refreshed after the answer.
+
+const T0 = 1_800_000_000_000;
+
+async function publish(id: string, version: number, title: string) {
+  const definition = JSON.stringify({ ...sampleDefinition({ title }), id });
+  const statements = publishStatements(env.DB, { id, version, definition, actor: "test", nowMs: T0 });
+  await env.DB.batch(version === 1 ? [insertFormStatement(env.DB, id, definition, T0), ...statements] : statements);
+}
+
+async function load(nowMs: number, withWaitUntil = false) {
+  const counted = countingDb(env.DB);
+  const later: Promise<unknown>[] = [];
+  const catalog = await loadFormCatalog({
+    db: counted.db,
+    encryptionKeys: [],
+    nowMs,
+    waitUntil: withWaitUntil ? (promise) => later.push(promise) : undefined,
+  });
+  return { catalog, trips: counted.trips(), later, title: catalog.forms.get("stale")?.form.title ?? null };
+}
+
+beforeEach(async () => {
+  await env.DB.batch(["form_versions", "forms", "form_settings"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+  forgetFormCatalog();
+});
+
+describe("the form catalog's staleness bound", () => {
+  it("serves a fresh catalog with no round trip and sees another isolate's publish within the bound", async () => {
+    expect(STALE_BOUND_MS).toBeGreaterThan(FRESH_MS);
+    await publish("stale", 1, "First");
+    expect(await load(T0)).toMatchObject({ title: "First", trips: 1 });
+    await publish("stale", 2, "Second");
+
+    // Fresh: no round trip, the version this isolate read.
+    expect(await load(T0 + FRESH_MS - 1)).toMatchObject({ title: "First", trips: 0 });
+    // Stale but within the bound, with a request to hang the read on: answered at once (D1 already holds
+    // "Second"), read afterwards.
+    const stale = await load(T0 + FRESH_MS, true);
+    expect(stale).toMatchObject({ title: "First", trips: 0 });
+    expect(stale.later).toHaveLength(1);
+    await Promise.all(stale.later);
+    expect(await load(T0 + FRESH_MS + 1)).toMatchObject({ title: "Second", trips: 0 });
+  });
+
+  it("reads D1 before answering once the catalog is as old as the bound, even with a request to hang a read on", async () => {
+    await publish("stale", 1, "First");
+    await load(T0);
+    await publish("stale", 2, "Second");
+    const before = await load(T0 + STALE_BOUND_MS - 1, true);
+    expect(before).toMatchObject({ title: "First", trips: 0 });
+    const bound = await load(T0 + STALE_BOUND_MS, true);
+    expect(bound).toMatchObject({ title: "Second", trips: 1 });
+    expect(bound.later).toEqual([]);
+    await Promise.all(before.later);
+  });
+
+  it("starts one background read at a time", async () => {
+    await publish("stale", 1, "First");
+    await load(T0);
+    const first = await load(T0 + FRESH_MS, true);
+    const second = await load(T0 + FRESH_MS + 5, true);
+    expect([first.later.length, second.later.length]).toEqual([1, 0]);
+    await Promise.all(first.later);
+  });
+
+  it("forgets at once in the isolate that changed a form", async () => {
+    await publish("stale", 1, "First");
+    await load(T0);
+    await publish("stale", 2, "Second");
+    forgetFormCatalog();
+    expect(await load(T0 + 1)).toMatchObject({ title: "Second", trips: 1 });
+  });
+
+  it("keeps serving the files' forms and the last catalog when D1 cannot be read, and says it is incomplete", async () => {
+    await publish("stale", 1, "First");
+    await load(T0);
+    const logged = expectConsoleErrors(/form catalog could not be read from D1/);
+    const broken = {
+      batch: () => Promise.reject(new Error("D1_ERROR: database is busy")),
+      prepare: env.DB.prepare.bind(env.DB),
+    } as unknown as D1Database;
+    const catalog = await loadFormCatalog({ db: broken, encryptionKeys: [], nowMs: T0 + STALE_BOUND_MS });
+    expect(catalog.incomplete).toBe(true);
+    expect(catalog.forms.get("stale")?.form.title).toBe("First");
+    expect(catalog.forms.has("contact")).toBe(true);
+    forgetFormCatalog();
+    const cold = await loadFormCatalog({ db: broken, encryptionKeys: [], nowMs: T0 + STALE_BOUND_MS });
+    expect([cold.incomplete, cold.forms.has("contact"), cold.forms.has("stale")]).toEqual([true, true, false]);
+    expect(logged()).toHaveLength(2);
+  });
+
+  it("never serves a stored definition that fails the definition check", async () => {
+    const logged = expectConsoleErrors(/console form broken version 1 fails the definition check/);
+    const bad = JSON.stringify({
+      ...sampleDefinition(),
+      id: "broken",
+      fields: [{ name: "x", type: "text", label: "X", hint: "x", pattern: "(a+)+$" }],
+    });
+    await env.DB.batch([
+      insertFormStatement(env.DB, "broken", bad, T0),
+      ...publishStatements(env.DB, { id: "broken", version: 1, definition: bad, actor: "test", nowMs: T0 }),
+    ]);
+    const { catalog } = await load(T0);
+    expect(catalog.forms.has("broken")).toBe(false);
+    expect(logged()).toHaveLength(1);
+  });
+});
