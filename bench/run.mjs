@@ -11,10 +11,6 @@
 //   run(ctx)             → its data; ctx = { apps, settings, providers, servers?, opts, between, log }
 //   targets(data)?       → [{ name, asks, measured, verdict }] (lib/targets.mjs)
 //   render(data)         → markdown lines for its section; summarize(data)? → its line in history
-// Two are to come this way: a form made in the console beside the code form (a perRuntime module on
-// the same servers), and an accept with a 1 MB PDF upload against a reference action that verifies,
-// puts the bytes in R2 and inserts one row (a switch of bench/baseline's /submit, as ?delivered is).
-//
 // Knobs: BENCH_DURATION (s of load per subject, split over BENCH_ROUNDS alternating rounds; 12 and 3),
 // BENCH_CONNECTIONS (10), LH_RUNS (3 counted runs per page), LH_MIN_INDEX (1500) and LH_MAX_OTHER (25 %)
 // (lib/lighthouse-verdict.mjs),
@@ -87,6 +83,9 @@ async function appSettings(providers, webhookSecret) {
   const gatepost = {
     ADMIN_PASSWORD_HASH: await hashPassword(randomBytes(18).toString("base64url")),
     SESSION_SECRET: randomBytes(32).toString("base64url"),
+    // The admin API makes the console form the bench measures (measure/console-form.mjs).
+    ADMIN_API_TOKEN: randomBytes(32).toString("base64url"),
+    SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64url"),
     TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
     TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA",
     TURNSTILE_VERIFY_URL: providers.verifyUrl,

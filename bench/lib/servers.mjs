@@ -4,7 +4,7 @@
 // D1 of its own, loopback only, in its own process group, and each returns its own stop(). Every
 // server not yet stopped is also known here, so an interrupt can stop them all.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, spawnGroup } from "../../scripts/process-group.mjs";
@@ -39,7 +39,7 @@ export function tracked(stop) {
 /**
  * Starts `app` in `runtime` with `bindings` as vars, on a fresh D1 (state folder `name`). With
  * `inspect`, workerd's inspector listens on a port of its own (Miniflare only; for lib/profile.mjs).
- * Resolves to { name, runtime, url, port, pgid, persistTo, config, stop, cpuMs } and, under wrangler
+ * Resolves to { name, runtime, url, port, pgid, persistTo, config, stop, cpuMs, memoryKiB, resetPeak } and, under wrangler
  * dev, tick() (runs the cron) and output(); under Miniflare with `inspect`, inspectorPort and bundleFile.
  */
 export async function startServer(runtime, app, { bindings = {}, name, inspect = false }) {
@@ -78,7 +78,17 @@ export async function startServer(runtime, app, { bindings = {}, name, inspect =
   } else {
     throw new Error(`unknown runtime ${runtime}`);
   }
-  return { name, runtime, port, persistTo, config: app.config, ...server, cpuMs: () => workerdCpuMs(server.pgid, port) };
+  return {
+    name,
+    runtime,
+    port,
+    persistTo,
+    config: app.config,
+    ...server,
+    cpuMs: () => workerdCpuMs(server.pgid, port),
+    memoryKiB: () => workerdMemoryKiB(server.pgid, port),
+    resetPeak: () => resetWorkerdPeak(server.pgid, port),
+  };
 }
 
 async function waitForLine(group, timeoutMs) {
@@ -97,14 +107,13 @@ async function waitForLine(group, timeoutMs) {
 let ticksPerSecond = null;
 
 /**
- * CPU time (user + system, ms) used so far by the workerd that runs the app in the process group
- * `pgid`, read from /proc (Linux). Under `wrangler dev` the group holds two: a proxy in front (on the
- * public port) and the Worker's own, which is the one counted; under Miniflare there is one. It holds
- * the app's isolate, its static assets and the local D1, and nothing of the load generator or the
- * stand-in providers, which run in other processes.
+ * The workerd that runs the app in the process group `pgid`, found in /proc (Linux): { pid, stat }.
+ * Under `wrangler dev` the group holds two, a proxy in front (on the public port) and the Worker's
+ * own, which is the one returned; under Miniflare there is one. It holds the app's isolate, its static
+ * assets and the local D1 and R2, and nothing of the load generator or the stand-in providers, which
+ * run in other processes.
  */
-export function workerdCpuMs(pgid, port) {
-  ticksPerSecond ??= Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+function appWorkerd(pgid, port) {
   const workerds = [];
   for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
     let stat;
@@ -118,12 +127,30 @@ export function workerdCpuMs(pgid, port) {
     if (!stat.includes("(workerd)")) continue;
     const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
     if (Number(fields[2]) !== pgid) continue;
-    const proxy = cmdline.includes(`--socket-addr=entry=127.0.0.1:${port}`);
-    workerds.push({ proxy, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond });
+    workerds.push({ pid: Number(pid), fields, proxy: cmdline.includes(`--socket-addr=entry=127.0.0.1:${port}`) });
   }
   const own = workerds.length > 1 ? workerds.filter((w) => !w.proxy) : workerds;
   if (own.length !== 1) throw new Error(`expected one workerd running the app in process group ${pgid}, found ${own.length}`);
-  return own[0].ms;
+  return own[0];
+}
+
+/** CPU time (user + system, ms) used so far by the app's workerd (appWorkerd). */
+export function workerdCpuMs(pgid, port) {
+  ticksPerSecond ??= Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+  const { fields } = appWorkerd(pgid, port);
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
+/** The app's workerd's resident memory now and its high-water mark, in KiB (/proc/<pid>/status VmRSS, VmHWM). */
+export function workerdMemoryKiB(pgid, port) {
+  const status = readFileSync(`/proc/${appWorkerd(pgid, port).pid}/status`, "utf8");
+  const kib = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
+  return { rss: kib("VmRSS"), hwm: kib("VmHWM") };
+}
+
+/** Sets the app's workerd's VmHWM back to its VmRSS now (`echo 5 > /proc/<pid>/clear_refs`, Linux 4.0+). */
+export function resetWorkerdPeak(pgid, port) {
+  writeFileSync(`/proc/${appWorkerd(pgid, port).pid}/clear_refs`, "5");
 }
 
 /**

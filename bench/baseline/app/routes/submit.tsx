@@ -7,8 +7,9 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 // answer (waitUntil), one delivery signed as Standard Webhooks sign it and one D1 write of its outcome.
 // No retries, no outbox: the least a form that forwards what it stores must do. A query switch rather
 // than a second route, so the bare app's route table (and its SSR and JS figures) stays the template's.
-// A reference for the upload measurement to come (verify, put the bytes in R2, insert one row) belongs
-// here the same way, as another switch.
+//
+// /submit?upload is the reference for a form that takes a file (bench/measure/upload.mjs): the same
+// verify, then the file's bytes put in R2 (the UPLOADS binding, as Gatepost's) before the one insert.
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const form = await request.formData();
@@ -20,7 +21,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = (await verdict.json()) as { success?: boolean };
   if (!result.success) return new Response("captcha failed", { status: 400 });
   const id = crypto.randomUUID();
-  const fields = { name: form.get("name"), email: form.get("email"), message: form.get("message") };
+  const fields: Record<string, unknown> = { name: form.get("name"), email: form.get("email"), message: form.get("message") };
+  if (new URL(request.url).searchParams.has("upload")) {
+    const file = form.get("cv");
+    if (!(file instanceof File)) return new Response("no file", { status: 400 });
+    const key = `${id}/${crypto.randomUUID()}`;
+    await env.UPLOADS.put(key, await file.arrayBuffer(), { httpMetadata: { contentType: file.type } });
+    fields.cv = { key, name: file.name, type: file.type, size: file.size };
+  }
   await env.DB.prepare("INSERT INTO submissions (id, form_id, fields, received_at) VALUES (?1, ?2, ?3, ?4)")
     .bind(id, "contact", JSON.stringify(fields), new Date().toISOString())
     .run();
