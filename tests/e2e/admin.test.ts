@@ -1,11 +1,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
-import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { E2E_ADMIN_PASSWORD } from "./bindings";
 import { launchBrowser, watchErrors } from "./chromium";
 import { resetStandin } from "./standin";
-import { WAIT, patient } from "./browser-page";
+import { WAIT, patient, axeViolations } from "./browser-page";
 
 const ARTIFACTS = new URL("../artifacts/", import.meta.url);
 
@@ -21,12 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** axe-core's violations on the current page, as "rule: targets" lines (empty when clean). */
-async function axeViolations(p: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page: p }).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /** Sends one contact submission through the real form (the stand-in provider passes it). */
 async function submitContact(p: Page, name: string): Promise<string> {

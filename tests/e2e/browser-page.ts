@@ -1,3 +1,4 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 import { launchBrowser, watchErrors } from "./chromium";
@@ -38,4 +39,15 @@ export function useBrowserPage(onPage: (page: Page, errors: string[], browser: B
   afterEach(async () => {
     await page?.close();
   });
+}
+
+/** axe-core's violations on the current page, as "rule: targets" lines (empty when clean). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** The page's full width in CSS pixels: above the viewport's means it scrolls sideways. */
+export async function pageWidth(page: Page): Promise<number> {
+  return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { E2E_ADMIN_PASSWORD } from "./bindings";
-import { WAIT, patient } from "./browser-page";
+import { WAIT, patient, pageWidth } from "./browser-page";
 import { launchBrowser, watchErrors } from "./chromium";
 import { resetStandin } from "./standin";
 
@@ -42,10 +42,6 @@ async function open(viewport: Viewport): Promise<{ page: Page; errors: string[] 
 
 async function shoot(page: Page, name: string, viewport: Viewport) {
   await page.screenshot({ path: new URL(`${name}-${viewport}.png`, SHOTS).pathname, fullPage: true });
-}
-
-async function pageWidth(page: Page): Promise<number> {
-  return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
 }
 
 async function captchaReady(page: Page) {

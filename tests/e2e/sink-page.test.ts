@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 // @ts-expect-error - plain ESM test support shared with npm start
 import { startWebhookSink } from "../support/webhook-sink.mjs";
 import { launchBrowser, watchErrors } from "./chromium";
-import { WAIT, patient } from "./browser-page";
+import { WAIT, pageWidth, patient } from "./browser-page";
 
 // The local sink's page, as `npm start` prints its address: every kind Gatepost sends (a signed
 // webhook, an e-mail, a Slack and a Discord message) listed for a person, readable on a 390 px phone
@@ -101,7 +101,7 @@ describe("the local sink's page", () => {
       expect(await heading.isVisible(), kind).toBe(true);
     }
     expect(await page.getByText("verified with the standardwebhooks library").count()).toBe(1);
-    const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
+    const width = await pageWidth(page);
     expect(width).toBeLessThanOrEqual(390);
     const artifacts = new URL("../artifacts/", import.meta.url);
     mkdirSync(artifacts, { recursive: true });

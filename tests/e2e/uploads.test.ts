@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
-import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { E2E_ADMIN_PASSWORD } from "./bindings";
-import { WAIT, patient } from "./browser-page";
+import { WAIT, patient, axeViolations, pageWidth } from "./browser-page";
 import { launchBrowser, watchErrors } from "./chromium";
 import { resetStandin } from "./standin";
 
@@ -27,15 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
-async function pageWidth(page: Page): Promise<number> {
-  return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
-}
 
 describe("the apply form on a 390 px phone", () => {
   it("shows the limits, says what is wrong with a file at the field, and sends a PDF", async () => {

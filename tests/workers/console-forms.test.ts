@@ -3,6 +3,7 @@ import { Validator } from "@cfworker/json-schema";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";
+import { FORMS } from "~/forms/registry";
 import { appFetch, countRows, formPost, apiPost, sink, standin, standinToken, clearTables } from "./helpers";
 import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
 import { api, API_TOKEN, ENCRYPTION_KEY, consoleEnv, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
@@ -80,7 +81,7 @@ describe("console forms: drafts, versions and the live form", () => {
     const mine = list.forms.find((f) => f.id === "feedback");
     expect(mine).toMatchObject({ source: "console", status: "published", version: "2", hasDraft: false });
     expect((mine!.versions as Array<{ version: number }>).map((v) => v.version)).toEqual([2, 1]);
-    expect(list.forms.filter((f) => f.source === "code").map((f) => f.id)).toEqual(["contact", "newsletter"]);
+    expect(list.forms.filter((f) => f.source === "code").map((f) => f.id)).toEqual(FORMS.map((f) => f.id));
     expect(await countRows("form_versions")).toBe(2);
     const row = await env.DB.prepare("SELECT form_version FROM submissions WHERE form_id = 'feedback'").first();
     expect(row).toEqual({ form_version: "2" });

@@ -13,7 +13,7 @@ import {
 } from "~/lib/forms/console-settings.server";
 import type { ErrorCode } from "~/lib/http/errors";
 import { isAllowedWebhookUrl, parseEmailList } from "~/lib/settings/destination-settings.server";
-import { formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
+import { FORM_SETTING_SUFFIXES, formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
 import { deleteSettingStatement, listSettingRows, putSettingStatement } from "~/lib/storage/forms.server";
 
 // A form's destination settings in the console, for console and code forms alike (ADR 041): each one
@@ -50,15 +50,6 @@ export type SettingChange<T = object> = ({ ok: true } & T) | { ok: false; code: 
 export const TYPED_SETTINGS = ["WEBHOOK_URL", "EMAIL_TO", "SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL", "CONFIRMATION"] as const;
 export type TypedSetting = (typeof TYPED_SETTINGS)[number];
 
-const ORDER: FormSettingSuffix[] = [
-  "WEBHOOK_URL",
-  "WEBHOOK_SECRET",
-  "EMAIL_TO",
-  "SLACK_WEBHOOK_URL",
-  "DISCORD_WEBHOOK_URL",
-  "CONFIRMATION",
-];
-
 async function keys(settings: Settings): Promise<SealingKey[]> {
   return Promise.all(settings.encryptionKeys.map(sealingKey));
 }
@@ -69,7 +60,7 @@ export async function loadSettingViews(db: D1Database, settings: Settings, formI
   const rows = new Map((await listSettingRows(db, formId)).map((row) => [row.name, row]));
   const opened = await keys(settings);
   return Promise.all(
-    ORDER.map(async (name): Promise<SettingView> => {
+    FORM_SETTING_SUFFIXES.map(async (name): Promise<SettingView> => {
       const variable = formSettingName(formId, name);
       if (environment[name] !== "") return { name, variable, source: "environment", shown: null };
       const row = rows.get(name);
@@ -177,16 +168,7 @@ export async function rotateWebhookSecret(
   const secret = generateWebhookSecret();
   const secrets = { secrets: [{ secret, until: null }, ...(current ? [{ secret: current, until: ctx.nowMs + SECRET_OVERLAP_MS }] : [])] };
   const sealed = await sealSetting(opened[0], formId, "WEBHOOK_SECRET", encodeWebhookSecrets(secrets));
-  await ctx.db.batch([
-    putSettingStatement(ctx.db, formId, "WEBHOOK_SECRET", sealed, ctx.nowMs),
-    auditStatement(ctx.db, {
-      ...audit(ctx),
-      action: "form.setting",
-      target: formId,
-      detail: { setting: "WEBHOOK_SECRET", change: current ? "rotated" : "generated" },
-    }),
-  ]);
-  forgetFormCatalog();
+  await writeWebhookSecret(ctx, formId, sealed, current ? "rotated" : "generated");
   return { ok: true, secret, rotated: Boolean(current) };
 }
 
@@ -200,17 +182,17 @@ export async function retirePreviousSecret(ctx: DestinationsContext, formId: str
   const current = secrets?.secrets.filter((s) => s.until === null) ?? [];
   if (!secrets || current.length === 0 || signingSecrets(secrets, ctx.nowMs) === current[0].secret) return { ok: false, code: "not_found" };
   const sealed = await sealSetting(opened[0], formId, "WEBHOOK_SECRET", encodeWebhookSecrets({ secrets: current }));
+  await writeWebhookSecret(ctx, formId, sealed, "retired previous");
+  return { ok: true };
+}
+
+/** The sealed secrets and their audit line in one batch; this isolate reads them at once, others within ADR 045's bound. */
+async function writeWebhookSecret(ctx: DestinationsContext, formId: string, sealed: string, change: string): Promise<void> {
   await ctx.db.batch([
     putSettingStatement(ctx.db, formId, "WEBHOOK_SECRET", sealed, ctx.nowMs),
-    auditStatement(ctx.db, {
-      ...audit(ctx),
-      action: "form.setting",
-      target: formId,
-      detail: { setting: "WEBHOOK_SECRET", change: "retired previous" },
-    }),
+    auditStatement(ctx.db, { ...audit(ctx), action: "form.setting", target: formId, detail: { setting: "WEBHOOK_SECRET", change } }),
   ]);
   forgetFormCatalog();
-  return { ok: true };
 }
 
 function audit(ctx: DestinationsContext) {
