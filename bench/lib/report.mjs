@@ -58,6 +58,8 @@ const TESTS = [
   "| axe-core: no violations on /, /f/contact, the thank-you view, /admin/login, a 404 | tests/e2e/a11y.test.ts |",
   "| One D1 round trip before an accepted submission is answered ([ADR 012](decisions/012-provider-first-one-round-trip.md)) | tests/workers/d1-round-trips.test.ts |",
   "| The Lighthouse step retries a run on a slow or busy host and still fails a page that scores below 100 on a fit one | tests/unit/bench-lighthouse.test.ts |",
+  "| Settings parsed once per env object, never answering with another env's ([ADR 053](decisions/053-settings-parsed-once-per-env.md)) | tests/unit/settings.test.ts |",
+  "| An upload streamed 64 KiB a read where workerd offers readAtLeast, not in its 4 KiB pieces | tests/unit/upload-body.test.ts |",
 ];
 
 const HISTORY = [
