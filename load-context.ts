@@ -1,4 +1,4 @@
-import { parseSettings, type Settings } from "./app/lib/settings/settings.server";
+import { settingsOf, type Settings } from "./app/lib/settings/settings.server";
 import { bindingMailer, type EmailMessageConstructor, type Mailer } from "./app/lib/delivery/mailer.server";
 
 // What the Worker (functions/fetch.ts) and `npm run dev`'s platform proxy put on context.cloudflare.
@@ -14,7 +14,7 @@ export type Cloudflare = {
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {
     cloudflare: Cloudflare;
-    /** Every setting, parsed once for this request (app/lib/settings/settings.server.ts). */
+    /** Every setting, parsed once per env object (settingsOf in app/lib/settings/settings.server.ts). */
     settings: Settings;
     /** Sends e-mail through the send_email binding; null where the runtime has none (deliveries are held). */
     mailer: Mailer | null;
@@ -30,7 +30,7 @@ export function createMailer(env: Env, EmailMessage?: EmailMessageConstructor): 
 
 /** The one load context: the Worker builds it per request, and Vite's dev proxy (`npm run dev`) through getLoadContext. */
 export function createLoadContext(cloudflare: Cloudflare, EmailMessage?: EmailMessageConstructor, now: () => number = Date.now) {
-  return { cloudflare, settings: parseSettings(cloudflare.env), mailer: createMailer(cloudflare.env, EmailMessage), now };
+  return { cloudflare, settings: settingsOf(cloudflare.env), mailer: createMailer(cloudflare.env, EmailMessage), now };
 }
 
 export const getLoadContext = ({ context }: { request: Request; context: { cloudflare: Cloudflare } }) =>

@@ -1,49 +1,34 @@
-// Where a page view's time goes: a sampling profile (workerd's inspector) of the baseline's GET / and
+// Where a page view's time goes: a sampling profile (workerd's inspector) of the bare app's GET / and
 // Gatepost's pages under load in workerd through Miniflare, side by side, grouped by package and by
-// function. A diagnostic beside `npm run bench`, not a target: it builds nothing (run `npm run build`
-// and the bench once first, or set PROFILE_BUILD=1) and writes nothing but its report to stdout.
+// function. A diagnostic beside `npm run bench`, not a target: it builds and bundles the apps (with
+// PROFILE_SKIP_BUILD=1 it reuses Gatepost's build/) and prints its report to stdout only.
 //
 //   node bench/profile-pages.mjs [path ...]        default: / /f/contact
 //   PROFILE_SECONDS=6 PROFILE_TOP=12 PROFILE_CONNECTIONS=10
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { BASELINE_DIR, buildBaseline } from "./build-baseline.mjs";
+import { prepareApps } from "./lib/apps.mjs";
 import { warmUp } from "./lib/load.mjs";
 import { profileGets } from "./lib/profile.mjs";
-import { freePort, ROOT, startFreshMiniflare } from "./lib/servers.mjs";
+import { startServer, stopAllServers } from "./lib/servers.mjs";
 
 const SECONDS = Number(process.env.PROFILE_SECONDS || 6);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS || 10);
 const paths = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["/", "/f/contact"];
 
-if (process.env.PROFILE_BUILD) {
-  if (spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" }).status !== 0) throw new Error("npm run build failed");
-  buildBaseline();
-}
-if (!existsSync(path.join(BASELINE_DIR, "functions"))) buildBaseline();
-
-const stops = [];
 const watchdog = setTimeout(async () => {
   console.error("profile-pages: watchdog after 10 minutes, stopping");
-  await Promise.allSettled(stops.map((stop) => stop()));
+  await stopAllServers();
   process.exit(1);
 }, 600_000);
 
-async function start(cwd, name, bindings) {
-  const server = await startFreshMiniflare({ cwd, bindings, name, inspectorPort: await freePort() });
-  stops.push(server.stop);
-  return server;
-}
-
 try {
-  const base = await start(BASELINE_DIR, "profile-pages-base", { TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA" });
-  const ours = await start(ROOT, "profile-pages-ours", {
-    TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
-    TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA",
-    FORM_SIGNING_SECRET: "profile-pages-signing-secret-0123456789abcdef",
+  const apps = prepareApps({ skipBuild: Boolean(process.env.PROFILE_SKIP_BUILD) });
+  const base = await startServer("miniflare", apps.baseline, { name: "profile-pages-base", inspect: true });
+  const ours = await startServer("miniflare", apps.gatepost, {
+    name: "profile-pages-ours",
+    inspect: true,
+    bindings: { TURNSTILE_SITE_KEY: "1x00000000000000000000AA", FORM_SIGNING_SECRET: "profile-pages-signing-secret-0123456789abcdef" },
   });
-  const runs = [["baseline /", base, "/"], ...paths.map((p) => [`gatepost ${p}`, ours, p])];
+  const runs = [["bare app /", base, "/"], ...paths.map((p) => [`gatepost ${p}`, ours, p])];
   for (const [label, server, pathname] of runs) {
     await warmUp(`${server.url}${pathname}`, {}, 200);
     const r = await profileGets(server, pathname, { duration: SECONDS, connections: CONNECTIONS });
@@ -58,6 +43,6 @@ try {
     }
   }
 } finally {
-  await Promise.allSettled(stops.map((stop) => stop()));
+  await stopAllServers();
   clearTimeout(watchdog);
 }

@@ -1,5 +1,5 @@
 import { EmailMessage } from "cloudflare:email";
-import { parseSettings } from "../app/lib/settings/settings.server";
+import { settingsOf } from "../app/lib/settings/settings.server";
 import { createMailer } from "../load-context";
 import { appHooks } from "./server-build";
 
@@ -11,7 +11,7 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
   const results = await appHooks.runMaintenance({
     db: env.DB,
     bucket: env.UPLOADS ?? null,
-    settings: parseSettings(env),
+    settings: settingsOf(env),
     mailer: createMailer(env, EmailMessage),
     now: Date.now,
   });

@@ -13,10 +13,14 @@ const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js
 /** The cron in wrangler.toml, as `wrangler dev --test-scheduled` takes it. */
 const CRON = "* * * * *";
 
-/** Applies migrations/ to the local D1 under `persistTo` (default .wrangler/state). Throws on failure. */
-export function applyLocalMigrations({ persistTo } = {}) {
+/**
+ * Applies the migrations to the local D1 under `persistTo` (default .wrangler/state), for the root
+ * wrangler.toml or another `config` (the bench's apps). Throws on failure.
+ */
+export function applyLocalMigrations({ persistTo, config } = {}) {
   const args = [WRANGLER, "d1", "migrations", "apply", "DB", "--local"];
   if (persistTo) args.push("--persist-to", persistTo);
+  if (config) args.push("--config", config);
   const result = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: "true" }, encoding: "utf8" });
   if (result.status !== 0) {
     throw new Error(`wrangler d1 migrations apply failed:\n${result.stdout}\n${result.stderr}`);
@@ -24,7 +28,8 @@ export function applyLocalMigrations({ persistTo } = {}) {
 }
 
 /**
- * Starts `wrangler dev` on `port` with `bindings` as vars and waits for /healthz.
+ * Starts `wrangler dev` on `port` with `bindings` as vars and waits for `readyPath` (/healthz).
+ * - `config` runs another wrangler config than the root wrangler.toml (the bench's apps);
  * - `logFile` appends wrangler's output there, and `onLine` sees each line of it;
  * - `onEmail(raw)` gets each message the simulated send_email binding took (RFC 5322 text);
  * - `tickEveryMs` runs the cron on a timer (0: never; call `tick()`), `onTick(error)` sees each run's end;
@@ -37,6 +42,8 @@ export async function startWorkerDev({
   host = "127.0.0.1",
   bindings = {},
   persistTo,
+  config,
+  readyPath = "/healthz",
   log = "inherit",
   logFile,
   onLine,
@@ -50,6 +57,7 @@ export async function startWorkerDev({
   const args = [WRANGLER, "dev", "--ip", host, "--port", String(port), "--inspector-port", "0"];
   args.push("--test-scheduled", "--show-interactive-dev-session=false");
   if (persistTo) args.push("--persist-to", persistTo);
+  if (config) args.push("--config", config);
   for (const [key, value] of Object.entries(bindings)) {
     if (value !== undefined && value !== "") args.push("--var", `${key}:${value}`);
   }
@@ -102,14 +110,14 @@ export async function startWorkerDev({
   for (;;) {
     if (group.exited()) throw new Error(`wrangler dev exited early:\n${group.output()}`);
     try {
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) break;
     } catch {
       // not listening yet: try again until the deadline
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`wrangler dev did not answer /healthz within ${timeoutMs} ms:\n${group.output()}`);
+      throw new Error(`wrangler dev did not answer ${readyPath} within ${timeoutMs} ms:\n${group.output()}`);
     }
     await new Promise((r) => setTimeout(r, 500));
   }

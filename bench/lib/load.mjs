@@ -1,5 +1,6 @@
 // Load generation with autocannon, loopback only, bounded by duration. Each result keeps the raw
-// numbers (requests/s, p50/p99 latency in ms, status counts, errors) so the report can show them.
+// numbers (requests/s, p50/p99 latency in ms, status counts, errors) and, through loadTrial, the CPU
+// the app's workerd spent per request.
 import autocannon from "autocannon";
 
 function summarize(result) {
@@ -42,4 +43,33 @@ export async function warmUp(url, init = {}, count = 20) {
     const res = await fetch(url, { redirect: "manual", ...(typeof init === "function" ? init() : init) });
     await res.arrayBuffer();
   }
+}
+
+/**
+ * Resolves once every server's workerd has used at most `idleMs` of CPU over `stepMs` (work left in
+ * waitUntil, such as first webhook deliveries, is done), or after `timeoutMs`.
+ */
+export async function waitQuiet(servers, { stepMs = 250, idleMs = 20, timeoutMs = 10_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last = servers.map((s) => s.cpuMs());
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, stepMs));
+    const now = servers.map((s) => s.cpuMs());
+    const busy = now.some((ms, i) => ms - last[i] > idleMs);
+    last = now;
+    if (!busy) return;
+  }
+}
+
+/**
+ * A trial for lib/rounds.mjs: `runLoad()` against `server`, then its workerd's CPU per completed
+ * request over the load and the after-response work it left (counted until the server is quiet).
+ */
+export function loadTrial(server, runLoad) {
+  return async () => {
+    const before = server.cpuMs();
+    const load = await runLoad();
+    await waitQuiet([server]);
+    return { ...load, cpuMs: load.requests > 0 ? (server.cpuMs() - before) / load.requests : null };
+  };
 }

@@ -1,7 +1,10 @@
 // CPU profile of the app isolate through workerd's inspector (Chrome DevTools Protocol), while a
-// sequence of requests runs. Self time is attributed to functions and, through the `// path` comments
-// esbuild writes before each module in the bundle, to source modules.
-import { readFileSync } from "node:fs";
+// sequence of requests runs. Self time is attributed to functions and, through the bundle's source map
+// (or the `// path` comments esbuild writes before each module), to source modules.
+import { existsSync, readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { loadGet } from "./load.mjs";
 
@@ -34,14 +37,36 @@ async function connect(inspectorPort) {
   return { send, close: () => ws.close() };
 }
 
-/** Line → module map from esbuild's `// path/to/module.ts` section comments. */
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * A source path as the report names it: packages from node_modules/, app paths from their app's own
+ * folder (the repository, or bench/.baseline/<variant> for the bare apps), so both apps name alike.
+ */
+function normalize(source, bundleFile) {
+  const full = path.resolve(path.dirname(bundleFile), source);
+  if (full.includes("/node_modules/")) return full.replace(/^.*\/node_modules\//, "node_modules/");
+  return path.relative(ROOT, full).replace(/^bench\/\.baseline\/[^/]+\//, "");
+}
+
+/**
+ * (line, column) → the source module a function of the bundle came from: through the bundle's source
+ * map (wrangler writes one beside it) when there is one, else from esbuild's `// path` section comments.
+ */
 function moduleMap(bundleFile) {
+  if (existsSync(`${bundleFile}.map`)) {
+    const map = new SourceMap(JSON.parse(readFileSync(`${bundleFile}.map`, "utf8")));
+    return (line, column) => {
+      const entry = map.findEntry(line, column);
+      return entry?.originalSource ? normalize(entry.originalSource, bundleFile) : "(bundle)";
+    };
+  }
   const marks = [];
   readFileSync(bundleFile, "utf8")
     .split("\n")
     .forEach((line, index) => {
       const match = /^\/\/ ((?:\.\.\/)*[\w@.\-/[\]$]+\.(?:m?[jt]sx?))$/.exec(line);
-      if (match) marks.push([index, match[1].replace(/^(\.\.\/)+/, "").replace(/^.*node_modules\//, "node_modules/")]);
+      if (match) marks.push([index, normalize(match[1], bundleFile)]);
     });
   return (line) => {
     let found = "(bundle)";
@@ -53,10 +78,14 @@ function moduleMap(bundleFile) {
   };
 }
 
-/** Group a module path to a package (node_modules/x) or keep the app path. */
+/**
+ * Group a module path to a package (node_modules/x), the Worker's entry (Gatepost's functions/ and
+ * load-context.ts, the bare app's server.js: named alike so two apps compare), or keep the app path.
+ */
 function groupOf(modulePath) {
   const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(modulePath);
-  return pkg ? pkg[1] : modulePath;
+  if (pkg) return pkg[1];
+  return /^(functions\/|server\.js$|load-context\.ts$)/.test(modulePath) ? "(Worker entry)" : modulePath;
 }
 
 /**
@@ -95,7 +124,7 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
             .split("/")
             .pop(),
         );
-      const module = inBundle ? lineToModule(frame.lineNumber) : frame.url || "(native)";
+      const module = inBundle ? lineToModule(frame.lineNumber, frame.columnNumber) : frame.url || "(native)";
       const key = `${name} (${module})`;
       fns.set(key, (fns.get(key) ?? 0) + us);
       if (module.startsWith("build/server/")) appFns.set(name, (appFns.get(name) ?? 0) + us);
@@ -117,7 +146,8 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
       wallMs,
       cpuMsPerRequest: Math.round((busyUs / 1000 / count) * 1000) / 1000,
       topFunctions: top(fns, Number(process.env.PROFILE_TOP || 8)),
-      topGroups: top(groups, Number(process.env.PROFILE_TOP || 8)),
+      // Every group (they are few), so two profiles can be compared group by group.
+      topGroups: top(groups, groups.size),
       topAppFunctions: top(appFns, Number(process.env.PROFILE_TOP || 8)),
     };
   } finally {

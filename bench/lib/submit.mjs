@@ -17,6 +17,7 @@ export function readFormInputs(html) {
   const form = /<form[^>]*method="post"[^>]*>([\s\S]*?)<\/form>/i.exec(html)?.[1] ?? "";
   const inputs = {};
   for (const tag of form.match(/<input\b[^>]*>/gi) ?? []) {
+    if (/\stype="file"/i.test(tag)) continue;
     const name = /\sname="([^"]*)"/.exec(tag)?.[1];
     if (name) inputs[name] = (/\svalue="([^"]*)"/.exec(tag)?.[1] ?? "").replace(/&amp;/g, "&");
   }
@@ -30,13 +31,19 @@ export function readFormInputs(html) {
  * page's own id and stamp (one submission). A v1 stamp (Gatepost before it was bound) is reused.
  */
 export async function gatepostBodies(formUrl, formId = "contact", { signingSecret } = {}) {
+  const makeFields = await gatepostFields(formUrl, formId, { signingSecret });
+  return () => new URLSearchParams(makeFields()).toString();
+}
+
+/** gatepostBodies' fields as an object per post (for a multipart body), with `fields` as the visible ones. */
+export async function gatepostFields(formUrl, formId = "contact", { signingSecret, fields = FIELDS } = {}) {
   const html = await (await fetch(formUrl)).text();
   const hidden = readFormInputs(html);
   const hostname = new URL(formUrl).hostname;
   const stampName = Object.keys(hidden).find((name) => /^v\d\./.test(hidden[name]));
   const bound = stampName !== undefined && hidden[stampName].startsWith("v2.");
   return () => {
-    const body = { ...hidden, ...FIELDS };
+    const body = { ...hidden, ...fields };
     if (!bound || signingSecret) {
       // A per-visit id (an idempotency key) must differ per request, or the posts count as one.
       const sid = randomUUID();
@@ -49,7 +56,7 @@ export async function gatepostBodies(formUrl, formId = "contact", { signingSecre
       }
     }
     body["cf-turnstile-response"] = standinToken({ action: formId, hostname });
-    return new URLSearchParams(body).toString();
+    return body;
   };
 }
 
@@ -57,4 +64,43 @@ export async function gatepostBodies(formUrl, formId = "contact", { signingSecre
 export function baselineBodies(url) {
   const hostname = new URL(url).hostname;
   return () => new URLSearchParams({ ...FIELDS, "cf-turnstile-response": standinToken({ hostname }) }).toString();
+}
+
+/**
+ * A PDF of exactly `size` bytes made here: a valid `%PDF-` header (what Gatepost checks the type by)
+ * and comment lines of filler, so it holds no multipart boundary.
+ */
+export function benchPdf(size) {
+  const head = "%PDF-1.4\n%bench upload\n";
+  const tail = "\n%%EOF\n";
+  const line = "% filler line of the benchmark's generated PDF, never read by anyone ..........\n";
+  const filler = line.repeat(Math.ceil(size / line.length)).slice(0, size - head.length - tail.length);
+  return Buffer.from(head + filler + tail, "latin1");
+}
+
+/**
+ * multipart/form-data bodies: `makeFields()`'s values, then one file part (`file` = { field, name,
+ * type, bytes }). Resolves to { contentType, makeBody } for loadPost (a Buffer per post).
+ */
+export function multipartBodies(makeFields, file) {
+  const boundary = `----gatepost-bench-${randomUUID()}`;
+  const fileHead = Buffer.from(
+    `--${boundary}\r\ncontent-disposition: form-data; name="${file.field}"; filename="${file.name}"\r\ncontent-type: ${file.type}\r\n\r\n`,
+  );
+  const end = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    makeBody: () => {
+      const parts = Object.entries(makeFields()).map(
+        ([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
+      return Buffer.concat([Buffer.from(parts.join("")), fileHead, file.bytes, end]);
+    },
+  };
+}
+
+/** The bare app's fields and a fresh token, as an object (for multipartBodies). */
+export function baselineFields(url, fields = FIELDS) {
+  const hostname = new URL(url).hostname;
+  return () => ({ ...fields, "cf-turnstile-response": standinToken({ hostname }) });
 }

@@ -174,7 +174,7 @@ async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint
     return;
   }
   if (!request.body) return;
-  const reader = request.body.getReader();
+  const reader = chunkReader(request.body);
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -183,12 +183,47 @@ async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint
       } catch {
         throw new BodyRefusal("malformed_body");
       }
+      // A BYOB read may end the stream with its last bytes.
+      if (chunk.value && chunk.value.byteLength > 0) yield chunk.value;
       if (chunk.done) return;
-      yield chunk.value;
     }
   } finally {
     await reader.cancel().catch(() => {});
   }
+}
+
+/**
+ * Bytes taken per read of a streamed body. workerd hands a default reader a request body 4 KiB at a
+ * time at most (263 reads for 1 MiB, each a trip through the event loop, the generator and the parser);
+ * a BYOB reader's readAtLeast takes 64 KiB a trip. In the bench (Miniflare) that took a 1 MiB upload
+ * from about 55-65 ms of workerd CPU to 44, against 41 for a reference's formData(). A refusal still
+ * stops reading within one such read.
+ */
+const STREAM_READ_BYTES = 64 * 1024;
+
+/** workerd's extension of the BYOB reader (the DOM types, which win here, lack it). */
+type WorkerdByobReader = ReadableStreamBYOBReader & {
+  readAtLeast?: (minElements: number, view: Uint8Array) => Promise<ReadableStreamReadResult<Uint8Array>>;
+};
+
+/** The body's reader: workerd's BYOB readAtLeast, a fresh buffer per read (the parser keeps its chunks); else the default reader. */
+function chunkReader(body: ReadableStream<Uint8Array>): { read(): Promise<ReadableStreamReadResult<Uint8Array>>; cancel(): Promise<void> } {
+  let byob: WorkerdByobReader | null = null;
+  try {
+    byob = body.getReader({ mode: "byob" });
+  } catch {
+    // Not a byte stream (Node's, a test's): the default reader below.
+  }
+  const readAtLeast = byob?.readAtLeast?.bind(byob);
+  if (byob && readAtLeast) {
+    const reader = byob;
+    return {
+      read: () => readAtLeast(STREAM_READ_BYTES, new Uint8Array(STREAM_READ_BYTES)),
+      cancel: () => reader.cancel(),
+    };
+  }
+  byob?.releaseLock();
+  return body.getReader();
 }
 
 async function readMultipart(request: Request, contentType: string, uploads: UploadLimits | null): Promise<BodyResult> {

@@ -7,7 +7,7 @@ import { readSiteSettings, type SiteSettings } from "./site.server";
 import { readTurnstileSettings, type TurnstileSettings } from "./turnstile.server";
 import { readUploadSettings, type UploadSettings } from "./uploads.server";
 
-// Every setting, parsed once per request or cron run into one typed object. A form's settings follow
+// Every setting, parsed into one typed object once per environment (settingsOf). A form's settings follow
 // `<FORM_ID>_<SUFFIX>` (contact → CONTACT_WEBHOOK_URL), so a new form needs only its file. A bad value
 // falls back to a safe default and becomes a problem naming its variable, never an outage.
 // Relative imports only: vite.config.ts loads load-context.ts, which reaches here, without the `~/` alias.
@@ -85,6 +85,30 @@ function optional<T>(env: RawEnv, name: SiteVariable, schema: z.ZodType<T>, prob
   if (parsed.success) return parsed.data;
   problems.push({ variable: name, message: `${name} must be ${expected} (it is ${JSON.stringify(value.slice(0, 80))})` });
   return null;
+}
+
+// One parse per environment object and isolate (docs/decisions/053-settings-parsed-once-per-env.md):
+// the Worker gets the same immutable env on every request, so a parse made for it stays exact. Keyed
+// by the object itself, so another env (a test's, a new deployment's isolate) is parsed on its own.
+const parsedByEnv = new WeakMap<RawEnv, Settings>();
+
+/** parseSettings(env), parsed once per env object: what the Worker's requests and cron runs use. */
+export function settingsOf(env: RawEnv): Settings {
+  let settings = parsedByEnv.get(env);
+  if (!settings) {
+    // Frozen, so a caller that changed the shared object would throw instead of changing it for others.
+    settings = freezeDeep(parseSettings(env));
+    parsedByEnv.set(env, settings);
+  }
+  return settings;
+}
+
+function freezeDeep<T>(value: T): T {
+  if (typeof value === "object" && value !== null && (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype)) {
+    for (const inner of Object.values(value)) freezeDeep(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** Parses every setting. Never throws: bad values are reported in `problems`, never silently used. */

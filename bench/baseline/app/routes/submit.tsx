@@ -1,32 +1,18 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 
-// The least a captcha-checked form can do: one siteverify call, then one D1 insert. The submit-path
-// benchmark compares Gatepost's /f/contact action with this.
+// The least a captcha-checked form can do: one siteverify call, then one D1 insert. The accept
+// measurement (bench/measure/accept.mjs) compares Gatepost's /f/contact action with this.
 //
-// /submit?counted adds the one D1 round trip issue 6 asks every accept path to make before the
-// provider (count the hit in a rate-limit window). It is a reference, not a Gatepost feature: it
-// shows what that second round trip costs by itself. A query switch rather than a second route, so
-// the bare app's routes (and its SSR and JS figures) stay the template's.
+// /submit?delivered is the reference for a form with a webhook: the bare action, then, after its
+// answer (waitUntil), one delivery signed as Standard Webhooks sign it and one D1 write of its outcome.
+// No retries, no outbox: the least a form that forwards what it stores must do. A query switch rather
+// than a second route, so the bare app's route table (and its SSR and JS figures) stays the template's.
 //
-// /submit?delivered is the reference for a form with a webhook (issue 18.5): the bare action, then,
-// after its answer (waitUntil), one delivery signed as Standard Webhooks sign it and one D1 write of
-// its outcome. No retries, no outbox: the least a form that forwards what it stores must do.
+// /submit?upload is the reference for a form that takes a file (bench/measure/upload.mjs): the same
+// verify, then the file's bytes put in R2 (the UPLOADS binding, as Gatepost's) before the one insert.
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const form = await request.formData();
-  // searchParams, not the raw URL: Remix hands the action a copy whose query reads "?counted=".
-  let counted: number | null = null;
-  if (new URL(request.url).searchParams.has("counted")) {
-    const window = Math.floor(Date.now() / 60_000) * 60;
-    const row = await env.DB.prepare(
-      `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
-       ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
-    )
-      .bind(`baseline:${request.headers.get("CF-Connecting-IP") ?? "unknown"}`, window)
-      .first<{ count: number }>();
-    if (!row) return new Response("storage unavailable", { status: 503 });
-    counted = row.count;
-  }
   const body = new URLSearchParams({
     secret: env.TURNSTILE_SECRET_KEY,
     response: String(form.get("cf-turnstile-response") ?? ""),
@@ -35,7 +21,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = (await verdict.json()) as { success?: boolean };
   if (!result.success) return new Response("captcha failed", { status: 400 });
   const id = crypto.randomUUID();
-  const fields = { name: form.get("name"), email: form.get("email"), message: form.get("message") };
+  const fields: Record<string, unknown> = { name: form.get("name"), email: form.get("email"), message: form.get("message") };
+  if (new URL(request.url).searchParams.has("upload")) {
+    const file = form.get("cv");
+    if (!(file instanceof File)) return new Response("no file", { status: 400 });
+    const key = `${id}/${crypto.randomUUID()}`;
+    await env.UPLOADS.put(key, await file.arrayBuffer(), { httpMetadata: { contentType: file.type } });
+    fields.cv = { key, name: file.name, type: file.type, size: file.size };
+  }
   await env.DB.prepare("INSERT INTO submissions (id, form_id, fields, received_at) VALUES (?1, ?2, ?3, ?4)")
     .bind(id, "contact", JSON.stringify(fields), new Date().toISOString())
     .run();
@@ -45,8 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const bench = env as unknown as { DB: D1Database; BENCH_WEBHOOK_URL: string; BENCH_WEBHOOK_SECRET: string };
     context.cloudflare.ctx.waitUntil(deliverOnce(bench, id, payload));
   }
-  // The count goes back in the redirect so the bench can check the reference really counted.
-  return redirect(`/?sent=${id}${counted === null ? "" : `&count=${counted}`}`, 303);
+  return redirect(`/?sent=${id}`, 303);
 }
 
 /** One signed POST to the webhook, then one D1 write of what came back. Never throws. */

@@ -1,0 +1,42 @@
+// The one loop that alternates the subjects of a measurement: every subject once per round, every
+// other round in reverse order, so a change in the shared machine's load hits all of them alike and
+// no subject always follows the same one. Each figure is then a median over the rounds (stats.mjs).
+import { combineRounds } from "./stats.mjs";
+
+/**
+ * Throws unless `result` (a load run) answered only `expect`, with no errors and at least one
+ * request: a run in which anything was refused measures the wrong path and must never be reported.
+ */
+export function checkStatuses(label, result, expect) {
+  const other = Object.keys(result.statusCodes).filter((code) => code !== expect);
+  if (other.length > 0 || result.errors > 0 || result.requests === 0) {
+    throw new Error(`${label}: expected only ${expect}, got ${JSON.stringify(result.statusCodes)} and ${result.errors} errors`);
+  }
+}
+
+/**
+ * Runs `trials` ({ name: async () => result }) for `rounds` rounds. `between()` runs before every
+ * trial (let the last one's after-response work finish, make the providers forget it). `expect` maps
+ * a trial's name to the one status its results may carry (checked after every run), when they are
+ * load runs. Resolves to { name: [result per round] }.
+ */
+export async function alternateRounds(trials, { rounds, between = async () => {}, expect = {}, log = () => {}, label = "" }) {
+  const results = Object.fromEntries(Object.keys(trials).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    log(`${label} round ${round + 1}/${rounds}`);
+    const order = Object.entries(trials);
+    for (const [name, trial] of round % 2 === 0 ? order : order.reverse()) {
+      await between(name);
+      const result = await trial();
+      if (expect[name]) checkStatuses(`${label} ${name}`, result, expect[name]);
+      results[name].push(result);
+    }
+  }
+  return results;
+}
+
+/** alternateRounds for load runs, each subject's rounds combined into medians (stats.combineRounds). */
+export async function alternateLoads(trials, options) {
+  const results = await alternateRounds(trials, options);
+  return Object.fromEntries(Object.entries(results).map(([name, list]) => [name, combineRounds(list)]));
+}

@@ -1,0 +1,86 @@
+// Accepted posts in one runtime: Gatepost's /f/contact with no destination against the bare app's
+// verify-and-insert action (/submit), and with its webhook destination against the reference that
+// also delivers once, signed, after its answer (/submit?delivered); req/s and the CPU its workerd
+// spends per accepted post (the first delivery's included), in the same load runs. Every post carries
+// a fresh stand-in token and, for Gatepost, the hidden fields a fresh page view would (lib/submit.mjs).
+import { loadPost, loadTrial, warmUp } from "../lib/load.mjs";
+import { alternateLoads } from "../lib/rounds.mjs";
+import { baselineBodies, gatepostBodies } from "../lib/submit.mjs";
+import { pairedRatio } from "../lib/stats.mjs";
+import { loadTable } from "../lib/tables.mjs";
+import { atLeast, byRuntime } from "../lib/targets.mjs";
+
+export const name = "accept";
+export const title = "Accepted posts";
+export const order = 40;
+export const perRuntime = true;
+
+/** subject → [app, settings variant, path, label]. */
+const SUBJECTS = {
+  bare: ["baseline", "baseline", "/submit", "bare app POST /submit (verify, insert)"],
+  noDestination: ["gatepost", "noDestination", "/f/contact", "Gatepost POST /f/contact, no destination"],
+  delivered: ["baseline", "baseline", "/submit?delivered", "reference POST /submit?delivered (+ one signed delivery, one D1 write)"],
+  webhook: ["gatepost", "gatepost", "/f/contact", "Gatepost POST /f/contact, webhook destination (first delivery in waitUntil)"],
+};
+/** What each subject is compared against in the table. */
+const AGAINST = { noDestination: "bare", delivered: "bare", webhook: "delivered" };
+
+export async function run({ servers, settings, opts, between, log }) {
+  const trials = {};
+  for (const [subject, [app, variant, pathname]] of Object.entries(SUBJECTS)) {
+    const server = await servers.get(app, variant);
+    const url = `${server.url}${pathname}`;
+    const makeBody =
+      app === "gatepost"
+        ? await gatepostBodies(url, "contact", { signingSecret: settings[variant].FORM_SIGNING_SECRET })
+        : baselineBodies(url);
+    const headers = { origin: server.url };
+    await warmUp(url, () => ({
+      method: "POST",
+      body: makeBody(),
+      headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+    }));
+    trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.load, headers }));
+  }
+  const expect = Object.fromEntries(Object.keys(SUBJECTS).map((s) => [s, "303"]));
+  const loads = await alternateLoads(trials, { rounds: opts.rounds, between, expect, log, label: `${servers.runtime} accept` });
+  return {
+    rounds: opts.rounds,
+    secondsPerRound: opts.load.duration,
+    loads,
+    ratios: {
+      noDestinationRps: pairedRatio(loads.noDestination, loads.bare).median,
+      noDestinationCpu: pairedRatio(loads.noDestination, loads.bare, "cpuPerRound").median,
+      webhookRps: pairedRatio(loads.webhook, loads.delivered).median,
+      webhookCpu: pairedRatio(loads.webhook, loads.delivered, "cpuPerRound").median,
+    },
+  };
+}
+
+export function targets(data) {
+  const ratio = (key) => byRuntime(data, (d) => d.ratios[key]);
+  return [
+    atLeast("Accept, no destination, req/s ÷ the bare verify-and-insert action", 0.9, ratio("noDestinationRps")),
+    atLeast("Accept, no destination, workerd CPU per accepted post: the bare action's ÷ Gatepost's", 0.75, ratio("noDestinationCpu")),
+    atLeast("Accept, webhook destination, req/s ÷ the reference that also delivers", 0.8, ratio("webhookRps")),
+  ];
+}
+
+export function render(data) {
+  return Object.entries(data).flatMap(([runtime, d]) => [
+    `**${runtime}** (${d.rounds} rounds of ${d.secondsPerRound} s; each ratio against the row its label names, paired round by round):`,
+    "",
+    ...loadTable(
+      Object.entries(SUBJECTS).map(([subject, [, , , label]]) => ({
+        label: AGAINST[subject] ? `${label}, vs ${AGAINST[subject]}` : label,
+        load: d.loads[subject],
+        against: AGAINST[subject] ? d.loads[AGAINST[subject]] : null,
+      })),
+    ),
+    "",
+  ]);
+}
+
+export function summarize(data) {
+  return byRuntime(data, (d) => ({ ...d.ratios, cpuMs: Object.fromEntries(Object.entries(d.loads).map(([s, l]) => [s, l.cpuMs])) }));
+}
