@@ -7,12 +7,16 @@ import { appRouteManifest, type ManifestEntry } from "../support/app-routes";
 // build/server/index.js does not hold the router: it imports Remix from node_modules, and wrangler
 // bundles Remix and @remix-run/router into the Worker when it deploys (router.cjs.js, the build its
 // bundler picks; the bench's esbuild and Vite's client build pick router.js). So this bundles the
-// Worker as a deploy does and checks that the router in it carries the patch's caches (ADR 023).
+// Worker as a deploy does and checks that the router in it carries the patch's caches (ADR 023), and
+// that Remix's RemixServer and react-router-dom's static router keep their routes (ADR 054), without
+// which the router's branch cache never sees the same routes twice in a render.
 // Here because the Worker imports the build, which this layer has.
 
 const ROOT = path.resolve(__dirname, "../..");
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const ROUTER_MODULE = /^\/\/ (?:\.\.\/)*node_modules\/@remix-run\/router\/dist\/([\w.]+)$/;
+const REMIX_SERVER_MODULE = /^\/\/ (?:\.\.\/)*node_modules\/@remix-run\/react\/dist\/((?:esm\/)?server\.js)$/;
+const STATIC_ROUTER_MODULE = /^\/\/ (?:\.\.\/)*node_modules\/react-router-dom\/(server\.m?js)$/;
 // The patch's code as esbuild prints it (it may rename a local: routes -> routes3).
 const CACHE_MARKS = [/\bcompiledPathCache\d*\.get\(/, /\brouteBranchesCache\d*\.get\(/, /\bbranches = getRouteBranches\d*\(/];
 
@@ -33,13 +37,13 @@ function bundleWorker(): string {
   return files.map((name) => readFileSync(path.join(outDir, name), "utf8")).join("\n");
 }
 
-/** Each copy of @remix-run/router in the bundle: the file it came from and its text (esbuild's module comments). */
-function routerModules(text: string): Array<{ file: string; text: string }> {
+/** Each copy of a package file in the bundle: the file it came from and its text (esbuild's module comments). */
+function bundledModules(text: string, module: RegExp): Array<{ file: string; text: string }> {
   const found: Array<{ file: string; lines: string[] }> = [];
   let current: { file: string; lines: string[] } | undefined;
   for (const line of text.split("\n")) {
     if (/^\/\/ \S+\.(?:[cm]?js|tsx?)$/.test(line)) {
-      const file = ROUTER_MODULE.exec(line)?.[1];
+      const file = module.exec(line)?.[1];
       current = file ? { file, lines: [] } : undefined;
       if (current) found.push(current);
     } else current?.lines.push(line);
@@ -56,7 +60,7 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe("the Worker wrangler deploys", () => {
   it("runs the patched router: every copy of @remix-run/router in it has both caches", () => {
-    const modules = routerModules(bundle);
+    const modules = bundledModules(bundle, ROUTER_MODULE);
     expect(modules.map((m) => m.file).length).toBeGreaterThanOrEqual(1);
     for (const { file, text } of modules) {
       expect([file, CACHE_MARKS.filter((mark) => !mark.test(text))]).toEqual([file, []]);
@@ -65,8 +69,23 @@ describe("the Worker wrangler deploys", () => {
 
   it("would notice an unpatched router (the published matchRoutesImpl flattens on every call)", () => {
     const published = "// ../node_modules/@remix-run/router/dist/router.cjs.js\n  let branches = flattenRoutes(routes);\n";
-    const [module] = routerModules(published);
+    const [module] = bundledModules(published, ROUTER_MODULE);
     expect(CACHE_MARKS.filter((mark) => !mark.test(module.text))).toEqual(CACHE_MARKS);
+  });
+
+  it("renders with kept routes: RemixServer keeps its server routes and the static router its data routes", () => {
+    const remixServer = bundledModules(bundle, REMIX_SERVER_MODULE);
+    const staticRouter = bundledModules(bundle, STATIC_ROUTER_MODULE);
+    expect(remixServer.length).toBeGreaterThanOrEqual(1);
+    expect(staticRouter.length).toBeGreaterThanOrEqual(1);
+    for (const { file, text } of remixServer) {
+      expect([file, /\bserverRoutesCache\d*\.get\(/.test(text), /\broutes\d* = getServerRoutes\d*\(/.test(text)]).toEqual([
+        file,
+        true,
+        true,
+      ]);
+    }
+    for (const { file, text } of staticRouter) expect([file, /\bdataRoutesCache\d*\.get\(routes\d*\)/.test(text)]).toEqual([file, true]);
   });
 
   it("serves the routes the router tests build from app/routes (tests/support/app-routes.ts)", async () => {
