@@ -154,8 +154,25 @@ function observeManyPatterns(router: RouterModule): Observations {
   return seen;
 }
 
+/** A caller that changes the matches it was given, then asks again: it must get what it got the first time. */
+function observeCallerChanges(router: RouterModule): Observations {
+  const tree = serverRouteTree();
+  const seen: Observations = {};
+  for (const path of ["/f/contact", "/admin/submissions/abc", "/"]) {
+    router.matchRoutes(tree as never, path); // the first answer, which a cache keeps
+    const first = router.matchRoutes(tree as never, path)!;
+    seen[`${path} shared params`] = first.every((m) => m.params === first[0].params);
+    Object.assign(first[0].params, { formId: "changed", extra: "x" });
+    first[0].pathname = "/changed";
+    first.push(first[0]);
+    seen[path] = observe(router, tree, path);
+  }
+  return seen;
+}
+
 const SCENARIOS = {
   matching: observeMatching,
+  callerChanges: observeCallerChanges,
   inPlaceInBrowser: (router: RouterModule) => observeInPlaceAdd(router, true),
   patchRoutes: observePatchRoutes,
   manyPatterns: observeManyPatterns,
@@ -182,7 +199,7 @@ describe("the @remix-run/router patch", () => {
   it("is installed in both builds, and reversing it gives back the published files byte for byte", () => {
     for (const build of BUILDS) {
       const installed = installedRouterText(build);
-      expect(installed, `${build}: run npm install`).toMatch(/compiledPathCache[\s\S]*routeBranchesCache/);
+      expect(installed, `${build}: run npm install`).toMatch(/compiledPathCache[\s\S]*routeBranchesCache[\s\S]*routeMatchesCache/);
       expect(sha256(published[build]), build).toBe(PUBLISHED_SHA256[build]);
       expect(sha256(installed)).not.toBe(PUBLISHED_SHA256[build]);
     }
@@ -202,6 +219,7 @@ describe("the @remix-run/router patch", () => {
     async (build) => {
       expect(await differencesFromPublished(installedRouterText(build), build)).toEqual({
         matching: [],
+        callerChanges: [],
         inPlaceInBrowser: [],
         patchRoutes: [],
         manyPatterns: [],
@@ -229,6 +247,16 @@ describe("the comparisons catch a broken cache", () => {
     ],
     "branches kept in a browser": [["if (isBrowser) {\n    return flattenAndRankRoutes", "if (false) {\n    return flattenAndRankRoutes"]],
     "branches kept after routes are patched": [["  routeBranchesCache = new WeakMap();\n", ""]],
+    "matches kept for one routes array used for every array": [
+      ["routeMatchesCache.get(routes)", "routeMatchesCache.get(routeMatchesCache)"],
+      ["routeMatchesCache.set(routes, kept)", "routeMatchesCache.set(routeMatchesCache, kept)"],
+    ],
+    "matches handed out without a copy": [["      return copyRouteMatches(kept);", "      return kept;"]],
+    "matches copied without their params": [
+      ["    return _extends({}, match, {\n      params: copy\n    });", "    return _extends({}, match);"],
+    ],
+    "matches kept in a browser": [["  if (isBrowser) {\n    return null;", "  if (false) {\n    return null;"]],
+    "matches kept after routes are patched": [["  routeMatchesCache = new WeakMap();\n", ""]],
   };
 
   it.each(Object.entries(MUTANTS))("%s", { timeout: 60_000 }, async (_name, edits) => {
