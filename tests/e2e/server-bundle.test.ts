@@ -18,7 +18,12 @@ const ROUTER_MODULE = /^\/\/ (?:\.\.\/)*node_modules\/@remix-run\/router\/dist\/
 const REMIX_SERVER_MODULE = /^\/\/ (?:\.\.\/)*node_modules\/@remix-run\/react\/dist\/((?:esm\/)?server\.js)$/;
 const STATIC_ROUTER_MODULE = /^\/\/ (?:\.\.\/)*node_modules\/react-router-dom\/(server\.m?js)$/;
 // The patch's code as esbuild prints it (it may rename a local: routes -> routes3).
-const CACHE_MARKS = [/\bcompiledPathCache\d*\.get\(/, /\brouteBranchesCache\d*\.get\(/, /\bbranches = getRouteBranches\d*\(/, /\brouteMatchesCache\d*\.get\(/];
+const CACHE_MARKS = [
+  /\bcompiledPathCache\d*\.get\(/,
+  /\brouteBranchesCache\d*\.get\(/,
+  /\bbranches = getRouteBranches\d*\(/,
+  /\brouteMatchesCache\d*\.get\(/,
+];
 
 let outDir: string;
 let bundle: string;
