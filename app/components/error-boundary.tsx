@@ -1,6 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { errorCodeOf } from "~/lib/http/error-code";
-import { ERRORS } from "~/lib/http/errors";
+import { errorCodeOf, errorMessageOf } from "~/lib/http/error-code";
 
 // One boundary for every route. Refusals (thrown Responses) show their catalogue message; bugs show
 // the fallback's generic line, never the internal error text. The code shown is the one
@@ -13,7 +12,7 @@ export function GeneralErrorBoundary() {
   return (
     <>
       <h1>{notFound ? "Page not found" : refused ? "We could not accept that" : "Something went wrong"}</h1>
-      <p>{ERRORS[code].message}</p>
+      <p>{errorMessageOf(error)}</p>
       <p className="error-code">
         Error code: <code>{code}</code>
       </p>

@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { FormEditorFields } from "~/components/admin/form-editor";
+import { renderToStaticMarkup } from "react-dom/server";
 import { FormField } from "~/components/form-field";
 import { checkFormDef } from "~/forms/check";
 import type { FormDef } from "~/forms/schema";
@@ -47,6 +48,7 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
       problems: [],
       changes: [],
       revision: "code",
+      preview: null,
     };
   }
   const state = await loadConsoleForm(db, id);
@@ -65,8 +67,26 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     problems: check && !check.ok ? check.problems : [],
     changes: state.draft ? describeChanges(state.published, state.draft) : [],
     revision: String(state.row.updated_at),
+    preview: draft && check?.ok ? previewMarkup(draft) : null,
   };
 });
+
+/**
+ * The draft as the form's own components render it, made here so the editor's page ships none of
+ * their code (the JS budget, docs/performance.md): a preview sends nothing and needs no script. React
+ * escapes every text, as it does on the form's page.
+ */
+function previewMarkup(draft: FormDef): string {
+  return renderToStaticMarkup(
+    <>
+      <h3>{draft.title}</h3>
+      {draft.description ? <p className="lead">{draft.description}</p> : null}
+      {draft.fields.map((field) => (
+        <FormField key={field.name} field={{ ...field, name: `preview-${field.name}` }} value="" />
+      ))}
+    </>,
+  );
+}
 
 interface EditorAnswer {
   ok: boolean;
@@ -272,17 +292,16 @@ export default function FormPage() {
           </ul>
         </section>
       ) : null}
-      {draft && data.problems.length === 0 ? (
+      {draft && data.preview !== null ? (
         <section aria-labelledby="preview-title" className="preview">
           <h2 id="preview-title">Preview</h2>
           <p className="small">The saved draft with the form's own components; nothing here is sent.</p>
-          <div className="preview-frame" role="group" aria-label={`Preview of ${draft.title}`}>
-            <h3>{draft.title}</h3>
-            {draft.description ? <p className="lead">{draft.description}</p> : null}
-            {draft.fields.map((field) => (
-              <FormField key={field.name} field={{ ...field, name: `preview-${field.name}` }} value="" />
-            ))}
-          </div>
+          <div
+            className="preview-frame"
+            role="group"
+            aria-label={`Preview of ${draft.title}`}
+            dangerouslySetInnerHTML={{ __html: data.preview }}
+          />
         </section>
       ) : null}
       {data.summary && data.summary.versions.length > 0 ? (

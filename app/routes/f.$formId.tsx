@@ -78,7 +78,9 @@ function refuse(
 ) {
   headers.set(ERROR_CODE_HEADER, code);
   headers.set("Cache-Control", "no-store");
-  return json({ code, fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
+  // The message and the captcha flag come with the answer, so the page ships no catalogue.
+  const message = code === "validation_failed" ? null : ERRORS[code].message;
+  return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
 }
 
 /** What Send is waiting for, by the captcha's state; "ready" shows only once a token is in hand. */
@@ -106,7 +108,7 @@ export default function FormPage() {
 
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors ?? {};
-  const message = result && result.code !== "validation_failed" ? ERRORS[result.code].message : null;
+  const message = result?.message ?? null;
   // Without JS the button stays enabled: the server then explains that the captcha is needed.
   const waitingForCaptcha = hydrated && !token;
   // A corrected re-post keeps the first render's stamp and id: the fill time counts from the first
@@ -122,7 +124,7 @@ export default function FormPage() {
         method="post"
         encType={form.fields.some((field) => field.type === "file") ? "multipart/form-data" : undefined}
         noValidate
-        aria-describedby={result && isCaptchaError(result.code) ? "summary-title" : undefined}
+        aria-describedby={result?.captcha ? "summary-title" : undefined}
       >
         {form.fields.map((field) => (
           <FormField key={field.name} field={field} value={result?.values[field.name] ?? ""} error={errors[field.name]} />

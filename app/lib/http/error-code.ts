@@ -1,19 +1,43 @@
 import { isRouteErrorResponse } from "@remix-run/react";
-import { isErrorCode, type ErrorCode } from "~/lib/http/errors";
+import type { ErrorCode } from "~/lib/http/errors";
+import { ROUTER_ERRORS } from "~/lib/http/router-errors";
 
-// Which catalogue code a route error stands for. The error boundary shows it and entry.server.tsx puts
-// it in the Gatepost-Error-Code header, so the page and the header always agree. Client-safe.
+// Which catalogue code a route error stands for, and what the page says of it. The error boundary
+// shows both and entry.server.tsx puts the code in the Gatepost-Error-Code header, so the page and the
+// header agree. Client-safe and light: a refusal's body carries its code and message (refusal() in
+// responses.server.ts), so pages need only the router's four codes, not the whole catalogue.
 
 /** The fallback for every failure nobody refused on purpose: a bug, or a 5xx without a code. */
 export const FALLBACK_ERROR_CODE = "internal_error" satisfies ErrorCode;
 
-/** The code of a route error: its own catalogue code, else one derived from its status. Never throws. */
-export function errorCodeOf(error: unknown): ErrorCode {
+const CODE_SHAPE = /^[a-z][a-z0-9_]{0,63}$/;
+
+function bodyOf(error: unknown): { code?: unknown; message?: unknown } | null {
+  if (!isRouteErrorResponse(error)) return null;
+  const data = error.data as unknown;
+  return typeof data === "object" && data !== null ? (data as { code?: unknown; message?: unknown }) : null;
+}
+
+/**
+ * The code of a route error: its own catalogue code, else one derived from its status. `isKnown` is the
+ * catalogue's check where it is at hand (the server); a page checks the code's shape. Never throws.
+ */
+export function errorCodeOf(error: unknown, isKnown: (code: string) => boolean = (code) => CODE_SHAPE.test(code)): ErrorCode {
   if (!isRouteErrorResponse(error)) return FALLBACK_ERROR_CODE;
-  const data = error.data as { code?: unknown } | null;
-  if (typeof data === "object" && data !== null && isErrorCode(data.code)) return data.code;
+  const code = bodyOf(error)?.code;
+  if (typeof code === "string" && isKnown(code)) return code as ErrorCode;
   // Refusals the router makes itself (an unknown path, a method no route takes) have no body code.
   if (error.status === 404) return "not_found";
   if (error.status === 405) return "method_not_allowed";
   return error.status >= 500 ? FALLBACK_ERROR_CODE : "malformed_body";
+}
+
+/** What the page says of a route error: a refusal's own catalogue message, else its router code's. */
+export function errorMessageOf(error: unknown): string {
+  const body = bodyOf(error);
+  if (typeof body?.code === "string" && typeof body.message === "string") return body.message;
+  const code = errorCodeOf(error);
+  return Object.hasOwn(ROUTER_ERRORS, code)
+    ? ROUTER_ERRORS[code as keyof typeof ROUTER_ERRORS].message
+    : ROUTER_ERRORS.internal_error.message;
 }

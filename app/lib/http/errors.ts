@@ -2,6 +2,8 @@
 // generated from it (`npm run docs:errors`, and tests/unit/errors.test.ts fails when it is stale).
 // Client-safe: no secrets.
 
+import { ROUTER_ERRORS } from "~/lib/http/router-errors";
+
 const CAPTCHA_RETRY = "The captcha check failed or expired — please try again.";
 const CAPTCHA_UNAVAILABLE = "We could not verify you right now — try again in a minute.";
 const SERVER_MISCONFIGURED = "This form is not available right now because of a server problem.";
@@ -10,13 +12,13 @@ export const ERRORS = {
   body_too_large: { status: 413, message: "What you sent is too large (the limit is 64 KiB)." },
   validation_failed: { status: 422, message: "Some fields need your attention." },
   form_not_found: { status: 404, message: "There is no form with that name." },
-  not_found: { status: 404, message: "There is nothing at this address." },
-  method_not_allowed: { status: 405, message: "This address does not accept that method." },
+  not_found: ROUTER_ERRORS.not_found,
+  method_not_allowed: ROUTER_ERRORS.method_not_allowed,
   unsupported_media_type: {
     status: 415,
     message: "Send the form as JSON, URL-encoded or multipart form data.",
   },
-  malformed_body: { status: 400, message: "What you sent could not be read." },
+  malformed_body: ROUTER_ERRORS.malformed_body,
   too_many_fields: { status: 413, message: "What you sent has too many fields (the limit is 100)." },
   invalid_text: {
     status: 400,
@@ -119,7 +121,7 @@ export const ERRORS = {
   setting_set_by_environment: { status: 409, message: "This setting is set by the environment, which wins: change it there." },
   setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
-  internal_error: { status: 500, message: "Something went wrong on our side." },
+  internal_error: ROUTER_ERRORS.internal_error,
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -2,7 +2,7 @@ import type { EntryContext } from "@remix-run/cloudflare";
 import escape from "escape-html";
 import type { FormDef } from "~/forms/schema";
 import { errorCodeOf, FALLBACK_ERROR_CODE } from "~/lib/http/error-code";
-import { ERRORS, type ErrorCode } from "~/lib/http/errors";
+import { ERRORS, isErrorCode, type ErrorCode } from "~/lib/http/errors";
 
 // Every refusal Gatepost answers is built here (document routes, the API's RFC 9457 problem+json, a
 // page for another site's plain HTML post, the last resort after a throw), each with its catalogue
@@ -93,7 +93,7 @@ export function boundaryErrorCode(context: EntryContext): ErrorCode | null {
   const errors = context.staticHandlerContext.errors;
   if (!errors) return null;
   const error = Object.values(errors)[0];
-  return error === undefined ? null : errorCodeOf(error);
+  return error === undefined ? null : errorCodeOf(error, isErrorCode);
 }
 
 /** The answer to a throw that escaped Remix (a bug), never its message. Never throws. */
