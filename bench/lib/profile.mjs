@@ -1,7 +1,7 @@
 // CPU profile of the app isolate through workerd's inspector (Chrome DevTools Protocol), while a
 // sequence of requests runs. Self time is attributed to functions and, through the bundle's source map
 // (or the `// path` comments esbuild writes before each module), to source modules.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -103,6 +103,8 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
     if (!(count > 0)) throw new Error("the profiled work completed no requests");
     const wallMs = Date.now() - started;
     const { profile } = await cdp.send("Profiler.stop");
+    // PROFILE_SAVE=<folder> keeps each raw profile (open it in DevTools) for questions the summary below cannot answer.
+    if (process.env.PROFILE_SAVE) writeFileSync(path.join(process.env.PROFILE_SAVE, `${Date.now()}-${count}.cpuprofile`), JSON.stringify(profile));
     const lineToModule = moduleMap(bundleFile);
     const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
     const selfUs = new Map();

@@ -60,10 +60,15 @@ export async function gatepostFields(formUrl, formId = "contact", { signingSecre
   };
 }
 
-/** Bodies for the baseline's minimal action: the fields and a token. */
-export function baselineBodies(url) {
+/** Bodies for the baseline's minimal action: the fields and a token; with `keyed`, a fresh `_sid` too (?guarded). */
+export function baselineBodies(url, { keyed = false } = {}) {
   const hostname = new URL(url).hostname;
-  return () => new URLSearchParams({ ...FIELDS, "cf-turnstile-response": standinToken({ hostname }) }).toString();
+  return () =>
+    new URLSearchParams({
+      ...FIELDS,
+      ...(keyed ? { _sid: randomUUID() } : {}),
+      "cf-turnstile-response": standinToken({ hostname }),
+    }).toString();
 }
 
 /**

@@ -3,6 +3,9 @@
 // also delivers once, signed, after its answer (/submit?delivered); req/s and the CPU its workerd
 // spends per accepted post (the first delivery's included), in the same load runs. Every post carries
 // a fresh stand-in token and, for Gatepost, the hidden fields a fresh page view would (lib/submit.mjs).
+// A diagnostic beside them: the bare action with the D1 promises of ADR 012 (/submit?guarded: counted
+// limits, a key-guarded insert and the key's holder in one batch), so a gap splits into what those
+// promises cost and what Gatepost's code costs.
 import { loadPost, loadTrial, warmUp } from "../lib/load.mjs";
 import { alternateLoads } from "../lib/rounds.mjs";
 import { baselineBodies, gatepostBodies } from "../lib/submit.mjs";
@@ -18,12 +21,13 @@ export const perRuntime = true;
 /** subject → [app, settings variant, path, label]. */
 const SUBJECTS = {
   bare: ["baseline", "baseline", "/submit", "bare app POST /submit (verify, insert)"],
+  guarded: ["baseline", "baseline", "/submit?guarded", "diagnostic: reference POST /submit?guarded (verify; count limits, key-guarded insert, key holder in one batch)"],
   noDestination: ["gatepost", "noDestination", "/f/contact", "Gatepost POST /f/contact, no destination"],
   delivered: ["baseline", "baseline", "/submit?delivered", "reference POST /submit?delivered (+ one signed delivery, one D1 write)"],
   webhook: ["gatepost", "gatepost", "/f/contact", "Gatepost POST /f/contact, webhook destination (first delivery in waitUntil)"],
 };
 /** What each subject is compared against in the table. */
-const AGAINST = { noDestination: "bare", delivered: "bare", webhook: "delivered" };
+const AGAINST = { guarded: "bare", noDestination: "bare", delivered: "bare", webhook: "delivered" };
 
 export async function run({ servers, settings, opts, between, log }) {
   const trials = {};
@@ -33,7 +37,7 @@ export async function run({ servers, settings, opts, between, log }) {
     const makeBody =
       app === "gatepost"
         ? await gatepostBodies(url, "contact", { signingSecret: settings[variant].FORM_SIGNING_SECRET })
-        : baselineBodies(url);
+        : baselineBodies(url, { keyed: subject === "guarded" });
     const headers = { origin: server.url };
     await warmUp(url, () => ({
       method: "POST",
@@ -43,14 +47,17 @@ export async function run({ servers, settings, opts, between, log }) {
     trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.load, headers }));
   }
   const expect = Object.fromEntries(Object.keys(SUBJECTS).map((s) => [s, "303"]));
-  const loads = await alternateLoads(trials, { rounds: opts.rounds, between, expect, log, label: `${servers.runtime} accept` });
+  const loads = await alternateLoads(trials, { rounds: opts.pairedRounds, between, expect, log, label: `${servers.runtime} accept` });
   return {
-    rounds: opts.rounds,
+    rounds: opts.pairedRounds,
     secondsPerRound: opts.load.duration,
     loads,
     ratios: {
       noDestinationRps: pairedRatio(loads.noDestination, loads.bare).median,
       noDestinationCpu: pairedRatio(loads.noDestination, loads.bare, "cpuPerRound").median,
+      guardedRps: pairedRatio(loads.guarded, loads.bare).median,
+      noDestinationVsGuardedRps: pairedRatio(loads.noDestination, loads.guarded).median,
+      noDestinationVsGuardedCpu: pairedRatio(loads.noDestination, loads.guarded, "cpuPerRound").median,
       webhookRps: pairedRatio(loads.webhook, loads.delivered).median,
       webhookCpu: pairedRatio(loads.webhook, loads.delivered, "cpuPerRound").median,
     },
@@ -78,8 +85,13 @@ export function render(data) {
       })),
     ),
     "",
+    `Diagnostic, Gatepost POST /f/contact (no destination) ÷ the guarded reference, paired: req/s ${fmt(d.ratios.noDestinationVsGuardedRps)} (${list(pairedRatio(d.loads.noDestination, d.loads.guarded).perRound)}), CPU ${fmt(d.ratios.noDestinationVsGuardedCpu)} (${list(pairedRatio(d.loads.noDestination, d.loads.guarded, "cpuPerRound").perRound)}).`,
+    "",
   ]);
 }
+
+const fmt = (v) => v ?? "–";
+const list = (values) => values.map(fmt).join(" / ");
 
 export function summarize(data) {
   return byRuntime(data, (d) => ({ ...d.ratios, cpuMs: Object.fromEntries(Object.entries(d.loads).map(([s, l]) => [s, l.cpuMs])) }));

@@ -70,9 +70,9 @@ export async function run({ servers, settings, opts, between, log }) {
     trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.load, headers }));
   }
   const expect = Object.fromEntries(Object.entries(SUBJECTS).map(([s, [method]]) => [s, method === "GET" ? "200" : "303"]));
-  const loads = await alternateLoads(trials, { rounds: opts.rounds, between, expect, log, label: `${servers.runtime} console` });
+  const loads = await alternateLoads(trials, { rounds: opts.pairedRounds, between, expect, log, label: `${servers.runtime} console` });
   return {
-    rounds: opts.rounds,
+    rounds: opts.pairedRounds,
     secondsPerRound: opts.load.duration,
     version,
     loads,

@@ -74,6 +74,7 @@ function combine(rounds) {
     rps: median(rounds.map((r) => r.rps)),
     topGroups: groups,
     topAppFunctions: middle.topAppFunctions,
+    topFunctions: middle.topFunctions,
   };
 }
 

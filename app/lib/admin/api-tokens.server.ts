@@ -2,6 +2,7 @@ import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import type { Role } from "~/lib/admin/session.server";
 import { encodeBase64Url, equalBytes } from "~/lib/crypto/base64";
+import { encodeHex } from "~/lib/crypto/digest";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { AdminConfig } from "~/lib/settings/admin.server";
 import { insertTokenStatement, revokeTokenStatement, useToken } from "~/lib/storage/api-tokens.server";
@@ -18,9 +19,6 @@ async function sha256(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
-function hex(bytes: Uint8Array): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 /** The token in an Authorization header: a string, null without the header, "malformed" for anything else. */
 export function bearerToken(request: Request): string | null | "malformed" {
@@ -36,7 +34,7 @@ export async function userOfToken(db: D1Database, config: AdminConfig, token: st
     return { id: "token:ADMIN_API_TOKEN", role: "admin", via: "token" };
   }
   if (!token.startsWith(TOKEN_PREFIX)) return null;
-  const row = await useToken(db, hex(digest), nowMs);
+  const row = await useToken(db, encodeHex(digest), nowMs);
   return row ? { id: `token:${row.id}`, role: row.role, via: "token" } : null;
 }
 
@@ -51,7 +49,7 @@ export async function createApiToken(
   const token = TOKEN_PREFIX + encodeBase64Url(crypto.getRandomValues(new Uint8Array(32)));
   const id = encodeBase64Url(crypto.getRandomValues(new Uint8Array(6)));
   const [made] = await ctx.db.batch([
-    insertTokenStatement(ctx.db, { id, name, role, hash: hex(await sha256(token)), actor: ctx.user.id, nowMs: ctx.nowMs }),
+    insertTokenStatement(ctx.db, { id, name, role, hash: encodeHex(await sha256(token)), actor: ctx.user.id, nowMs: ctx.nowMs }),
     auditStatement(ctx.db, {
       user: ctx.user,
       request: ctx.request,

@@ -1,4 +1,5 @@
 import escapeHtml from "escape-html";
+import { sha256Hex } from "~/lib/crypto/digest";
 import { buildMime } from "~/lib/delivery/email.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
 import { pruneConfirmationLimits, reserveConfirmationSlot } from "~/lib/storage/confirmation-limits.server";
@@ -37,8 +38,7 @@ export function buildConfirmationEmail(input: {
 /** SHA-256 of form and folded mailbox (mailbox.server.ts): the limit table never holds the address itself. */
 export async function confirmationKey(formId: string, address: string): Promise<string> {
   const mailbox = foldMailbox(address) ?? address.toLowerCase();
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`gatepost-confirmation:${formId}:${mailbox}`));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(`gatepost-confirmation:${formId}:${mailbox}`);
 }
 
 /** Takes the mailbox's one confirmation for 24 h: true when this pending delivery may send. D1 errors throw. */

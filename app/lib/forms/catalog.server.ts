@@ -1,6 +1,7 @@
 import { checkFormDef } from "~/forms/check";
 import { FORMS } from "~/forms/registry";
 import type { FormDef } from "~/forms/schema";
+import { sha256Hex } from "~/lib/crypto/digest";
 import { sealingKey } from "~/lib/crypto/secret-box.server";
 import { openSettingRows, type ConsoleSettingValues } from "~/lib/forms/console-settings.server";
 import type { FormSettingSuffix } from "~/lib/settings/settings.server";
@@ -146,8 +147,7 @@ async function codeForms(): Promise<Map<string, LiveForm>> {
 
 /** A form file's version: "code-" and the start of a SHA-256 of its definition, so a changed file is a new version. */
 export async function codeFormVersion(form: FormDef): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(form)));
-  return `code-${[...new Uint8Array(digest).slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `code-${(await sha256Hex(JSON.stringify(form))).slice(0, 12)}`;
 }
 
 /** The console form's own version number of a LiveForm version, or null for a file's. */

@@ -112,12 +112,13 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   const bucket = uploadsBucket(env);
   if (validation.files.length > 0 && !bucket) return { ok: false, code: "uploads_not_configured", values: echo, keep };
   const limits = rateLimitsFor(form, formSettings);
-  const rules = formRateRules(form.id, limits, clientIp(request));
+  const ip = clientIp(request);
+  const rules = formRateRules(form.id, limits, ip);
 
   // Before the provider is asked, without D1: a refused post keeps its token, which was sent nowhere.
   // Without a SUBMIT_LIMITER binding, each client network gets twice its per-form minute limit.
   const limiter = submitLimiter(env, { limit: 2 * limits.perMinute, periodSeconds: THROTTLE_PERIOD_SECONDS }, now);
-  if (!(await throttleBeforeProvider(limiter, `submit:${form.id}:${networkSubject(clientIp(request))}`))) {
+  if (!(await throttleBeforeProvider(limiter, `submit:${form.id}:${networkSubject(ip)}`))) {
     return { ok: false, code: "rate_limited", values: echo, keep, retryAfterSeconds: THROTTLE_PERIOD_SECONDS };
   }
 
@@ -127,7 +128,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     token: fields[TOKEN_FIELD],
     secret: settings.turnstile.secretKey,
     verifyUrl: settings.turnstile.verifyUrl,
-    remoteIp: clientIp(request),
+    remoteIp: ip,
     expectedAction: form.id,
     expectedHostnames: expectedHostnames(settings.turnstile, request),
   });
@@ -155,7 +156,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
   // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
-  const gate = judged.bot ? null : await confirmationGate(settings, form, values, clientIp(request));
+  const gate = judged.bot ? null : await confirmationGate(settings, form, values, ip);
   const outbox = judged.bot
     ? { deliveries: [], confirmation: null, claims: [] }
     : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);

@@ -1,3 +1,4 @@
+import { sha256Hex } from "~/lib/crypto/digest";
 import { SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 
 // Idempotency keys (docs/decisions/013): the same key with the same fields gets the first answer and
@@ -6,7 +7,6 @@ import { SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 const MAX_KEY_LENGTH = 255;
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const encoder = new TextEncoder();
 
 export type KeyResult = { ok: true; key: string | null } | { ok: false; code: "idempotency_key_invalid" };
 
@@ -34,6 +34,5 @@ export function readSubmissionIdKey(fields: Record<string, unknown>): KeyResult 
  * (a retry carries a new one), and so is the stamp, which is signed over the key itself.
  */
 export async function fingerprintRequest(formId: string, values: Readonly<Record<string, unknown>>): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(JSON.stringify([formId, values])));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(JSON.stringify([formId, values]));
 }

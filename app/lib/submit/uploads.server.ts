@@ -1,4 +1,5 @@
 import type { FieldValue, FormDef, StoredFile } from "~/forms/schema";
+import { sha256Hex } from "~/lib/crypto/digest";
 import type { UploadLimits } from "~/lib/http/request-body.server";
 import { newFileId, type FileToStore } from "~/lib/storage/file-objects.server";
 import type { AcceptedFile, FieldErrors } from "~/lib/submit/validation";
@@ -26,10 +27,6 @@ export function fileTooLargeErrors(form: FormDef, field: string | undefined): Fi
   return { [def.name]: `${def.label} takes files of up to ${formatBytes(fileLimitsOf(def).maxBytes)}: choose a smaller file.` };
 }
 
-function hex(digest: ArrayBuffer): string {
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 /** Each file with its id (made at `nowMs`), SHA-256 and kept name. */
 export async function describeFiles(files: readonly AcceptedFile[], nowMs: number): Promise<FileToStore[]> {
   return Promise.all(
@@ -41,7 +38,7 @@ export async function describeFiles(files: readonly AcceptedFile[], nowMs: numbe
         name: cleanFileName(name, type),
         type,
         size: bytes.byteLength,
-        sha256: hex(await crypto.subtle.digest("SHA-256", bytes)),
+        sha256: await sha256Hex(bytes),
       },
     })),
   );
