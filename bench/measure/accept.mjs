@@ -44,13 +44,13 @@ export async function run({ servers, settings, opts, between, log }) {
       body: makeBody(),
       headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
     }));
-    trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.load, headers }));
+    trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.paired.load, headers }));
   }
   const expect = Object.fromEntries(Object.keys(SUBJECTS).map((s) => [s, "303"]));
-  const loads = await alternateLoads(trials, { rounds: opts.pairedRounds, between, expect, log, label: `${servers.runtime} accept` });
+  const loads = await alternateLoads(trials, { rounds: opts.paired.rounds, between, expect, log, label: `${servers.runtime} accept` });
   return {
-    rounds: opts.pairedRounds,
-    secondsPerRound: opts.load.duration,
+    rounds: opts.paired.rounds,
+    secondsPerRound: opts.paired.load.duration,
     loads,
     ratios: {
       noDestinationRps: pairedRatio(loads.noDestination, loads.bare).median,

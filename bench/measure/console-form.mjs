@@ -62,18 +62,18 @@ export async function run({ servers, settings, opts, between, log }) {
     if (method === "GET") {
       // Warms the isolate's form catalog too: from here a page view of either form reads no D1.
       await warmUp(url, {}, 50);
-      trials[subject] = loadTrial(server, () => loadGet(url, opts.load));
+      trials[subject] = loadTrial(server, () => loadGet(url, opts.paired.load));
       continue;
     }
     const makeBody = await gatepostBodies(url, formId, { signingSecret: settings[VARIANT].FORM_SIGNING_SECRET });
     await warmUp(url, () => ({ method, body: makeBody(), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } }));
-    trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.load, headers }));
+    trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.paired.load, headers }));
   }
   const expect = Object.fromEntries(Object.entries(SUBJECTS).map(([s, [method]]) => [s, method === "GET" ? "200" : "303"]));
-  const loads = await alternateLoads(trials, { rounds: opts.pairedRounds, between, expect, log, label: `${servers.runtime} console` });
+  const loads = await alternateLoads(trials, { rounds: opts.paired.rounds, between, expect, log, label: `${servers.runtime} console` });
   return {
-    rounds: opts.pairedRounds,
-    secondsPerRound: opts.load.duration,
+    rounds: opts.paired.rounds,
+    secondsPerRound: opts.paired.load.duration,
     version,
     loads,
     ratios: {
