@@ -104,7 +104,8 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
     const wallMs = Date.now() - started;
     const { profile } = await cdp.send("Profiler.stop");
     // PROFILE_SAVE=<folder> keeps each raw profile (open it in DevTools) for questions the summary below cannot answer.
-    if (process.env.PROFILE_SAVE) writeFileSync(path.join(process.env.PROFILE_SAVE, `${Date.now()}-${count}.cpuprofile`), JSON.stringify(profile));
+    if (process.env.PROFILE_SAVE)
+      writeFileSync(path.join(process.env.PROFILE_SAVE, `${Date.now()}-${count}.cpuprofile`), JSON.stringify(profile));
     const lineToModule = moduleMap(bundleFile);
     const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
     const selfUs = new Map();

@@ -21,7 +21,12 @@ export const perRuntime = true;
 /** subject → [app, settings variant, path, label]. */
 const SUBJECTS = {
   bare: ["baseline", "baseline", "/submit", "bare app POST /submit (verify, insert)"],
-  guarded: ["baseline", "baseline", "/submit?guarded", "diagnostic: reference POST /submit?guarded (verify; count limits, key-guarded insert, key holder in one batch)"],
+  guarded: [
+    "baseline",
+    "baseline",
+    "/submit?guarded",
+    "diagnostic: reference POST /submit?guarded (verify; count limits, key-guarded insert, key holder in one batch)",
+  ],
   noDestination: ["gatepost", "noDestination", "/f/contact", "Gatepost POST /f/contact, no destination"],
   delivered: ["baseline", "baseline", "/submit?delivered", "reference POST /submit?delivered (+ one signed delivery, one D1 write)"],
   webhook: ["gatepost", "gatepost", "/f/contact", "Gatepost POST /f/contact, webhook destination (first delivery in waitUntil)"],

@@ -1,5 +1,6 @@
+import { mkdirSync } from "node:fs";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 import { launchBrowser, watchErrors } from "./chromium";
 import { resetStandin } from "./standin";
@@ -39,6 +40,39 @@ export function useBrowserPage(onPage: (page: Page, errors: string[], browser: B
   afterEach(async () => {
     await page?.close();
   });
+}
+
+/** The phone every 390 px check uses. */
+export const PHONE = { width: 390, height: 844 };
+
+/** Where screenshots go (tests/artifacts/screenshots/, kept by CI), made on first use. */
+export function screenshotsDir(): URL {
+  const dir = new URL("../artifacts/screenshots/", import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * One Chromium per test file, for tests that open their own contexts (phones, downloads), with the
+ * stand-in reset once. Returns the browser's getter, valid inside tests.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser(inject("chromiumPath"));
+    await resetStandin();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => browser;
+}
+
+/** A fresh context the size of PHONE (mobile, touch) with one patient page and its errors collected; close the context. */
+export async function phonePage(browser: Browser, options: BrowserContextOptions = {}) {
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 1, ...options });
+  const page = patient(await context.newPage());
+  return { context, page, errors: watchErrors(page) };
 }
 
 /** axe-core's violations on the current page, as "rule: targets" lines (empty when clean). */

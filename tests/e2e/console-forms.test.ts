@@ -1,30 +1,15 @@
-import { mkdirSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { describe, expect, it, inject } from "vitest";
 import { E2E_ADMIN_PASSWORD } from "./bindings";
-import { WAIT, patient, axeViolations, pageWidth } from "./browser-page";
-import { launchBrowser, watchErrors } from "./chromium";
-import { resetStandin } from "./standin";
+import { PHONE, WAIT, axeViolations, pageWidth, patient, phonePage, screenshotsDir, useBrowser } from "./browser-page";
 
 // A form made in the console from start to end, all of it on a 390 px phone: sign in, create a form,
 // edit its fields with the keyboard (add, move, remove), preview it, publish it, point its webhook at
 // the local sink with a secret made there, fill the form as a visitor, and find the submission with
 // its version and its delivery, which the sink received signed. axe checks each console page.
 
-const PHONE = { width: 390, height: 844 };
-const SHOTS = new URL("../artifacts/screenshots/", import.meta.url);
+const SHOTS = screenshotsDir();
 const FORM_ID = `poll-${Date.now().toString(36)}`;
-
-let browser: Browser;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await launchBrowser(inject("chromiumPath"));
-  await resetStandin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function sinkState(): Promise<{ requests: Array<{ id: string; signatureValid: boolean }>; unique: Array<{ payload: any }> }> {
   return (await fetch(`${inject("sinkControl")}/state`)).json();
@@ -32,9 +17,7 @@ async function sinkState(): Promise<{ requests: Array<{ id: string; signatureVal
 
 describe("a console form, made and used on a phone", () => {
   it("is created, edited with the keyboard, published, filled at 390 px, and delivered with its version", async () => {
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
-    const page = patient(await context.newPage());
-    const errors = watchErrors(page);
+    const { context, page, errors } = await phonePage(browser());
     const base = inject("baseUrl");
 
     await page.goto(`${base}/admin/login?next=%2Fadmin%2Fforms`);

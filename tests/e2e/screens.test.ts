@@ -1,8 +1,7 @@
-import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { E2E_ADMIN_PASSWORD } from "./bindings";
-import { WAIT, patient, pageWidth } from "./browser-page";
+import { PHONE, WAIT, patient, pageWidth, screenshotsDir } from "./browser-page";
 import { launchBrowser, watchErrors } from "./chromium";
 import { resetStandin } from "./standin";
 
@@ -10,8 +9,8 @@ import { resetStandin } from "./standin";
 // a 390 px phone (tests/artifacts/screenshots/, kept by CI as artifacts), and each console page is
 // measured: nothing may be wider than the phone's screen. Also: every invalid input is marked alike.
 
-const SHOTS = new URL("../artifacts/screenshots/", import.meta.url);
-const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+const SHOTS = screenshotsDir();
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: PHONE } as const;
 type Viewport = keyof typeof VIEWPORTS;
 
 let browser: Browser;
@@ -19,7 +18,6 @@ const contexts: BrowserContext[] = [];
 let reference = "";
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser(inject("chromiumPath"));
   await resetStandin();
 });

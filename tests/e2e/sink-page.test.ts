@@ -4,8 +4,8 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 // @ts-expect-error - plain ESM test support shared with npm start
 import { startWebhookSink } from "../support/webhook-sink.mjs";
-import { launchBrowser, watchErrors } from "./chromium";
-import { WAIT, pageWidth, patient } from "./browser-page";
+import { launchBrowser } from "./chromium";
+import { WAIT, pageWidth, phonePage } from "./browser-page";
 
 // The local sink's page, as `npm start` prints its address: every kind Gatepost sends (a signed
 // webhook, an e-mail, a Slack and a Discord message) listed for a person, readable on a 390 px phone
@@ -90,9 +90,7 @@ describe("the local sink's page", () => {
     expect(discord.status).toBe(204);
     sink.captureEmail(email());
 
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const page = patient(await context.newPage());
-    const errors = watchErrors(page);
+    const { context, page, errors } = await phonePage(browser);
     await page.goto(sink.pageUrl);
     for (const kind of ["webhook", "email", "slack", "discord"]) {
       const heading = page.getByRole("heading", { name: new RegExp(`^${kind} `) });

@@ -1,37 +1,22 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { readFileSync } from "node:fs";
+import { describe, expect, it, inject } from "vitest";
 import { E2E_ADMIN_PASSWORD } from "./bindings";
-import { WAIT, patient, axeViolations, pageWidth } from "./browser-page";
-import { launchBrowser, watchErrors } from "./chromium";
-import { resetStandin } from "./standin";
+import { PHONE, WAIT, axeViolations, pageWidth, phonePage, screenshotsDir, useBrowser } from "./browser-page";
 
 // ADR 050 and 051: a visitor attaches a PDF to the apply form on a 390 px phone, seeing the limits
 // and each error at the field, and the owner downloads it from the console, byte for byte.
 
-const SHOTS = new URL("../artifacts/screenshots/", import.meta.url);
-const PHONE = { width: 390, height: 844 };
-let browser: Browser;
+const SHOTS = screenshotsDir();
+const browser = useBrowser();
 let reference = "";
 const name = `Applicant ${Date.now()}`;
 /** A small PDF, as its first bytes go: what Gatepost checks. */
 const PDF = Buffer.from(`%PDF-1.7\n% ${name}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await launchBrowser(inject("chromiumPath"));
-  await resetStandin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
 describe("the apply form on a 390 px phone", () => {
   it("shows the limits, says what is wrong with a file at the field, and sends a PDF", async () => {
-    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
-    const page = patient(await context.newPage());
-    const errors = watchErrors(page);
+    const { context, page, errors } = await phonePage(browser());
     await page.goto(`${inject("baseUrl")}/f/apply`);
     await page.getByText("Check complete — you can send the form.").waitFor(WAIT);
     const cv = page.getByLabel("Your CV");
@@ -71,7 +56,7 @@ describe("the apply form on a 390 px phone", () => {
     await page.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     reference = (await page.locator(".reference").textContent()) ?? "";
     expect(reference).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect(
       errors.filter((e) => !e.includes("status of 422")),
       errors.join("\n"),
@@ -83,15 +68,13 @@ describe("the apply form on a 390 px phone", () => {
 describe("the owner", () => {
   it("downloads the CV from the submission's page in the console, byte for byte, as an attachment", async () => {
     expect(reference, "the visitor test sent an application first").toMatch(/^[0-9a-f-]{36}$/);
-    const context = await browser.newContext({ acceptDownloads: true, viewport: PHONE });
-    const page = patient(await context.newPage());
-    const errors = watchErrors(page);
+    const { context, page, errors } = await phonePage(browser(), { acceptDownloads: true });
     await page.goto(`${inject("baseUrl")}/admin/submissions/${reference}`);
     await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Submission", exact: true, level: 1 }).waitFor(WAIT);
     expect(await page.getByText(name).count()).toBeGreaterThan(0);
-    expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: new URL("admin-submission-file-phone.png", SHOTS).pathname, fullPage: true });
 

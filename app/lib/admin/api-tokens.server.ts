@@ -19,7 +19,6 @@ async function sha256(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
-
 /** The token in an Authorization header: a string, null without the header, "malformed" for anything else. */
 export function bearerToken(request: Request): string | null | "malformed" {
   const header = request.headers.get("Authorization");

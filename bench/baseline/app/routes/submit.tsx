@@ -98,7 +98,8 @@ async function insertGuarded(db: D1Database, request: Request, id: string, field
   const nowS = Math.floor(Date.now() / 1000);
   const minute = nowS - (nowS % 60);
   const day = nowS - (nowS % 86_400);
-  const within = "(SELECT count FROM rate_limits WHERE key = ?1 AND window_start = ?2) <= ?4 AND (SELECT count FROM rate_limits WHERE key = ?1 AND window_start = ?3) <= ?4";
+  const within =
+    "(SELECT count FROM rate_limits WHERE key = ?1 AND window_start = ?2) <= ?4 AND (SELECT count FROM rate_limits WHERE key = ?1 AND window_start = ?3) <= ?4";
   const [, inserted] = await db.batch([
     db
       .prepare(
