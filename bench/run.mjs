@@ -12,7 +12,7 @@
 //   targets(data)?       → [{ name, asks, measured, verdict }] (lib/targets.mjs)
 //   render(data)         → markdown lines for its section; summarize(data)? → its line in history
 // Knobs: BENCH_DURATION (s of load per subject, split over BENCH_ROUNDS alternating rounds; 12 and 3),
-// BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (10 rounds of 2 s for accept and console, whose 0.9
+// BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (10 rounds of 2 s for ssr, accept and console, whose 0.9
 // and 0.95 targets sit inside one 4-s round's noise on two cores), BENCH_CONNECTIONS (10), LH_RUNS (3 counted runs per page), LH_MIN_INDEX (1500) and LH_MAX_OTHER (25 %)
 // (lib/lighthouse-verdict.mjs),
 // LH_TRIAL_BLOCK_MS (250), BENCH_OUTBOX_COUNT (200),
@@ -35,7 +35,7 @@ const DURATION = Number(env.BENCH_DURATION || 12);
 const ROUNDS = Number(env.BENCH_ROUNDS || 3);
 const opts = {
   rounds: ROUNDS,
-  // Accepts and the console form: more, shorter rounds, so each pair runs closer together in time.
+  // Page views, accepts and the console form: more, shorter rounds, so each pair runs closer together in time.
   paired: {
     rounds: Number(env.BENCH_PAIRED_ROUNDS || 10),
     load: { duration: Number(env.BENCH_PAIRED_SECONDS || 2), connections: Number(env.BENCH_CONNECTIONS || 10) },

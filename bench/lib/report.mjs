@@ -29,7 +29,7 @@ const METHOD = (r) => [
   "  Miniflare, loading the bundle `wrangler deploy --dry-run --outdir` writes with the bindings wrangler derives from its config",
   "  (static assets, D1, R2, send_email, rate limits). Every server gets a fresh, migrated D1 and its own process group.",
   "- Rounds: in each runtime every subject runs once per round for the same time, every other round in reverse order",
-  `  (${r.opts.rounds} rounds of ${r.opts.load.duration} s, autocannon with ${r.opts.load.connections} connections; accepted posts and the console form take`,
+  `  (${r.opts.rounds} rounds of ${r.opts.load.duration} s, autocannon with ${r.opts.load.connections} connections; page views, accepted posts and the console form take`,
   `  ${r.opts.paired?.rounds ?? r.opts.rounds} rounds of ${r.opts.paired?.load.duration ?? r.opts.load.duration} s, since their 0.9 and 0.95 targets sit within one 4-s round's noise on this`,
   "  machine: shorter rounds put each pair closer together in time); a figure is the median over the rounds and a ratio",
   "  the median of per-round ratios. Any status but 200 (pages) or 303 (accepted posts), or any error, fails the measurement.",

@@ -25,14 +25,14 @@ export async function run({ servers, opts, between, log }) {
   for (const [subject, [app, variant, pathname]] of Object.entries(SUBJECTS)) {
     const server = await servers.get(app, variant);
     await warmUp(`${server.url}${pathname}`, {}, 50);
-    trials[subject] = loadTrial(server, () => loadGet(`${server.url}${pathname}`, opts.load));
+    trials[subject] = loadTrial(server, () => loadGet(`${server.url}${pathname}`, opts.paired.load));
   }
   const expect = Object.fromEntries(Object.keys(SUBJECTS).map((s) => [s, "200"]));
-  const loads = await alternateLoads(trials, { rounds: opts.rounds, between, expect, log, label: `${servers.runtime} ssr` });
+  const loads = await alternateLoads(trials, { rounds: opts.paired.rounds, between, expect, log, label: `${servers.runtime} ssr` });
   const vs = (subject, key) => pairedRatio(loads[subject], loads.baseline, key).median;
   return {
-    rounds: opts.rounds,
-    secondsPerRound: opts.load.duration,
+    rounds: opts.paired.rounds,
+    secondsPerRound: opts.paired.load.duration,
     loads,
     ratios: {
       homeRps: vs("home", "perRound"),
