@@ -13,8 +13,9 @@
 //   render(data)         → markdown lines for its section; summarize(data)? → its line in history
 // Knobs: BENCH_DURATION (s of load per subject, split over BENCH_ROUNDS alternating rounds; 12 and 3),
 // BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (10 rounds of 2 s for ssr, accept and console, whose 0.9
-// and 0.95 targets sit inside one 4-s round's noise on two cores), BENCH_CONNECTIONS (10), LH_RUNS (3 counted runs per page), LH_MIN_INDEX (1500) and LH_MAX_OTHER (25 %)
-// (lib/lighthouse-verdict.mjs),
+// and 0.95 targets sit inside one 4-s round's noise on two cores), BENCH_CONNECTIONS (10), LH_RUNS (3
+// counted runs per page), LH_MIN_INDEX (1500) and LH_MAX_OTHER (25 %) (lib/lighthouse-verdict.mjs),
+// PROFILE_TOP (8 functions) and PROFILE_SAVE (a folder for the raw profiles; lib/profile.mjs),
 // LH_TRIAL_BLOCK_MS (250), BENCH_OUTBOX_COUNT (200),
 // BENCH_SKIP_BUILD=1 (reuse build/), BENCH_ONLY=ssr,accept and BENCH_RUNTIMES=miniflare for a partial
 // run, which writes bench/results/latest.* but neither docs/performance.md nor the history.
@@ -33,14 +34,15 @@ import { ROOT, RUNTIMES, serverPool, stopAllServers } from "./lib/servers.mjs";
 const env = process.env;
 const DURATION = Number(env.BENCH_DURATION || 12);
 const ROUNDS = Number(env.BENCH_ROUNDS || 3);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS || 10);
 const opts = {
   rounds: ROUNDS,
   // Page views, accepts and the console form: more, shorter rounds, so each pair runs closer together in time.
   paired: {
     rounds: Number(env.BENCH_PAIRED_ROUNDS || 10),
-    load: { duration: Number(env.BENCH_PAIRED_SECONDS || 2), connections: Number(env.BENCH_CONNECTIONS || 10) },
+    load: { duration: Number(env.BENCH_PAIRED_SECONDS || 2), connections: CONNECTIONS },
   },
-  load: { duration: Math.max(2, Math.round(DURATION / ROUNDS)), connections: Number(env.BENCH_CONNECTIONS || 10) },
+  load: { duration: Math.max(2, Math.round(DURATION / ROUNDS)), connections: CONNECTIONS },
   lhRuns: Number(env.LH_RUNS || 3),
   outboxCount: Number(env.BENCH_OUTBOX_COUNT || 200),
 };
@@ -58,6 +60,8 @@ const KNOBS = [
   "BENCH_SKIP_BUILD",
   "BENCH_ONLY",
   "BENCH_RUNTIMES",
+  "PROFILE_TOP",
+  "PROFILE_SAVE",
 ];
 const HARD_LIMIT_MS = 45 * 60_000;
 const log = (...args) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);

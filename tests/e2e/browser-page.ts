@@ -24,18 +24,12 @@ export function patient(page: Page): Page {
  * collected. `onPage` receives each new page (and may register more listeners before it is used).
  */
 export function useBrowserPage(onPage: (page: Page, errors: string[], browser: Browser) => void | Promise<void>) {
-  let browser: Browser;
+  const browser = useBrowser();
   let page: Page | undefined;
-  beforeAll(async () => {
-    browser = await launchBrowser(inject("chromiumPath"));
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
   beforeEach(async () => {
     await resetStandin();
-    page = patient(await browser.newPage());
-    await onPage(page, watchErrors(page), browser);
+    page = patient(await browser().newPage());
+    await onPage(page, watchErrors(page), browser());
   });
   afterEach(async () => {
     await page?.close();

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { encodeHex, sha256Hex } from "~/lib/crypto/digest";
+import { encodeHex, sha256, sha256Hex } from "~/lib/crypto/digest";
 
 describe("digest", () => {
   it("encodes every byte value as two lowercase hex digits, in order", () => {
@@ -16,5 +16,6 @@ describe("digest", () => {
     const bytes = new TextEncoder().encode(text);
     expect(await sha256Hex(bytes)).toBe(createHash("sha256").update(bytes).digest("hex"));
     expect(await sha256Hex(bytes.buffer)).toBe(createHash("sha256").update(bytes).digest("hex"));
+    expect(Buffer.from(await sha256(text))).toEqual(createHash("sha256").update(text, "utf8").digest());
   });
 });

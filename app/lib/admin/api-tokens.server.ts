@@ -2,7 +2,7 @@ import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import type { Role } from "~/lib/admin/session.server";
 import { encodeBase64Url, equalBytes } from "~/lib/crypto/base64";
-import { encodeHex } from "~/lib/crypto/digest";
+import { encodeHex, sha256 } from "~/lib/crypto/digest";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { AdminConfig } from "~/lib/settings/admin.server";
 import { insertTokenStatement, revokeTokenStatement, useToken } from "~/lib/storage/api-tokens.server";
@@ -14,10 +14,6 @@ import { insertTokenStatement, revokeTokenStatement, useToken } from "~/lib/stor
 
 export const TOKEN_PREFIX = "gpat_";
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]{20,200}=*) *$/;
-
-async function sha256(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-}
 
 /** The token in an Authorization header: a string, null without the header, "malformed" for anything else. */
 export function bearerToken(request: Request): string | null | "malformed" {

@@ -1,6 +1,7 @@
 import { createCookie, createSessionStorage, type Cookie, type SessionStorage } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { encodeBase64Url } from "~/lib/crypto/base64";
+import { sha256 } from "~/lib/crypto/digest";
 import { deleteSession, insertSession, readSessionData, updateSession } from "~/lib/storage/admin-sessions.server";
 
 // Server-side admin sessions (docs/decisions/014): Remix's session storage over D1, only a signed
@@ -99,6 +100,5 @@ export function singleSessionCookieHeader(request: Request): string | null {
 
 /** A short fingerprint of a password hash, so rotating the hash ends the sessions it issued. */
 export async function fingerprint(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`gatepost-session:${value}`));
-  return encodeBase64Url(new Uint8Array(digest).slice(0, 12));
+  return encodeBase64Url((await sha256(`gatepost-session:${value}`)).slice(0, 12));
 }

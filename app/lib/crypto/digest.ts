@@ -1,6 +1,6 @@
-// SHA-256 as lowercase hex, the one way Gatepost names what it hashes (idempotency fingerprints, file
-// digests, confirmation keys, token hashes, code form versions). Hex through a table: mapping each byte
-// through toString and padStart costs more than the digest itself on the accept path.
+// SHA-256, the one place Gatepost hashes with it (idempotency fingerprints, file digests, confirmation
+// keys, token hashes, session fingerprints, key ids, code form versions), and lowercase hex. Hex through
+// a table rather than toString and padStart per byte, which showed in the accept path's profile.
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 const encoder = new TextEncoder();
@@ -13,7 +13,12 @@ export function encodeHex(bytes: ArrayBuffer | Uint8Array): string {
   return text;
 }
 
+/** SHA-256 of `data` (text as UTF-8). */
+export async function sha256(data: string | ArrayBuffer | Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", typeof data === "string" ? encoder.encode(data) : data));
+}
+
 /** SHA-256 of `data` (text as UTF-8), in lowercase hex. */
 export async function sha256Hex(data: string | ArrayBuffer | Uint8Array<ArrayBuffer>): Promise<string> {
-  return encodeHex(await crypto.subtle.digest("SHA-256", typeof data === "string" ? encoder.encode(data) : data));
+  return encodeHex(await sha256(data));
 }

@@ -1,4 +1,5 @@
 import { decodeBase64Url, encodeBase64Url } from "./base64";
+import { sha256 } from "./digest";
 
 // Settings kept in D1 (destination URLs, addresses, webhook signing secrets) are sealed with AES-256-GCM
 // from Web Crypto under a key derived (HKDF-SHA-256) from the SETTINGS_ENCRYPTION_KEY secret setting
@@ -33,8 +34,7 @@ export async function sealingKey(secret: string): Promise<SealingKey> {
     false,
     ["encrypt", "decrypt"],
   );
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(`gatepost-key-id:${secret}`));
-  const sealing = { id: encodeBase64Url(digest).slice(0, 8), key };
+  const sealing = { id: encodeBase64Url(await sha256(`gatepost-key-id:${secret}`)).slice(0, 8), key };
   if (derived.size >= MAX_KEYS) derived.delete(derived.keys().next().value!);
   derived.set(secret, sealing);
   return sealing;

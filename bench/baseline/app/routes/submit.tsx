@@ -17,6 +17,7 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 // honeypot, schema, throttle or search text: only the storage a form keeping those promises needs.
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
+  const query = new URL(request.url).searchParams;
   const form = await request.formData();
   const body = new URLSearchParams({
     secret: env.TURNSTILE_SECRET_KEY,
@@ -27,11 +28,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.success) return new Response("captcha failed", { status: 400 });
   const id = crypto.randomUUID();
   const fields: Record<string, unknown> = { name: form.get("name"), email: form.get("email"), message: form.get("message") };
-  if (new URL(request.url).searchParams.has("guarded")) {
+  if (query.has("guarded")) {
     const stored = await insertGuarded(env.DB, request, id, JSON.stringify(fields), String(form.get("_sid") ?? id));
     return stored ? redirect(`/?sent=${id}`, 303) : new Response("limited or repeated", { status: 409 });
   }
-  if (new URL(request.url).searchParams.has("upload")) {
+  if (query.has("upload")) {
     const file = form.get("cv");
     if (!(file instanceof File)) return new Response("no file", { status: 400 });
     const key = `${id}/${crypto.randomUUID()}`;
@@ -41,7 +42,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await env.DB.prepare("INSERT INTO submissions (id, form_id, fields, received_at) VALUES (?1, ?2, ?3, ?4)")
     .bind(id, "contact", JSON.stringify(fields), new Date().toISOString())
     .run();
-  if (new URL(request.url).searchParams.has("delivered")) {
+  if (query.has("delivered")) {
     const payload = JSON.stringify({ type: "submission.created", data: { id, form: "contact", fields } });
     // The webhook's address and secret are bench bindings, not keys of Gatepost's Env.
     const bench = env as unknown as { DB: D1Database; BENCH_WEBHOOK_URL: string; BENCH_WEBHOOK_SECRET: string };
