@@ -1,0 +1,90 @@
+// The per-invocation limits of the Cloudflare plan this deployment runs on (CLOUDFLARE_PLAN, default
+// "free"), and one budget per invocation that every looping job spends from. Local workerd enforces
+// none of these, so nothing but this module keeps a job inside them: a job asks before each D1 call or
+// fetch, and stops (leaving the rest for the next tick or message) when the answer is no. A refusal by
+// the platform itself is recognised here too (isBudgetRefusal), so callers never count it as a
+// delivery attempt. Figures: Cloudflare's Workers and D1 limits pages, 2026-11 (docs/deploy.md).
+
+export const PLANS = {
+  /** Workers Free: 50 subrequests, 50 D1 queries and 10 ms of CPU per invocation. */
+  free: { subrequests: 50, d1Queries: 50, cpuMs: 10 },
+  /** Workers Paid (standard): 10,000 subrequests, 1,000 D1 queries, 30 s of CPU by default. */
+  paid: { subrequests: 10_000, d1Queries: 1_000, cpuMs: 30_000 },
+} as const;
+
+export type Plan = keyof typeof PLANS;
+export type PlanLimits = { readonly subrequests: number; readonly d1Queries: number; readonly cpuMs: number };
+
+/** "free" (also for empty or unknown values, which the settings report as a problem) or "paid". */
+export function parsePlan(raw: string | undefined): Plan | null {
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value === "") return "free";
+  return value === "free" || value === "paid" ? value : null;
+}
+
+/** What one unit of work will spend: D1 calls (each statement of a batch counts) and fetches. */
+export interface Cost {
+  d1Queries?: number;
+  subrequests?: number;
+}
+
+/**
+ * One invocation's allowance. `reserve` is kept back for the work a handler must do after its loop
+ * (recording where it stopped, logging), so a loop that stops at "no" still has room to finish.
+ */
+export class InvocationBudget {
+  #d1 = 0;
+  #sub = 0;
+  constructor(
+    readonly limits: PlanLimits,
+    readonly reserve: Required<Cost> = { d1Queries: 2, subrequests: 0 },
+  ) {}
+
+  /** Whether `cost` fits what is left, less the reserve; spends nothing. */
+  canAfford(cost: Cost): boolean {
+    return (
+      this.#d1 + (cost.d1Queries ?? 0) <= this.limits.d1Queries - this.reserve.d1Queries &&
+      this.#sub + (cost.subrequests ?? 0) <= this.limits.subrequests - this.reserve.subrequests
+    );
+  }
+
+  /** Spends `cost` when it fits (true), else spends nothing (false). */
+  trySpend(cost: Cost): boolean {
+    if (!this.canAfford(cost)) return false;
+    this.spend(cost);
+    return true;
+  }
+
+  /** Records what was spent regardless of the limit (the reserve's own work, a call already made). */
+  spend(cost: Cost): void {
+    this.#d1 += cost.d1Queries ?? 0;
+    this.#sub += cost.subrequests ?? 0;
+  }
+
+  get spent(): { d1Queries: number; subrequests: number } {
+    return { d1Queries: this.#d1, subrequests: this.#sub };
+  }
+
+  /** How many more units of `cost` fit (0 when none does). */
+  unitsLeft(cost: Cost): number {
+    const d1 = cost.d1Queries ? Math.floor((this.limits.d1Queries - this.reserve.d1Queries - this.#d1) / cost.d1Queries) : Infinity;
+    const sub = cost.subrequests
+      ? Math.floor((this.limits.subrequests - this.reserve.subrequests - this.#sub) / cost.subrequests)
+      : Infinity;
+    return Math.max(0, Math.min(d1, sub, Number.MAX_SAFE_INTEGER));
+  }
+}
+
+/** A budget for one invocation on `plan`. */
+export function budgetFor(plan: Plan, reserve?: Required<Cost>): InvocationBudget {
+  return new InvocationBudget(PLANS[plan], reserve);
+}
+
+// What the platform throws when an invocation has spent its allowance: workerd's "Too many
+// subrequests." for fetch and bindings, and D1's "Too many API requests by single worker invocation."
+const BUDGET_REFUSAL = /too many subrequests|too many api requests by single worker invocation/i;
+
+/** True when `error` is the platform refusing for a spent per-invocation budget, not a receiver failing. */
+export function isBudgetRefusal(error: unknown): boolean {
+  return error instanceof Error && BUDGET_REFUSAL.test(error.message);
+}
