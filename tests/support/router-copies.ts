@@ -52,7 +52,9 @@ export function publishedTexts(patch: string, files: string[]): Record<string, s
     mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
     writeFileSync(path.join(cwd, file), installedText(file));
   }
-  const effects = reversePatch(parsePatchFile(readFileSync(patch, "utf8"))).filter((effect: { path: string }) => files.includes(effect.path));
+  const effects = reversePatch(parsePatchFile(readFileSync(patch, "utf8"))).filter((effect: { path: string }) =>
+    files.includes(effect.path),
+  );
   try {
     executeEffects(effects, { dryRun: true, cwd, bestEffort: false });
   } catch (error) {

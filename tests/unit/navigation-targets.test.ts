@@ -45,7 +45,9 @@ function destination(router: RouterModule, to: string, from: string): URL {
 }
 
 function escapes(router: RouterModule): string[] {
-  return ATTACKS.flatMap((to) => FROM.filter((from) => destination(router, to, from).origin !== ORIGIN).map((from) => `${JSON.stringify(to)} from ${from}`));
+  return ATTACKS.flatMap((to) =>
+    FROM.filter((from) => destination(router, to, from).origin !== ORIGIN).map((from) => `${JSON.stringify(to)} from ${from}`),
+  );
 }
 
 let installed: Record<RouterBuild, RouterModule>;
@@ -70,7 +72,13 @@ describe("navigation targets", () => {
 
   it("resolves the app's own targets as before", () => {
     for (const build of ROUTER_BUILDS) {
-      for (const to of ["/f/contact", "/admin/submissions?form=contact&status=dead", "/admin/forms/a-b/destinations", "..", "thanks/1#top"]) {
+      for (const to of [
+        "/f/contact",
+        "/admin/submissions?form=contact&status=dead",
+        "/admin/forms/a-b/destinations",
+        "..",
+        "thanks/1#top",
+      ]) {
         expect([build, to, destination(installed[build], to, "/f/contact").href]).toEqual([
           build,
           to,

@@ -22,8 +22,8 @@ type ServerModule = { RemixServer: ComponentType<{ context: unknown; url: string
 type ErrorsModule = { deserializeErrors(errors: Record<string, unknown>): Record<string, unknown> };
 const ESM = (file: string) => `@remix-run/react/dist/esm/${file}`;
 const BUILDS = {
-  esm: async <T,>(file: string): Promise<T> => import(/* @vite-ignore */ ESM(file)),
-  cjs: async <T,>(file: string): Promise<T> => require(`@remix-run/react/dist/${file}`),
+  esm: async <T>(file: string): Promise<T> => import(/* @vite-ignore */ ESM(file)),
+  cjs: async <T>(file: string): Promise<T> => require(`@remix-run/react/dist/${file}`),
 };
 type Build = keyof typeof BUILDS;
 
@@ -57,7 +57,16 @@ const MANIFEST_ROUTES = () => ({
   "routes/f.$formId": manifestRoute("routes/f.$formId", "root", "f/:formId"),
 });
 const FUTURE = { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true };
-const DATA_ROUTES = [{ id: "root", path: "", children: [{ id: "routes/_index", index: true }, { id: "routes/f.$formId", path: "f/:formId" }] }];
+const DATA_ROUTES = [
+  {
+    id: "root",
+    path: "",
+    children: [
+      { id: "routes/_index", index: true },
+      { id: "routes/f.$formId", path: "f/:formId" },
+    ],
+  },
+];
 
 /** What a server build holds for the life of the server: its manifest's routes and its route modules. */
 type ServerBuild = { routes: ReturnType<typeof MANIFEST_ROUTES>; modules: ReturnType<typeof ROUTE_MODULES> };
