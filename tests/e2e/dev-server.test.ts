@@ -19,7 +19,7 @@ let persistTo: string;
 let dev: Group;
 
 /** The environment of a person's shell: none of Vitest's own variables, which Vite would read as a test run. */
-function shellEnv(): NodeJS.ProcessEnv {
+function shellEnv(): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "NODE_ENV"));
 }
 
