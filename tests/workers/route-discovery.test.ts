@@ -5,7 +5,7 @@ import { appFetch } from "./helpers";
 
 // Lazy route discovery's /__manifest through the real Worker (functions/fetch.ts, then the built Remix
 // server). Remix 2.17.5 matches every ancestor of every requested path (CVE-2026-55685 /
-// GHSA-chx6-hx7r-mcp5): one request of a 3,800-segment path cost 940 ms of CPU in Node against this
+// GHSA-chx6-hx7r-mcp5): one request of a 3,800-segment path cost 925–943 ms of CPU in Node against this
 // build (ADR 055). The guard refuses such requests before Remix sees them (its catalogue code is on the
 // answer, and it answers before Remix's own version check), while what Gatepost's pages ask still works.
 
