@@ -122,6 +122,8 @@ export const ERRORS = {
   setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
   internal_error: ROUTER_ERRORS.internal_error,
+  // lazy route discovery (/__manifest, ADR 055)
+  route_discovery_too_large: { status: 400, message: "That request asks for more routes than any page here links to." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
