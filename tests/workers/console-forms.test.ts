@@ -213,6 +213,25 @@ describe("console forms: drafts, versions and the live form", () => {
     expect(((await code.json()) as { code: string }).code).toBe("form_defined_in_code");
   });
 
+  it("refuses an id whose settings would be another form's, through the API and the console, for every suffix that can", async () => {
+    // contact-slack's webhook URL would be CONTACT_SLACK_WEBHOOK_URL, form contact's Slack URL.
+    for (const id of ["contact-slack", "feedback-discord"]) {
+      const refused = await api("PUT", `/admin/api/forms/${id}`, { body: sampleDefinition() });
+      expect(refused.status, id).toBe(409);
+      const problem = (await refused.json()) as { code: string; problems: string[] };
+      expect(problem.code).toBe("form_id_settings_clash");
+      expect(problem.problems.join("\n")).toMatch(/_WEBHOOK_URL, which is form "(contact|feedback)"'s (SLACK|DISCORD)_WEBHOOK_URL/);
+    }
+    const appEnv = await consoleAdminEnv();
+    const create = { intent: "create", id: "contact-slack", title: "Contact on Slack" };
+    const viaConsole = await appFetch(adminPost("/admin/forms", create, { Cookie: await sessionCookie("admin", appEnv) }), appEnv);
+    expect(viaConsole.status).toBe(409);
+    expect(await viaConsole.text()).toContain("would share a setting");
+    expect(await countRows("forms")).toBe(0);
+    // The shorter id is the one that keeps its names.
+    expect((await api("PUT", "/admin/api/forms/slack", { body: sampleDefinition() })).status).toBe(201);
+  });
+
   it("escapes whatever an owner types: a label that looks like markup is shown as text", async () => {
     const tricky = sampleDefinition({ title: '<img src=x onerror="alert(1)">' });
     (tricky.fields as Array<Record<string, unknown>>)[0].label = "<script>alert(1)</script>";

@@ -107,6 +107,11 @@ export const ERRORS = {
   form_definition_invalid: { status: 422, message: "The form definition has problems: each one is listed." },
   form_defined_in_code: { status: 409, message: "This form is defined by a file in app/forms/: change it there." },
   form_exists: { status: 409, message: "There is already a form with that id." },
+  form_id_settings_clash: {
+    status: 409,
+    message:
+      "That form id would share a setting's name with another form (contact-slack's CONTACT_SLACK_WEBHOOK_URL is form contact's Slack URL). Choose an id that does not end in -slack or -discord.",
+  },
   form_draft_missing: { status: 409, message: "There is no draft to publish: save one first." },
   form_publish_conflict: { status: 409, message: "Someone else published this form meanwhile. Reload it and publish again." },
   form_field_names_in_use: {
