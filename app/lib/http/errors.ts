@@ -93,7 +93,10 @@ export const ERRORS = {
     message: "The operator console is closed until a password or Cloudflare Access is configured.",
   },
   admin_sign_in_failed: { status: 401, message: "That password is not right." },
-  admin_rate_limited: { status: 429, message: "Too many sign-in attempts from here. Wait 15 minutes and try again." },
+  admin_rate_limited: {
+    status: 429,
+    message: "Too many sign-in attempts from here. Try again once the wait given (Retry-After) has passed; signing in successfully does not count.",
+  },
   admin_check_required: {
     status: 429,
     message: "Many sign-in attempts are being made on this site right now. Complete the check below, then sign in again.",
