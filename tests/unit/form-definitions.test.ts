@@ -116,9 +116,11 @@ describe("the definition check", () => {
   });
 
   it("keeps a draft whose shape is right while naming what is still wrong with it", () => {
-    const draft = withField({ hint: "" });
+    const draft = withField({ label: "" });
     expect(checkFormShape(draft).ok).toBe(true);
-    expect(problemsOf(draft)).toEqual(["probe.code: every visible field needs a hint"]);
+    expect(problemsOf(draft)).toEqual(["probe.code: every field needs a label"]);
+    // A hint is optional: a field without one is no problem.
+    expect(problemsOf(withField({ hint: undefined }))).toEqual([]);
   });
 });
 

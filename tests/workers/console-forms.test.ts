@@ -213,6 +213,19 @@ describe("console forms: drafts, versions and the live form", () => {
     expect(((await code.json()) as { code: string }).code).toBe("form_defined_in_code");
   });
 
+  it("publishes fields without hints, and the editor suggests a hint for each visible one", async () => {
+    const bare = sampleDefinition();
+    for (const field of bare.fields as Array<Record<string, unknown>>) delete field.hint;
+    await putAndPublish("feedback", bare);
+    expect((await appFetch(new Request("http://localhost/f/feedback"), consoleEnv())).status).toBe(200);
+    const appEnv = await consoleAdminEnv();
+    const editor = await appFetch(adminGet("/admin/forms/feedback", await sessionCookie("admin", appEnv)), appEnv);
+    const html = await editor.text();
+    expect(html).toContain("Suggestions");
+    expect(html).toContain("Your name: a hint (shown under the label, read out with the field) would tell people what to enter.");
+    expect(html).not.toContain("to fix before publishing");
+  });
+
   it("refuses an id whose settings would be another form's, through the API and the console, for every suffix that can", async () => {
     // contact-slack's webhook URL would be CONTACT_SLACK_WEBHOOK_URL, form contact's Slack URL.
     for (const id of ["contact-slack", "feedback-discord"]) {

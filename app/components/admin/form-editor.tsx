@@ -101,7 +101,7 @@ function FieldEditor({ field, index, count }: { field: FieldDef; index: number; 
         id={id("hint")}
         name={`${p}hint`}
         label="Hint"
-        hint="Shown under the label, and read out with the field."
+        hint="Optional, and suggested: shown under the label and read out with the field, it tells people what to enter."
         defaultValue={field.hint ?? ""}
         maxLength={500}
         rows={2}
