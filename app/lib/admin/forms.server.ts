@@ -14,6 +14,7 @@ import {
   getFormRow,
   getVersion,
   insertFormStatement,
+  isFormLimitError,
   listFormRows,
   listVersionSummaries,
   publishStatements,
@@ -100,6 +101,7 @@ export async function saveDraft(
   try {
     await ctx.db.batch([write, audit]);
   } catch (error) {
+    if (isFormLimitError(error)) return { ok: false, code: "form_limit_reached" };
     if (/UNIQUE|PRIMARY KEY|constraint failed/i.test(String(error))) return { ok: false, code: "form_exists" };
     throw error;
   }

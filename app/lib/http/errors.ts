@@ -110,6 +110,11 @@ export const ERRORS = {
   form_definition_invalid: { status: 422, message: "The form definition has problems: each one is listed." },
   form_defined_in_code: { status: 409, message: "This form is defined by a file in app/forms/: change it there." },
   form_exists: { status: 409, message: "There is already a form with that id." },
+  form_limit_reached: {
+    status: 409,
+    message:
+      "There are already 200 console forms, the most one deployment keeps (archived ones count, since they keep their submissions). Edit one of them instead.",
+  },
   form_id_settings_clash: {
     status: 409,
     message:
