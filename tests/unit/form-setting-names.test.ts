@@ -26,7 +26,10 @@ describe("form setting names", () => {
         if (longer === shorter || !longer.endsWith(`_${shorter}`)) continue;
         pairs++;
         // contact + SLACK_WEBHOOK_URL = contact-slack + WEBHOOK_URL.
-        const extra = longer.slice(0, -shorter.length - 1).toLowerCase().replaceAll("_", "-");
+        const extra = longer
+          .slice(0, -shorter.length - 1)
+          .toLowerCase()
+          .replaceAll("_", "-");
         const id = `contact-${extra}`;
         expect(formSettingName(id, shorter)).toBe(formSettingName("contact", longer));
         expect(findSettingNameClash(id)).toEqual({

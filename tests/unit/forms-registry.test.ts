@@ -46,7 +46,7 @@ describe("the form registry", () => {
       ],
     });
     expect(() => checkForms([contactForm, broken])).toThrowError(
-      /duplicate form id "contact"[\s\S]*contact\.code: pattern "\(\[a-z" is not a valid regular expression[\s\S]*contact\.nolabel: every field needs a label[\s\S]*field name is reserved/,
+      /duplicate form id "contact"[\s\S]*contact\.code: pattern "\(\[a-z" has a \[ without its \][\s\S]*contact\.nolabel: every field needs a label[\s\S]*field name is reserved/,
     );
   });
 
@@ -60,7 +60,9 @@ describe("the form registry", () => {
       ],
     });
     expect(checkForms([form])).toEqual([form]);
-    expect(suggestionsFor(form)).toEqual(["Shown: a hint (shown under the label, read out with the field) would tell people what to enter."]);
+    expect(suggestionsFor(form)).toEqual([
+      "Shown: a hint (shown under the label, read out with the field) would tell people what to enter.",
+    ]);
     expect(suggestionsFor(contactForm)).toEqual([]);
   });
 

@@ -144,7 +144,7 @@ function FieldEditor({ field, index, count }: { field: FieldDef; index: number; 
           id={id("pattern")}
           name={`${p}pattern`}
           label="Pattern"
-          hint="A regular expression the whole value must match, e.g. [A-Z]{2}[0-9]{4}. Nested repetition such as (a+)+ is refused."
+          hint="What the whole value must match, e.g. [A-Z]{2}[0-9]{4}, in the language RE2 and JavaScript share: no . or \s, and each choice starting with different characters (docs/forms.md#patterns)."
           defaultValue={field.pattern ?? ""}
           maxLength={200}
           autoCapitalize="off"

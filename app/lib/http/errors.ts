@@ -95,7 +95,8 @@ export const ERRORS = {
   admin_sign_in_failed: { status: 401, message: "That password is not right." },
   admin_rate_limited: {
     status: 429,
-    message: "Too many sign-in attempts from here. Try again once the wait given (Retry-After) has passed; signing in successfully does not count.",
+    message:
+      "Too many sign-in attempts from here. Try again once the wait given (Retry-After) has passed; signing in successfully does not count.",
   },
   admin_check_required: {
     status: 429,

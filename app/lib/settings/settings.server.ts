@@ -50,7 +50,10 @@ export function findSettingNameClash(formId: string): SettingNameClash | null {
     const name = formSettingName(formId, suffix);
     for (const otherSuffix of FORM_SETTING_SUFFIXES) {
       if (otherSuffix.length <= suffix.length || !name.endsWith(`_${otherSuffix}`)) continue;
-      const otherFormId = name.slice(0, -otherSuffix.length - 1).toLowerCase().replaceAll("_", "-");
+      const otherFormId = name
+        .slice(0, -otherSuffix.length - 1)
+        .toLowerCase()
+        .replaceAll("_", "-");
       if (otherFormId) return { name, suffix, otherFormId, otherSuffix };
     }
   }
