@@ -53,7 +53,11 @@ describe("the console's guards", () => {
     await page.getByRole("region", { name: "Webhook URL", exact: true }).getByRole("button", { name: "Save" }).click();
     await page.getByText("must not reach inside: 169.254.169.254 is an IP address (linkLocal)", { exact: false }).waitFor(WAIT);
 
-    expect(errors, errors.join("\n")).toEqual([]);
+    // The refusals' own statuses (409 for the id, 400 for the URL) are the only failed loads Chromium may report.
+    expect(
+      errors.filter((e) => !/status of (409|400)/.test(e)),
+      errors.join("\n"),
+    ).toEqual([]);
     await context.close();
   });
 });
