@@ -1,25 +1,9 @@
 import type { CharSet, PatternNode } from "~/lib/forms/pattern-syntax";
+import type { Random } from "./prng";
 
 // Seeded random patterns in the shared language (ADR 089) and values for them, for the tests that
 // compare engines (tests/unit/pattern-language.test.ts in Node, tests/workers/pattern-engines.test.ts
 // in workerd): every run draws the same cases.
-
-export type Random = ReturnType<typeof prng>;
-
-/** mulberry32: a small seeded PRNG, so every run draws the same cases. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
 
 /** Where engines part: no-break space, line and paragraph separators, BOM, newlines, astral characters. */
 export const TRICKY = ["\u00a0", "\u2028", "\u2029", "\ufeff", "\n", "\r", "\t", " ", "😀", "\u{10000}", "é", "ſ", "K"];
