@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isExactOrigin } from "~/lib/http/origin";
 import { isLoopbackHost } from "~/lib/http/loopback";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
-import { patternProblem } from "~/lib/forms/pattern";
+import { patternProblem, publishedPatternProblem } from "~/lib/forms/pattern";
 import { RESERVED_FIELDS } from "~/lib/submit/field-names";
 import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
 
@@ -96,6 +96,12 @@ export const FormDefSchema = z.strictObject({
 export interface CheckOptions {
   /** Local development: a redirect URL may be plain http to a loopback host (ALLOW_LOOPBACK_WEBHOOKS). */
   allowLoopbackHttp?: boolean;
+  /**
+   * A version published before (the catalog's read): its patterns passed the rules of their day, so one
+   * outside today's shared language is still served, matched with RE2 and left out of schema.json with
+   * the reason (ADR 089), rather than the form vanishing. Drafts and publishes pass today's rules.
+   */
+  published?: boolean;
 }
 
 export type DefinitionCheck = { ok: true; form: FormDef } | { ok: false; problems: string[] };
@@ -119,11 +125,24 @@ export function checkFormDef(value: unknown, options: CheckOptions = {}): Defini
   const problems = [...checkForm(form, options), ...checkDestinations(form), ...checkUploads(form)];
   const names = new Set<string>();
   for (const field of form.fields) {
-    problems.push(...checkField(form.id, field));
+    problems.push(...checkField(form.id, field, options));
     if (names.has(field.name)) problems.push(`${form.id}: duplicate field "${field.name}"`);
     names.add(field.name);
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, form };
+}
+
+/**
+ * What would make a definition easier to fill in without being wrong: a visible field without a hint.
+ * The console's editor shows these beside its problems; they never stop a save or a publish.
+ */
+export function suggestionsFor(form: Pick<FormDef, "fields">): string[] {
+  return form.fields
+    .filter((field) => field.type !== "hidden" && !field.hint?.trim())
+    .map(
+      (field) =>
+        `${field.label.trim() || field.name}: a hint (shown under the label, read out with the field) would tell people what to enter.`,
+    );
 }
 
 /** Returns the forms unchanged, or throws an Error naming every problem found. */
@@ -193,17 +212,19 @@ function isSafeRedirect(raw: string, allowLoopbackHttp: boolean): boolean {
   }
 }
 
-function checkField(formId: string, field: FieldDef): string[] {
+function checkField(formId: string, field: FieldDef, { published = false }: CheckOptions): string[] {
   const where = `${formId}.${field.name}`;
   const problems: string[] = [];
   if (!FIELD_NAME.test(field.name)) problems.push(`${where}: field name must be camelCase letters and digits`);
   if (RESERVED_FIELDS.has(field.name)) problems.push(`${where}: field name is reserved`);
   if (!field.label?.trim()) problems.push(`${where}: every field needs a label`);
-  // Hidden fields are never shown; every other field explains itself to screen-reader users too.
-  if (field.type !== "hidden" && !field.hint?.trim()) problems.push(`${where}: every visible field needs a hint`);
   if (field.pattern !== undefined) {
-    const problem = patternProblem(field.pattern);
-    if (problem) problems.push(`${where}: pattern ${JSON.stringify(field.pattern.slice(0, 60))} ${problem}`);
+    const problem = published ? publishedPatternProblem(field.pattern) : patternProblem(field.pattern);
+    if (problem) {
+      problems.push(
+        `${where}: pattern ${JSON.stringify(field.pattern.slice(0, 60))} ${problem} (patterns are written in the language RE2 and JavaScript share: docs/forms.md#patterns)`,
+      );
+    }
   }
   if (field.type === "select" && !field.options?.length) problems.push(`${where}: a select needs options`);
   if (field.options && new Set(field.options.map((o) => o.value)).size !== field.options.length) {

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoader
 import { FormEditorFields } from "~/components/admin/form-editor";
 import { renderToStaticMarkup } from "react-dom/server";
 import { FormField } from "~/components/form-field";
-import { checkFormDef } from "~/forms/check";
+import { checkFormDef, suggestionsFor } from "~/forms/check";
 import type { FormDef } from "~/forms/schema";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { applyFieldEdit, readEditorPost } from "~/lib/admin/form-editor.server";
@@ -46,6 +46,7 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
       published: null,
       summary: null,
       problems: [],
+      suggestions: [],
       changes: [],
       revision: "code",
       preview: null,
@@ -65,6 +66,7 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     published: state.published,
     summary,
     problems: check && !check.ok ? check.problems : [],
+    suggestions: draft ? suggestionsFor(draft) : [],
     changes: state.draft ? describeChanges(state.published, state.draft) : [],
     revision: String(state.row.updated_at),
     preview: draft && check?.ok ? previewMarkup(draft) : null,
@@ -222,6 +224,17 @@ export default function FormPage() {
           <ul>
             {problems.map((problem) => (
               <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {data.suggestions.length > 0 ? (
+        <section className="note" aria-labelledby="suggestions-title">
+          <h2 id="suggestions-title">Suggestions</h2>
+          <p>These are optional: the form can be published without them.</p>
+          <ul>
+            {data.suggestions.map((suggestion) => (
+              <li key={suggestion}>{suggestion}</li>
             ))}
           </ul>
         </section>

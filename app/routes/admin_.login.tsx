@@ -19,6 +19,7 @@ import { ERRORS } from "~/lib/http/errors";
 import { pageMeta } from "~/lib/http/meta";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { waitOf } from "~/lib/text/count";
 
 // Public by nature: the one admin page without a session. Light on purpose (no client library, one
 // field), since it must score 100 in Lighthouse. Indexable, because Lighthouse's SEO audit fails noindex.
@@ -65,7 +66,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   requireSameOrigin(request);
   const form = await readAdminForm(request, SignInFormSchema);
   const env = context.cloudflare.env;
-  const result = await signIn(request, context, form.password, form[TOKEN_FIELD] || null);
+  const result = await signIn(request, context, form.password, form[TOKEN_FIELD] || null, context.now());
   if (result.ok) {
     await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
     return redirect(safeNext(form.next), { status: 303, headers: { "Set-Cookie": result.cookie } });
@@ -75,7 +76,8 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   // What the browser needs to render the check: the public sitekey and the action, never a secret.
   const { siteKey, scriptUrl } = context.settings.turnstile;
   const captcha = "captcha" in result && result.captcha ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION } : null;
-  return json({ code: result.code, captcha }, { status: ERRORS[result.code].status, headers });
+  const retryAfterSeconds = "retryAfterSeconds" in result ? result.retryAfterSeconds : null;
+  return json({ code: result.code, captcha, retryAfterSeconds }, { status: ERRORS[result.code].status, headers });
 });
 
 type Captcha = { siteKey: string; scriptUrl: string; action: string };
@@ -154,7 +156,9 @@ export default function AdminLogin() {
           <input type="hidden" name="next" value={next} />
           {result ? (
             <p className="notice error" role="alert" id="login-error">
-              {ERRORS[result.code].message}
+              {result.retryAfterSeconds !== null
+                ? `Too many sign-in attempts from here. Try again in ${waitOf(result.retryAfterSeconds)}.`
+                : ERRORS[result.code].message}
             </p>
           ) : null}
           <div className="field">

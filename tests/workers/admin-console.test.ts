@@ -128,6 +128,21 @@ describe("submission detail", () => {
     expect(text).toContain("2 attempts logged");
   });
 
+  it("shows a receiver's reply excerpt to admins only: a viewer's page and its data never carry it", async () => {
+    const { dead } = await seedMix();
+    const viewer = await sessionCookie("viewer");
+    const { status, html } = await page(`/admin/submissions/${dead}`, viewer);
+    expect(status).toBe(200);
+    expect(html).not.toContain("upstream exploded");
+    expect(html).not.toContain("Response excerpt");
+    expect(textOf(html)).toContain("1234 ms");
+    const data = await page(`/admin/submissions/${dead}?_data=${encodeURIComponent("routes/admin.submissions.$id")}`, viewer);
+    expect(data.status).toBe(200);
+    expect(data.html).toContain("1234");
+    expect(data.html).not.toContain("upstream exploded");
+    expect((await page(`/admin/submissions/${dead}`)).html).toContain("upstream exploded");
+  });
+
   it("answers 404 for an unknown id", async () => {
     expect((await page("/admin/submissions/nope")).status).toBe(404);
   });

@@ -197,7 +197,7 @@ describe("console forms: drafts, versions and the live form", () => {
     const withControl = sampleDefinition();
     (withControl.fields as Array<Record<string, unknown>>)[1].label = "E-mail\u0007";
     for (const [body, expected] of [
-      [catastrophic, /feedback\.name: pattern "\(a\+\)\+\$" has nested or too many repetitions/],
+      [catastrophic, /feedback\.name: pattern "\(a\+\)\+\$" can match the same text in more than one way/],
       [withControl, /feedback\.email: label: must be one line of plain text/],
     ] as const) {
       const refused = await api("PUT", "/admin/api/forms/feedback", { body });
@@ -211,6 +211,38 @@ describe("console forms: drafts, versions and the live form", () => {
     const code = await api("PUT", "/admin/api/forms/contact", { body: sampleDefinition() });
     expect(code.status).toBe(409);
     expect(((await code.json()) as { code: string }).code).toBe("form_defined_in_code");
+  });
+
+  it("publishes fields without hints, and the editor suggests a hint for each visible one", async () => {
+    const bare = sampleDefinition();
+    for (const field of bare.fields as Array<Record<string, unknown>>) delete field.hint;
+    await putAndPublish("feedback", bare);
+    expect((await appFetch(new Request("http://localhost/f/feedback"), consoleEnv())).status).toBe(200);
+    const appEnv = await consoleAdminEnv();
+    const editor = await appFetch(adminGet("/admin/forms/feedback", await sessionCookie("admin", appEnv)), appEnv);
+    const html = await editor.text();
+    expect(html).toContain("Suggestions");
+    expect(html).toContain("Your name: a hint (shown under the label, read out with the field) would tell people what to enter.");
+    expect(html).not.toContain("to fix before publishing");
+  });
+
+  it("refuses an id whose settings would be another form's, through the API and the console, for every suffix that can", async () => {
+    // contact-slack's webhook URL would be CONTACT_SLACK_WEBHOOK_URL, form contact's Slack URL.
+    for (const id of ["contact-slack", "feedback-discord"]) {
+      const refused = await api("PUT", `/admin/api/forms/${id}`, { body: sampleDefinition() });
+      expect(refused.status, id).toBe(409);
+      const problem = (await refused.json()) as { code: string; problems: string[] };
+      expect(problem.code).toBe("form_id_settings_clash");
+      expect(problem.problems.join("\n")).toMatch(/_WEBHOOK_URL, which is form "(contact|feedback)"'s (SLACK|DISCORD)_WEBHOOK_URL/);
+    }
+    const appEnv = await consoleAdminEnv();
+    const create = { intent: "create", id: "contact-slack", title: "Contact on Slack" };
+    const viaConsole = await appFetch(adminPost("/admin/forms", create, { Cookie: await sessionCookie("admin", appEnv) }), appEnv);
+    expect(viaConsole.status).toBe(409);
+    expect(await viaConsole.text()).toContain("would share a setting");
+    expect(await countRows("forms")).toBe(0);
+    // The shorter id is the one that keeps its names.
+    expect((await api("PUT", "/admin/api/forms/slack", { body: sampleDefinition() })).status).toBe(201);
   });
 
   it("escapes whatever an owner types: a label that looks like markup is shown as text", async () => {

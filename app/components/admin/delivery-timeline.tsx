@@ -23,7 +23,7 @@ function situation(d: Delivery): string {
 }
 
 /** Every destination of a submission with every attempt: time, HTTP status, latency, response excerpt. */
-export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
+export function DeliveryTimeline({ deliveries, showReplies }: { deliveries: Delivery[]; /** Admins only. */ showReplies: boolean }) {
   if (deliveries.length === 0) return <p>This submission has no deliveries.</p>;
   return (
     <>
@@ -50,7 +50,7 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
                     Latency
                   </th>
                   <th scope="col">Error</th>
-                  <th scope="col">Response excerpt</th>
+                  {showReplies ? <th scope="col">Response excerpt</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -60,7 +60,7 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
                     <td>{a.httpStatus ?? (d.destination === "email" || d.destination === "confirmation" ? "—" : "no response")}</td>
                     <td className="num">{a.latencyMs} ms</td>
                     <td>{a.error ?? "—"}</td>
-                    <td>{a.responseExcerpt ? <pre>{a.responseExcerpt}</pre> : "—"}</td>
+                    {showReplies ? <td>{a.responseExcerpt ? <pre>{a.responseExcerpt}</pre> : "—"}</td> : null}
                   </tr>
                 ))}
               </tbody>

@@ -5,7 +5,8 @@ import { refusal } from "~/lib/http/responses.server";
 // (busy, unreachable, over a limit) is thrown as 503 storage_unavailable, not a bug's 500, and logged.
 // A constraint refusing a write (the caller's signal) and our own SQL mistakes pass through unchanged.
 
-const NOT_STORAGE_TROUBLE = /constraint failed|SQLITE_ERROR|syntax error|no such (?:table|column)|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND/i;
+const NOT_STORAGE_TROUBLE =
+  /constraint failed|SQLITE_CONSTRAINT|SQLITE_ERROR|syntax error|no such (?:table|column)|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND/i;
 
 function storageFailure(error: unknown): never {
   if (error instanceof Response || NOT_STORAGE_TROUBLE.test(String(error instanceof Error ? error.message : error))) throw error;

@@ -12,7 +12,7 @@ import {
   signingSecrets,
 } from "~/lib/forms/console-settings.server";
 import type { ErrorCode } from "~/lib/http/errors";
-import { isAllowedWebhookUrl, parseEmailList } from "~/lib/settings/destination-settings.server";
+import { parseEmailList, webhookUrlProblem } from "~/lib/settings/destination-settings.server";
 import { FORM_SETTING_SUFFIXES, formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
 import { deleteSettingStatement, listSettingRows, putSettingStatement } from "~/lib/storage/forms.server";
 
@@ -94,10 +94,16 @@ function checkValue(name: TypedSetting, raw: string, settings: Settings): { ok: 
   switch (name) {
     case "WEBHOOK_URL":
     case "SLACK_WEBHOOK_URL":
-    case "DISCORD_WEBHOOK_URL":
-      return value.length <= 2000 && isAllowedWebhookUrl(value, settings.allowLoopbackHttp)
-        ? { ok: true, value }
-        : { ok: false, message: "Use an https URL (plain http only to this computer in local development)." };
+    case "DISCORD_WEBHOOK_URL": {
+      if (value.length > 2000) return { ok: false, message: "Use a URL of at most 2,000 characters." };
+      const problem = webhookUrlProblem(value, settings.allowLoopbackHttp);
+      return problem
+        ? {
+            ok: false,
+            message: `The URL ${problem}. Use an https URL to a public host name (plain http only to this computer in local development).`,
+          }
+        : { ok: true, value };
+    }
     case "EMAIL_TO": {
       const list = parseEmailList(value);
       return list ? { ok: true, value: list.join(", ") } : { ok: false, message: "Use one or more e-mail addresses, separated by commas." };

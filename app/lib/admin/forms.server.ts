@@ -6,7 +6,7 @@ import { auditStatement } from "~/lib/storage/audit-log.server";
 import { forgetFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
 import { describeChanges } from "~/lib/forms/changes";
 import type { ErrorCode } from "~/lib/http/errors";
-import type { Settings } from "~/lib/settings/settings.server";
+import { findSettingNameClash, type SettingNameClash, type Settings } from "~/lib/settings/settings.server";
 import {
   archiveStatement,
   countFieldValues,
@@ -14,6 +14,7 @@ import {
   getFormRow,
   getVersion,
   insertFormStatement,
+  isFormLimitError,
   listFormRows,
   listVersionSummaries,
   publishStatements,
@@ -82,6 +83,10 @@ export async function saveDraft(
   }
   const form = shape.form;
   const existing = await loadConsoleForm(ctx.db, id);
+  if (!existing) {
+    const clash = findSettingNameClash(id);
+    if (clash) return { ok: false, code: "form_id_settings_clash", problems: [describeClash(id, clash)] };
+  }
   const json = JSON.stringify(form);
   const before = existing?.draft ?? existing?.published ?? null;
   const audit = auditStatement(ctx.db, {
@@ -96,10 +101,15 @@ export async function saveDraft(
   try {
     await ctx.db.batch([write, audit]);
   } catch (error) {
+    if (isFormLimitError(error)) return { ok: false, code: "form_limit_reached" };
     if (/UNIQUE|PRIMARY KEY|constraint failed/i.test(String(error))) return { ok: false, code: "form_exists" };
     throw error;
   }
   return { ok: true, created: !existing, problems: full.ok ? [] : full.problems };
+}
+
+function describeClash(id: string, clash: SettingNameClash): string {
+  return `form id "${id}": its ${clash.suffix} would be ${clash.name}, which is form "${clash.otherFormId}"'s ${clash.otherSuffix}; choose an id that does not end in "-${id.slice(clash.otherFormId.length + 1)}"`;
 }
 
 /** Creates a console form from a definition (new id only). D1 errors throw. */

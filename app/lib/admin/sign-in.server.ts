@@ -4,7 +4,7 @@ import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/ad
 import { deleteAllSessions } from "~/lib/storage/admin-sessions.server";
 import { clientIp, ipSubject, ipv6Prefix48 } from "~/lib/http/client-ip.server";
 import type { RateRule } from "~/lib/http/rate-limit.server";
-import { rateLimitStatement, verdictOfRows } from "~/lib/storage/rate-limits.server";
+import { rateLimitStatement, refundRateLimitStatement, verdictOfRows } from "~/lib/storage/rate-limits.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
@@ -96,7 +96,11 @@ export async function signIn(
       session.set("role", role);
       session.set("ver", await fingerprint(hash));
       try {
-        return { ok: true, user, cookie: await storage.commitSession(session) };
+        const cookie = await storage.commitSession(session);
+        // The attempt was counted before hashing; a right password is no guess, so it does not count
+        // toward the lock-out (an owner signing in often never locks themself out).
+        await refundRateLimitStatement(db, rules, nowMs).run();
+        return { ok: true, user, cookie };
       } catch (error) {
         console.error("admin session could not be stored:", error);
         return { ok: false, code: "storage_unavailable" };

@@ -1,5 +1,5 @@
 import { DEFAULT_CAP, DEFAULT_MAX_FILE_BYTES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
-import { schemaPattern } from "~/lib/forms/pattern";
+import { schemaPatternKeywords } from "~/lib/forms/pattern";
 
 // A form as JSON Schema 2020-12, served at /f/:id/schema.json, so a receiver can check a webhook's
 // `submission.fields` with any kept validator (docs/webhooks.md). It says what validation guarantees
@@ -52,7 +52,7 @@ function fieldSchema(field: FieldDef): JsonSchema {
         type: nullable("string"),
         ...(field.minLength !== undefined ? { minLength: field.minLength } : field.required ? { minLength: 1 } : {}),
         maxLength: field.maxLength ?? DEFAULT_CAP[field.type],
-        ...(field.pattern !== undefined ? { pattern: schemaPattern(field.pattern) } : {}),
+        ...(field.pattern !== undefined ? schemaPatternKeywords(field.pattern) : {}),
         ...(field.type === "email" ? { format: "email" } : field.type === "url" ? { format: "uri" } : {}),
       };
   }

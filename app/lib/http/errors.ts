@@ -93,7 +93,11 @@ export const ERRORS = {
     message: "The operator console is closed until a password or Cloudflare Access is configured.",
   },
   admin_sign_in_failed: { status: 401, message: "That password is not right." },
-  admin_rate_limited: { status: 429, message: "Too many sign-in attempts from here. Wait 15 minutes and try again." },
+  admin_rate_limited: {
+    status: 429,
+    message:
+      "Too many sign-in attempts from here. Try again once the wait given (Retry-After) has passed; signing in successfully does not count.",
+  },
   admin_check_required: {
     status: 429,
     message: "Many sign-in attempts are being made on this site right now. Complete the check below, then sign in again.",
@@ -107,6 +111,16 @@ export const ERRORS = {
   form_definition_invalid: { status: 422, message: "The form definition has problems: each one is listed." },
   form_defined_in_code: { status: 409, message: "This form is defined by a file in app/forms/: change it there." },
   form_exists: { status: 409, message: "There is already a form with that id." },
+  form_limit_reached: {
+    status: 409,
+    message:
+      "There are already 200 console forms, the most one deployment keeps (archived ones count, since they keep their submissions). Edit one of them instead.",
+  },
+  form_id_settings_clash: {
+    status: 409,
+    message:
+      "That form id would share a setting's name with another form (contact-slack's CONTACT_SLACK_WEBHOOK_URL is form contact's Slack URL). Choose an id that does not end in -slack or -discord.",
+  },
   form_draft_missing: { status: 409, message: "There is no draft to publish: save one first." },
   form_publish_conflict: { status: 409, message: "Someone else published this form meanwhile. Reload it and publish again." },
   form_field_names_in_use: {

@@ -204,6 +204,11 @@ export async function loadSubmissionDetail(db: D1Database, id: string) {
   return { ...listed, deliveries };
 }
 
+/** The deliveries with every receiver's reply excerpt dropped: what a viewer may read. */
+export function withoutReplyExcerpts(deliveries: readonly DeliveryView[]): DeliveryView[] {
+  return deliveries.map((d) => ({ ...d, log: d.log.map((attempt) => ({ ...attempt, responseExcerpt: null })) }));
+}
+
 /** A value of a submission that may be an e-mail address, for erase by e-mail to compare in the Worker. */
 export interface EmailCandidate {
   id: string;

@@ -40,6 +40,15 @@ export function rateLimitStatement(
   );
 }
 
+/**
+ * Takes back one hit from each rule's current window (never below zero): for an attempt that turned out
+ * to be no abuse, such as a sign-in with the right password.
+ */
+export function refundRateLimitStatement(db: D1Database, rules: readonly RateRule[], nowMs: number): D1PreparedStatement {
+  const windows = rules.map((rule) => sql`(key = ${windowKey(rule)} AND window_start = ${windowStart(rule, nowMs)})`);
+  return statement(db, sql`UPDATE rate_limits SET count = count - 1 WHERE count > 0 AND (${join(windows, " OR ")})`);
+}
+
 /** SQL true when one more hit would put the rule's window over its limit: for guards that decide before counting. */
 export function ruleIsFull(rule: RateRule, nowMs: number): Sql {
   return sql`COALESCE((SELECT count FROM rate_limits WHERE key = ${windowKey(rule)} AND window_start = ${windowStart(rule, nowMs)}), 0) >= ${rule.limit}`;
