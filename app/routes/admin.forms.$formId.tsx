@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoader
 import { FormEditorFields } from "~/components/admin/form-editor";
 import { renderToStaticMarkup } from "react-dom/server";
 import { FormField } from "~/components/form-field";
+import { en } from "~/lib/i18n/messages/en";
 import { checkFormDef } from "~/forms/check";
 import type { FormDef } from "~/forms/schema";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
@@ -82,7 +83,7 @@ function previewMarkup(draft: FormDef): string {
       <h3>{draft.title}</h3>
       {draft.description ? <p className="lead">{draft.description}</p> : null}
       {draft.fields.map((field) => (
-        <FormField key={field.name} field={{ ...field, name: `preview-${field.name}` }} value="" />
+        <FormField key={field.name} field={{ ...field, name: `preview-${field.name}` }} value="" texts={{ lang: "en", page: en.page }} />
       ))}
     </>,
   );

@@ -1,0 +1,118 @@
+import type { Messages } from "~/lib/i18n/messages/types";
+import { visitorErrors } from "~/lib/i18n/messages/visitor-errors";
+
+export const fr: Messages = {
+  name: "Français",
+  page: {
+    optional: " (facultatif)",
+    choose: "Choisir…",
+    honeypot: "Laissez ce champ vide",
+    send: "Envoyer",
+    sending: "Envoi…",
+    sendingHint: "Envoi de votre formulaire…",
+    submitHint: {
+      loading: "Le formulaire pourra être envoyé une fois la vérification captcha terminée.",
+      ready: "Prêt à envoyer.",
+      expired: "L’envoi sera de nouveau possible une fois la vérification renouvelée.",
+      error: "L’envoi sera possible une fois la vérification captcha ci-dessus réussie.",
+      blocked: "L’envoi sera possible une fois le captcha ci-dessus chargé.",
+    },
+    captcha: {
+      loading: "Nous vérifions que vous êtes humain…",
+      ready: "Vérification terminée — vous pouvez envoyer le formulaire.",
+      expired: "La vérification a expiré et se renouvelle…",
+      error: "La vérification captcha a rencontré un problème.",
+      blocked:
+        "Le captcha n’a pas pu se charger, peut-être à cause d’un bloqueur de contenu ou d’une absence de connexion. Autorisez challenges.cloudflare.com ou vérifiez votre connexion, puis réessayez.",
+      retry: "Relancer le captcha",
+      noscript:
+        "Le captcha a besoin de JavaScript. Activez JavaScript pour ce site, puis rechargez la page pour envoyer le formulaire.",
+    },
+    summaryProblem: "Il y a un problème",
+    summaryNotSent: "Pas encore envoyé",
+    skipLink: "Aller au contenu",
+    footer:
+      "Protégé par Cloudflare Turnstile : rien de ce que vous envoyez n’est conservé avant que la vérification ne réussisse. Propulsé par Gatepost.",
+    fileLimitsOne: "Un fichier {types} de {size} au maximum.",
+    fileLimitsMany: {
+      one: "Jusqu’à {count} fichier, chacun au format {types} et de {size} au maximum.",
+      other: "Jusqu’à {count} fichiers, chacun au format {types} et de {size} au maximum.",
+    },
+    fileTooMany: { one: "« {label} » accepte au plus {count} fichier.", other: "« {label} » accepte au plus {count} fichiers." },
+    fileEmpty: "{name} est vide : choisissez à nouveau le fichier.",
+    fileTooLarge: "{name} dépasse {size}.",
+    fileWrongType: "« {label} » doit être un fichier {types}, et {name} n’en est pas un.",
+  },
+  validation: {
+    single: "« {label} » doit être une seule valeur.",
+    required: "Veuillez remplir « {label} ».",
+    ticked: "Veuillez cocher « {label} » pour continuer.",
+    tooLong: { one: "« {label} » doit faire au plus {count} caractère.", other: "« {label} » doit faire au plus {count} caractères." },
+    tooShort: { one: "« {label} » doit faire au moins {count} caractère.", other: "« {label} » doit faire au moins {count} caractères." },
+    format: "« {label} » n’est pas au format attendu.",
+    email: "« {label} » doit être une adresse e-mail valide, comme nom@example.com.",
+    url: "« {label} » doit être une adresse web commençant par https://.",
+    option: "Choisissez l’une des options proposées pour « {label} ».",
+    number: "« {label} » doit être un nombre.",
+    min: "« {label} » doit être au moins {min}.",
+    max: "« {label} » doit être au plus {max}.",
+    asFile: "« {label} » doit être envoyé comme fichier, dans une requête multipart/form-data.",
+    chooseFile: "Choisissez un fichier pour « {label} ».",
+    uploadTotal: "Les fichiers ensemble doivent faire au plus {size}.",
+  },
+  thanks: {
+    title: "Bien reçu",
+    description: "Ce que vous avez envoyé via « {title} » a bien été reçu.",
+    next: "La suite",
+    stepStored: "Ce que vous avez envoyé via « {title} » a passé la vérification et est conservé en sécurité.",
+    stepHandedOver:
+      "Il est transmis dès maintenant aux personnes qui s’occupent de ce formulaire ; si leur système est occupé, Gatepost réessaie pour vous.",
+    stepDone: "Vous n’avez plus rien à faire : inutile de l’envoyer à nouveau.",
+    reference: "Votre référence",
+    keepReference: "Gardez cette référence si vous avez une question sur votre envoi.",
+    another: "Envoyer un autre message",
+    allForms: "Tous les formulaires",
+  },
+  refusal: {
+    notSent: "Non envoyé",
+    titled: "{title} : non envoyé",
+    nothingKept:
+      "Rien n’a été conservé. Revenez en arrière avec le bouton Précédent de votre navigateur, corrigez ce qui est indiqué et renvoyez le formulaire.",
+    errorCode: "Code d’erreur :",
+    pageNotFound: "Page introuvable",
+    refused: "Nous n’avons pas pu accepter cela",
+    wrong: "Un problème est survenu",
+    home: "Aller à la page d’accueil de Gatepost",
+  },
+  email: { reference: "Référence : {id}" },
+  errors: visitorErrors({
+    captchaRetry: "La vérification captcha a échoué ou a expiré — veuillez réessayer.",
+    captchaUnavailable: "Nous ne pouvons pas vous vérifier pour le moment — réessayez dans une minute.",
+    serverProblem: "Ce formulaire n’est pas disponible pour le moment à cause d’un problème de serveur.",
+    body_too_large: "Ce que vous avez envoyé est trop volumineux (la limite est de 64 Kio).",
+    validation_failed: "Certains champs demandent votre attention.",
+    form_not_found: "Aucun formulaire ne porte ce nom.",
+    not_found: "Il n’y a rien à cette adresse.",
+    method_not_allowed: "Cette adresse n’accepte pas cette méthode.",
+    unsupported_media_type: "Envoyez le formulaire en JSON, encodé en URL ou en multipart/form-data.",
+    malformed_body: "Ce que vous avez envoyé n’a pas pu être lu.",
+    too_many_fields: "Ce que vous avez envoyé contient trop de champs (la limite est de 100).",
+    invalid_text:
+      "Ce que vous avez envoyé contient des caractères qui ne peuvent pas être conservés (encodage défectueux ou caractères de contrôle).",
+    file_not_accepted: "Ce formulaire n’accepte pas de fichiers : envoyez-le sans pièce jointe.",
+    file_too_large: "Un fichier dépasse ce que ce formulaire accepte : les limites sont indiquées à côté du champ.",
+    upload_too_large: "Les fichiers ensemble dépassent ce que ce formulaire accepte : les limites sont indiquées à côté de chaque champ de fichier.",
+    uploads_unavailable:
+      "Nous n’avons pas pu stocker vos fichiers pour le moment, donc rien n’a été enregistré. Veuillez réessayer dans une minute.",
+    turnstile_token_missing: "Veuillez terminer la vérification captcha avant d’envoyer.",
+    storage_unavailable:
+      "Notre base de données est occupée ou injoignable, donc rien n’a été enregistré ni modifié. Veuillez réessayer dans une minute.",
+    origin_not_allowed: "Ce formulaire n’accepte pas d’envois depuis ce site.",
+    rate_limited: "Trop d’envois depuis votre réseau — patientez un peu, puis réessayez.",
+    idempotency_key_reused:
+      "Cet envoi a déjà été fait avec d’autres réponses. Renvoyez le formulaire pour en faire un nouvel envoi.",
+    form_expired: "Ce formulaire est resté ouvert trop longtemps. Vérifiez vos réponses et envoyez-le à nouveau.",
+    form_archived: "Ce formulaire n’accepte plus d’envois.",
+    internal_error: "Un problème est survenu de notre côté.",
+  }),
+};
