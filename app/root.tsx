@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, useLocation, useRouteLoaderData } from "@remix-run/react";
-import { usePageFrame } from "~/components/page-frame";
+import { usePageFrame, useReportHeight } from "~/components/page-frame";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -45,6 +45,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const site = useRouteLoaderData<typeof loader>("root")?.site ?? { name: "Gatepost", logoUrl: null, brand: null };
   // A form's pages speak the visitor's language (the console stays English): lang, dir and the frame's words.
   const frame = usePageFrame();
+  useReportHeight(frame);
   return (
     <html lang={frame.lang} dir={frame.dir}>
       <head>
@@ -63,7 +64,7 @@ export function Layout({ children }: { children: ReactNode }) {
           />
         ) : null}
       </head>
-      <body>
+      <body className={frame.embed ? "embed" : undefined}>
         <a className="skip-link" href="#main">
           {frame.skipLink}
         </a>

@@ -3,18 +3,12 @@ import type { FieldDef } from "~/forms/schema";
 import { acceptAttribute, fileLimitsOf, formatBytes, sniffFileType, typeLabels } from "~/lib/uploads/file-types";
 import { fill } from "~/lib/text/fill";
 import type { FieldTexts } from "~/lib/i18n/messages/types";
+import { fileLimitsText } from "~/lib/i18n/file-limits";
 
 // A file field: its label, its hint, the limits the server holds it to, and its error, all wired to
 // the input for assistive technology. Once files are chosen the page checks them as the server will
 // (count, size, and the type their first bytes show) and says what is wrong at once, before anything
 // is sent; the server checks again and its word is final. Without JavaScript only the server checks.
-
-/** The limits as a person reads them: "A PDF file of up to 10 MB." */
-export function fileLimitsText(field: FieldDef, { lang, page }: FieldTexts): string {
-  const limits = fileLimitsOf(field);
-  const vars = { count: limits.maxFiles, types: typeLabels(limits.types, lang), size: formatBytes(limits.maxBytes) };
-  return fill(limits.maxFiles > 1 ? page.fileLimitsMany : page.fileLimitsOne, vars, lang);
-}
 
 /** What is wrong with the chosen files, by the same rules and words as the server, or null. */
 async function checkChosen(field: FieldDef, files: readonly File[], { lang, page }: FieldTexts): Promise<string | null> {

@@ -281,7 +281,8 @@ function checkTranslations(form: FormDef): string[] {
   for (const [lang, translation] of Object.entries(form.translations ?? {})) {
     if (!translation) continue;
     if (!languages.includes(lang as never)) problems.push(`${form.id}: translations.${lang} is for a language the form does not offer`);
-    else if (lang === languages[0]) problems.push(`${form.id}: translations.${lang} is the form's own language: write those texts in the form itself`);
+    else if (lang === languages[0])
+      problems.push(`${form.id}: translations.${lang} is the form's own language: write those texts in the form itself`);
   }
   return problems;
 }

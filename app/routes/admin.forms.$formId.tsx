@@ -206,6 +206,7 @@ export default function FormPage() {
       <p className="links">
         {data.version !== null && data.summary?.status !== "archived" ? <a href={`/f/${data.id}`}>Open the form</a> : null}
         <Link to={`/admin/forms/${data.id}/destinations`}>Destinations</Link>
+        <Link to={`/admin/forms/${data.id}/embed`}>Embed on your site</Link>
         {data.version !== null ? <a href={`/f/${data.id}/schema.json`}>JSON Schema</a> : null}
         <a href={`/admin/forms/${data.id}/export?format=ts`}>Export as a form file</a>
         <a href={`/admin/forms/${data.id}/export?format=json`}>Export as JSON</a>

@@ -78,7 +78,9 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   const { siteKey, scriptUrl } = context.settings.turnstile;
   // The console speaks English; the widget's words come with the answer, so the page ships no catalogue.
   const captcha =
-    "captcha" in result && result.captcha ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION, texts: en.page.captcha, language: "en" } : null;
+    "captcha" in result && result.captcha
+      ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION, texts: en.page.captcha, language: "en" }
+      : null;
   return json({ code: result.code, captcha }, { status: ERRORS[result.code].status, headers });
 });
 

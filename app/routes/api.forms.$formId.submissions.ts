@@ -20,7 +20,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (request.method !== "OPTIONS") return problemJson("method_not_allowed", new Headers({ Allow: ALLOW }));
   const found = await findForm(context, params.formId);
   if (!found.ok) return problemJson(found.code, new Headers({ Vary: "Origin" }));
-  const allowed = allowedOriginsFor(found.live.form, context.settings.forms);
+  const allowed = allowedOriginsFor(found.live.form, catalogSettings(context.settings, found.catalog).forms);
   return answerPreflight(request, allowed) ?? problemJson("origin_not_allowed", new Headers({ Vary: "Origin" }));
 }
 
@@ -39,13 +39,24 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       ? problemJson(code, headers, fieldErrors, {}, errorText(code, lang))
       : problemHtml(code, shown, headers, fieldErrors, htmlRefusalWords(code, lang, shown.title));
   const { env, ctx } = context.cloudflare;
-  const origin = checkOrigin(request, allowedOriginsFor(form, context.settings.forms));
+  const settings = catalogSettings(context.settings, catalog);
+  const origin = checkOrigin(request, allowedOriginsFor(form, settings.forms));
   const headers = corsHeaders(origin.ok ? origin.corsOrigin : null);
   if (live.archived) return refuse("form_archived", headers);
 
   const { mailer, now } = context;
-  const settings = catalogSettings(context.settings, catalog);
-  const result = await acceptSubmission({ request, form, formVersion: live.version, env, settings, ctx, mailer, now, channel: "api", lang });
+  const result = await acceptSubmission({
+    request,
+    form,
+    formVersion: live.version,
+    env,
+    settings,
+    ctx,
+    mailer,
+    now,
+    channel: "api",
+    lang,
+  });
   if (result.rate) rateLimitHeaders(result.rate.verdict, result.rate.rules).forEach((value, name) => headers.set(name, value));
   if (!result.ok && result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   if (result.ok) {

@@ -12,6 +12,9 @@ import { CaptchaWidget, type CaptchaStatus } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
 import { FormField } from "~/components/form-field";
 import { catalogSettings, findForm } from "~/lib/forms/live.server";
+import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
+import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers.server";
+import { allowedOriginsFor } from "~/lib/settings/forms.server";
 import { acceptSubmission } from "~/lib/submit/accept.server";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/http/errors";
@@ -29,8 +32,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(
 
 // Refusals carry their code and, for 429, Retry-After and RateLimit; Remix drops action headers
 // unless the route passes them on.
-export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
-  actionHeaders.has(ERROR_CODE_HEADER) ? actionHeaders : loaderHeaders;
+// A framed page's refused post keeps the loader's frame-ancestors, so it stays in its frame.
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  if (!actionHeaders.has(ERROR_CODE_HEADER)) return loaderHeaders;
+  const framed = loaderHeaders.get(FRAME_ANCESTORS_HEADER);
+  const headers = new Headers(actionHeaders);
+  if (framed) headers.set(FRAME_ANCESTORS_HEADER, framed);
+  return headers;
+};
 
 /** The language of this visit, of those the form offers (?lang=, then Accept-Language). */
 function languageFor(form: FormDef, request: Request) {
@@ -43,6 +52,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const lang = languageFor(found.live.form, request);
   if (found.live.archived) throw refusal("form_archived", refusalPage("form_archived", lang));
   const form = localizeForm(found.live.form, lang);
+  const allowed = allowedOriginsFor(form, catalogSettings(context.settings, found.catalog).forms);
+  const view = embedViewOf(request, allowed);
   const { turnstile, forms } = context.settings;
   const secret = forms.signingSecret;
   const { id, title, description, fields } = form;
@@ -53,6 +64,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       form: { id, title, description, fields },
       // One language's texts, not the catalogues: the page ships only what it shows (ADR 075).
       i18n: pageLanguage(lang),
+      embed: view.embed,
+      embedParent: view.parent,
       siteKey: turnstile.siteKey,
       scriptUrl: turnstile.scriptUrl,
       // Without the secret there is no stamp, and the action refuses the post (fail closed).
@@ -60,7 +73,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       sid,
     },
     // The stamp and submission id are per visit: a shared cache must never hand them to someone else.
-    { headers: { "Cache-Control": "private, no-store", Vary: "Accept-Language" } },
+    { headers: embedHeaders(view, allowed, new Headers({ "Cache-Control": "private, no-store", Vary: "Accept-Language" })) },
   );
 }
 
@@ -75,9 +88,21 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { env, ctx } = context.cloudflare;
   const { mailer, now } = context;
   const settings = catalogSettings(context.settings, catalog);
-  const result = await acceptSubmission({ request, form, formVersion: live.version, env, settings, ctx, mailer, now, channel: "page", lang });
-  // The thank-you page speaks the language the submission was made in (kept with it).
-  if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
+  const result = await acceptSubmission({
+    request,
+    form,
+    formVersion: live.version,
+    env,
+    settings,
+    ctx,
+    mailer,
+    now,
+    channel: "page",
+    lang,
+  });
+  // The thank-you page speaks the language the submission was made in (kept with it); framed, it stays framed.
+  const view = embedViewOf(request, allowedOriginsFor(form, settings.forms));
+  if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}${embedQuery(view)}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   return refuse(result.code, lang, headers, result.fieldErrors, result.values, result.keep);
@@ -126,12 +151,14 @@ export default function FormPage() {
     <>
       <h1>{form.title}</h1>
       <p className="lead">{form.description}</p>
-      {result ? <ErrorSummary
+      {result ? (
+        <ErrorSummary
           fields={form.fields}
           errors={errors}
           message={message}
           titles={{ problem: page.summaryProblem, notSent: page.summaryNotSent }}
-        /> : null}
+        />
+      ) : null}
       <Form
         method="post"
         encType={form.fields.some((field) => field.type === "file") ? "multipart/form-data" : undefined}

@@ -1,6 +1,8 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { findForm } from "~/lib/forms/live.server";
+import { catalogSettings, findForm } from "~/lib/forms/live.server";
+import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
+import { allowedOriginsFor } from "~/lib/settings/forms.server";
 import { pageMeta } from "~/lib/http/meta";
 import { refusal } from "~/lib/http/responses.server";
 import { getSubmission } from "~/lib/storage/submissions.server";
@@ -26,20 +28,30 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const lang = new URL(request.url).searchParams.has("lang") ? chooseLanguage(offered, request) : kept;
   if (!submission) throw refusal("not_found", refusalPage("not_found", lang));
   const form = localizeForm(found.live.form, lang);
-  return {
-    title: form.title,
-    formId: form.id,
-    message: form.successMessage,
-    reference: submission.id,
-    i18n: pageLanguage(lang),
-    thanks: messagesOf(lang).thanks,
-  };
+  const allowed = allowedOriginsFor(form, catalogSettings(context.settings, found.catalog).forms);
+  const view = embedViewOf(request, allowed);
+  return json(
+    {
+      title: form.title,
+      formId: form.id,
+      message: form.successMessage,
+      reference: submission.id,
+      i18n: pageLanguage(lang),
+      thanks: messagesOf(lang).thanks,
+      embed: view.embed,
+      embedParent: view.parent,
+      embedQuery: embedQuery(view),
+    },
+    { headers: embedHeaders(view, allowed) },
+  );
 }
 
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export default function Thanks() {
-  const { title, formId, message, reference, i18n, thanks } = useLoaderData<typeof loader>();
-  // Another submission starts in the same language.
-  const again = `/f/${formId}?lang=${i18n.lang}`;
+  const { title, formId, message, reference, i18n, thanks, embed, embedQuery } = useLoaderData<typeof loader>();
+  // Another submission starts in the same language, framed when this page is.
+  const again = `/f/${formId}${embedQuery || "?"}${embedQuery ? "&" : ""}lang=${i18n.lang}`;
   return (
     <>
       <div className="done-mark" aria-hidden="true">
@@ -64,7 +76,7 @@ export default function Thanks() {
       <p className="small">{thanks.keepReference}</p>
       <p className="links">
         <Link to={again}>{thanks.another}</Link>
-        <Link to="/">{thanks.allForms}</Link>
+        {embed ? null : <Link to="/">{thanks.allForms}</Link>}
       </p>
     </>
   );

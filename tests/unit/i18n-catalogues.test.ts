@@ -63,7 +63,10 @@ describe("the message catalogues", () => {
     const categories = new Set(Array.from({ length: 2001 }, (_, n) => rules.select(n)));
     for (const [key, message] of leaves(CATALOGUES[lang])) {
       if (typeof message === "string" || Object.keys(message).length === 1) continue;
-      expect([...categories].filter((category) => !(category in message)), `${lang} ${key}`).toEqual([]);
+      expect(
+        [...categories].filter((category) => !(category in message)),
+        `${lang} ${key}`,
+      ).toEqual([]);
     }
   });
 
@@ -149,7 +152,11 @@ describe("forms in many languages", () => {
   });
 
   it("refuses translations for languages not offered or its own, and a language twice", () => {
-    const base = { ...contactForm, languages: ["en", "de"], translations: { en: {}, de: { fields: { phone: { label: "Telefon" } } }, fr: {} } };
+    const base = {
+      ...contactForm,
+      languages: ["en", "de"],
+      translations: { en: {}, de: { fields: { phone: { label: "Telefon" } } }, fr: {} },
+    };
     const check = checkFormDef(base);
     expect(check.ok).toBe(false);
     expect(!check.ok && check.problems).toEqual([

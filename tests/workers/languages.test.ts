@@ -15,7 +15,9 @@ import { apiPost, appFetch, at, clearTables, formPost, standin, standinToken, te
 const VALID = { name: "Grace Hopper", email: "grace@example.org", message: "A ship in port is safe." };
 
 function page(query: string, acceptLanguage?: string) {
-  return appFetch(new Request(`http://localhost/f/contact${query}`, { headers: acceptLanguage ? { "Accept-Language": acceptLanguage } : {} }));
+  return appFetch(
+    new Request(`http://localhost/f/contact${query}`, { headers: acceptLanguage ? { "Accept-Language": acceptLanguage } : {} }),
+  );
 }
 
 /** The decoded parts of a base64 MIME message, as a mail client shows them. */
@@ -64,7 +66,11 @@ describe("a form page in the visitor's language", () => {
 
   it("words a refused post's summary and field errors in the visitor's language", async () => {
     const res = await appFetch(
-      formPost("/f/contact", { name: "", email: "nope", message: VALID.message, "cf-turnstile-response": standinToken() }, { "Accept-Language": "ja" }),
+      formPost(
+        "/f/contact",
+        { name: "", email: "nope", message: VALID.message, "cf-turnstile-response": standinToken() },
+        { "Accept-Language": "ja" },
+      ),
     );
     expect(res.status).toBe(422);
     const html = await res.text();
@@ -82,13 +88,21 @@ describe("a form page in the visitor's language", () => {
 
 describe("after the post", () => {
   it("keeps the language: the thank-you page and the confirmation e-mail speak it", async () => {
-    const confirmEnv = testEnv({ EMAIL_FROM: "forms@example.org", CONTACT_CONFIRMATION: "on", CONTACT_EMAIL_TO: "", CONTACT_WEBHOOK_URL: "" });
+    const confirmEnv = testEnv({
+      EMAIL_FROM: "forms@example.org",
+      CONTACT_CONFIRMATION: "on",
+      CONTACT_EMAIL_TO: "",
+      CONTACT_WEBHOOK_URL: "",
+    });
     // The first try right after the answer is refused; the drain sends it with a recording mailer.
     const refusing: SendEmailBinding = { send: async () => Promise.reject(new Error("not verified")) };
-    const posted = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }, { "Accept-Language": "de" }), {
-      ...confirmEnv,
-      SEND_EMAIL: refusing,
-    } as Env);
+    const posted = await appFetch(
+      formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }, { "Accept-Language": "de" }),
+      {
+        ...confirmEnv,
+        SEND_EMAIL: refusing,
+      } as Env,
+    );
     expect(posted.status).toBe(303);
     const location = posted.headers.get("location")!;
     const id = location.split("/").pop()!;

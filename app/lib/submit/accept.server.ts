@@ -2,7 +2,7 @@ import type { FormDef } from "~/forms/schema";
 import { checkOrigin } from "~/lib/http/cors.server";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
-import { allowedOriginsFor, rateLimitsFor } from "~/lib/settings/forms.server";
+import { allowedOriginsFor, embedHostnamesFor, rateLimitsFor } from "~/lib/settings/forms.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/submit/field-names";
 import { judgeApiPost, judgePagePost, type PageVerdict } from "~/lib/submit/honeypot.server";
@@ -138,7 +138,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     verifyUrl: settings.turnstile.verifyUrl,
     remoteIp: ip,
     expectedAction: form.id,
-    expectedHostnames: expectedHostnames(settings.turnstile, request),
+    expectedHostnames: expectedHostnames(settings.turnstile, request, embedHostnamesFor(form, formSettings)),
   });
   // Read after the provider's answer, which may take seconds: the hit counts in the window it lands in.
   const nowMs = now();

@@ -13,8 +13,6 @@ const PLACEHOLDER = /\{(\w+)\}/g;
 /** The message in `lang` with its placeholders filled; an unknown placeholder stays as written. */
 export function fill(message: Message, vars: Record<string, string | number> = {}, lang = "en"): string {
   const template =
-    typeof message === "string"
-      ? message
-      : (message[new Intl.PluralRules(lang).select(Number(vars.count ?? 0))] ?? message.other);
+    typeof message === "string" ? message : (message[new Intl.PluralRules(lang).select(Number(vars.count ?? 0))] ?? message.other);
   return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : whole));
 }

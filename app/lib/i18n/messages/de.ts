@@ -48,7 +48,10 @@ export const de: Messages = {
     required: "Bitte füllen Sie „{label}“ aus.",
     ticked: "Bitte setzen Sie bei „{label}“ ein Häkchen, um fortzufahren.",
     tooLong: { one: "„{label}“ darf höchstens {count} Zeichen lang sein.", other: "„{label}“ darf höchstens {count} Zeichen lang sein." },
-    tooShort: { one: "„{label}“ muss mindestens {count} Zeichen lang sein.", other: "„{label}“ muss mindestens {count} Zeichen lang sein." },
+    tooShort: {
+      one: "„{label}“ muss mindestens {count} Zeichen lang sein.",
+      other: "„{label}“ muss mindestens {count} Zeichen lang sein.",
+    },
     format: "„{label}“ hat nicht das erwartete Format.",
     email: "„{label}“ muss eine gültige E-Mail-Adresse sein, zum Beispiel name@example.com.",
     url: "„{label}“ muss eine Webadresse sein, die mit https:// beginnt.",

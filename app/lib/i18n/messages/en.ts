@@ -36,7 +36,10 @@ export const en: Messages = {
     summaryNotSent: "Not sent yet",
     ...EN_FRAME,
     fileLimitsOne: "A {types} file of up to {size}.",
-    fileLimitsMany: { one: "Up to {count} file, each a {types} file of up to {size}.", other: "Up to {count} files, each a {types} file of up to {size}." },
+    fileLimitsMany: {
+      one: "Up to {count} file, each a {types} file of up to {size}.",
+      other: "Up to {count} files, each a {types} file of up to {size}.",
+    },
     fileTooMany: { one: "{label} takes at most {count} file.", other: "{label} takes at most {count} files." },
     fileEmpty: "{name} is empty: choose the file again.",
     fileTooLarge: "{name} is larger than {size}.",
@@ -64,7 +67,8 @@ export const en: Messages = {
     description: "What you sent through “{title}” was received.",
     next: "What happens next",
     stepStored: "What you sent through “{title}” passed the human check and is stored safely.",
-    stepHandedOver: "It is being handed to the people who look after this form now; if their system is busy, Gatepost keeps trying for you.",
+    stepHandedOver:
+      "It is being handed to the people who look after this form now; if their system is busy, Gatepost keeps trying for you.",
     stepDone: "There is nothing more to do: no need to send it again.",
     reference: "Your reference",
     keepReference: "Keep the reference if you need to ask about what you sent.",

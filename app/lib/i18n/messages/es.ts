@@ -96,12 +96,12 @@ export const es: Messages = {
     unsupported_media_type: "Envía el formulario como JSON, codificado como URL o como multipart/form-data.",
     malformed_body: "No se ha podido leer lo que has enviado.",
     too_many_fields: "Lo que has enviado tiene demasiados campos (el límite es de 100).",
-    invalid_text:
-      "Lo que has enviado contiene caracteres que no se pueden guardar (codificación dañada o caracteres de control).",
+    invalid_text: "Lo que has enviado contiene caracteres que no se pueden guardar (codificación dañada o caracteres de control).",
     file_not_accepted: "Este formulario no admite archivos: envíalo sin adjuntos.",
     file_too_large: "Un archivo es más grande de lo que admite este formulario: los límites aparecen junto al campo.",
     upload_too_large: "Los archivos juntos superan lo que admite este formulario: los límites aparecen junto a cada campo de archivo.",
-    uploads_unavailable: "Ahora mismo no hemos podido guardar tus archivos, así que no se ha guardado nada. Inténtalo de nuevo dentro de un minuto.",
+    uploads_unavailable:
+      "Ahora mismo no hemos podido guardar tus archivos, así que no se ha guardado nada. Inténtalo de nuevo dentro de un minuto.",
     turnstile_token_missing: "Completa la verificación captcha antes de enviar.",
     storage_unavailable:
       "Nuestra base de datos está ocupada o no responde, así que no se ha guardado ni cambiado nada. Inténtalo de nuevo dentro de un minuto.",

@@ -25,8 +25,7 @@ export const fr: Messages = {
       blocked:
         "Le captcha n’a pas pu se charger, peut-être à cause d’un bloqueur de contenu ou d’une absence de connexion. Autorisez challenges.cloudflare.com ou vérifiez votre connexion, puis réessayez.",
       retry: "Relancer le captcha",
-      noscript:
-        "Le captcha a besoin de JavaScript. Activez JavaScript pour ce site, puis rechargez la page pour envoyer le formulaire.",
+      noscript: "Le captcha a besoin de JavaScript. Activez JavaScript pour ce site, puis rechargez la page pour envoyer le formulaire.",
     },
     summaryProblem: "Il y a un problème",
     summaryNotSent: "Pas encore envoyé",
@@ -101,7 +100,8 @@ export const fr: Messages = {
       "Ce que vous avez envoyé contient des caractères qui ne peuvent pas être conservés (encodage défectueux ou caractères de contrôle).",
     file_not_accepted: "Ce formulaire n’accepte pas de fichiers : envoyez-le sans pièce jointe.",
     file_too_large: "Un fichier dépasse ce que ce formulaire accepte : les limites sont indiquées à côté du champ.",
-    upload_too_large: "Les fichiers ensemble dépassent ce que ce formulaire accepte : les limites sont indiquées à côté de chaque champ de fichier.",
+    upload_too_large:
+      "Les fichiers ensemble dépassent ce que ce formulaire accepte : les limites sont indiquées à côté de chaque champ de fichier.",
     uploads_unavailable:
       "Nous n’avons pas pu stocker vos fichiers pour le moment, donc rien n’a été enregistré. Veuillez réessayer dans une minute.",
     turnstile_token_missing: "Veuillez terminer la vérification captcha avant d’envoyer.",
@@ -109,8 +109,7 @@ export const fr: Messages = {
       "Notre base de données est occupée ou injoignable, donc rien n’a été enregistré ni modifié. Veuillez réessayer dans une minute.",
     origin_not_allowed: "Ce formulaire n’accepte pas d’envois depuis ce site.",
     rate_limited: "Trop d’envois depuis votre réseau — patientez un peu, puis réessayez.",
-    idempotency_key_reused:
-      "Cet envoi a déjà été fait avec d’autres réponses. Renvoyez le formulaire pour en faire un nouvel envoi.",
+    idempotency_key_reused: "Cet envoi a déjà été fait avec d’autres réponses. Renvoyez le formulaire pour en faire un nouvel envoi.",
     form_expired: "Ce formulaire est resté ouvert trop longtemps. Vérifiez vos réponses et envoyez-le à nouveau.",
     form_archived: "Ce formulaire n’accepte plus d’envois.",
     internal_error: "Un problème est survenu de notre côté.",

@@ -25,7 +25,8 @@ export const nl: Messages = {
       blocked:
         "De captcha kon niet laden, misschien omdat een contentblocker hem tegenhield of er geen verbinding is. Sta challenges.cloudflare.com toe of controleer uw verbinding en probeer het opnieuw.",
       retry: "Captcha opnieuw proberen",
-      noscript: "De captcha heeft JavaScript nodig. Zet JavaScript aan voor deze site en laad de pagina opnieuw om het formulier te versturen.",
+      noscript:
+        "De captcha heeft JavaScript nodig. Zet JavaScript aan voor deze site en laad de pagina opnieuw om het formulier te versturen.",
     },
     summaryProblem: "Er is een probleem",
     summaryNotSent: "Nog niet verstuurd",
@@ -106,7 +107,8 @@ export const nl: Messages = {
       "Onze database is bezet of onbereikbaar, dus er is niets bewaard of gewijzigd. Probeer het over een minuut opnieuw.",
     origin_not_allowed: "Dit formulier neemt geen inzendingen van die site aan.",
     rate_limited: "Te veel inzendingen vanaf uw netwerk — wacht even en probeer het opnieuw.",
-    idempotency_key_reused: "Deze inzending is al met andere antwoorden verstuurd. Verstuur het formulier opnieuw om er een nieuwe van te maken.",
+    idempotency_key_reused:
+      "Deze inzending is al met andere antwoorden verstuurd. Verstuur het formulier opnieuw om er een nieuwe van te maken.",
     form_expired: "Dit formulier stond te lang open. Controleer uw antwoorden en verstuur het opnieuw.",
     form_archived: "Dit formulier neemt geen inzendingen meer aan.",
     internal_error: "Er ging aan onze kant iets mis.",

@@ -92,8 +92,7 @@ export const pl: Messages = {
   refusal: {
     notSent: "Nie wysłano",
     titled: "{title}: nie wysłano",
-    nothingKept:
-      "Nic nie zostało zapisane. Wróć przyciskiem Wstecz w przeglądarce, popraw wskazane pola i wyślij formularz ponownie.",
+    nothingKept: "Nic nie zostało zapisane. Wróć przyciskiem Wstecz w przeglądarce, popraw wskazane pola i wyślij formularz ponownie.",
     errorCode: "Kod błędu:",
     pageNotFound: "Nie znaleziono strony",
     refused: "Nie mogliśmy tego przyjąć",

@@ -100,7 +100,8 @@ export const pt: Messages = {
     file_not_accepted: "Este formulário não aceita ficheiros: envie-o sem anexos.",
     file_too_large: "Um ficheiro é maior do que este formulário aceita: os limites aparecem junto ao campo.",
     upload_too_large: "Os ficheiros juntos são maiores do que este formulário aceita: os limites aparecem junto a cada campo de ficheiro.",
-    uploads_unavailable: "Não conseguimos guardar os seus ficheiros neste momento, por isso nada foi guardado. Tente de novo dentro de um minuto.",
+    uploads_unavailable:
+      "Não conseguimos guardar os seus ficheiros neste momento, por isso nada foi guardado. Tente de novo dentro de um minuto.",
     turnstile_token_missing: "Conclua a verificação captcha antes de enviar.",
     storage_unavailable:
       "A nossa base de dados está ocupada ou inacessível, por isso nada foi guardado nem alterado. Tente de novo dentro de um minuto.",

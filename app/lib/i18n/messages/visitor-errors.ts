@@ -35,7 +35,12 @@ export type VisitorErrorTexts = Record<Exclude<VisitorErrorCode, Shared>, string
 };
 
 /** Every visitor-facing code's message in one language. */
-export function visitorErrors({ captchaRetry, captchaUnavailable, serverProblem, ...own }: VisitorErrorTexts): Record<VisitorErrorCode, string> {
+export function visitorErrors({
+  captchaRetry,
+  captchaUnavailable,
+  serverProblem,
+  ...own
+}: VisitorErrorTexts): Record<VisitorErrorCode, string> {
   const spread = (codes: readonly Shared[], message: string) => Object.fromEntries(codes.map((code) => [code, message]));
   return {
     ...own,
