@@ -5,6 +5,7 @@ import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, FIELD_TYPES, UPLOAD_T
 import { patternProblem, publishedPatternProblem } from "~/lib/forms/pattern";
 import { RESERVED_FIELDS } from "~/lib/submit/field-names";
 import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
+import { LANGUAGES } from "~/lib/i18n/languages";
 
 // The one check of a form definition, whether it comes from a file in app/forms/ or from the console
 // (stored in D1): a zod schema for its shape and bounds, then the rules that span fields. Whatever an
@@ -77,9 +78,34 @@ const DestinationSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("confirmation"), subject: line(200), text: paragraph(5000) }),
 ]);
 
+/** The owner's texts in one more language, bounded as the originals are. */
+const TranslationSchema = z.strictObject({
+  title: line(120).min(1).optional(),
+  description: paragraph(1000).optional(),
+  successMessage: paragraph(1000).min(1).optional(),
+  fields: z
+    .record(
+      z.string().max(40),
+      z.strictObject({
+        label: line(200).min(1).optional(),
+        hint: paragraph(500).optional(),
+        patternMessage: line(200).optional(),
+        options: z
+          .record(z.string().max(200), line(200).min(1))
+          .refine((options) => Object.keys(options).length <= 200, "must list at most 200 options")
+          .optional(),
+      }),
+    )
+    .refine((fields) => Object.keys(fields).length <= MAX_FIELDS, `must list at most ${MAX_FIELDS} fields`)
+    .optional(),
+  confirmation: z.strictObject({ subject: line(200).min(1).optional(), text: paragraph(5000).min(1).optional() }).optional(),
+});
+
 /** A form definition's shape and bounds. checkFormDef adds the rules that span fields. */
 export const FormDefSchema = z.strictObject({
   id: z.string().max(32),
+  languages: z.array(z.enum(LANGUAGES)).min(1).max(LANGUAGES.length).optional(),
+  translations: z.partialRecord(z.enum(LANGUAGES), TranslationSchema).optional(),
   title: line(120).min(1),
   description: paragraph(1000),
   fields: z.array(FieldSchema).min(1).max(MAX_FIELDS),
@@ -122,7 +148,7 @@ export function checkFormDef(value: unknown, options: CheckOptions = {}): Defini
   const shape = checkFormShape(value);
   if (!shape.ok) return shape;
   const form = shape.form;
-  const problems = [...checkForm(form, options), ...checkDestinations(form), ...checkUploads(form)];
+  const problems = [...checkForm(form, options), ...checkDestinations(form), ...checkUploads(form), ...checkTranslations(form)];
   const names = new Set<string>();
   for (const field of form.fields) {
     problems.push(...checkField(form.id, field, options));
@@ -261,6 +287,23 @@ function checkDestinations(form: FormDef): string[] {
     if (destination.kind === "confirmation") {
       if (!destination.subject.trim() || !destination.text.trim()) problems.push(`${form.id}: a confirmation needs its subject and text`);
     }
+  }
+  return problems;
+}
+
+/**
+ * Each language once, translations only for the other languages offered. A translation of a field or
+ * option the form no longer has is ignored, so removing a field never needs every translation edited.
+ */
+function checkTranslations(form: FormDef): string[] {
+  const problems: string[] = [];
+  const languages = form.languages ?? ["en"];
+  if (new Set(languages).size !== languages.length) problems.push(`${form.id}: languages lists a language twice`);
+  for (const [lang, translation] of Object.entries(form.translations ?? {})) {
+    if (!translation) continue;
+    if (!languages.includes(lang as never)) problems.push(`${form.id}: translations.${lang} is for a language the form does not offer`);
+    else if (lang === languages[0])
+      problems.push(`${form.id}: translations.${lang} is the form's own language: write those texts in the form itself`);
   }
   return problems;
 }

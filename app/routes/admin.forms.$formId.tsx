@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoader
 import { FormEditorFields } from "~/components/admin/form-editor";
 import { renderToStaticMarkup } from "react-dom/server";
 import { FormField } from "~/components/form-field";
+import { en } from "~/lib/i18n/messages/en";
 import { checkFormDef, suggestionsFor } from "~/forms/check";
 import type { FormDef } from "~/forms/schema";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
@@ -84,7 +85,7 @@ function previewMarkup(draft: FormDef): string {
       <h3>{draft.title}</h3>
       {draft.description ? <p className="lead">{draft.description}</p> : null}
       {draft.fields.map((field) => (
-        <FormField key={field.name} field={{ ...field, name: `preview-${field.name}` }} value="" />
+        <FormField key={field.name} field={{ ...field, name: `preview-${field.name}` }} value="" texts={{ lang: "en", page: en.page }} />
       ))}
     </>,
   );
@@ -207,6 +208,7 @@ export default function FormPage() {
       <p className="links">
         {data.version !== null && data.summary?.status !== "archived" ? <a href={`/f/${data.id}`}>Open the form</a> : null}
         <Link to={`/admin/forms/${data.id}/destinations`}>Destinations</Link>
+        <Link to={`/admin/forms/${data.id}/embed`}>Embed on your site</Link>
         {data.version !== null ? <a href={`/f/${data.id}/schema.json`}>JSON Schema</a> : null}
         <a href={`/admin/forms/${data.id}/export?format=ts`}>Export as a form file</a>
         <a href={`/admin/forms/${data.id}/export?format=json`}>Export as JSON</a>

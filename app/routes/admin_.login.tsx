@@ -10,6 +10,8 @@ import {
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { CaptchaWidget } from "~/components/captcha-widget";
+import { en } from "~/lib/i18n/messages/en";
+import type { PageTexts } from "~/lib/i18n/messages/types";
 import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { readAdminForm } from "~/lib/admin/input.server";
@@ -75,12 +77,16 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   if ("retryAfterSeconds" in result) headers.set("Retry-After", String(result.retryAfterSeconds));
   // What the browser needs to render the check: the public sitekey and the action, never a secret.
   const { siteKey, scriptUrl } = context.settings.turnstile;
-  const captcha = "captcha" in result && result.captcha ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION } : null;
+  // The console speaks English; the widget's words come with the answer, so the page ships no catalogue.
+  const captcha =
+    "captcha" in result && result.captcha
+      ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION, texts: en.page.captcha, language: "en" }
+      : null;
   const retryAfterSeconds = "retryAfterSeconds" in result ? result.retryAfterSeconds : null;
   return json({ code: result.code, captcha, retryAfterSeconds }, { status: ERRORS[result.code].status, headers });
 });
 
-type Captcha = { siteKey: string; scriptUrl: string; action: string };
+type Captcha = { siteKey: string; scriptUrl: string; action: string; texts: PageTexts["captcha"]; language: string };
 
 /**
  * The forms' own Turnstile widget, fetched only when a check is asked for, so the sign-in page stays

@@ -13,6 +13,9 @@ import { buildConfirmationEmail, reserveConfirmation } from "~/lib/delivery/conf
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
 import { linkedFiles } from "~/lib/delivery/file-links.server";
+import { isLang, type Lang } from "~/lib/i18n/languages";
+import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
+import { messagesOf } from "~/lib/i18n/catalogue.server";
 
 // One attempt at one delivery, whatever its kind: resolve the destination from settings (at attempt
 // time, so a fixed setting heals queued rows), build what that kind sends, and send it once.
@@ -77,13 +80,19 @@ export async function attemptKind({
       if (!(await reserveConfirmation(db, form.id, to, claim.id, nowMs))) {
         return skipped("this address already got a confirmation from this form in the last 24 h");
       }
+      // The sender's own language, which the form may have stopped offering since: then its own.
+      const lang: Lang = isLang(submission.lang) && languagesOf(form).includes(submission.lang) ? submission.lang : languagesOf(form)[0]!;
+      const shown = localizeForm(form, lang);
+      const own = shown.destinations.find((d) => d.kind === "confirmation");
       const raw = buildConfirmationEmail({
         from: destination.from,
         to,
-        formTitle: form.title,
-        subject: destination.subject,
-        text: destination.text,
+        formTitle: shown.title,
+        subject: own?.subject ?? destination.subject,
+        text: own?.text ?? destination.text,
         submissionId: submission.id,
+        lang,
+        reference: messagesOf(lang).email.reference,
       });
       return sendEmailAttempt(mailer, destination.from, [to], raw);
     }

@@ -38,7 +38,8 @@ export async function findForm(context: FormsContext, id: string | undefined, no
   return { ok: false, code: catalog.incomplete ? "storage_unavailable" : "form_not_found" };
 }
 
-/** The request's settings with the console's form settings layered under the environment's. */
+/** The request's settings with the console's form settings (destinations, embed sites) layered under the environment's. */
 export function catalogSettings(settings: Settings, catalog: FormCatalog): Settings {
-  return withConsoleFormSettings(settings, (formId) => catalog.settings.get(formId));
+  const layered = withConsoleFormSettings(settings, (formId) => catalog.settings.get(formId));
+  return { ...layered, forms: { ...layered.forms, consoleEmbeds: catalog.embeds } };
 }

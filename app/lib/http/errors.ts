@@ -142,6 +142,57 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/**
+ * The codes a visitor of a form can meet (its page, its thank-you page, a post from another site):
+ * their messages are translated into every language (app/lib/i18n/messages/). The rest speak to the
+ * operator or an API's developer, in English.
+ */
+export const VISITOR_ERROR_CODES = [
+  "body_too_large",
+  "validation_failed",
+  "form_not_found",
+  "not_found",
+  "method_not_allowed",
+  "unsupported_media_type",
+  "malformed_body",
+  "too_many_fields",
+  "invalid_text",
+  "file_not_accepted",
+  "file_too_large",
+  "upload_too_large",
+  "uploads_unavailable",
+  "uploads_not_configured",
+  "turnstile_token_missing",
+  "turnstile_token_too_long",
+  "turnstile_invalid_token",
+  "turnstile_expired_or_duplicate",
+  "turnstile_hostname_mismatch",
+  "turnstile_action_mismatch",
+  "turnstile_rejected",
+  "turnstile_timeout",
+  "turnstile_network_error",
+  "turnstile_bad_response",
+  "turnstile_provider_error",
+  "turnstile_internal_error",
+  "turnstile_secret_missing",
+  "turnstile_secret_invalid",
+  "turnstile_bad_request",
+  "turnstile_verify_url_insecure",
+  "storage_unavailable",
+  "origin_not_allowed",
+  "rate_limited",
+  "idempotency_key_reused",
+  "form_expired",
+  "form_signing_secret_missing",
+  "form_archived",
+  "internal_error",
+] as const satisfies readonly ErrorCode[];
+export type VisitorErrorCode = (typeof VISITOR_ERROR_CODES)[number];
+
+export function isVisitorErrorCode(code: ErrorCode): code is VisitorErrorCode {
+  return (VISITOR_ERROR_CODES as readonly string[]).includes(code);
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(ERRORS, value);
 }

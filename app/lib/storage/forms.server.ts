@@ -1,6 +1,7 @@
 import sql from "sql-template-tag";
 import { z } from "zod";
 import { parseRows, statement } from "~/lib/storage/sql.server";
+import { embedRowsStatement, embedSitesByForm, type EmbedSites } from "~/lib/storage/embed-sites.server";
 
 // Console forms in D1 (docs/decisions/040-console-forms-in-d1.md): one `forms` row per form with its
 // draft, and one `form_versions` row per publish, kept. Definitions are stored as JSON exactly as the
@@ -50,8 +51,10 @@ export function isFormLimitError(error: unknown): boolean {
 }
 
 /** What every isolate's form catalog is built from, in one round trip. D1 errors throw. */
-export async function readCatalogRows(db: D1Database): Promise<{ published: PublishedRow[]; settings: SettingRow[] }> {
-  const [published, settings] = await db.batch<Record<string, unknown>>([
+export async function readCatalogRows(
+  db: D1Database,
+): Promise<{ published: PublishedRow[]; settings: SettingRow[]; embeds: Map<string, EmbedSites> }> {
+  const [published, settings, embeds] = await db.batch<Record<string, unknown>>([
     statement(
       db,
       sql`SELECT f.id, v.version, v.definition, f.archived_at FROM forms f
@@ -59,8 +62,13 @@ export async function readCatalogRows(db: D1Database): Promise<{ published: Publ
           ORDER BY f.id`,
     ),
     statement(db, sql`SELECT form_id, name, value, updated_at FROM form_settings ORDER BY form_id, name`),
+    embedRowsStatement(db),
   ]);
-  return { published: parseRows(PublishedRowSchema, published.results), settings: parseRows(SettingRowSchema, settings.results) };
+  return {
+    published: parseRows(PublishedRowSchema, published.results),
+    settings: parseRows(SettingRowSchema, settings.results),
+    embeds: embedSitesByForm(embeds.results),
+  };
 }
 
 /** Every console form's row, by id. D1 errors throw. */

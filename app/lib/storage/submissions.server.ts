@@ -23,6 +23,8 @@ export interface NewSubmission {
   quarantineReason?: string;
   /** A console "Send a test": sample values for one destination. */
   test?: boolean;
+  /** The language the sender saw the form in (migration 0040); the confirmation speaks it. */
+  lang?: string | null;
 }
 
 export interface StoredSubmission {
@@ -36,6 +38,8 @@ export interface StoredSubmission {
   quarantineReason: string | null;
   verification: VerificationSummary | null;
   test: boolean;
+  /** Null (or absent) for submissions stored before languages were recorded (migration 0040): the form's own. */
+  lang?: string | null;
 }
 
 // The stored fields are JSON written by Gatepost; anything else reads as no fields.
@@ -63,6 +67,8 @@ export const SubmissionRowSchema = z.object({
   search_text: z.string().nullable(),
   form_version: z.string().nullable(),
   test: z.number().int(),
+  // Absent from selects that name their columns and predate it.
+  lang: z.string().nullish(),
 });
 type SubmissionRow = z.infer<typeof SubmissionRowSchema>;
 
@@ -81,6 +87,7 @@ export function storedSubmissionOf(row: SubmissionRow): StoredSubmission {
         ? null
         : { hostname: row.verify_hostname, action: row.verify_action ?? "", challengeTs: row.verify_challenge_ts ?? "" },
     test: row.test === 1,
+    lang: row.lang ?? null,
   };
 }
 
@@ -99,7 +106,7 @@ export function guardedSubmissionInsert(
   submission: NewSubmission,
   { nowMs, idempotencyKey, fingerprint, onlyIf }: { nowMs: number; idempotencyKey: string | null; fingerprint: string | null; onlyIf: Sql },
 ): GuardedInsert {
-  const { id, formId, fields, verification, quarantineReason, formVersion, test } = submission;
+  const { id, formId, fields, verification, quarantineReason, formVersion, test, lang } = submission;
   const row: SubmissionRow = {
     id,
     form_id: formId,
@@ -115,12 +122,13 @@ export function guardedSubmissionInsert(
     search_text: searchTextOf(fields),
     form_version: formVersion ?? null,
     test: test ? 1 : 0,
+    lang: lang ?? null,
   };
   const insert = sql`INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason, verify_hostname,
-      verify_action, verify_challenge_ts, idempotency_key, idempotency_fingerprint, search_text, form_version, test)
+      verify_action, verify_challenge_ts, idempotency_key, idempotency_fingerprint, search_text, form_version, test, lang)
     SELECT ${row.id}, ${row.form_id}, ${JSON.stringify(row.fields)}, ${row.received_at}, ${row.status}, ${row.quarantine_reason},
       ${row.verify_hostname}, ${row.verify_action}, ${row.verify_challenge_ts}, ${row.idempotency_key},
-      ${row.idempotency_fingerprint}, ${row.search_text}, ${row.form_version}, ${row.test}
+      ${row.idempotency_fingerprint}, ${row.search_text}, ${row.form_version}, ${row.test}, ${row.lang}
     WHERE ${onlyIf} RETURNING id`;
   return { statement: statement(db, insert), stored: storedSubmissionOf(row) };
 }
