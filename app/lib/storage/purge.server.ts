@@ -6,11 +6,11 @@ import { runBatch, statement } from "~/lib/storage/sql.server";
 // also cascades, but the statements say it explicitly so the rule holds even where foreign keys are
 // off, and all three go in one batch so nothing is left half-deleted.
 
-export type PurgeSelector = { ids: readonly string[] } | { formId: string; receivedBefore: string };
+// Always by ids, so every DELETE is bounded by the chunk its caller read (docs/decisions/060).
+export type PurgeSelector = { ids: readonly string[] };
 
 function selected(selector: PurgeSelector): Sql {
-  if ("ids" in selector) return sql`SELECT value FROM json_each(${JSON.stringify(selector.ids)})`;
-  return sql`SELECT id FROM submissions WHERE form_id = ${selector.formId} AND received_at < ${selector.receivedBefore}`;
+  return sql`SELECT value FROM json_each(${JSON.stringify(selector.ids)})`;
 }
 
 /** The three DELETEs, children first; `submissions.meta.changes` is the number of submissions removed. */
