@@ -147,3 +147,7 @@ BEGIN
         FROM deliveries d WHERE d.submission_id = submissions.id) END;
   UPDATE dead_delivery_counts SET n = n - 1 WHERE OLD.status = 'dead' AND form_id = OLD.form_id;
 END;
+
+-- The attempts that say a destination needs a person (settings missing: 'config'; gone: 'gone'), so the
+-- dashboard finds them without reading every queued or dead delivery (destination-attention.server.ts).
+CREATE INDEX delivery_attempts_attention ON delivery_attempts (id) WHERE error IN ('config', 'gone');

@@ -74,7 +74,7 @@ export async function eraseByEmail(
     const last = start + ERASE_CHUNK >= ids.length;
     await purgeFiles(db, bucket, [{ ids: chunk }]);
     const done = await runBatch(db, { purged: purgeStatements(db, { ids: chunk }), audit: last ? record(ids.length) : null });
-    deleted += done.purged.submissions.meta.changes ?? chunk.length;
+    deleted += done.purged.submissions.results.length;
   }
   return deleted;
 }

@@ -13,7 +13,10 @@ function selected(selector: PurgeSelector): Sql {
   return sql`SELECT value FROM json_each(${JSON.stringify(selector.ids)})`;
 }
 
-/** The three DELETEs, children first; `submissions.meta.changes` is the number of submissions removed. */
+/**
+ * The three DELETEs, children first; `submissions.results` holds one row per submission removed (not
+ * `meta.changes`, which counts what the triggers of migration 0021 wrote too).
+ */
 export function purgeStatements(
   db: D1Database,
   selector: PurgeSelector,
@@ -25,7 +28,7 @@ export function purgeStatements(
       sql`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE submission_id IN (${ids}))`,
     ),
     deliveries: statement(db, sql`DELETE FROM deliveries WHERE submission_id IN (${ids})`),
-    submissions: statement(db, sql`DELETE FROM submissions WHERE id IN (${ids})`),
+    submissions: statement(db, sql`DELETE FROM submissions WHERE id IN (${ids}) RETURNING id`),
   };
 }
 

@@ -57,7 +57,7 @@ export async function applyRetention(
       if (ids.length === 0) break;
       await purgeFiles(db, bucket, [{ ids }]);
       const done = await runBatch(db, purgeStatements(db, { ids }));
-      report.deleted += done.submissions.meta.changes ?? 0;
+      report.deleted += done.submissions.results.length;
       if (ids.length < RETENTION_CHUNK) break;
     }
   }
