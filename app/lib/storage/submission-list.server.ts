@@ -16,7 +16,7 @@ import { storedSubmissionOf, SubmissionRowSchema, type StoredSubmission } from "
 
 export const PAGE_SIZE = 25;
 /** Full-text matches one page looks at, at most: the page's rows-read bound under a search. */
-export const SEARCH_WINDOW = 600;
+export const SEARCH_WINDOW = 400;
 
 export interface SubmissionFilter {
   form?: string;
