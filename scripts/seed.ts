@@ -13,7 +13,6 @@ import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { searchTextOf } from "~/lib/storage/search-text.server";
 
-const STATE_DIR = path.resolve(".wrangler/state/v3/d1/miniflare-D1DatabaseObject");
 const DAY_MS = 86_400_000;
 
 function fail(message: string): never {
@@ -23,7 +22,7 @@ function fail(message: string): never {
 
 const argv = process.argv.slice(2).filter((arg) => arg !== "--");
 if (argv.some((arg) => /^--(remote|preview|env)\b/.test(arg))) fail("it writes the local D1 database only; --remote is refused.");
-let options: { submissions?: string; days?: string; unmoved?: boolean; "skip-migrations"?: boolean };
+let options: { submissions?: string; days?: string; unmoved?: boolean; "skip-migrations"?: boolean; "persist-to"?: string };
 try {
   ({ values: options } = parseArgs({
     args: argv,
@@ -32,6 +31,8 @@ try {
       days: { type: "string" },
       unmoved: { type: "boolean" },
       "skip-migrations": { type: "boolean" },
+      // A local state folder other than .wrangler/state, as wrangler's --persist-to (the bench's).
+      "persist-to": { type: "string" },
     },
     strict: true,
   }));
@@ -43,8 +44,10 @@ if (!Number.isInteger(total) || total < 1 || total > 10_000_000) fail("--submiss
 const days = options.days === undefined ? 180 : Number(options.days);
 if (!(days > 0 && days <= 3650)) fail("--days takes a number of days from 1 to 3650.");
 
+const persistTo = path.resolve(options["persist-to"] ?? ".wrangler/state");
+const STATE_DIR = path.join(persistTo, "v3/d1/miniflare-D1DatabaseObject");
 if (!options["skip-migrations"]) {
-  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "gatepost", "--local"], {
+  execFileSync("npx", ["wrangler", "d1", "migrations", "apply", "gatepost", "--local", "--persist-to", persistTo], {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, CI: "1" },
   });
@@ -103,7 +106,7 @@ const now = Date.now();
 const span = days * DAY_MS;
 /** A small deterministic generator, so two seeds of the same size are the same. */
 let seed = 42;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
 const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
 
@@ -111,7 +114,15 @@ function fieldsOf(form: string, i: number, name: string, email: string) {
   if (form === "newsletter") return { email, name };
   const message = Array.from({ length: 8 + (i % 12) }, () => pick(WORDS)).join(" ");
   if (form === "contact") return { name, email, message };
-  const cv = [{ id: `${hex(i, 8)}-0000-7000-8000-${hex(i, 12)}`, name: `cv-${i}.pdf`, type: "application/pdf", size: 40_000 + (i % 9000), sha256: hex(i, 64) }];
+  const cv = [
+    {
+      id: `${hex(i, 8)}-0000-7000-8000-${hex(i, 12)}`,
+      name: `cv-${i}.pdf`,
+      type: "application/pdf",
+      size: 40_000 + (i % 9000),
+      sha256: hex(i, 64),
+    },
+  ];
   return { name, email, message, cv };
 }
 
@@ -125,7 +136,10 @@ const write = db.transaction((from: number, to: number) => {
     const id = `${hex(Math.floor(receivedMs / 1000), 8)}-${hex(i >>> 16, 4)}-4${hex(i & 0xfff, 3)}-8000-${hex(i, 12)}`;
     const first = pick(FIRST);
     const last = pick(LAST);
-    const email = `${first}.${last}${i}@example.org`.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    const email = `${first}.${last}${i}@example.org`
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase();
     const fields = fieldsOf(form, i, `${first} ${last}`, email);
     const quarantined = i % 50 === 7;
     const dead = !quarantined && i % 100 === 3;
@@ -182,7 +196,12 @@ const audits = Math.max(10, Math.floor(total / 100));
 db.transaction(() => {
   for (let k = 0; k < audits; k++) {
     const action = pick(["sign-in", "export", "submission.redeliver", "submission.delete", "erase.preview"]);
-    insertAudit.run(new Date(now - span + Math.floor((k / audits) * span)).toISOString(), action, pick(["contact", "newsletter", "apply", null]), '{"seed":true}');
+    insertAudit.run(
+      new Date(now - span + Math.floor((k / audits) * span)).toISOString(),
+      action,
+      pick(["contact", "newsletter", "apply", null]),
+      '{"seed":true}',
+    );
   }
 })();
 
@@ -198,4 +217,6 @@ db.exec(`
 for (const { sql } of triggers) db.exec(sql);
 db.close();
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
-console.log(`seed: ${total} submissions${options.unmoved ? " (not yet moved)" : ""} over ${days} days in ${seconds} s → ${path.relative(process.cwd(), file)}`);
+console.log(
+  `seed: ${total} submissions${options.unmoved ? " (not yet moved)" : ""} over ${days} days in ${seconds} s → ${path.relative(process.cwd(), file)}`,
+);
