@@ -11,6 +11,7 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
+import type { FieldValue } from "~/forms/schema";
 import { searchTextOf } from "~/lib/storage/search-text.server";
 
 const DAY_MS = 86_400_000;
@@ -110,7 +111,7 @@ const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 
 const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
 
-function fieldsOf(form: string, i: number, name: string, email: string) {
+function fieldsOf(form: string, i: number, name: string, email: string): Record<string, FieldValue> {
   if (form === "newsletter") return { email, name };
   const message = Array.from({ length: 8 + (i % 12) }, () => pick(WORDS)).join(" ");
   if (form === "contact") return { name, email, message };
