@@ -6,12 +6,12 @@
 // export of one form as it exists (GET /admin/export), its time, size and workerd's peak memory.
 // Rows read per view are not visible from outside the Worker: tests/workers/scale.test.ts holds them.
 import { randomBytes } from "node:crypto";
-import { spawnSync } from "node:child_process";
 import { hashPassword } from "../../scripts/hash-password.mjs";
 import { applyLocalMigrations } from "../../scripts/worker-dev.mjs";
+import { seedInto } from "../../scripts/seed-into.mjs";
 import { loadPost, loadTrial, warmUp } from "../lib/load.mjs";
 import { alternateLoads } from "../lib/rounds.mjs";
-import { freshState, ROOT, startServer } from "../lib/servers.mjs";
+import { freshState, startServer } from "../lib/servers.mjs";
 import { pairedRatio, round } from "../lib/stats.mjs";
 import { gatepostBodies } from "../lib/submit.mjs";
 import { loadTable } from "../lib/tables.mjs";
@@ -99,25 +99,7 @@ export async function run({ apps, settings, opts, between, log }) {
   const persistTo = freshState(`scale-seeded-${RUNTIME}`);
   applyLocalMigrations({ persistTo, config: app.config });
   log(`seeding ${SUBMISSIONS} submissions`);
-  const seedStart = performance.now();
-  const seeded = spawnSync(
-    "npx",
-    [
-      "vite-node",
-      "--config",
-      "vitest.config.ts",
-      "scripts/seed.ts",
-      "--",
-      "--submissions",
-      String(SUBMISSIONS),
-      "--skip-migrations",
-      "--persist-to",
-      persistTo,
-    ],
-    { cwd: ROOT, encoding: "utf8", timeout: 15 * 60_000 },
-  );
-  if (seeded.status !== 0) throw new Error(`seed failed:\n${seeded.stdout}\n${seeded.stderr}`);
-  const seedSeconds = round((performance.now() - seedStart) / 1000, 1);
+  const seedSeconds = round(seedInto(persistTo, SUBMISSIONS), 1);
   const full = await startServer(RUNTIME, app, { bindings, name: "scale-seeded", reuseState: persistTo });
   const empty = await startServer(RUNTIME, app, { bindings, name: "scale-empty" });
   try {

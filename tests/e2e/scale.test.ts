@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -7,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { applyLocalMigrations, startWorkerDev } from "../../scripts/worker-dev.mjs";
 // @ts-expect-error - plain ESM helper
 import { freePort } from "../../scripts/process-group.mjs";
+// @ts-expect-error - plain ESM helper shared with the bench
+import { seedInto } from "../../scripts/seed-into.mjs";
 // @ts-expect-error - plain ESM helper shared with npm run admin:hash-password
 import { hashPassword } from "../../scripts/hash-password.mjs";
 import { launchBrowser, watchErrors } from "./chromium";
@@ -28,23 +29,7 @@ beforeAll(async () => {
   rmSync(persistTo, { recursive: true, force: true });
   mkdirSync(persistTo, { recursive: true });
   applyLocalMigrations({ persistTo });
-  const seeded = spawnSync(
-    "npx",
-    [
-      "vite-node",
-      "--config",
-      "vitest.config.ts",
-      "scripts/seed.ts",
-      "--",
-      "--submissions",
-      String(SUBMISSIONS),
-      "--skip-migrations",
-      "--persist-to",
-      persistTo,
-    ],
-    { cwd: ROOT, encoding: "utf8", timeout: 120_000 },
-  );
-  if (seeded.status !== 0) throw new Error(`npm run seed failed:\n${seeded.stdout}\n${seeded.stderr}`);
+  seedInto(persistTo, SUBMISSIONS, { timeoutMs: 120_000 });
   site = await startWorkerDev({
     port: await freePort(),
     persistTo,
