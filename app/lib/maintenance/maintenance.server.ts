@@ -72,7 +72,7 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   { name: "backfill-submissions", run: ({ db, budget = budgetFor("free") }) => backfillSubmissions(db, budget) },
   // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
   // list per run while nothing new was uploaded.
-  { name: "sweep-orphaned-files", run: ({ db, bucket, now }) => sweepOrphanedFiles(db, bucket, now()) },
+  { name: "sweep-orphaned-files", run: ({ db, bucket, now, budget }) => sweepOrphanedFiles(db, bucket, now(), { budget }) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */
