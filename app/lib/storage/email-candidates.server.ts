@@ -1,7 +1,7 @@
 import sql from "sql-template-tag";
 import { z } from "zod";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
-import { ftsQueryOf } from "~/lib/storage/submission-list.server";
+import { wordsOf } from "~/lib/storage/submission-list.server";
 
 // Erase by e-mail finds its submissions through the search index (docs/decisions/060): the address's
 // words as one phrase pick the few submissions that hold them all in order, and the Worker compares each
@@ -25,8 +25,8 @@ const VALUES = sql`j.type = 'text' AND instr(j.value, '@') > 0`;
 
 /** The address's words as an exact FTS5 phrase, or null when it has none. */
 function phraseOf(email: string): string | null {
-  const prefixes = ftsQueryOf(email);
-  return prefixes === null ? null : `"${prefixes.replaceAll('"*', "").replaceAll('"', "")}"`;
+  const words = wordsOf(email);
+  return words.length > 0 ? `"${words.join(" ")}"` : null;
 }
 
 const SeqRowSchema = z.object({ n: z.number(), last: z.number().nullable() });

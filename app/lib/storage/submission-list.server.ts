@@ -83,10 +83,19 @@ function endOfDay(date: string): string {
   return `${date}T24`;
 }
 
-/** The words of a search as an FTS5 query: each a quoted prefix, all required; null when it has none. */
+/** The folded words of a text as FTS5's unicode61 tokenizer splits them. */
+export function wordsOf(text: string): string[] {
+  return foldForSearch(text).match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? [];
+}
+
+/**
+ * The words of a search as an FTS5 query: each a whole quoted word, all required; null when it has
+ * none. Whole words, not prefixes: FTS5 walks one word's matches newest first and stops at the page,
+ * where a prefix merges every match of every word it starts before the first row comes back.
+ */
 export function ftsQueryOf(q: string): string | null {
-  const words = foldForSearch(q).match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu);
-  return words ? words.map((word) => `"${word}"*`).join(" ") : null;
+  const words = wordsOf(q);
+  return words.length > 0 ? words.map((word) => `"${word}"`).join(" ") : null;
 }
 
 const ListedRowSchema = SubmissionRowSchema.extend({ derived_state: z.enum(SUBMISSION_STATES), seq: z.number() }).transform((row) => ({
