@@ -2,6 +2,7 @@ import escapeHtml from "escape-html";
 import { sha256Hex } from "~/lib/crypto/digest";
 import { buildMime } from "~/lib/delivery/email.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
+import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { pruneConfirmationLimits, reserveConfirmationSlot } from "~/lib/storage/confirmation-limits.server";
 import { textDirection, type Lang } from "~/lib/i18n/languages";
 import { fill, type Message } from "~/lib/text/fill";
@@ -64,6 +65,6 @@ export async function reserveConfirmation(
 }
 
 /** Forgets mailbox slots older than the window (the cron's prune job). Returns rows removed. */
-export function pruneConfirmationSlots(db: D1Database, nowMs: number): Promise<number> {
-  return pruneConfirmationLimits(db, nowMs, CONFIRMATION_WINDOW_MS);
+export function pruneConfirmationSlots(db: D1Database, nowMs: number, budget?: InvocationBudget): Promise<number> {
+  return pruneConfirmationLimits(db, nowMs, CONFIRMATION_WINDOW_MS, budget);
 }

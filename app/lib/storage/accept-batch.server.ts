@@ -3,6 +3,7 @@ import { judgeRateLimits, type RateRule, type RateVerdict } from "~/lib/http/rat
 import { skippedIds, type ConfirmationStatements } from "~/lib/storage/confirmation-limits.server";
 import { rateLimitStatement, verdictOfRows, withinRateLimits } from "~/lib/storage/rate-limits.server";
 import { runBatch } from "~/lib/storage/sql.server";
+import { plannedState } from "~/lib/storage/submission-state.server";
 import {
   guardedSubmissionInsert,
   isKeyConflict,
@@ -53,7 +54,11 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput): P
     conditions.map((condition) => sql`(${condition})`),
     " AND ",
   );
-  const insert = guardedSubmissionInsert(db, submission, { nowMs, idempotencyKey: key, fingerprint, onlyIf });
+  const state = plannedState({
+    quarantined: Boolean(submission.quarantineReason),
+    deliveries: outbox.deliveries.length + (outbox.confirmation ? 1 : 0),
+  });
+  const insert = guardedSubmissionInsert(db, submission, { nowMs, idempotencyKey: key, fingerprint, onlyIf, state });
   try {
     const done = await runBatch(db, {
       count: rules.length > 0 ? rateLimitStatement(db, rules, nowMs) : null,

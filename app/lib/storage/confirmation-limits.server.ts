@@ -2,7 +2,8 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import type { RateRule } from "~/lib/http/rate-limit.server";
 import { rateLimitStatement, ruleIsFull } from "~/lib/storage/rate-limits.server";
-import { parseRows, statement } from "~/lib/storage/sql.server";
+import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
+import { deleteInChunks, parseRows, statement } from "~/lib/storage/sql.server";
 import type { Lease } from "~/lib/storage/deliveries.server";
 
 // The confirmation_limits table and the accept batch's statements that queue a confirmation only
@@ -111,8 +112,12 @@ export async function reserveConfirmationSlot(
   return row !== null && SlotRowSchema.parse(row).delivery_id === deliveryId;
 }
 
-/** Forgets slots older than `windowMs` (the cron's prune job). Returns rows removed. D1 errors throw. */
-export async function pruneConfirmationLimits(db: D1Database, nowMs: number, windowMs: number): Promise<number> {
-  const result = await statement(db, sql`DELETE FROM confirmation_limits WHERE sent_at <= ${nowMs - windowMs}`).run();
-  return result.meta.changes ?? 0;
+/** Forgets slots older than `windowMs`, in chunks while `budget` lasts (the cron's prune job). Returns rows removed. D1 errors throw. */
+export async function pruneConfirmationLimits(
+  db: D1Database,
+  nowMs: number,
+  windowMs: number,
+  budget: InvocationBudget = budgetFor("free"),
+): Promise<number> {
+  return (await deleteInChunks(db, "confirmation_limits", sql`sent_at <= ${nowMs - windowMs}`, budget)).deleted;
 }

@@ -8,7 +8,8 @@ import {
   type RateRule,
   type RateVerdict,
 } from "~/lib/http/rate-limit.server";
-import { parseRows, statement } from "~/lib/storage/sql.server";
+import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
+import { deleteInChunks, parseRows, statement } from "~/lib/storage/sql.server";
 
 // Rate-limit counts in D1. Each window is one atomic upsert that returns the new count, so concurrent
 // requests can never both read "4" and both pass a limit of 5 (docs/decisions/002). The accept batch
@@ -87,7 +88,7 @@ export async function hitRateLimits(db: D1Database, rules: readonly RateRule[], 
   }
 }
 
-/** Deletes windows that ended more than a day ago (the cron's prune job). */
-export async function pruneRateLimits(db: D1Database, nowMs: number): Promise<void> {
-  await statement(db, sql`DELETE FROM rate_limits WHERE window_start < ${Math.floor(nowMs / 1000) - 2 * 86_400}`).run();
+/** Deletes windows that ended more than a day ago, in chunks while `budget` lasts (the cron's prune job). D1 errors throw. */
+export async function pruneRateLimits(db: D1Database, nowMs: number, budget: InvocationBudget = budgetFor("free")) {
+  return deleteInChunks(db, "rate_limits", sql`window_start < ${Math.floor(nowMs / 1000) - 2 * 86_400}`, budget);
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { FieldValue } from "~/forms/schema";
 import { searchTextOf } from "~/lib/storage/search-text.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
+import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
 
 // The submissions table. Its idempotency key and fingerprint are columns of the row
 // (docs/decisions/013), so a key exists exactly when its submission does.
@@ -69,6 +70,8 @@ export const SubmissionRowSchema = z.object({
   test: z.number().int(),
   // Absent from selects that name their columns and predate it.
   lang: z.string().nullish(),
+  /** NULL until the backfill moves a row stored before migration 0021 (docs/decisions/060). */
+  state: z.enum(SUBMISSION_STATES).nullable(),
 });
 type SubmissionRow = z.infer<typeof SubmissionRowSchema>;
 
@@ -104,7 +107,20 @@ export interface GuardedInsert {
 export function guardedSubmissionInsert(
   db: D1Database,
   submission: NewSubmission,
-  { nowMs, idempotencyKey, fingerprint, onlyIf }: { nowMs: number; idempotencyKey: string | null; fingerprint: string | null; onlyIf: Sql },
+  {
+    nowMs,
+    idempotencyKey,
+    fingerprint,
+    onlyIf,
+    state,
+  }: {
+    nowMs: number;
+    idempotencyKey: string | null;
+    fingerprint: string | null;
+    onlyIf: Sql;
+    /** plannedState of its outbox rows, inserted after it in the same batch (the triggers keep it from there). */
+    state: SubmissionState;
+  },
 ): GuardedInsert {
   const { id, formId, fields, verification, quarantineReason, formVersion, test, lang } = submission;
   const row: SubmissionRow = {
@@ -123,12 +139,13 @@ export function guardedSubmissionInsert(
     form_version: formVersion ?? null,
     test: test ? 1 : 0,
     lang: lang ?? null,
+    state,
   };
   const insert = sql`INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason, verify_hostname,
-      verify_action, verify_challenge_ts, idempotency_key, idempotency_fingerprint, search_text, form_version, test, lang)
+      verify_action, verify_challenge_ts, idempotency_key, idempotency_fingerprint, search_text, form_version, test, lang, state)
     SELECT ${row.id}, ${row.form_id}, ${JSON.stringify(row.fields)}, ${row.received_at}, ${row.status}, ${row.quarantine_reason},
       ${row.verify_hostname}, ${row.verify_action}, ${row.verify_challenge_ts}, ${row.idempotency_key},
-      ${row.idempotency_fingerprint}, ${row.search_text}, ${row.form_version}, ${row.test}, ${row.lang}
+      ${row.idempotency_fingerprint}, ${row.search_text}, ${row.form_version}, ${row.test}, ${row.lang}, ${row.state}
     WHERE ${onlyIf} RETURNING id`;
   return { statement: statement(db, insert), stored: storedSubmissionOf(row) };
 }
@@ -190,19 +207,4 @@ export async function submissionStatus(db: D1Database, id: string): Promise<{ fo
 /** Flips a quarantined submission to accepted; `meta.changes` is 0 when it was not in quarantine. */
 export function releaseStatement(db: D1Database, id: string): D1PreparedStatement {
   return statement(db, sql`UPDATE submissions SET status = 'accepted' WHERE id = ${id} AND status = 'quarantined'`);
-}
-
-const UnfoldedRowSchema = SubmissionRowSchema.pick({ id: true, fields: true });
-
-/** Folds the search text of up to `limit` rows stored before migration 0010; returns how many. D1 errors throw. */
-export async function foldMissingSearchTexts(db: D1Database, limit = 500): Promise<number> {
-  const { results } = await statement(db, sql`SELECT id, fields FROM submissions WHERE search_text IS NULL LIMIT ${limit}`).all();
-  const rows = parseRows(UnfoldedRowSchema, results);
-  if (rows.length === 0) return 0;
-  await db.batch(
-    rows.map((row) =>
-      statement(db, sql`UPDATE submissions SET search_text = ${searchTextOf(row.fields)} WHERE id = ${row.id} AND search_text IS NULL`),
-    ),
-  );
-  return rows.length;
 }
