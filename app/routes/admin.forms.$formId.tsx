@@ -11,7 +11,7 @@ import { applyFieldEdit, readEditorPost } from "~/lib/admin/form-editor.server";
 import { discardDraft, listForms, loadConsoleForm, publishDraft, saveDraft, setArchived } from "~/lib/admin/forms.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { formIdParam } from "~/lib/admin/input.server";
 import { describeChanges } from "~/lib/forms/changes";
 import { formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";
@@ -25,15 +25,9 @@ export const headers = adminHeaders;
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   adminMeta(data ? `Form ${data.id}` : "Form", "Edit a form, preview it and publish it as a new version.");
 
-function formIdOf(value: string | undefined): string {
-  const parsed = TokenSchema.safeParse(value);
-  if (!parsed.success) throw refusal("form_not_found");
-  return parsed.data;
-}
-
 export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
-  const id = formIdOf(params.formId);
+  const id = formIdParam(params.formId);
   const db = context.cloudflare.env.DB;
   const catalog = await formCatalog(context);
   const live = catalog.forms.get(id);
@@ -108,7 +102,7 @@ function answer(body: EditorAnswer, status = 200) {
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
-  const id = formIdOf(params.formId);
+  const id = formIdParam(params.formId);
   const post = await readEditorPost(request, id);
   const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
   const { intent } = post;

@@ -6,7 +6,7 @@ import { consoleRoute } from "~/lib/admin/console-route.server";
 import { checkEmbedSites, environmentEmbeds, saveEmbedSites } from "~/lib/admin/embed-sites.server";
 import { embedScriptTag, staticFormHtml } from "~/lib/admin/embed-snippets.server";
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
-import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
+import { formIdParam, readAdminForm } from "~/lib/admin/input.server";
 import { formCatalog } from "~/lib/forms/live.server";
 import { refusal } from "~/lib/http/responses.server";
 import { readEmbedSites } from "~/lib/storage/embed-sites.server";
@@ -20,15 +20,9 @@ export const headers = adminHeaders;
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   adminMeta(data ? `Embed ${data.id}` : "Embed", "Put a form on another site: its HTML, a script tag, and the sites allowed to embed it.");
 
-function formIdOf(value: string | undefined): string {
-  const parsed = TokenSchema.safeParse(value);
-  if (!parsed.success) throw refusal("form_not_found");
-  return parsed.data;
-}
-
 export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
-  const id = formIdOf(params.formId);
+  const id = formIdParam(params.formId);
   const catalog = await formCatalog(context);
   const live = catalog.forms.get(id);
   if (!live) throw refusal("form_not_found");
@@ -54,7 +48,7 @@ const PostSchema = z.object({ origins: z.string().max(10_000).default(""), hostn
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
-  const id = formIdOf(params.formId);
+  const id = formIdParam(params.formId);
   const catalog = await formCatalog(context);
   if (!catalog.forms.has(id)) throw refusal("form_not_found");
   const typed = await readAdminForm(request, PostSchema);
@@ -84,6 +78,37 @@ function Snippet({ id, title, hint, text }: { id: string; title: string; hint: s
         spellCheck={false}
       />
     </section>
+  );
+}
+
+/** One list of sites, read-only where the environment sets it (and wins) or for a viewer. */
+function SiteList(props: {
+  name: string;
+  label: string;
+  hint: string;
+  variable: string;
+  environment: readonly string[] | null;
+  current: readonly string[];
+  editable: boolean;
+}) {
+  const { name, label, hint, variable, environment, current, editable } = props;
+  return (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <span className="hint" id={`${name}-hint`}>
+        {environment ? `Set by the environment (${variable}), which wins: ${environment.join(" ")}.` : hint}
+      </span>
+      <textarea
+        id={name}
+        name={name}
+        className="control"
+        rows={3}
+        defaultValue={current.join("\n")}
+        readOnly={!editable || environment !== null}
+        aria-describedby={`${name}-hint`}
+        spellCheck={false}
+      />
+    </div>
   );
 }
 
@@ -126,42 +151,24 @@ export default function Embed() {
       </div>
       {defined.length > 0 ? <p className="small">{`The form's definition allows ${defined.join(", ")} too.`}</p> : null}
       <Form method="post" className="editor" aria-labelledby="sites-title">
-        <div className="field">
-          <label htmlFor="origins">Origins that may frame and post to the form</label>
-          <span className="hint" id="origins-hint">
-            {environment.origins
-              ? `Set by the environment (FORM_ALLOWED_ORIGINS), which wins: ${environment.origins.join(" ")}.`
-              : "One per line, like https://www.example.org: scheme and host, no path."}
-          </span>
-          <textarea
-            id="origins"
-            name="origins"
-            className="control"
-            rows={3}
-            defaultValue={current.origins.join("\n")}
-            readOnly={!admin || environment.origins !== null}
-            aria-describedby="origins-hint"
-            spellCheck={false}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="hostnames">Hostnames the captcha may be solved on</label>
-          <span className="hint" id="hostnames-hint">
-            {environment.hostnames
-              ? `Set by the environment (TURNSTILE_ALLOWED_HOSTNAMES), which wins: ${environment.hostnames.join(" ")}.`
-              : "For the HTML form: the hostname of each site it is on, like www.example.org. Add it to your Turnstile widget's hostnames too."}
-          </span>
-          <textarea
-            id="hostnames"
-            name="hostnames"
-            className="control"
-            rows={3}
-            defaultValue={current.hostnames.join("\n")}
-            readOnly={!admin || environment.hostnames !== null}
-            aria-describedby="hostnames-hint"
-            spellCheck={false}
-          />
-        </div>
+        <SiteList
+          name="origins"
+          label="Origins that may frame and post to the form"
+          environment={environment.origins}
+          variable="FORM_ALLOWED_ORIGINS"
+          hint="One per line, like https://www.example.org: scheme and host, no path."
+          current={current.origins}
+          editable={admin}
+        />
+        <SiteList
+          name="hostnames"
+          label="Hostnames the captcha may be solved on"
+          environment={environment.hostnames}
+          variable="TURNSTILE_ALLOWED_HOSTNAMES"
+          hint="For the HTML form: the hostname of each site it is on, like www.example.org. Add it to your Turnstile widget's hostnames too."
+          current={current.hostnames}
+          editable={admin}
+        />
         {admin ? <button type="submit">Save the sites</button> : null}
       </Form>
     </>

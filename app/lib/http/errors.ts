@@ -4,9 +4,10 @@
 
 import { ROUTER_ERRORS } from "~/lib/http/router-errors";
 
-const CAPTCHA_RETRY = "The captcha check failed or expired — please try again.";
-const CAPTCHA_UNAVAILABLE = "We could not verify you right now — try again in a minute.";
-const SERVER_MISCONFIGURED = "This form is not available right now because of a server problem.";
+// Messages many codes share; a translation names each once (app/lib/i18n/messages/visitor-errors.ts).
+export const CAPTCHA_RETRY = "The captcha check failed or expired — please try again.";
+export const CAPTCHA_UNAVAILABLE = "We could not verify you right now — try again in a minute.";
+export const SERVER_MISCONFIGURED = "This form is not available right now because of a server problem.";
 
 export const ERRORS = {
   body_too_large: { status: 413, message: "What you sent is too large (the limit is 64 KiB)." },
