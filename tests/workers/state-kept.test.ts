@@ -5,7 +5,10 @@ import { eraseByEmail } from "~/lib/admin/erase.server";
 import { moveSubmissionChunk } from "~/lib/storage/backfill.server";
 import { loadDashboard } from "~/lib/storage/console-queries.server";
 import { claimDue, failedAttemptStatement, markDeliveredStatement, requeueDead, requeueSubmission } from "~/lib/storage/deliveries.server";
-import { applyRetention } from "~/lib/storage/retention.server";
+import { InvocationBudget } from "~/lib/platform/budget.server";
+import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
+import { applyRetention, RETENTION_CHUNK } from "~/lib/storage/retention.server";
+import { PRUNE_CHUNK } from "~/lib/storage/sql.server";
 import { listSubmissionPage, type SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { appFetch, formPost, standinToken } from "./helpers";
 import { adminEnv, adminPost, sessionCookie } from "./admin-helpers";
@@ -168,5 +171,47 @@ describe("cursor pages", () => {
       );
       await env.DB.prepare("DELETE FROM submissions WHERE received_at > ?").bind(new Date(SCALE_NOW).toISOString()).run();
     }
+  });
+});
+
+describe("the cron's jobs in bounded chunks", () => {
+  const budgetOf = (d1Queries: number) => new InvocationBudget({ d1Queries, subrequests: 50, cpuMs: 10 });
+
+  it("retention deletes a chunk per budgeted step and goes on next run, until none is left", async () => {
+    await seedScale(ROWS, { audit: 0 });
+    const contact = defineForm({
+      id: "contact",
+      title: "c",
+      description: "c",
+      fields: [],
+      destinations: [],
+      allowedOrigins: [],
+      successMessage: "ok",
+      retentionDays: 0.1,
+    });
+    const expired = await env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE form_id = 'contact' AND received_at < ?")
+      .bind(new Date(SCALE_NOW - 0.1 * DAY).toISOString())
+      .first<number>("n");
+    expect(expired).toBeGreaterThan(RETENTION_CHUNK);
+    // Room for one chunk (five D1 calls) past the reserve of two.
+    const [first] = await applyRetention(env.DB, env.UPLOADS, [contact], SCALE_NOW, budgetOf(7));
+    expect(first).toMatchObject({ deleted: RETENTION_CHUNK, more: true });
+    let total = first.deleted;
+    for (let run = 0; run < 10 && total < expired!; run++)
+      total += (await applyRetention(env.DB, env.UPLOADS, [contact], SCALE_NOW, budgetOf(7)))[0].deleted;
+    expect(total).toBe(expired);
+    await expectKeptRight();
+  });
+
+  it("limit pruning deletes PRUNE_CHUNK windows per budgeted DELETE and leaves the rest for the next run", async () => {
+    await env.DB.prepare("DELETE FROM rate_limits").run();
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${PRUNE_CHUNK * 2 + 499})
+       INSERT INTO rate_limits (key, window_start, count) SELECT 'k' || i, 1000, 1 FROM n`,
+    ).run();
+    const now = 10 * DAY;
+    expect(await pruneRateLimits(env.DB, now, budgetOf(4))).toEqual({ deleted: PRUNE_CHUNK * 2, more: true });
+    expect(await pruneRateLimits(env.DB, now, budgetOf(4))).toEqual({ deleted: 500, more: false });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM rate_limits").first("n")).toBe(0);
   });
 });

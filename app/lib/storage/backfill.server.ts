@@ -41,8 +41,9 @@ export async function moveSubmissionChunk(db: D1Database, limit = BACKFILL_CHUNK
           ),
     move: statement(
       db,
+      // `+state`: by the primary key, never by the state index, which would walk every unmoved row.
       sql`UPDATE submissions SET state = ${stateOf("submissions")}
-        WHERE id IN (SELECT value FROM json_each(${ids})) AND state IS NULL`,
+        WHERE id IN (SELECT value FROM json_each(${ids})) AND +state IS NULL`,
     ),
   });
   return rows.length;
