@@ -2,7 +2,7 @@ import escapeHtml from "escape-html";
 import { sha256Hex } from "~/lib/crypto/digest";
 import { buildMime } from "~/lib/delivery/email.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
-import { pruneConfirmationLimits, reserveConfirmationSlot } from "~/lib/storage/confirmation-limits.server";
+import { pruneConfirmationLimits, reserveConfirmationSlot, type SlotVerdict } from "~/lib/storage/confirmation-limits.server";
 
 // The opt-in confirmation to the sender (docs/decisions/017). Anyone can type any address into a form,
 // so it goes out only after Turnstile, only to a valid address, and says only the owner's fixed text
@@ -41,14 +41,14 @@ export async function confirmationKey(formId: string, address: string): Promise<
   return sha256Hex(`gatepost-confirmation:${formId}:${mailbox}`);
 }
 
-/** Takes the mailbox's one confirmation for 24 h: true when this pending delivery may send. D1 errors throw. */
+/** Takes the mailbox's one confirmation for 24 h: "reserved" when this pending delivery may send (SlotVerdict). D1 errors throw. */
 export async function reserveConfirmation(
   db: D1Database,
   formId: string,
   address: string,
   deliveryId: string,
   nowMs: number,
-): Promise<boolean> {
+): Promise<SlotVerdict> {
   const mailboxKey = await confirmationKey(formId, address);
   return reserveConfirmationSlot(db, { formId, mailboxKey, deliveryId, nowMs, windowMs: CONFIRMATION_WINDOW_MS });
 }

@@ -8,7 +8,8 @@ import { storedSubmissionOf, SubmissionRowSchema, type StoredSubmission } from "
 
 // The operator console's reads. A submission's state is derived, not stored: quarantined, else dead if
 // any destination gave up, else pending while any is still queued, else delivered; "stored" means it
-// had no destination at all.
+// had no destination at all. The dashboard counts people's submissions only: a console "Send a test"
+// (submissions.test = 1) is listed, marked, but never counted.
 
 export const PAGE_SIZE = 25;
 export const EXPORT_LIMIT = 50_000;
@@ -55,7 +56,10 @@ function emptyCounts(): Record<SubmissionState, number> {
   return Object.fromEntries(SUBMISSION_STATES.map((state) => [state, 0])) as Record<SubmissionState, number>;
 }
 
-/** Counts per form (UTC today, last 7 days, quarantined, dead deliveries) and 14 daily buckets. D1 errors throw. */
+/**
+ * Counts per form (UTC today, last 7 days, quarantined, dead deliveries) and 14 daily buckets, tests
+ * left out. D1 errors throw.
+ */
 export async function loadDashboard(db: D1Database, formIds: readonly string[], nowMs: number) {
   const todayStart = new Date(nowMs - (nowMs % DAY_MS)).toISOString();
   const weekStart = new Date(nowMs - 7 * DAY_MS).toISOString();
@@ -65,13 +69,17 @@ export async function loadDashboard(db: D1Database, formIds: readonly string[], 
       db,
       sql`SELECT form_id, SUM(received_at >= ${todayStart}) AS today, SUM(received_at >= ${weekStart}) AS week,
           SUM(status = 'quarantined') AS quarantined
-        FROM submissions GROUP BY form_id`,
+        FROM submissions WHERE test = 0 GROUP BY form_id`,
     ),
-    dead: statement(db, sql`SELECT form_id, COUNT(*) AS dead FROM deliveries WHERE status = 'dead' GROUP BY form_id`),
+    dead: statement(
+      db,
+      sql`SELECT d.form_id, COUNT(*) AS dead FROM deliveries d JOIN submissions s ON s.id = d.submission_id
+        WHERE d.status = 'dead' AND s.test = 0 GROUP BY d.form_id`,
+    ),
     days: statement(
       db,
       sql`SELECT substr(s.received_at, 1, 10) AS day, ${STATE_SQL} AS state, COUNT(*) AS n
-        FROM submissions s WHERE s.received_at >= ${new Date(chartStartMs).toISOString()} GROUP BY day, state`,
+        FROM submissions s WHERE s.received_at >= ${new Date(chartStartMs).toISOString()} AND s.test = 0 GROUP BY day, state`,
     ),
   });
   const counts = new Map<string, FormCounts>();

@@ -1,5 +1,6 @@
 import { DEFAULT_CAP, type FieldDef, type FieldValue, type FormDef } from "~/forms/schema";
 import { matchesPattern } from "~/lib/forms/pattern";
+import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
 import { countOf } from "~/lib/text/count";
 import { fileLimitsOf, formatBytes, sniffFileType, typeLabels, uploadLimitOf } from "~/lib/uploads/file-types";
 
@@ -26,8 +27,6 @@ export type ValidationResult =
   /** `values` has every field but the file fields, whose files are in `files`. */
   | { ok: true; values: Record<string, FieldValue>; files: AcceptedFile[] }
   | { ok: false; errors: FieldErrors; values: Record<string, string> };
-
-const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@(?=.{1,253}$)[^\s@"<>()[\]\\,;:.]+(\.[^\s@"<>()[\]\\,;:.]+)+$/u;
 
 /** Validates input and files against the form. Never throws, whatever shape the input has. */
 export function validateFields(form: FormDef, input: Record<string, unknown>, received: readonly ReceivedFile[] = []): ValidationResult {
@@ -120,7 +119,7 @@ function checkValue(field: FieldDef, rawText: string): FieldValue | { error: str
   }
   switch (field.type) {
     case "email":
-      return EMAIL.test(text) ? text : { error: `${field.label} must be a valid e-mail address, like name@example.com.` };
+      return EMAIL_ADDRESS.test(text) ? text : { error: `${field.label} must be a valid e-mail address, like name@example.com.` };
     case "url":
       return isWebUrl(text) ? text : { error: `${field.label} must be a web address starting with https://.` };
     case "select":
@@ -141,6 +140,7 @@ function checkNumber(field: FieldDef, text: string): number | { error: string } 
 }
 
 function isWebUrl(text: string): boolean {
+  if (!WEB_ADDRESS.test(text)) return false;
   try {
     const url = new URL(text);
     return url.protocol === "https:" || url.protocol === "http:";
