@@ -124,6 +124,18 @@ export function describeWebhook({ id, payload, firstAt, duplicates = 0, headers 
   };
 }
 
+/** A delivery the sink refused (its record, with the reason), as a person reads it on the page. */
+export function describeRefusal({ at, kind, id, status, reason, form }) {
+  return {
+    kind: "refused",
+    at,
+    title: `${kind} refused with ${status}${form ? ` (form ${form})` : ""}`,
+    headers: [...(id ? [["webhook-id", id]] : []), ["Why", reason]],
+    text: "Gatepost's delivery timeline shows this attempt as failed, and it will try again.",
+    reference: null,
+  };
+}
+
 /** The sink's page: every webhook and message, newest first, escaped (it shows what strangers typed), readable on a phone. */
 export function renderMessagesPage(messages) {
   const items = [...messages]

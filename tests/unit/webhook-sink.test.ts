@@ -1,3 +1,7 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error - plain ESM test support shared with npm start and the bench
 import { startWebhookSink } from "../support/webhook-sink.mjs";
@@ -9,7 +13,7 @@ let sink: {
   url: string;
   origin: string;
   setMode: (m: string, o?: object) => Promise<void>;
-  snapshot: () => { requests: unknown[] };
+  snapshot: () => { requests: Array<{ signatureValid: boolean; status: number }>; refused: Array<{ title: string }> };
   close: () => Promise<void>;
 };
 
@@ -36,5 +40,36 @@ describe("local sink", () => {
     sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 7).toString("base64")}` });
     expect((await fetch(`${sink.origin}/`)).status).toBe(200);
     expect(await (await fetch(`${sink.origin}/messages`)).json()).toEqual([]);
+  });
+
+  it("verifies with secrets the console made, told on /console-secrets, and keeps them across a restart", async () => {
+    const stateFile = path.join(mkdtempSync(path.join(tmpdir(), "sink-")), "local-sink.json");
+    const own = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
+    const made = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
+    const body = JSON.stringify({ type: "submission.created", form: "lunch", submission: { id: "s1", fields: {} } });
+    const deliver = async (id: string) => {
+      const now = new Date();
+      const signature = new Webhook(made).sign(id, now, body);
+      const headers = { "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signature };
+      return (await fetch(sink.url, { method: "POST", body, headers })).status;
+    };
+    sink = await startWebhookSink({ secret: own, stateFile });
+    expect(await deliver("msg_1")).toBe(401);
+    expect(sink.snapshot().refused.map((r) => r.title)).toEqual(["webhook refused with 401 (form lunch)"]);
+    const page = await (await fetch(`${sink.origin}/`)).text();
+    expect(page).toContain("webhook refused with 401 (form lunch)");
+    expect(page).toContain("does not verify with the sink&#39;s secret");
+    const told = await fetch(`${sink.origin}/console-secrets`, { method: "POST", body: JSON.stringify({ form: "lunch", secrets: made }) });
+    expect(told.status).toBe(200);
+    expect(await deliver("msg_2")).toBe(200);
+    await sink.close();
+
+    // Restarted on the same state file: it still knows the console's secret.
+    sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 1).toString("base64")}`, stateFile });
+    expect(await deliver("msg_3")).toBe(200);
+    // Forgotten once the console clears it.
+    await fetch(`${sink.origin}/console-secrets`, { method: "POST", body: JSON.stringify({ form: "lunch", secrets: "" }) });
+    expect(await deliver("msg_4")).toBe(401);
+    expect((await fetch(`${sink.origin}/console-secrets`, { method: "POST", body: "[]" })).status).toBe(400);
   });
 });
