@@ -146,7 +146,7 @@ export function renderMessagesPage(messages) {
       return `<article><h2><span class="kind">${escapeHtml(m.kind)}</span> ${escapeHtml(m.title)}</h2><p class="at">${escapeHtml(m.at)}</p>${headers ? `<dl>${headers}</dl>` : ""}<pre>${escapeHtml(m.text)}</pre></article>`;
     })
     .join("\n");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="5"><title>Gatepost local sink</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="5"><link rel="icon" href="data:,"><title>Gatepost local sink</title>
 <style>body{font:15px/1.45 system-ui,sans-serif;max-width:48rem;margin:1rem auto;padding:0 1rem}h1{font-size:1.4rem}h2{font-size:1.1rem}article{border:1px solid #ccc;border-radius:6px;padding:.5rem .75rem;margin:1rem 0}h2,dd,pre,p{overflow-wrap:anywhere}.kind{font-size:.75rem;text-transform:uppercase;background:#eee;padding:.1rem .4rem;border-radius:4px}.at{color:#555;margin:0}dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem 1rem}dt{font-weight:600}dd{margin:0}pre{white-space:pre-wrap;font:inherit}</style></head>
 <body><h1>Messages Gatepost would have sent</h1><p>Webhooks, e-mails, Slack and Discord messages from <code>npm start</code>, newest first. Nothing here left this machine. This page reloads every 5 s.</p>
 ${items || "<p>Nothing yet: send a form.</p>"}</body></html>`;
