@@ -226,6 +226,43 @@ describe("console forms: drafts, versions and the live form", () => {
   });
 });
 
+describe("the console's form pages say what is true", () => {
+  async function formPage(path: string) {
+    const e = await consoleAdminEnv();
+    const html = await (await appFetch(adminGet(path, await sessionCookie("admin", e)), e)).text();
+    return html.replace(/<!-- -->/g, "");
+  }
+
+  it("lists no changes since a published version for a form never published, and lists them once it was", async () => {
+    await api("PUT", "/admin/api/forms/feedback", { body: sampleDefinition() });
+    expect(await formPage("/admin/forms/feedback")).not.toContain("Changes since the published version");
+    await api("POST", "/admin/api/forms/feedback/publish");
+    await api("PUT", "/admin/api/forms/feedback", { body: sampleDefinition({ title: "Feedback, again" }) });
+    expect(await formPage("/admin/forms/feedback")).toContain("Changes since the published version");
+  });
+
+  it("says a console form shadowed by a form file is not served, in the list and on the file's page", async () => {
+    // Made before a file with its id was added: the catalog serves the file.
+    const now = Date.now();
+    await env.DB.prepare("INSERT INTO forms (id, draft, draft_updated_at, created_at, updated_at) VALUES ('contact', ?1, ?2, ?2, ?2)")
+      .bind(JSON.stringify({ ...sampleDefinition(), id: "contact" }), now)
+      .run();
+    const list = await formPage("/admin/forms");
+    const rows = list.split("<tr").filter((row) => row.includes("/admin/forms/contact"));
+    expect(rows.map((row) => row.includes("Not served: the form file with this id wins"))).toEqual([false, true]);
+    const page = await formPage("/admin/forms/contact");
+    expect(page).toContain("It is not served: the form file with the same id wins.");
+    expect(await formPage("/admin/forms/newsletter")).not.toContain("It is not served");
+  });
+
+  it("names a form file's field table by its one Fields heading", async () => {
+    const page = await formPage("/admin/forms/contact");
+    expect(page.match(/>Fields</g)).toHaveLength(1);
+    expect(page).toContain('<h2 id="fields-title">Fields</h2>');
+    expect(page).toContain('aria-labelledby="fields-title"');
+  });
+});
+
 describe("the published JSON Schema", () => {
   it("describes the fields as JSON Schema 2020-12, and a delivered payload passes a kept validator", async () => {
     await putAndPublish(
@@ -277,10 +314,7 @@ describe("the published JSON Schema", () => {
     };
     const current = await schemaOf("");
     const versionOf = (schema: Record<string, any>) => new URL(schema.$id).searchParams.get("version");
-    expect([versionOf(current.body), Object.keys(current.body.properties)]).toEqual([
-      "2",
-      ["name", "email", "rating", "comment"],
-    ]);
+    expect([versionOf(current.body), Object.keys(current.body.properties)]).toEqual(["2", ["name", "email", "rating", "comment"]]);
     const first = await schemaOf("?version=1");
     expect([versionOf(first.body), Object.keys(first.body.properties), first.cache]).toEqual([
       "1",

@@ -45,7 +45,9 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
             {d.lastError ? `, ${notSent(d) ? "why" : d.status === "delivered" ? "note" : "last error"}: ${d.lastError}` : ""}.{situation(d)}
           </p>
           {d.log.length > 0 ? (
-            <table>
+            // Cards on a phone (one attempt per card, each value under its column's name), so no word is
+            // broken to fit five columns into 390 px.
+            <table className="cards">
               <caption className="visually-hidden">Attempts to deliver to {d.destination}</caption>
               <thead>
                 <tr>
@@ -61,11 +63,15 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
               <tbody>
                 {d.log.map((a, i) => (
                   <tr key={i}>
-                    <td>{formatUtc(a.attemptedAt)}</td>
-                    <td>{a.httpStatus ?? (d.destination === "email" || d.destination === "confirmation" ? "—" : "no response")}</td>
-                    <td className="num">{a.latencyMs} ms</td>
-                    <td>{a.error ?? "—"}</td>
-                    <td>{a.responseExcerpt ? <pre>{a.responseExcerpt}</pre> : "—"}</td>
+                    <td className="lead-cell">{formatUtc(a.attemptedAt)}</td>
+                    <td data-label="HTTP status">
+                      {a.httpStatus ?? (d.destination === "email" || d.destination === "confirmation" ? "—" : "no response")}
+                    </td>
+                    <td className="num" data-label="Latency">
+                      {a.latencyMs} ms
+                    </td>
+                    <td data-label="Error">{a.error ?? "—"}</td>
+                    <td data-label="Response excerpt">{a.responseExcerpt ? <pre>{a.responseExcerpt}</pre> : "—"}</td>
                   </tr>
                 ))}
               </tbody>
