@@ -5,6 +5,8 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error - plain ESM test support shared with npm start and the bench
 import { startWebhookSink } from "../support/webhook-sink.mjs";
+// @ts-expect-error - plain ESM test support
+import { describeWebhook, renderMessagesPage } from "../support/sink-messages.mjs";
 
 // The local sink stands in for every receiver in npm start, the tests and the bench, so what it
 // counts must be deliveries only: a browser that opens its page also asks for /favicon.ico.
@@ -71,5 +73,34 @@ describe("local sink", () => {
     await fetch(`${sink.origin}/console-secrets`, { method: "POST", body: JSON.stringify({ form: "lunch", secrets: "" }) });
     expect(await deliver("msg_4")).toBe(401);
     expect((await fetch(`${sink.origin}/console-secrets`, { method: "POST", body: "[]" })).status).toBe(400);
+  });
+});
+
+describe("the sink's page", () => {
+  it("shows a file field as each file's name, size and download link, and every http(s) address as a link", () => {
+    const link = "http://localhost:8788/files/s1/f1?expires=1&sig=abc";
+    const message = describeWebhook({
+      id: "msg_1",
+      firstAt: "2026-11-26T00:00:00.000Z",
+      payload: {
+        type: "submission.created",
+        form: "apply",
+        submission: {
+          id: "s1",
+          fields: { name: "Ada", cv: [{ id: "f1", name: "cv.pdf", type: "application/pdf", size: 1234, sha256: "0".repeat(64) }] },
+          files: [{ id: "f1", field: "cv", url: link }],
+        },
+      },
+    });
+    expect(message.text).toContain(`cv: cv.pdf (application/pdf, 1234 bytes) ${link}`);
+    expect(message.text).not.toContain("[object Object]");
+    const page: string = renderMessagesPage([
+      message,
+      { kind: "slack", at: "2026", title: "t", text: `See (${link}). <b>javascript:alert(1)</b>` },
+    ]);
+    const href = link.replace("&", "&amp;");
+    expect(page.match(new RegExp(`<a href="${href.replace(/[?.]/g, "\\$&")}" rel="noreferrer">`, "g"))).toHaveLength(2);
+    // The sentence's ")." stays outside the link; what is not an http(s) address stays text.
+    expect(page).toContain(`</a>). &lt;b&gt;javascript:alert(1)&lt;/b&gt;`);
   });
 });
