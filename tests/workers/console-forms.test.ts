@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { Validator } from "@cfworker/json-schema";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
+import { MAX_JSON_BYTES } from "~/lib/admin/api-auth.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { FORMS } from "~/forms/registry";
 import { appFetch, countRows, formPost, apiPost, sink, standin, standinToken, clearTables } from "./helpers";
@@ -351,6 +352,18 @@ describe("the admin API's doors", () => {
     expect(token).toMatch(/^gpat_[A-Za-z0-9_-]{43}$/);
     return token;
   }
+
+  it("refuses a body over its own limit with 413, naming that limit", async () => {
+    const big = JSON.stringify({ ...sampleDefinition(), description: "x".repeat(MAX_JSON_BYTES) });
+    const response = await api("PUT", "/admin/api/forms/feedback", { body: JSON.parse(big) });
+    expect(response.status).toBe(413);
+    const problem = (await response.json()) as { code: string; title: string };
+    expect(problem.code).toBe("admin_body_too_large");
+    expect(problem.title).toContain(`the limit is ${MAX_JSON_BYTES / 1024} KiB`);
+    // Just under the limit it is read (and refused for what it says, not for its size).
+    const fits = await api("PUT", "/admin/api/forms/feedback", { body: { ...sampleDefinition(), description: "x".repeat(200_000) } });
+    expect(fits.status).not.toBe(413);
+  });
 
   it("answers 401 problem+json without a valid token or session", async () => {
     for (const token of [null, "not-a-real-token-but-long-enough-0123456789", "gpat_nope_nope_nope_nope_nope_nope_nope_0123"]) {
