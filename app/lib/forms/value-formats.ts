@@ -11,4 +11,5 @@ export const EMAIL_ADDRESS = /^[^\s@"<>()[\]\\,;:]{1,64}@(?=.{1,253}$)[^\s@"<>()
  * characters (the URL parser would drop some silently, so a value could say one thing and open another).
  * The URL parser decides the rest.
  */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 export const WEB_ADDRESS = /^[Hh][Tt][Tt][Pp][Ss]?:[^\u0000-\u0020\u007f]+$/u;
