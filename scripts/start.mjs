@@ -16,6 +16,10 @@ const offline = process.argv.includes("--offline");
 const port = Number(process.env.PORT || 8788);
 const host = process.env.HOST || "localhost";
 const LOG_FILE = fileURLToPath(new URL("../.wrangler/logs/npm-start.log", import.meta.url));
+/** The sink's port: SINK_PORT, else the one after the site's, so destinations pointed at it keep working across restarts. */
+const sinkPort = Number(process.env.SINK_PORT || port + 1);
+/** What the sink keeps across restarts (the secrets the console made), beside the local D1 that holds them. */
+const SINK_STATE_FILE = fileURLToPath(new URL("../.wrangler/state/local-sink.json", import.meta.url));
 
 /** The form setting each destination kind the local sink can stand in for reads its URL from. */
 const SINK_SUFFIXES = {
@@ -122,7 +126,9 @@ function sinkEndpoint(started, kind) {
  * form's own is set), Slack and Discord to the sink's endpoints, e-mail to a local owner address and
  * the sender's confirmation on (the Worker's simulated send_email hands both to the sink). A variable set to "" in the
  * environment switches that destination off. Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only
- * switch that allows plain http to 127.0.0.1. Returns { url, control, page, pointed, external }.
+ * switch that allows plain http to 127.0.0.1, and tells the Worker where the sink is (LOCAL_SINK_URL,
+ * LOCAL_SINK_SECRET): a console form's unset destinations go there too, and each secret the console
+ * makes is told to the sink (ADR 066). Returns { url, control, page, pointed, external }.
  */
 async function startLocalSink(forms, settings) {
   settings.ALLOW_LOOPBACK_WEBHOOKS = "true";
@@ -140,7 +146,12 @@ async function startLocalSink(forms, settings) {
   const { startLocalSink: startSink } = await import("../tests/support/webhook-sink.mjs");
   const given = forms.map((form) => settings[form.settings.WEBHOOK_SECRET]).find(Boolean);
   const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
-  const started = await startSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });
+  mkdirSync(path.dirname(SINK_STATE_FILE), { recursive: true });
+  const started = await startSink({ port: sinkPort, secret, log: true, stateFile: SINK_STATE_FILE }).catch((error) =>
+    fail(`Starting the local sink on port ${sinkPort} (SINK_PORT picks another)`, error),
+  );
+  settings.LOCAL_SINK_URL = started.origin;
+  settings.LOCAL_SINK_SECRET = secret;
   localSink = started;
   cleanups.push(() => started.close());
   const pointed = [];
@@ -192,6 +203,7 @@ function printReadyBlock() {
     lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, Slack and Discord message)`);
     lines.push(`  Webhook sink    ${sink.url}  (prints each delivery below)`);
     if (sink.pointed.length > 0) lines.push(`                  receives ${sink.pointed.join(", ")}`);
+    lines.push(`                  and every console form's destinations left unset`);
     if (sink.secret) lines.push(`  Signing secret  ${sink.secret}  (verify a delivery: docs/webhooks.md)`);
     lines.push(`  E-mail files    ${path.join(tmpdir(), "miniflare-*", "files", "email")}/*.eml`);
     lines.push(`                  play a broken receiver: curl -X POST ${sink.control}/mode -d '{"mode":"down"}'`);

@@ -35,6 +35,8 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     return {
       id,
       source: "code" as const,
+      // A console form made with this id (before the file, or imported) is never served: say so.
+      shadowed: (await loadConsoleForm(db, id)) !== null,
       definition: live.form,
       version: live.version,
       draft: null,
@@ -55,6 +57,7 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
   return {
     id,
     source: "console" as const,
+    shadowed: false,
     definition: draft,
     version: state.row.published_version === null ? null : String(state.row.published_version),
     draft: state.draft,
@@ -62,7 +65,8 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     summary,
     problems: check && !check.ok ? check.problems : [],
     suggestions: draft ? suggestionsFor(draft) : [],
-    changes: state.draft ? describeChanges(state.published, state.draft) : [],
+    // Only a form that was published has a version to compare with.
+    changes: state.draft && state.published ? describeChanges(state.published, state.draft) : [],
     revision: String(state.row.updated_at),
     preview: draft && check?.ok ? previewMarkup(draft) : null,
   };
@@ -241,7 +245,13 @@ export default function FormPage() {
             This form is defined in code. Change it in its file and deploy; its destinations can be set here. To make an editable copy,
             export it as JSON and import it as a new console form with another id.
           </p>
-          <h2>Fields</h2>
+          {data.shadowed ? (
+            <p className="notice error">
+              A console form with the id <code>{data.id}</code> exists too. It is not served: the form file with the same id wins. Its
+              submissions, if any, are kept; make it again under another id to use it.
+            </p>
+          ) : null}
+          <h2 id="fields-title">Fields</h2>
           <FieldTable fields={data.definition.fields} />
         </>
       ) : draft ? (
@@ -345,8 +355,8 @@ export default function FormPage() {
 function FieldTable({ fields }: { fields: readonly { name: string; type: string; label: string; required?: boolean }[] }) {
   return (
     <div className="table-scroll">
-      <table className="cards">
-        <caption className="visually-hidden">Fields</caption>
+      {/* Named by the "Fields" heading above it, so a screen reader does not hear "Fields" twice. */}
+      <table className="cards" aria-labelledby="fields-title">
         <thead>
           <tr>
             <th scope="col">Name</th>

@@ -30,6 +30,8 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
       formId: s.formId,
       receivedAt: s.receivedAt,
       state,
+      // A console "Send a test": listed like the rest, marked, and left out of the dashboard's counts.
+      test: s.test,
       // A one-line preview; React escapes it like every other value on the page.
       preview: Object.values(s.fields)
         .map((value) =>
@@ -142,7 +144,15 @@ export default function SubmissionList() {
                       {formatUtc(item.receivedAt)}
                     </Link>
                   </td>
-                  <td data-label="Form">{formTitle(item.formId)}</td>
+                  <td data-label="Form">
+                    {formTitle(item.formId)}
+                    {item.test ? (
+                      <>
+                        {" "}
+                        <span className="badge badge-test">Test</span>
+                      </>
+                    ) : null}
+                  </td>
                   <td data-label="Status">
                     <StateBadge state={item.state} />
                   </td>

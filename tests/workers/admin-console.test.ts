@@ -78,6 +78,18 @@ describe("dashboard", () => {
     expect(html).toContain("Redeliver 1 dead");
   });
 
+  it("leaves console tests out of every count and the chart", async () => {
+    await seedMix();
+    await seedSubmission({ fields: { name: "Sample" }, test: true, deliveries: [{ status: "delivered" }] });
+    await seedSubmission({ fields: { name: "Sample" }, test: true, deliveries: [{ status: "dead" }] });
+    await seedSubmission({ fields: { name: "Sample" }, test: true, receivedAt: new Date(Date.now() - 3 * DAY).toISOString() });
+    const { html } = await page("/admin");
+    const row = textOf(html.slice(html.indexOf(">contact<") - 200, html.indexOf("</tr>", html.indexOf(">contact<"))));
+    expect(row).toMatch(/contact 4 5 1 1/);
+    expect(textOf(html)).toContain("by outcome: 5 in total.");
+    expect(html).toContain("Redeliver 1 dead");
+  });
+
   it("hides action buttons from a viewer", async () => {
     await seedMix();
     const { html } = await page("/admin", await sessionCookie("viewer"));
@@ -144,6 +156,17 @@ describe.each([
     expect(pagerHref(second.html, "next")).toBeNull();
     const back = await page(pagerHref(second.html, "prev")!);
     expect(linkedIds(back.html)).toEqual(firstIds);
+  });
+
+  it("lists console tests with the rest, each marked as a test", async () => {
+    await seedMix();
+    const test = await seedSubmission({ fields: { name: "Sample Sam" }, test: true, deliveries: [{ status: "delivered" }] });
+    const { html } = await page("/admin/submissions");
+    expect(textOf(html)).toContain("6 submissions found.");
+    const rows = html.split("<tr").filter((row) => row.includes("/admin/submissions/"));
+    const marked = rows.filter((row) => />Test</.test(row));
+    expect(marked).toHaveLength(1);
+    expect(marked[0]).toContain(test);
   });
 });
 

@@ -106,6 +106,20 @@ describe("destinations set in the console", () => {
       await appFetch(adminGet("/admin/forms/contact/destinations", await sessionCookie("admin", fromEnv)), fromEnv)
     ).text();
     expect(html).toContain("Set by the environment (CONTACT_WEBHOOK_URL), which wins: change it there.");
+    // A secret from the environment was never shown here, so nothing says "shown once".
+    expect(html).toContain("Set by the environment (CONTACT_WEBHOOK_SECRET), which wins: change it there.");
+    expect(html).not.toMatch(/shown once/i);
+    // Where a value is typed, its label says "URL" as the title does.
+    const open = await appFetch(adminGet("/admin/forms/newsletter/destinations", await sessionCookie("admin", e)), e);
+    const labels = [...(await open.text()).matchAll(/<label[^>]*>([^<]+)</g)].map((m) => m[1]);
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        "New webhook URL",
+        "New Slack incoming-webhook URL",
+        "New Discord webhook URL",
+        "New owner e-mail addresses",
+      ]),
+    );
     const refused = await destinations("contact", { intent: "set:WEBHOOK_URL", value: "https://other.example/hook" }, fromEnv);
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { message: string }).message).toMatch(/set by the environment/);

@@ -214,6 +214,8 @@ export interface FormSummary {
   version: string | null;
   hasDraft: boolean;
   versions: { version: number; publishedAt: string; publishedBy: string }[];
+  /** A console form whose id a form file has: never served, the file wins (catalog.server.ts). */
+  shadowed: boolean;
 }
 
 /** Every form, files first, then the console's, with their versions. D1 errors throw. */
@@ -229,6 +231,7 @@ export async function listForms(db: D1Database, catalog: FormCatalog): Promise<F
       version: live.version,
       hasDraft: false,
       versions: [],
+      shadowed: false,
     }));
   const consoleForms: FormSummary[] = rows.map((row) => {
     const draft = parseStored(row.draft);
@@ -243,6 +246,7 @@ export async function listForms(db: D1Database, catalog: FormCatalog): Promise<F
       versions: versions
         .filter((v) => v.form_id === row.id)
         .map((v) => ({ version: v.version, publishedAt: new Date(v.published_at).toISOString(), publishedBy: v.published_by })),
+      shadowed: live?.source === "code",
     };
   });
   return [...code, ...consoleForms];

@@ -3,7 +3,7 @@ import { sha256Hex } from "~/lib/crypto/digest";
 import { buildMime } from "~/lib/delivery/email.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
 import type { InvocationBudget } from "~/lib/platform/budget.server";
-import { pruneConfirmationLimits, reserveConfirmationSlot } from "~/lib/storage/confirmation-limits.server";
+import { pruneConfirmationLimits, reserveConfirmationSlot, type SlotVerdict } from "~/lib/storage/confirmation-limits.server";
 import { textDirection, type Lang } from "~/lib/i18n/languages";
 import { fill, type Message } from "~/lib/text/fill";
 import { en } from "~/lib/i18n/messages/en";
@@ -52,14 +52,14 @@ export async function confirmationKey(formId: string, address: string): Promise<
   return sha256Hex(`gatepost-confirmation:${formId}:${mailbox}`);
 }
 
-/** Takes the mailbox's one confirmation for 24 h: true when this pending delivery may send. D1 errors throw. */
+/** Takes the mailbox's one confirmation for 24 h: "reserved" when this pending delivery may send (SlotVerdict). D1 errors throw. */
 export async function reserveConfirmation(
   db: D1Database,
   formId: string,
   address: string,
   deliveryId: string,
   nowMs: number,
-): Promise<boolean> {
+): Promise<SlotVerdict> {
   const mailboxKey = await confirmationKey(formId, address);
   return reserveConfirmationSlot(db, { formId, mailboxKey, deliveryId, nowMs, windowMs: CONFIRMATION_WINDOW_MS });
 }

@@ -136,6 +136,7 @@ export const ERRORS = {
   setting_set_by_environment: { status: 409, message: "This setting is set by the environment, which wins: change it there." },
   setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
+  admin_body_too_large: { status: 413, message: "What you sent to the admin API is too large (the limit is 256 KiB)." },
   internal_error: ROUTER_ERRORS.internal_error,
   // lazy route discovery (/__manifest, ADR 055)
   route_discovery_too_large: { status: 400, message: "That request asks for more routes than any page here links to." },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "./admin.server";
 import { checkDestinationSettings } from "./destination-settings.server";
 import { readFormSettings, type FormSettings } from "./forms.server";
+import { readLocalSink, type LocalSink } from "./local-sink.server";
 import type { SettingProblem } from "./setting-problem";
 import { readSiteSettings, type SiteSettings } from "./site.server";
 import { readTurnstileSettings, type TurnstileSettings } from "./turnstile.server";
@@ -72,6 +73,8 @@ export interface Settings {
   uploads: UploadSettings;
   /** Local dev only: plain http to loopback hosts is allowed for webhook-style destinations. */
   allowLoopbackHttp: boolean;
+  /** `npm start` only: the local sink console forms deliver to while their destinations are unset. */
+  localSink: LocalSink | null;
   /** EMAIL_FROM; null when unset or invalid. */
   emailFrom: string | null;
   /** PUBLIC_URL, for links in notifications; null when unset. */
@@ -167,6 +170,7 @@ export function parseSettings(env: RawEnv): Settings {
     });
   }
   problems.push(...checkDestinationSettings(env, { allowLoopbackHttp: loopback === "true", emailFrom }));
+  const localSink = readLocalSink(env, loopback === "true", problems);
   const perForm = new Map<string, FormEnvSettings>();
   const environmentForm = (formId: string) => {
     let values = perForm.get(formId);
@@ -185,6 +189,7 @@ export function parseSettings(env: RawEnv): Settings {
     site,
     uploads,
     allowLoopbackHttp: loopback === "true",
+    localSink,
     emailFrom,
     publicUrl,
     encryptionKeys,

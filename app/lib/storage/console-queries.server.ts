@@ -10,6 +10,7 @@ import type { ListedSubmission } from "~/lib/storage/submission-list.server";
 // The operator console's reads besides the list (submission-list.server.ts). Each reads what its page
 // shows, never the table: the dashboard its counts (migration 0021, docs/decisions/060), a submission
 // its own rows. A row the backfill has not moved yet is derived as before (stateOf).
+// A console "Send a test" (submissions.test = 1) is listed, marked, but never counted.
 
 export const EXPORT_LIMIT = 50_000;
 const DAY_MS = 86_400_000;
@@ -47,7 +48,7 @@ function emptyCounts(): Record<SubmissionState, number> {
 
 /**
  * Counts per form (UTC today, the last 7 UTC days, quarantined, dead deliveries) and 14 daily buckets,
- * from the kept counts plus rows not yet moved. Reads rows per form and day, not per submission. D1 errors throw.
+ * from the kept counts plus rows not yet moved, tests left out. Reads rows per form and day, not per submission. D1 errors throw.
  */
 export async function loadDashboard(db: D1Database, formIds: readonly string[], nowMs: number) {
   const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -57,18 +58,18 @@ export async function loadDashboard(db: D1Database, formIds: readonly string[], 
   const done = await runBatch(db, {
     days: statement(
       db,
-      sql`SELECT form_id, day, state, SUM(n) AS n FROM submission_counts WHERE day >= ${chartStart} GROUP BY form_id, day, state`,
+      sql`SELECT form_id, day, state, SUM(n) AS n FROM submission_counts WHERE day >= ${chartStart} AND test = 0 GROUP BY form_id, day, state`,
     ),
     quarantined: statement(
       db,
-      sql`SELECT form_id, '' AS day, state, SUM(n) AS n FROM submission_totals WHERE state = 'quarantined' GROUP BY form_id`,
+      sql`SELECT form_id, '' AS day, state, SUM(n) AS n FROM submission_totals WHERE state = 'quarantined' AND test = 0 GROUP BY form_id`,
     ),
     dead: statement(db, sql`SELECT form_id, n FROM dead_delivery_counts`),
     // Rows the backfill has not reached: none once it is done, so this reads nothing then.
     unmoved: statement(
       db,
       sql`SELECT s.form_id, substr(s.received_at, 1, 10) AS day, ${stateOf("s")} AS state, COUNT(*) AS n
-        FROM submissions s INDEXED BY submissions_state_received WHERE s.state IS NULL GROUP BY 1, 2, 3`,
+        FROM submissions s INDEXED BY submissions_state_received WHERE s.state IS NULL AND s.test = 0 GROUP BY 1, 2, 3`,
     ),
   });
   const counts = new Map<string, FormCounts>();

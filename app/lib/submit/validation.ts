@@ -1,6 +1,7 @@
 import { DEFAULT_CAP, type FieldDef, type FieldValue, type FormDef } from "~/forms/schema";
 import { matchesPattern } from "~/lib/forms/pattern";
 import { fill } from "~/lib/text/fill";
+import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
 import { fileLimitsOf, formatBytes, sniffFileType, typeLabels, uploadLimitOf } from "~/lib/uploads/file-types";
 import { en } from "~/lib/i18n/messages/en";
 import type { PageLanguage } from "~/lib/i18n/messages/types";
@@ -33,8 +34,6 @@ export type ValidationResult =
   /** `values` has every field but the file fields, whose files are in `files`. */
   | { ok: true; values: Record<string, FieldValue>; files: AcceptedFile[] }
   | { ok: false; errors: FieldErrors; values: Record<string, string> };
-
-const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@(?=.{1,253}$)[^\s@"<>()[\]\\,;:.]+(\.[^\s@"<>()[\]\\,;:.]+)+$/u;
 
 /** Validates input and files against the form. Never throws, whatever shape the input has. */
 export function validateFields(
@@ -141,7 +140,7 @@ function checkValue(field: FieldDef, rawText: string, { lang, validation: v }: V
   }
   switch (field.type) {
     case "email":
-      return EMAIL.test(text) ? text : { error: fill(v.email, { label }) };
+      return EMAIL_ADDRESS.test(text) ? text : { error: fill(v.email, { label }) };
     case "url":
       return isWebUrl(text) ? text : { error: fill(v.url, { label }) };
     case "select":
@@ -163,6 +162,7 @@ function checkNumber(field: FieldDef, text: string, v: ValidationLanguage["valid
 }
 
 function isWebUrl(text: string): boolean {
+  if (!WEB_ADDRESS.test(text)) return false;
   try {
     const url = new URL(text);
     return url.protocol === "https:" || url.protocol === "http:";
