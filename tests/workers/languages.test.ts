@@ -7,6 +7,8 @@ import type { Mailer, OutgoingEmail, SendEmailBinding } from "~/lib/delivery/mai
 import { CATALOGUES } from "~/lib/i18n/catalogue.server";
 import { CONTACT_TRANSLATIONS } from "~/forms/translations/contact";
 import { apiPost, appFetch, at, clearTables, formPost, standin, standinToken, testEnv } from "./helpers";
+import { adminPost, sessionCookie, adminEnv } from "./admin-helpers";
+import { consoleEnv, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
 
 // A form in its visitor's language: chosen by ?lang= or Accept-Language among the form's, with every
 // word Gatepost writes around the owner's (translated) texts in that language, the page's data holding
@@ -132,5 +134,56 @@ describe("after the post", () => {
     const res = await appFetch(apiPost("contact", VALID, { headers: { "Accept-Language": "es" } }));
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: "turnstile_token_missing", title: CATALOGUES.es.errors.turnstile_token_missing });
+  });
+});
+
+describe("a console form in several languages", () => {
+  const GERMAN = { de: { title: "Rückmeldung", fields: { rating: { label: "Bewertung", options: { good: "Gut" } } } } };
+
+  it("carries the owner's texts per language in its definition and shows them", async () => {
+    await resetConsoleForms();
+    await putAndPublish("feedback", sampleDefinition({ languages: ["en", "de"], translations: GERMAN }));
+    const html = await (await appFetch(new Request("http://localhost/f/feedback?lang=de"), consoleEnv())).text();
+    expect(html).toMatch(/<html lang="de" dir="ltr">/);
+    expect(html).toContain("<h1>Rückmeldung</h1>");
+    expect(html).toContain(">Bewertung<");
+    expect(html).toContain('<option value="good">Gut</option>');
+    // What the translation leaves out stays as the form's own language has it.
+    expect(html).toContain(">Your name<");
+  });
+
+  it("keeps its languages and translations through the console's editor", async () => {
+    await resetConsoleForms();
+    const e = await adminEnv({ ADMIN_API_TOKEN: "workers-admin-api-token-0123456789abcdef" });
+    await putAndPublish("feedback", sampleDefinition(), consoleEnv());
+    const cookie = await sessionCookie("admin", e);
+    const definition = sampleDefinition();
+    const fields = (definition.fields as Array<Record<string, unknown>>).flatMap((field, i) =>
+      Object.entries(field)
+        .filter(([key]) => key !== "options")
+        .map(([key, value]) => [`fields.${i}.${key}`, value === true ? "on" : String(value)]),
+    );
+    const post = {
+      intent: "save",
+      title: "Feedback",
+      description: "Tell us what you think.",
+      successMessage: "Thank you.",
+      retentionDays: "30",
+      languages: "en de",
+      translations: JSON.stringify(GERMAN),
+      "fields.2.options": "good | Good\nbad | Bad",
+      ...Object.fromEntries(fields),
+    };
+    const res = await appFetch(
+      adminPost(`/admin/forms/feedback?_data=${encodeURIComponent("routes/admin.forms.$formId")}`, post, { Cookie: cookie }),
+      e,
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    const draft = JSON.parse((await env.DB.prepare("SELECT draft FROM forms WHERE id = 'feedback'").first<string>("draft"))!);
+    expect(draft).toMatchObject({ languages: ["en", "de"], translations: GERMAN });
+    expect(draft.fields[2].options).toEqual([
+      { value: "good", label: "Good" },
+      { value: "bad", label: "Bad" },
+    ]);
   });
 });

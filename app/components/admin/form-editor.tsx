@@ -310,6 +310,20 @@ export function FormEditorFields({ draft, revision, focus }: { draft: FormDef; r
           defaultValue={draft.allowedOrigins.join("\n")}
         />
         <Check id="e-public" name="public" label="List this form on the site's front page" defaultChecked={draft.public === true} />
+        <Input
+          id="e-languages"
+          name="languages"
+          label="Languages"
+          hint="The languages the form is offered in, its own texts' first, separated by spaces: en de fr es it pt nl pl ja ar."
+          defaultValue={(draft.languages ?? []).join(" ")}
+        />
+        <TextArea
+          id="e-translations"
+          name="translations"
+          label="Translations (JSON)"
+          hint='The texts in each other language, e.g. {"de": {"title": "Kontakt", "fields": {"email": {"label": "E-Mail"}}}} (docs/forms.md#languages).'
+          defaultValue={draft.translations ? JSON.stringify(draft.translations, null, 2) : ""}
+        />
       </fieldset>
       <h2>Fields</h2>
       {draft.fields.map((field, index) => (

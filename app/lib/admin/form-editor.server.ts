@@ -71,6 +71,8 @@ export function draftOf(params: URLSearchParams, id: string): FormDef {
   const destinations: Destination[] = [{ kind: "webhook" }, { kind: "email" }, { kind: "slack" }, { kind: "discord" }];
   if (subject || confirmation) destinations.push({ kind: "confirmation", subject, text: confirmation });
   const maxUploadBytes = numberOf(params, "maxUploadMb", MB);
+  const languages = oneLine(params, "languages").split(/\s+/).filter(Boolean);
+  const translations = translationsOf(text(params, "translations").trim());
   return {
     id,
     title: oneLine(params, "title"),
@@ -86,7 +88,20 @@ export function draftOf(params: URLSearchParams, id: string): FormDef {
       : {}),
     ...(params.get("public") === "on" ? { public: true } : {}),
     ...(maxUploadBytes !== undefined ? { maxUploadBytes } : {}),
+    // Unchecked here, as every input is: the definition check names a language it does not know.
+    ...(languages.length > 0 ? { languages: languages as FormDef["languages"] } : {}),
+    ...(translations !== undefined ? { translations } : {}),
   };
+}
+
+/** The translations typed as JSON; text that is not JSON stays text, which the definition check refuses. */
+function translationsOf(typed: string): FormDef["translations"] | undefined {
+  if (typed === "") return undefined;
+  try {
+    return JSON.parse(typed) as FormDef["translations"];
+  } catch {
+    return typed as unknown as FormDef["translations"];
+  }
 }
 
 function fieldOf(params: URLSearchParams, prefix: string): FieldDef {
