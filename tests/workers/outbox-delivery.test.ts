@@ -201,6 +201,8 @@ describe("leases", () => {
       delivered: 0,
       retrying: 1,
       dead: 0,
+      released: 0,
+      budgetSpent: false,
     });
     const [failed] = await deliveries();
     expect(failed).toMatchObject({ status: "pending", attempts: 1, lease_owner: null });

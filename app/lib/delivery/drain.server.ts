@@ -4,7 +4,8 @@ import { loadFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
 import { catalogSettings } from "~/lib/forms/live.server";
 import { DELIVERY_TIMEOUT_MS, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { attemptKind } from "~/lib/delivery/dispatch.server";
-import { settleStatements } from "~/lib/delivery/settle.server";
+import { settleStatements, type SettleOutcome } from "~/lib/delivery/settle.server";
+import { budgetFor, isBudgetRefusal, type Cost, type InvocationBudget } from "~/lib/platform/budget.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { claimDue, type Claim } from "~/lib/storage/deliveries.server";
 import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submissions.server";
@@ -16,6 +17,16 @@ import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submission
 export const LEASE_MS = 60_000;
 /** Cloudflare allows six simultaneous outbound connections per invocation. */
 export const BATCH_SIZE = 6;
+
+/** What claiming one batch spends: the claim and the read of its submissions. */
+export const BATCH_COST = { d1Queries: 2 } as const satisfies Cost;
+/** The form catalog's read, when this isolate has none fresh (two statements in one batch). */
+export const CATALOG_COST = { d1Queries: 2 } as const satisfies Cost;
+/**
+ * The most one delivery spends: its fetch (or e-mail), a confirmation's mailbox slot, and the settling
+ * batch (log row, delivery row and the destination's health: docs/decisions/071).
+ */
+export const DELIVERY_COST = { subrequests: 1, d1Queries: 4 } as const satisfies Cost;
 
 export interface DrainOptions {
   owner?: string;
@@ -31,6 +42,8 @@ export interface DrainOptions {
   budgetMs?: number;
   /** Absent or null: no send_email binding, so e-mail kinds are held. */
   mailer?: Mailer | null;
+  /** This invocation's allowance (default: a fresh one for settings.plan); no batch is claimed past it. */
+  budget?: InvocationBudget;
 }
 
 export interface DrainReport {
@@ -38,7 +51,13 @@ export interface DrainReport {
   delivered: number;
   retrying: number;
   dead: number;
+  /** Claimed but given back untried: the platform refused a call for the invocation's spent budget. */
+  released: number;
+  /** Stopped because the budget (ours, or the platform's refusal) left no room for another batch. */
+  budgetSpent: boolean;
 }
+
+const emptyReport = (): DrainReport => ({ claimed: 0, delivered: 0, retrying: 0, dead: 0, released: 0, budgetSpent: false });
 
 /** Drains due deliveries in batches until none are due or `limit` is reached. Throws only if D1 fails. */
 export async function drainOutbox(db: D1Database, settings: Settings, options: DrainOptions = {}): Promise<DrainReport> {
@@ -75,7 +94,7 @@ export async function deliverLeasedAfterResponse(
   options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random" | "mailer" | "now"> = {},
 ): Promise<DrainReport | null> {
   await new Promise((resolve) => setTimeout(resolve, 0));
-  const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
+  const report: DrainReport = { ...emptyReport(), claimed: claims.length };
   try {
     const records = await Promise.all(
       claims.map((claim) => attemptDelivery(db, settings, claim, submission, form, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
@@ -96,37 +115,99 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   const { limit = 200, batchSize = BATCH_SIZE, leaseMs = LEASE_MS, timeoutMs = DELIVERY_TIMEOUT_MS, now = Date.now } = options;
   if (leaseMs <= timeoutMs) throw new Error("the lease must outlast the delivery timeout");
   const owner = options.owner ?? `drain:${crypto.randomUUID()}`;
-  const report: DrainReport = { claimed: 0, delivered: 0, retrying: 0, dead: 0 };
+  const budget = options.budget ?? budgetFor(settings.plan);
+  const report = emptyReport();
   // Every form, archived ones too (their stored submissions are still delivered), and the console's
   // settings layered under the environment's: read once per run, from the isolate's catalog.
   let catalog: FormCatalog | null = null;
   const stopAt = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
   while (report.claimed < limit && now() < stopAt) {
-    const size = Math.min(batchSize, limit - report.claimed);
-    const claims = await claimDue(db, { owner, nowMs: now(), limit: size, leaseMs, submissionId });
+    // Only as many as the invocation can still pay for, whole: a claimed row is always tried or given back.
+    const overhead = catalog ? BATCH_COST : { d1Queries: BATCH_COST.d1Queries + CATALOG_COST.d1Queries };
+    const affordable = budget.unitsLeft(DELIVERY_COST, overhead);
+    const size = Math.min(batchSize, limit - report.claimed, affordable);
+    if (size === 0) {
+      report.budgetSpent = affordable === 0;
+      break;
+    }
+    budget.spend(overhead);
+    let claims: Claim[];
+    try {
+      claims = await claimDue(db, { owner, nowMs: now(), limit: size, leaseMs, submissionId });
+    } catch (error) {
+      if (!isBudgetRefusal(error)) throw error;
+      report.budgetSpent = true;
+      break;
+    }
+    // What the claimed rows may spend is set aside now; each spends its share as it goes.
+    budget.spend({ d1Queries: DELIVERY_COST.d1Queries * claims.length, subrequests: DELIVERY_COST.subrequests * claims.length });
     report.claimed += claims.length;
     if (claims.length === 0) break;
-    const submissions = await loadSubmissions(
+    const batch = await sendBatch(
       db,
-      claims.map((claim) => claim.submissionId),
+      settings,
+      claims,
+      owner,
+      options,
+      () => catalog,
+      (read) => (catalog = read),
     );
-    catalog ??= await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
-    const forms = catalog;
-    const layered = catalogSettings(settings, forms);
-    const outcomes = await Promise.all(
-      claims.map(async (claim) => {
-        const form = forms.forms.get(claim.formId)?.form;
+    for (const outcome of batch.outcomes) report[outcome] += 1;
+    if (batch.refused) {
+      // The platform says this invocation is spent, whatever our count said: stop; rows it left leased
+      // lapse back to pending after the lease, attempts unchanged.
+      report.budgetSpent = true;
+      break;
+    }
+    if (claims.length < size) break;
+  }
+  return report;
+}
+
+async function sendBatch(
+  db: D1Database,
+  settings: Settings,
+  claims: Claim[],
+  owner: string,
+  options: DrainOptions,
+  cachedCatalog: () => FormCatalog | null,
+  keepCatalog: (catalog: FormCatalog) => void,
+): Promise<{ outcomes: SettleOutcome[]; refused: boolean }> {
+  const { timeoutMs = DELIVERY_TIMEOUT_MS, now = Date.now } = options;
+  let refused = false;
+  const spared = (error: unknown): null => {
+    if (!isBudgetRefusal(error)) throw error;
+    refused = true;
+    return null;
+  };
+  const submissions = await loadSubmissions(
+    db,
+    claims.map((claim) => claim.submissionId),
+  ).catch(spared);
+  let forms = cachedCatalog();
+  if (!forms && submissions) {
+    forms = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
+    keepCatalog(forms);
+  }
+  if (!submissions || !forms) return { outcomes: [], refused };
+  const catalog = forms;
+  const layered = catalogSettings(settings, catalog);
+  const outcomes = await Promise.all(
+    claims.map(async (claim): Promise<SettleOutcome | null> => {
+      try {
+        const form = catalog.forms.get(claim.formId)?.form;
         const record = await attemptDelivery(db, layered, claim, submissions.get(claim.submissionId), form, timeoutMs, options);
+        if (record.error === "budget") refused = true;
         // The attempt's log row and its delivery's new state land together, in one batch.
         const { statements, outcome } = settleStatements(db, claim, owner, record, now(), options.random);
         await db.batch(statements);
         return outcome;
-      }),
-    );
-    for (const outcome of outcomes) report[outcome] += 1;
-    if (claims.length < size) break;
-  }
-  return report;
+      } catch (error) {
+        return spared(error);
+      }
+    }),
+  );
+  return { outcomes: outcomes.filter((outcome): outcome is SettleOutcome => outcome !== null), refused };
 }
 
 async function attemptDelivery(

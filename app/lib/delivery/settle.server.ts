@@ -5,6 +5,7 @@ import {
   logAttemptStatement,
   logHeldOnChangeStatement,
   markDeliveredStatement,
+  releaseLeaseStatement,
   type Claim,
 } from "~/lib/storage/deliveries.server";
 
@@ -26,6 +27,8 @@ export function nextRetryDelayMs(attemptsSoFar: number, random: () => number = M
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
 }
 
+export type SettleOutcome = "delivered" | "retrying" | "dead" | "released";
+
 /** The attempt's log row and its delivery's new state, and which way it went. Pure. */
 export function settleStatements(
   db: D1Database,
@@ -34,7 +37,12 @@ export function settleStatements(
   record: AttemptRecord,
   nowMs: number,
   random?: () => number,
-): { statements: D1PreparedStatement[]; outcome: "delivered" | "retrying" | "dead" } {
+): { statements: D1PreparedStatement[]; outcome: SettleOutcome } {
+  if (record.error === "budget") {
+    // The platform refused the call for this invocation's spent allowance: the receiver saw nothing,
+    // so nothing is logged or counted; the next run (a new invocation) takes the row again.
+    return { statements: [releaseLeaseStatement(db, claim, owner)], outcome: "released" };
+  }
   const attemptedAt = new Date(nowMs).toISOString();
   const log = logAttemptStatement(db, claim.id, attemptedAt, record);
   if (record.delivered) {

@@ -3,6 +3,7 @@ import { resealSettings } from "~/lib/forms/reseal.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
+import { budgetFor, type InvocationBudget, type Plan } from "~/lib/platform/budget.server";
 import { pruneConfirmationSlots } from "~/lib/delivery/confirmation.server";
 import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
@@ -18,6 +19,8 @@ export interface MaintenanceContext {
   settings: Settings;
   mailer: Mailer | null;
   now: () => number;
+  /** The run's one allowance, shared by every job (default: cronBudget(settings.plan)). */
+  budget?: InvocationBudget;
 }
 
 export interface MaintenanceJob {
@@ -27,14 +30,27 @@ export interface MaintenanceJob {
 
 export type JobResult = { name: string; ok: true; result: unknown } | { name: string; ok: false; error: string };
 
-/** Per run: at most this many deliveries, and no new claims after this long (runs may overlap safely). */
+/**
+ * What the jobs that do not loop may spend in one run, kept back from the looping ones (the drain):
+ * the limit windows (2 D1), the catalog and retention (4), reseal (2), search texts (2) and the
+ * orphan sweep (2 D1, an R2 list and a delete), so a tick's jobs together stay within the plan.
+ */
+export const FIXED_JOBS_COST = { d1Queries: 12, subrequests: 2 } as const;
+
+/** One cron run's allowance on `plan`, with FIXED_JOBS_COST (and two D1 calls of slack) kept back. */
+export function cronBudget(plan: Plan): InvocationBudget {
+  return budgetFor(plan, { d1Queries: FIXED_JOBS_COST.d1Queries + 2, subrequests: FIXED_JOBS_COST.subrequests });
+}
+
+/** Per run: at most this many deliveries (fewer where the plan's budget ends first, docs/decisions/070), and no new claims after this long (runs may overlap safely). */
 export const DRAIN_LIMIT = 500;
 export const DRAIN_BUDGET_MS = 45_000;
 
 export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   {
     name: "drain-outbox",
-    run: ({ db, settings, mailer, now }) => drainOutbox(db, settings, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer, now }),
+    run: ({ db, settings, mailer, now, budget }) =>
+      drainOutbox(db, settings, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer, now, budget }),
   },
   // Every fixed-window limit: the rate-limit windows and the confirmation e-mails' slots.
   {
@@ -71,7 +87,8 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */
-export async function runMaintenance(context: MaintenanceContext, jobs = MAINTENANCE_JOBS): Promise<JobResult[]> {
+export async function runMaintenance(given: MaintenanceContext, jobs = MAINTENANCE_JOBS): Promise<JobResult[]> {
+  const context = { ...given, budget: given.budget ?? cronBudget(given.settings.plan) };
   const settled = await Promise.allSettled(jobs.map((job) => job.run(context)));
   return settled.map((outcome, i): JobResult => {
     const name = jobs[i].name;

@@ -139,6 +139,15 @@ export function holdStatement(
   );
 }
 
+/** Gives `owner`'s lease back untouched (due time, attempts, last error kept): the attempt never reached the receiver. */
+export function releaseLeaseStatement(db: D1Database, claim: Claim, owner: string): D1PreparedStatement {
+  return statement(
+    db,
+    sql`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL
+      WHERE id = ${claim.id} AND lease_owner = ${owner} AND status = 'pending'`,
+  );
+}
+
 /** Counts a failed attempt while `owner` still holds the lease: pending again at `nextAttemptMs`, or dead. */
 export function failedAttemptStatement(
   db: D1Database,
