@@ -1,13 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { contactForm } from "~/forms/contact";
 import { drainOutbox, LEASE_MS } from "~/lib/delivery/drain.server";
-import { outboxStatements } from "~/lib/delivery/outbox.server";
 import { budgetFor } from "~/lib/platform/budget.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { storeInOneTrip } from "~/lib/storage/accept-batch.server";
 import { refusingInvocation } from "../support/platform-limits";
 import { at, clearTables, sink, sinkEnv } from "./helpers";
+import { storeDue } from "./outbox-helpers";
 
 // The drain under the Free plan's per-invocation limits, which local workerd does not enforce: each
 // tick runs through a D1 binding and a fetch that refuse past 50 calls exactly as the platform does
@@ -20,29 +18,6 @@ beforeEach(async () => {
   await clearTables();
 });
 
-/** N submissions of the contact form with their webhook delivery due at `nowMs`, none tried yet. */
-async function storeDue(nowMs: number): Promise<void> {
-  const settings = parseSettings(sinkEnv());
-  for (let i = 0; i < N; i++) {
-    const id = crypto.randomUUID();
-    const outbox = outboxStatements(env.DB, settings, contactForm, id, nowMs);
-    const stored = await storeInOneTrip(env.DB, {
-      rules: [],
-      nowMs,
-      submission: {
-        id,
-        formId: "contact",
-        fields: { name: "Ada", email: "ada@example.org", message: `message #${i}` },
-        verification: null,
-      },
-      key: null,
-      fingerprint: null,
-      outbox: { deliveries: outbox, confirmation: null },
-    });
-    expect(stored.kind).toBe("stored");
-  }
-}
-
 async function rows() {
   return (await env.DB.prepare("SELECT id, status, attempts, lease_owner FROM deliveries").all<Record<string, any>>()).results;
 }
@@ -50,7 +25,7 @@ async function rows() {
 describe("the drain within the Free plan's per-invocation budget", () => {
   it("claims only what each tick affords, is never refused, and delivers everything over several ticks", async () => {
     const t0 = Date.now();
-    await storeDue(t0);
+    await storeDue(N, parseSettings(sinkEnv()), t0);
     const settings = parseSettings(sinkEnv());
     const perTick: number[] = [];
     for (let tick = 0; tick < 20 && perTick.reduce((a, b) => a + b, 0) < N; tick++) {
@@ -77,7 +52,7 @@ describe("the drain within the Free plan's per-invocation budget", () => {
 
   it("a drain that runs into the platform's refusals burns no attempt and loses nothing", async () => {
     const t0 = Date.now();
-    await storeDue(t0);
+    await storeDue(N, parseSettings(sinkEnv()), t0);
     const settings = parseSettings(sinkEnv());
     // Paid's budget on a Free invocation: the drain's own count does not stop it, the platform does.
     const first = refusingInvocation(env.DB);

@@ -4,10 +4,12 @@ import { loadFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
 import { catalogSettings } from "~/lib/forms/live.server";
 import { DELIVERY_TIMEOUT_MS, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { attemptKind } from "~/lib/delivery/dispatch.server";
-import { settleStatements, type SettleOutcome } from "~/lib/delivery/settle.server";
+import { PROBE_INTERVAL_MS, settleStatements, type SettleOutcome, type Settled } from "~/lib/delivery/settle.server";
+import { tellOwnerOfPause } from "~/lib/delivery/pause.server";
+import { healthOfResult } from "~/lib/storage/destination-health.server";
 import { budgetFor, isBudgetRefusal, type Cost, type InvocationBudget } from "~/lib/platform/budget.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
-import { claimDue, type Claim } from "~/lib/storage/deliveries.server";
+import { claimDue, claimProbes, type Claim } from "~/lib/storage/deliveries.server";
 import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submissions.server";
 
 // Drives the outbox: claim due deliveries under a lease, send each once, log and settle. A drainer that
@@ -27,6 +29,16 @@ export const CATALOG_COST = { d1Queries: 2 } as const satisfies Cost;
  * batch (log row, delivery row and the destination's health: docs/decisions/071).
  */
 export const DELIVERY_COST = { subrequests: 1, d1Queries: 4 } as const satisfies Cost;
+/** The probes' claim (two statements) and the read of their submissions. */
+const PROBE_COST = { d1Queries: 3 } as const satisfies Cost;
+
+const deliveriesCost = (n: number): Cost => ({ d1Queries: DELIVERY_COST.d1Queries * n, subrequests: DELIVERY_COST.subrequests * n });
+
+/** For a claim's catch: the platform's refusal for a spent budget becomes null (stop), anything else throws. */
+function spent(error: unknown): null {
+  if (!isBudgetRefusal(error)) throw error;
+  return null;
+}
 
 export interface DrainOptions {
   owner?: string;
@@ -101,8 +113,13 @@ export async function deliverLeasedAfterResponse(
     );
     const nowMs = (options.now ?? Date.now)();
     const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
-    await db.batch(settled.flatMap((s) => s.statements));
-    for (const { outcome } of settled) report[outcome] += 1;
+    const results = await db.batch(settled.flatMap((s) => s.statements));
+    let offset = 0;
+    for (const one of settled) {
+      report[one.outcome] += 1;
+      await tellOwnerIfPaused(db, settings, form, one, results.slice(offset), { mailer: options.mailer ?? null, nowMs });
+      offset += one.statements.length;
+    }
     return report;
   } catch (error) {
     // The rows are safe in D1: the scheduled drain picks them up once the lease lapses.
@@ -121,6 +138,32 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   // settings layered under the environment's: read once per run, from the isolate's catalog.
   let catalog: FormCatalog | null = null;
   const stopAt = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
+  const send = (claims: Claim[]) =>
+    sendBatch(
+      db,
+      settings,
+      claims,
+      owner,
+      { ...options, budget },
+      () => catalog,
+      (read) => (catalog = read),
+    );
+  // A paused destination's probe first (one delivery each, docs/decisions/071): the batches below skip them.
+  const probes = submissionId
+    ? 0
+    : Math.min(batchSize, limit, budget.unitsLeft(DELIVERY_COST, { d1Queries: PROBE_COST.d1Queries + CATALOG_COST.d1Queries }));
+  if (probes > 0) {
+    budget.spend(PROBE_COST);
+    const claims = await claimProbes(db, { owner, nowMs: now(), leaseMs, probeMs: PROBE_INTERVAL_MS, limit: probes }).catch(spent);
+    if (claims === null) return { ...report, budgetSpent: true };
+    if (claims.length > 0) {
+      budget.spend(deliveriesCost(claims.length));
+      report.claimed += claims.length;
+      const batch = await send(claims);
+      for (const outcome of batch.outcomes) report[outcome] += 1;
+      if (batch.refused) return { ...report, budgetSpent: true };
+    }
+  }
   while (report.claimed < limit && now() < stopAt) {
     // Only as many as the invocation can still pay for, whole: a claimed row is always tried or given back.
     const overhead = catalog ? BATCH_COST : { d1Queries: BATCH_COST.d1Queries + CATALOG_COST.d1Queries };
@@ -131,16 +174,13 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
       break;
     }
     budget.spend(overhead);
-    let claims: Claim[];
-    try {
-      claims = await claimDue(db, { owner, nowMs: now(), limit: size, leaseMs, submissionId });
-    } catch (error) {
-      if (!isBudgetRefusal(error)) throw error;
+    const claims = await claimDue(db, { owner, nowMs: now(), limit: size, leaseMs, submissionId }).catch(spent);
+    if (claims === null) {
       report.budgetSpent = true;
       break;
     }
-    // What the claimed rows may spend is set aside now; each spends its share as it goes.
-    budget.spend({ d1Queries: DELIVERY_COST.d1Queries * claims.length, subrequests: DELIVERY_COST.subrequests * claims.length });
+    // What the claimed rows may spend is set aside now, whole.
+    budget.spend(deliveriesCost(claims.length));
     report.claimed += claims.length;
     if (claims.length === 0) break;
     const batch = await sendBatch(
@@ -199,15 +239,33 @@ async function sendBatch(
         const record = await attemptDelivery(db, layered, claim, submissions.get(claim.submissionId), form, timeoutMs, options);
         if (record.error === "budget") refused = true;
         // The attempt's log row and its delivery's new state land together, in one batch.
-        const { statements, outcome } = settleStatements(db, claim, owner, record, now(), options.random);
-        await db.batch(statements);
-        return outcome;
+        const settled = settleStatements(db, claim, owner, record, now(), options.random);
+        const results = await db.batch(settled.statements);
+        await tellOwnerIfPaused(db, layered, form, settled, results, {
+          mailer: options.mailer ?? null,
+          nowMs: now(),
+          budget: options.budget,
+        });
+        return settled.outcome;
       } catch (error) {
         return spared(error);
       }
     }),
   );
   return { outcomes: outcomes.filter((outcome): outcome is SettleOutcome => outcome !== null), refused };
+}
+
+/** After a settle that counted a failure: tells the owner if that paused the destination. Never throws. */
+function tellOwnerIfPaused(
+  db: D1Database,
+  settings: Settings,
+  form: FormDef | undefined,
+  settled: Settled,
+  results: readonly D1Result[],
+  options: Parameters<typeof tellOwnerOfPause>[4],
+): Promise<boolean> {
+  if (settled.healthAt === null) return Promise.resolve(false);
+  return tellOwnerOfPause(db, settings, form, healthOfResult(results[settled.healthAt]), options);
 }
 
 async function attemptDelivery(

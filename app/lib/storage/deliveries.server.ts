@@ -1,5 +1,6 @@
-import sql, { empty } from "sql-template-tag";
+import sql, { empty, raw } from "sql-template-tag";
 import { z } from "zod";
+import { PAUSED } from "~/lib/storage/destination-health.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 
 // The outbox's tables, `deliveries` and `delivery_attempts` (docs/decisions/003-outbox.md); what to
@@ -59,7 +60,10 @@ export function insertDeliveryStatement(db: D1Database, claim: Claim, nowMs: num
 
 const ClaimRowSchema = DeliveryRowSchema.pick({ id: true, submission_id: true, form_id: true, destination: true, attempts: true });
 
-/** Leases up to `limit` due deliveries to `owner` (only those of `submissionId` when given). One atomic statement; D1 errors throw. */
+/**
+ * Leases up to `limit` due deliveries to `owner` (only those of `submissionId` when given), none of a
+ * paused destination (claimProbes takes those). One atomic statement; D1 errors throw.
+ */
 export async function claimDue(
   db: D1Database,
   { owner, nowMs, limit, leaseMs, submissionId }: { owner: string; nowMs: number; limit: number; leaseMs: number; submissionId?: string },
@@ -69,9 +73,47 @@ export async function claimDue(
       SELECT id FROM deliveries
       WHERE status = 'pending' AND next_attempt_at <= ${nowMs} AND (lease_until IS NULL OR lease_until <= ${nowMs})
         ${submissionId ? sql`AND submission_id = ${submissionId}` : empty}
+        AND NOT ${PAUSED}
       ORDER BY next_attempt_at LIMIT ${limit})
     RETURNING id, submission_id, form_id, destination, attempts`;
   const { results } = await statement(db, query).all();
+  return claimsOf(results);
+}
+
+/**
+ * Leases one pending delivery (the oldest, due or not) of up to `limit` paused destinations whose probe
+ * is due, and sets their next probe `probeMs` later: one batch; D1 errors throw.
+ */
+export async function claimProbes(
+  db: D1Database,
+  { owner, nowMs, leaseMs, probeMs, limit }: { owner: string; nowMs: number; leaseMs: number; probeMs: number; limit: number },
+): Promise<Claim[]> {
+  const free = (alias: string) =>
+    sql`${raw(alias)}.status = 'pending' AND (${raw(alias)}.lease_until IS NULL OR ${raw(alias)}.lease_until <= ${nowMs})`;
+  const [claimed] = await db.batch([
+    statement(
+      db,
+      sql`UPDATE deliveries SET lease_owner = ${owner}, lease_until = ${nowMs + leaseMs}
+        WHERE id IN (SELECT (SELECT d.id FROM deliveries d WHERE d.form_id = h.form_id AND d.destination = h.destination AND ${free("d")}
+            ORDER BY d.next_attempt_at LIMIT 1)
+          FROM destination_health h
+          WHERE h.paused_at IS NOT NULL AND h.probe_at <= ${nowMs}
+            AND EXISTS (SELECT 1 FROM deliveries e WHERE e.form_id = h.form_id AND e.destination = h.destination AND ${free("e")})
+          ORDER BY h.probe_at LIMIT ${limit})
+        RETURNING id, submission_id, form_id, destination, attempts`,
+    ),
+    statement(
+      db,
+      sql`UPDATE destination_health SET probe_at = ${nowMs + probeMs}
+        WHERE paused_at IS NOT NULL AND probe_at <= ${nowMs} AND EXISTS (SELECT 1 FROM deliveries e
+          WHERE e.form_id = destination_health.form_id AND e.status = 'pending' AND e.destination = destination_health.destination
+            AND e.lease_owner = ${owner})`,
+    ),
+  ]);
+  return claimsOf(claimed.results);
+}
+
+function claimsOf(results: readonly unknown[]): Claim[] {
   return parseRows(ClaimRowSchema, results).map((row) => ({
     id: row.id,
     submissionId: row.submission_id,
@@ -148,7 +190,22 @@ export function releaseLeaseStatement(db: D1Database, claim: Claim, owner: strin
   );
 }
 
-/** Counts a failed attempt while `owner` still holds the lease: pending again at `nextAttemptMs`, or dead. */
+/**
+ * While its destination is paused, a failed attempt is not counted: `owner`'s lease is given back with
+ * the reason kept (docs/decisions/071). Pairs with failedAttemptStatement, which does nothing then.
+ */
+export function holdWhilePausedStatement(db: D1Database, claim: Claim, owner: string, reason: string | null): D1PreparedStatement {
+  return statement(
+    db,
+    sql`UPDATE deliveries SET last_error = ${reason}, lease_owner = NULL, lease_until = NULL
+      WHERE id = ${claim.id} AND lease_owner = ${owner} AND status = 'pending' AND ${PAUSED}`,
+  );
+}
+
+/**
+ * Counts a failed attempt while `owner` still holds the lease: pending again at `nextAttemptMs`, or dead;
+ * not while its destination is paused (holdWhilePausedStatement).
+ */
 export function failedAttemptStatement(
   db: D1Database,
   claim: Claim,
@@ -159,7 +216,7 @@ export function failedAttemptStatement(
     db,
     sql`UPDATE deliveries SET attempts = ${attempts}, status = ${dead ? "dead" : "pending"}, next_attempt_at = ${nextAttemptMs},
         last_error = ${reason}, lease_owner = NULL, lease_until = NULL
-      WHERE id = ${claim.id} AND lease_owner = ${owner} AND status = 'pending'`,
+      WHERE id = ${claim.id} AND lease_owner = ${owner} AND status = 'pending' AND NOT ${PAUSED}`,
   );
 }
 
