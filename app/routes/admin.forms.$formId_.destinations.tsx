@@ -15,6 +15,7 @@ import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { sendTest, TESTABLE_KINDS } from "~/lib/admin/test-delivery.server";
+import { loadDestinationHealth, resumePausedDestination } from "~/lib/admin/destination-health.server";
 import { configuredDestinations } from "~/lib/delivery/destinations.server";
 import { catalogSettings, formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";
@@ -67,6 +68,7 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     views,
     sealing: context.settings.encryptionKeys.length > 0,
     testable: TESTABLE_KINDS.filter((kind) => configured.includes(kind)),
+    health: await loadDestinationHealth(context.cloudflare.env.DB, id),
   };
 });
 
@@ -101,6 +103,12 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
         : "A signing secret was made. Give it to your receiver now: it is not shown again.",
       result.secret,
     );
+  }
+  if (verb === "resume" && /^[a-z]{1,20}$/.test(name ?? "")) {
+    const resumed = await resumePausedDestination(ctx, id, name);
+    return resumed
+      ? answer(true, `Deliveries to ${name} resumed: the next cron run sends what waits.`)
+      : answer(false, `Deliveries to ${name} are not paused.`);
   }
   if (intent === "retire") {
     const result = await retirePreviousSecret(ctx, id);
@@ -140,8 +148,40 @@ function Source({ view }: { view: SettingView }) {
   return <p className="small">Not set: off.</p>;
 }
 
+type HealthRow = ReturnType<typeof useLoaderData<typeof loader>>["health"][number];
+
+/** Paused destinations (and ones failing towards a pause), with the last error and, for admins, Resume. */
+function DeliveryHealth({ health, admin }: { health: HealthRow[]; admin: boolean }) {
+  if (health.length === 0) return null;
+  return (
+    <section aria-labelledby="health-title">
+      <h2 id="health-title">Failing destinations</h2>
+      <ul>
+        {health.map((row) => (
+          <li key={row.destination}>
+            <p>
+              <strong>{row.pausedAt !== null ? `${row.destination}: paused` : `${row.destination}: failing`}</strong>
+              {row.pausedAt !== null
+                ? ` since ${formatUtc(new Date(row.pausedAt).toISOString())}, after ${row.consecutiveFailures} failed attempts in a row. Its deliveries wait without using up their retries; one is tried every few minutes and it resumes when the receiver answers.`
+                : ` ${row.consecutiveFailures} failed attempts in a row.`}
+            </p>
+            <p className="small">{`Last error: ${row.lastError ?? "unknown"}`}</p>
+            {admin && row.pausedAt !== null ? (
+              <Form method="post" className="actions">
+                <button type="submit" name="intent" value={`resume:${row.destination}`}>
+                  {`Resume deliveries to ${row.destination}`}
+                </button>
+              </Form>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function Destinations() {
-  const { id, title, live, views, sealing, testable } = useLoaderData<typeof loader>();
+  const { id, title, live, views, sealing, testable, health } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   const admin = role === "admin";
@@ -230,6 +270,7 @@ export default function Destinations() {
           </section>
         );
       })}
+      <DeliveryHealth health={health} admin={admin} />
       <h2>Send a test</h2>
       {!live ? (
         <p>Publish the form first: a test is delivered like a submission of its live version.</p>

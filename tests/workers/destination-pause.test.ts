@@ -5,7 +5,8 @@ import { PAUSE_AFTER_FAILURES, PROBE_INTERVAL_MS } from "~/lib/delivery/settle.s
 import { budgetFor } from "~/lib/platform/budget.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { listDestinationHealth, resumeDestination } from "~/lib/storage/destination-health.server";
-import { at, clearTables, sinkEnv } from "./helpers";
+import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
+import { appFetch, at, clearTables, sinkEnv } from "./helpers";
 import { deliveryRows, keepingMailer, storeDue, switchableReceiver } from "./outbox-helpers";
 
 // A receiver that keeps failing is paused, not hammered (docs/decisions/071): its deliveries wait
@@ -24,7 +25,7 @@ const settings = () =>
 
 beforeEach(async () => {
   await clearTables();
-  await env.DB.exec("DELETE FROM destination_health");
+  await env.DB.exec("DELETE FROM destination_health; DELETE FROM audit_log");
 });
 
 /** A pause notice: its subject (base64 by mimetext) starts "Deliveries paused". */
@@ -102,5 +103,46 @@ describe("a failing destination is paused", () => {
     expect(await resumeDestination(env.DB, "contact", "webhook")).toBe(false);
     await drainOutbox(env.DB, settings(), { ...options, now: at(t0 + 3_600_000) });
     expect((await webhooks()).every((row) => row.status === "delivered")).toBe(true);
+  });
+});
+
+describe("a paused destination in the console", () => {
+  it("shows it paused with its last error, and lets an admin (not a viewer) resume it, audited", async () => {
+    const pausedAt = Date.UTC(2026, 10, 20, 9, 30);
+    await env.DB.prepare(
+      `INSERT INTO destination_health (form_id, destination, consecutive_failures, last_error, last_failure_at, paused_at, probe_at)
+       VALUES ('contact', 'webhook', 12, 'HTTP 503', ?1, ?1, ?2)`,
+    )
+      .bind(pausedAt, pausedAt + PROBE_INTERVAL_MS)
+      .run();
+    const e = await adminEnv();
+    const page = await appFetch(adminGet("/admin/forms/contact/destinations", await sessionCookie("viewer", e)), e);
+    const html = await page.text();
+    expect(html).toContain("webhook: paused");
+    expect(html).toContain("Last error: HTTP 503");
+    expect(html).not.toContain("Resume deliveries to webhook");
+
+    const data = `?_data=${encodeURIComponent("routes/admin.forms.$formId_.destinations")}`;
+    const asViewer = await appFetch(
+      adminPost(`/admin/forms/contact/destinations${data}`, { intent: "resume:webhook" }, { Cookie: await sessionCookie("viewer", e) }),
+      e,
+    );
+    expect(asViewer.status).toBe(403);
+    expect((await listDestinationHealth(env.DB, "contact"))[0].pausedAt).toBe(pausedAt);
+
+    const admin = await sessionCookie("admin", e);
+    expect(await (await appFetch(adminGet("/admin/forms/contact/destinations", admin), e)).text()).toContain(
+      "Resume deliveries to webhook",
+    );
+    const resumed = await appFetch(
+      adminPost(`/admin/forms/contact/destinations${data}`, { intent: "resume:webhook" }, { Cookie: admin }),
+      e,
+    );
+    expect(await resumed.json()).toMatchObject({ ok: true });
+    expect((await listDestinationHealth(env.DB, "contact"))[0]).toMatchObject({ pausedAt: null, consecutiveFailures: 0 });
+    const again = await appFetch(adminPost(`/admin/forms/contact/destinations${data}`, { intent: "resume:webhook" }, { Cookie: admin }), e);
+    expect(await again.json()).toMatchObject({ ok: false });
+    const audit = await env.DB.prepare("SELECT action, target, detail FROM audit_log WHERE action = 'destination.resume'").all();
+    expect(audit.results).toEqual([{ action: "destination.resume", target: "contact", detail: '{"destination":"webhook"}' }]);
   });
 });

@@ -96,13 +96,18 @@ export function healthOfResult(result: D1Result | undefined): DestinationHealth 
   return row ? toHealth(row) : null;
 }
 
-/** Resumes a paused destination by hand; true when it was paused. D1 errors throw. */
-export async function resumeDestination(db: D1Database, formId: string, destination: string): Promise<boolean> {
-  const result = await statement(
+/** Resumes a paused destination (an admin's hand); changes nothing unless it was paused. Pure. */
+export function resumeDestinationStatement(db: D1Database, formId: string, destination: string): D1PreparedStatement {
+  return statement(
     db,
     sql`UPDATE destination_health SET consecutive_failures = 0, paused_at = NULL, probe_at = NULL, notified_at = NULL
       WHERE form_id = ${formId} AND destination = ${destination} AND paused_at IS NOT NULL`,
-  ).run();
+  );
+}
+
+/** Resumes a paused destination; true when it was paused. D1 errors throw. */
+export async function resumeDestination(db: D1Database, formId: string, destination: string): Promise<boolean> {
+  const result = await resumeDestinationStatement(db, formId, destination).run();
   return (result.meta.changes ?? 0) > 0;
 }
 
