@@ -16,6 +16,9 @@ import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { sendTest, TESTABLE_KINDS } from "~/lib/admin/test-delivery.server";
 import { loadDestinationHealth, resumePausedDestination } from "~/lib/admin/destination-health.server";
+import { describeBulkRedelivery, redeliverDeadInBulk } from "~/lib/admin/actions.server";
+import { consoleRedelivery, deadFilterOf } from "~/lib/admin/bulk-redelivery.server";
+import { countDeadByDestination } from "~/lib/storage/deliveries.server";
 import { configuredDestinations } from "~/lib/delivery/destinations.server";
 import { catalogSettings, formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";
@@ -69,10 +72,17 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     sealing: context.settings.encryptionKeys.length > 0,
     testable: TESTABLE_KINDS.filter((kind) => configured.includes(kind)),
     health: await loadDestinationHealth(context.cloudflare.env.DB, id),
+    dead: await countDeadByDestination(context.cloudflare.env.DB, id),
   };
 });
 
-const PostSchema = z.object({ intent: z.string().max(60), value: z.string().max(4000).optional() });
+const PostSchema = z.object({
+  intent: z.string().max(60),
+  value: z.string().max(4000).optional(),
+  destination: z.string().max(20).optional(),
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
+});
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
@@ -80,7 +90,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
   if (!parsed.success) throw refusal("form_not_found");
   const id = parsed.data;
   await formExists(context, id);
-  const { intent, value = "" } = await readAdminForm(request, PostSchema);
+  const { intent, value = "", ...range } = await readAdminForm(request, PostSchema);
   const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
   const [verb, name] = intent.split(":");
   const setting = TYPED_SETTINGS.find((s) => s === name);
@@ -103,6 +113,13 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
         : "A signing secret was made. Give it to your receiver now: it is not shown again.",
       result.secret,
     );
+  }
+  if (intent === "redeliver") {
+    const parsed = consoleRedelivery(id, range);
+    if (!parsed.success) return answer(false, ERRORS.redelivery_invalid.message);
+    const ctxAll = { env: context.cloudflare.env, settings: context.settings, user, request, now: context.now };
+    const result = describeBulkRedelivery(id, await redeliverDeadInBulk(ctxAll, deadFilterOf(parsed.data)));
+    return answer(result.ok, result.message);
   }
   if (verb === "resume" && /^[a-z]{1,20}$/.test(name ?? "")) {
     const resumed = await resumePausedDestination(ctx, id, name);
@@ -180,8 +197,53 @@ function DeliveryHealth({ health, admin }: { health: HealthRow[]; admin: boolean
   );
 }
 
+/** Dead deliveries by destination and, for admins, the form that queues them again (in chunks, with progress). */
+function BulkRedelivery({ dead, admin }: { dead: Record<string, number>; admin: boolean }) {
+  const total = Object.values(dead).reduce((sum, n) => sum + n, 0);
+  return (
+    <section aria-labelledby="redeliver-title">
+      <h2 id="redeliver-title">Dead deliveries</h2>
+      {total === 0 ? (
+        <p>None: every delivery went, or is still being tried.</p>
+      ) : (
+        <p>
+          {Object.entries(dead)
+            .map(([destination, n]) => `${destination}: ${n}`)
+            .join(", ")}
+        </p>
+      )}
+      {admin && total > 0 ? (
+        <Form method="post" className="filters">
+          <label htmlFor="redeliver-destination">
+            Destination
+            <select id="redeliver-destination" name="destination" defaultValue="">
+              <option value="">All</option>
+              {Object.keys(dead).map((kind) => (
+                <option key={kind} value={kind}>
+                  {kind}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label htmlFor="redeliver-from">
+            Made from (UTC)
+            <input id="redeliver-from" name="from" type="datetime-local" />
+          </label>
+          <label htmlFor="redeliver-to">
+            Until (UTC)
+            <input id="redeliver-to" name="to" type="datetime-local" />
+          </label>
+          <button type="submit" name="intent" value="redeliver">
+            Redeliver dead deliveries
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
 export default function Destinations() {
-  const { id, title, live, views, sealing, testable, health } = useLoaderData<typeof loader>();
+  const { id, title, live, views, sealing, testable, health, dead } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   const admin = role === "admin";
@@ -271,6 +333,7 @@ export default function Destinations() {
         );
       })}
       <DeliveryHealth health={health} admin={admin} />
+      <BulkRedelivery dead={dead} admin={admin} />
       <h2>Send a test</h2>
       {!live ? (
         <p>Publish the form first: a test is delivered like a submission of its live version.</p>

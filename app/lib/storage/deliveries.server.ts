@@ -247,6 +247,57 @@ export async function requeueSubmission(
   };
 }
 
+/** Which dead deliveries a bulk redelivery takes: one form's, optionally one destination's, created in [from, to). */
+export interface DeadFilter {
+  formId: string;
+  destination?: string | null;
+  /** ISO 8601 (UTC, as created_at is kept): inclusive. */
+  fromIso?: string | null;
+  /** ISO 8601: exclusive. */
+  toIso?: string | null;
+}
+
+const deadMatching = (filter: DeadFilter) =>
+  sql`form_id = ${filter.formId} AND status = 'dead'
+    ${filter.destination ? sql`AND destination = ${filter.destination}` : empty}
+    ${filter.fromIso ? sql`AND created_at >= ${filter.fromIso}` : empty}
+    ${filter.toIso ? sql`AND created_at < ${filter.toIso}` : empty}`;
+const CountRowSchema = z.object({ n: z.number() });
+
+/**
+ * Requeues up to `limit` dead deliveries matching `filter`, oldest first (each with a fresh schedule,
+ * webhook-id kept), and counts those still dead: one batch of two statements. D1 errors throw.
+ */
+export async function requeueDeadChunk(
+  db: D1Database,
+  filter: DeadFilter,
+  nowMs: number,
+  limit: number,
+): Promise<{ requeued: number; remaining: number }> {
+  const done = await runBatch(db, {
+    requeued: statement(
+      db,
+      sql`${requeue(nowMs)} WHERE id IN (SELECT id FROM deliveries WHERE ${deadMatching(filter)} ORDER BY created_at, id LIMIT ${limit}) RETURNING id`,
+    ),
+    remaining: statement(db, sql`SELECT COUNT(*) AS n FROM deliveries WHERE ${deadMatching(filter)}`),
+  });
+  return {
+    requeued: parseRows(IdRowSchema, done.requeued.results).length,
+    remaining: parseRows(CountRowSchema, done.remaining.results)[0]?.n ?? 0,
+  };
+}
+
+/** How many deliveries of `formId` are dead, by destination. D1 errors throw. */
+export async function countDeadByDestination(db: D1Database, formId: string): Promise<Record<string, number>> {
+  const { results } = await statement(
+    db,
+    sql`SELECT destination, COUNT(*) AS n FROM deliveries WHERE form_id = ${formId} AND status = 'dead' GROUP BY destination`,
+  ).all();
+  return Object.fromEntries(
+    parseRows(z.object({ destination: z.string(), n: z.number() }), results).map((row) => [row.destination, row.n]),
+  );
+}
+
 /** Requeues every dead delivery of one form; returns how many. D1 errors throw. */
 export async function requeueDead(db: D1Database, formId: string, nowMs: number): Promise<number> {
   const { results } = await statement(db, sql`${requeue(nowMs)} WHERE form_id = ${formId} AND status = 'dead' RETURNING id`).all();
