@@ -1,16 +1,21 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import type { FormDef } from "~/forms/schema";
-import { loadFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
-import { catalogSettings } from "~/lib/forms/live.server";
-import { DELIVERY_TIMEOUT_MS, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { attemptKind } from "~/lib/delivery/dispatch.server";
-import { PROBE_INTERVAL_MS, settleStatements, type SettleOutcome, type Settled } from "~/lib/delivery/settle.server";
-import { tellOwnerOfPause } from "~/lib/delivery/pause.server";
-import { healthOfResult } from "~/lib/storage/destination-health.server";
-import { budgetFor, isBudgetRefusal, type Cost, type InvocationBudget } from "~/lib/platform/budget.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
+import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/attempt.server";
+import {
+  attemptDelivery,
+  BATCH_COST,
+  CATALOG_COST,
+  deliverClaims,
+  deliveriesCost,
+  DELIVERY_COST,
+  tellOwnerIfPaused,
+  type CatalogHolder,
+  type DeliverOptions,
+} from "~/lib/delivery/deliver-claims.server";
+import { PROBE_INTERVAL_MS, settleStatements } from "~/lib/delivery/settle.server";
+import { budgetFor, isBudgetRefusal, type Cost } from "~/lib/platform/budget.server";
 import { claimDue, claimProbes, type Claim } from "~/lib/storage/deliveries.server";
-import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submissions.server";
+import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
 // Drives the outbox: claim due deliveries under a lease, send each once, log and settle. A drainer that
 // dies lets its lease expire and the next claims the row again (at-least-once, same webhook-id).
@@ -20,19 +25,9 @@ export const LEASE_MS = 60_000;
 /** Cloudflare allows six simultaneous outbound connections per invocation. */
 export const BATCH_SIZE = 6;
 
-/** What claiming one batch spends: the claim and the read of its submissions. */
-export const BATCH_COST = { d1Queries: 2 } as const satisfies Cost;
-/** The form catalog's read, when this isolate has none fresh (two statements in one batch). */
-export const CATALOG_COST = { d1Queries: 2 } as const satisfies Cost;
-/**
- * The most one delivery spends: its fetch (or e-mail), a confirmation's mailbox slot, and the settling
- * batch (log row, delivery row and the destination's health: docs/decisions/071).
- */
-export const DELIVERY_COST = { subrequests: 1, d1Queries: 4 } as const satisfies Cost;
-/** The probes' claim (two statements) and the read of their submissions. */
-const PROBE_COST = { d1Queries: 3 } as const satisfies Cost;
-
-const deliveriesCost = (n: number): Cost => ({ d1Queries: DELIVERY_COST.d1Queries * n, subrequests: DELIVERY_COST.subrequests * n });
+/** Looking for due probes, and when some are: their claim and the read of their submissions. */
+const PROBE_COST = { d1Queries: 1 } as const satisfies Cost;
+const PROBE_CLAIM_COST = { d1Queries: 2 } as const satisfies Cost;
 
 /** For a claim's catch: the platform's refusal for a spent budget becomes null (stop), anything else throws. */
 function spent(error: unknown): null {
@@ -40,22 +35,13 @@ function spent(error: unknown): null {
   return null;
 }
 
-export interface DrainOptions {
+export interface DrainOptions extends DeliverOptions {
   owner?: string;
   limit?: number;
   batchSize?: number;
-  /** Claims, schedules and the budget read it; webhook signatures always use real time. */
-  now?: () => number;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
   leaseMs?: number;
-  random?: () => number;
   /** Stop claiming new batches after this much wall time; claimed work still finishes. */
   budgetMs?: number;
-  /** Absent or null: no send_email binding, so e-mail kinds are held. */
-  mailer?: Mailer | null;
-  /** This invocation's allowance (default: a fresh one for settings.plan); no batch is claimed past it. */
-  budget?: InvocationBudget;
 }
 
 export interface DrainReport {
@@ -136,37 +122,36 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   const report = emptyReport();
   // Every form, archived ones too (their stored submissions are still delivered), and the console's
   // settings layered under the environment's: read once per run, from the isolate's catalog.
-  let catalog: FormCatalog | null = null;
+  const holder: CatalogHolder = { catalog: null };
   const stopAt = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
-  const send = (claims: Claim[]) =>
-    sendBatch(
-      db,
-      settings,
-      claims,
-      owner,
-      { ...options, budget },
-      () => catalog,
-      (read) => (catalog = read),
-    );
+  const send = async (claims: Claim[]) => {
+    const batch = await deliverClaims(db, settings, claims, owner, { ...options, budget }, holder);
+    for (const result of batch.results) if (result) report[result.outcome] += 1;
+    return batch;
+  };
   // A paused destination's probe first (one delivery each, docs/decisions/071): the batches below skip them.
   const probes = submissionId
     ? 0
-    : Math.min(batchSize, limit, budget.unitsLeft(DELIVERY_COST, { d1Queries: PROBE_COST.d1Queries + CATALOG_COST.d1Queries }));
+    : Math.min(
+        batchSize,
+        limit,
+        budget.unitsLeft(DELIVERY_COST, { d1Queries: PROBE_COST.d1Queries + PROBE_CLAIM_COST.d1Queries + CATALOG_COST.d1Queries }),
+      );
   if (probes > 0) {
     budget.spend(PROBE_COST);
     const claims = await claimProbes(db, { owner, nowMs: now(), leaseMs, probeMs: PROBE_INTERVAL_MS, limit: probes }).catch(spent);
     if (claims === null) return { ...report, budgetSpent: true };
     if (claims.length > 0) {
+      budget.spend(PROBE_CLAIM_COST);
       budget.spend(deliveriesCost(claims.length));
       report.claimed += claims.length;
       const batch = await send(claims);
-      for (const outcome of batch.outcomes) report[outcome] += 1;
       if (batch.refused) return { ...report, budgetSpent: true };
     }
   }
   while (report.claimed < limit && now() < stopAt) {
     // Only as many as the invocation can still pay for, whole: a claimed row is always tried or given back.
-    const overhead = catalog ? BATCH_COST : { d1Queries: BATCH_COST.d1Queries + CATALOG_COST.d1Queries };
+    const overhead = holder.catalog ? BATCH_COST : { d1Queries: BATCH_COST.d1Queries + CATALOG_COST.d1Queries };
     const affordable = budget.unitsLeft(DELIVERY_COST, overhead);
     const size = Math.min(batchSize, limit - report.claimed, affordable);
     if (size === 0) {
@@ -183,16 +168,7 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
     budget.spend(deliveriesCost(claims.length));
     report.claimed += claims.length;
     if (claims.length === 0) break;
-    const batch = await sendBatch(
-      db,
-      settings,
-      claims,
-      owner,
-      options,
-      () => catalog,
-      (read) => (catalog = read),
-    );
-    for (const outcome of batch.outcomes) report[outcome] += 1;
+    const batch = await send(claims);
     if (batch.refused) {
       // The platform says this invocation is spent, whatever our count said: stop; rows it left leased
       // lapse back to pending after the lease, attempts unchanged.
@@ -202,86 +178,4 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
     if (claims.length < size) break;
   }
   return report;
-}
-
-async function sendBatch(
-  db: D1Database,
-  settings: Settings,
-  claims: Claim[],
-  owner: string,
-  options: DrainOptions,
-  cachedCatalog: () => FormCatalog | null,
-  keepCatalog: (catalog: FormCatalog) => void,
-): Promise<{ outcomes: SettleOutcome[]; refused: boolean }> {
-  const { timeoutMs = DELIVERY_TIMEOUT_MS, now = Date.now } = options;
-  let refused = false;
-  const spared = (error: unknown): null => {
-    if (!isBudgetRefusal(error)) throw error;
-    refused = true;
-    return null;
-  };
-  const submissions = await loadSubmissions(
-    db,
-    claims.map((claim) => claim.submissionId),
-  ).catch(spared);
-  let forms = cachedCatalog();
-  if (!forms && submissions) {
-    forms = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
-    keepCatalog(forms);
-  }
-  if (!submissions || !forms) return { outcomes: [], refused };
-  const catalog = forms;
-  const layered = catalogSettings(settings, catalog);
-  const outcomes = await Promise.all(
-    claims.map(async (claim): Promise<SettleOutcome | null> => {
-      try {
-        const form = catalog.forms.get(claim.formId)?.form;
-        const record = await attemptDelivery(db, layered, claim, submissions.get(claim.submissionId), form, timeoutMs, options);
-        if (record.error === "budget") refused = true;
-        // The attempt's log row and its delivery's new state land together, in one batch.
-        const settled = settleStatements(db, claim, owner, record, now(), options.random);
-        const results = await db.batch(settled.statements);
-        await tellOwnerIfPaused(db, layered, form, settled, results, {
-          mailer: options.mailer ?? null,
-          nowMs: now(),
-          budget: options.budget,
-        });
-        return settled.outcome;
-      } catch (error) {
-        return spared(error);
-      }
-    }),
-  );
-  return { outcomes: outcomes.filter((outcome): outcome is SettleOutcome => outcome !== null), refused };
-}
-
-/** After a settle that counted a failure: tells the owner if that paused the destination. Never throws. */
-function tellOwnerIfPaused(
-  db: D1Database,
-  settings: Settings,
-  form: FormDef | undefined,
-  settled: Settled,
-  results: readonly D1Result[],
-  options: Parameters<typeof tellOwnerOfPause>[4],
-): Promise<boolean> {
-  if (settled.healthAt === null) return Promise.resolve(false);
-  return tellOwnerOfPause(db, settings, form, healthOfResult(results[settled.healthAt]), options);
-}
-
-async function attemptDelivery(
-  db: D1Database,
-  settings: Settings,
-  claim: Claim,
-  submission: StoredSubmission | undefined,
-  form: FormDef | undefined,
-  timeoutMs: number,
-  options: Pick<DrainOptions, "fetch" | "mailer" | "now">,
-): Promise<AttemptRecord> {
-  if (!submission || !form) {
-    const detail = !submission ? "the submission no longer exists" : `form ${claim.formId} is not defined`;
-    console.error(`delivery ${claim.id} cannot be sent: ${detail}`);
-    return { delivered: false, httpStatus: null, error: "config", detail, latencyMs: 0, excerpt: null };
-  }
-  const { fetch, mailer = null, now = Date.now } = options;
-  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch, mailer, nowMs: now() });
 }

@@ -46,6 +46,8 @@ export interface Settled {
   outcome: SettleOutcome;
   /** Where the destination's health row (RETURNING) is among the statements' results, after a failure. */
   healthAt: number | null;
+  /** When the delivery is due again (retrying or held), else null. */
+  nextAttemptMs: number | null;
 }
 
 /** The attempt's log row and its delivery's new state, and which way it went. Pure. */
@@ -56,11 +58,13 @@ export function settleStatements(
   record: AttemptRecord,
   nowMs: number,
   random?: () => number,
+  /** Failures in a row that pause the destination (tests of other behaviour raise it). */
+  pauseAfter = PAUSE_AFTER_FAILURES,
 ): Settled {
   if (record.error === "budget") {
     // The platform refused the call for this invocation's spent allowance: the receiver saw nothing,
     // so nothing is logged or counted; the next run (a new invocation) takes the row again.
-    return { statements: [releaseLeaseStatement(db, claim, owner)], outcome: "released", healthAt: null };
+    return { statements: [releaseLeaseStatement(db, claim, owner)], outcome: "released", healthAt: null, nextAttemptMs: null };
   }
   const attemptedAt = new Date(nowMs).toISOString();
   const log = logAttemptStatement(db, claim.id, attemptedAt, record);
@@ -69,14 +73,14 @@ export function settleStatements(
     // confirmation is settled the same way, with the reason kept in last_error.
     const done = markDeliveredStatement(db, claim.id, attemptedAt, record.error === "skipped" ? record.detail : null);
     const healthy = record.error === null && pausable(claim) ? [recordSuccessStatement(db, claim.formId, claim.destination)] : [];
-    return { statements: [log, done, ...healthy], outcome: "delivered", healthAt: null };
+    return { statements: [log, done, ...healthy], outcome: "delivered", healthAt: null, nextAttemptMs: null };
   }
   if (record.error === "config") {
     // Held: the attempt budget is kept for when the setting is fixed. The log gets a row only when
     // the reason changes, so a delivery held for days does not write one every few minutes.
     const logOnChange = logHeldOnChangeStatement(db, claim.id, attemptedAt, record.latencyMs, record.detail);
     const hold = holdStatement(db, claim, owner, nowMs + HOLD_RECHECK_MS, record.detail);
-    return { statements: [logOnChange, hold], outcome: "retrying", healthAt: null };
+    return { statements: [logOnChange, hold], outcome: "retrying", healthAt: null, nextAttemptMs: nowMs + HOLD_RECHECK_MS };
   }
   const attempts = claim.attempts + 1;
   // A destination that says it no longer exists is dead now, not after 44 h of asking again.
@@ -91,16 +95,19 @@ export function settleStatements(
     reason: record.detail,
   });
   const outcome = delay === null ? "dead" : "retrying";
-  if (!pausable(claim) || !COUNTS_TOWARD_PAUSE.has(record.error ?? "")) return { statements: [log, retry], outcome, healthAt: null };
+  const nextAttemptMs = delay === null ? null : nowMs + delay;
+  if (!pausable(claim) || !COUNTS_TOWARD_PAUSE.has(record.error ?? "")) {
+    return { statements: [log, retry], outcome, healthAt: null, nextAttemptMs };
+  }
   // The failure is counted first, so the one that pauses the destination is itself held, not counted.
   const failure = recordFailureStatement(db, {
     formId: claim.formId,
     destination: claim.destination,
     error: record.detail,
     nowMs,
-    threshold: PAUSE_AFTER_FAILURES,
+    threshold: pauseAfter,
     probeMs: PROBE_INTERVAL_MS,
   });
   const held = holdWhilePausedStatement(db, claim, owner, record.detail);
-  return { statements: [log, failure, retry, held], outcome, healthAt: 1 };
+  return { statements: [log, failure, retry, held], outcome, healthAt: 1, nextAttemptMs };
 }

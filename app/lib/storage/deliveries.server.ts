@@ -1,4 +1,4 @@
-import sql, { empty, raw } from "sql-template-tag";
+import sql, { empty, join, raw } from "sql-template-tag";
 import { z } from "zod";
 import { PAUSED } from "~/lib/storage/destination-health.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
@@ -82,7 +82,8 @@ export async function claimDue(
 
 /**
  * Leases one pending delivery (the oldest, due or not) of up to `limit` paused destinations whose probe
- * is due, and sets their next probe `probeMs` later: one batch; D1 errors throw.
+ * is due, and sets their next probe `probeMs` later. One statement when no probe is due (the usual
+ * case), two when some are; D1 errors throw.
  */
 export async function claimProbes(
   db: D1Database,
@@ -90,26 +91,27 @@ export async function claimProbes(
 ): Promise<Claim[]> {
   const free = (alias: string) =>
     sql`${raw(alias)}.status = 'pending' AND (${raw(alias)}.lease_until IS NULL OR ${raw(alias)}.lease_until <= ${nowMs})`;
-  const [claimed] = await db.batch([
-    statement(
-      db,
-      sql`UPDATE deliveries SET lease_owner = ${owner}, lease_until = ${nowMs + leaseMs}
-        WHERE id IN (SELECT (SELECT d.id FROM deliveries d WHERE d.form_id = h.form_id AND d.destination = h.destination AND ${free("d")}
-            ORDER BY d.next_attempt_at LIMIT 1)
-          FROM destination_health h
-          WHERE h.paused_at IS NOT NULL AND h.probe_at <= ${nowMs}
-            AND EXISTS (SELECT 1 FROM deliveries e WHERE e.form_id = h.form_id AND e.destination = h.destination AND ${free("e")})
-          ORDER BY h.probe_at LIMIT ${limit})
-        RETURNING id, submission_id, form_id, destination, attempts`,
-    ),
-    statement(
-      db,
-      sql`UPDATE destination_health SET probe_at = ${nowMs + probeMs}
-        WHERE paused_at IS NOT NULL AND probe_at <= ${nowMs} AND EXISTS (SELECT 1 FROM deliveries e
-          WHERE e.form_id = destination_health.form_id AND e.status = 'pending' AND e.destination = destination_health.destination
-            AND e.lease_owner = ${owner})`,
-    ),
-  ]);
+  const { results } = await statement(
+    db,
+    sql`UPDATE destination_health SET probe_at = ${nowMs + probeMs}
+      WHERE (form_id, destination) IN (SELECT h.form_id, h.destination FROM destination_health h
+        WHERE h.paused_at IS NOT NULL AND h.probe_at <= ${nowMs}
+          AND EXISTS (SELECT 1 FROM deliveries e WHERE e.form_id = h.form_id AND e.destination = h.destination AND ${free("e")})
+        ORDER BY h.probe_at LIMIT ${limit})
+      RETURNING form_id, destination`,
+  ).all();
+  const due = parseRows(z.object({ form_id: z.string(), destination: z.string() }), results);
+  if (due.length === 0) return [];
+  const oldest = due.map(
+    (d) =>
+      sql`(SELECT id FROM deliveries d WHERE d.form_id = ${d.form_id} AND d.destination = ${d.destination} AND ${free("d")}
+        ORDER BY d.next_attempt_at LIMIT 1)`,
+  );
+  const claimed = await statement(
+    db,
+    sql`UPDATE deliveries SET lease_owner = ${owner}, lease_until = ${nowMs + leaseMs}
+      WHERE id IN (${join(oldest, ", ")}) RETURNING id, submission_id, form_id, destination, attempts`,
+  ).all();
   return claimsOf(claimed.results);
 }
 
