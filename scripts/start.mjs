@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadForms } from "./read-forms.mjs";
 import { hashPassword } from "./hash-password.mjs";
-import { applyLocalMigrations, startWorkerDev } from "./worker-dev.mjs";
+import { applyLocalMigrations, startWorkerDev, writeQueueConfig } from "./worker-dev.mjs";
 import { settingNames } from "./setting-names.mjs";
 
 const offline = process.argv.includes("--offline");
@@ -97,8 +97,10 @@ if (!process.env.SKIP_BUILD) {
   if (build.status !== 0) await fail("The build", `exit code ${build.status}`);
   console.log("done.");
 }
+// DELIVERY_QUEUE=on: the delivery queue and its consumer run locally in Miniflare (docs/decisions/070).
+const config = process.env.DELIVERY_QUEUE === "on" ? writeQueueConfig() : undefined;
 try {
-  applyLocalMigrations();
+  applyLocalMigrations({ config });
 } catch (error) {
   toLog(String(error.message));
   await fail("Applying the D1 migrations", error);
@@ -129,6 +131,7 @@ process.stdout.write("Starting the Worker… ");
 await startWorkerDev({
   port,
   host,
+  config,
   bindings: settings,
   logFile: LOG_FILE,
   onLine: (line) => {

@@ -80,6 +80,73 @@ export async function claimDue(
   return claimsOf(results);
 }
 
+/** A delivery a queue message names, as the consumer found it after trying to claim it. */
+export interface NamedDelivery {
+  id: string;
+  status: "pending" | "delivered" | "dead" | null;
+  nextAttemptMs: number | null;
+}
+
+/**
+ * Leases the deliveries `ids` names that are pending, due within `slackMs`, of no paused destination
+ * and not leased to anyone but `handedOver` (the accepting request that handed its first attempt to the
+ * queue); then reads how every named one stands. One batch of two statements; D1 errors throw.
+ */
+export async function claimNamed(
+  db: D1Database,
+  {
+    ids,
+    owner,
+    handedOver,
+    nowMs,
+    leaseMs,
+    slackMs,
+  }: {
+    ids: readonly string[];
+    owner: string;
+    handedOver: readonly string[];
+    nowMs: number;
+    leaseMs: number;
+    slackMs: number;
+  },
+): Promise<{ claims: Claim[]; named: NamedDelivery[] }> {
+  const list = join(ids.length > 0 ? ids : [""], ", ");
+  const takeover = handedOver.length > 0 ? sql`OR lease_owner IN (${join(handedOver, ", ")})` : empty;
+  const done = await runBatch(db, {
+    claimed: statement(
+      db,
+      sql`UPDATE deliveries SET lease_owner = ${owner}, lease_until = ${nowMs + leaseMs}
+        WHERE id IN (${list}) AND status = 'pending' AND next_attempt_at <= ${nowMs + slackMs}
+          AND (lease_until IS NULL OR lease_until <= ${nowMs} ${takeover}) AND NOT ${PAUSED}
+        RETURNING id, submission_id, form_id, destination, attempts`,
+    ),
+    named: statement(db, sql`SELECT id, status, next_attempt_at FROM deliveries WHERE id IN (${list})`),
+  });
+  const found = parseRows(DeliveryRowSchema.pick({ id: true, status: true, next_attempt_at: true }), done.named.results);
+  return {
+    claims: claimsOf(done.claimed.results),
+    named: ids.map((id) => {
+      const row = found.find((r) => r.id === id);
+      return { id, status: row?.status ?? null, nextAttemptMs: row?.next_attempt_at ?? null };
+    }),
+  };
+}
+
+/**
+ * Marks dead the pending deliveries `ids` names that no one holds: the delivery queue's dead-letter
+ * queue, whose messages ran out of retries (docs/decisions/070). D1 errors throw; returns how many.
+ */
+export async function markQueueDead(db: D1Database, ids: readonly string[], nowMs: number, reason: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const { results } = await statement(
+    db,
+    sql`UPDATE deliveries SET status = 'dead', last_error = ${reason}, lease_owner = NULL, lease_until = NULL
+      WHERE id IN (${join(ids, ", ")}) AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${nowMs}) AND NOT ${PAUSED}
+      RETURNING id`,
+  ).all();
+  return results.length;
+}
+
 /**
  * Leases one pending delivery (the oldest, due or not) of up to `limit` paused destinations whose probe
  * is due, and sets their next probe `probeMs` later. One statement when no probe is due (the usual
