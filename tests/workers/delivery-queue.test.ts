@@ -1,5 +1,5 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { beforeEach, describe, expect, it } from "vitest";
+import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../functions/index";
 import { consumeDeliveryBatch, QUEUE_GAVE_UP, type DeliveryMessage } from "~/lib/delivery/queue.server";
 import { RETRY_DELAYS_MS } from "~/lib/delivery/settle.server";
@@ -152,5 +152,29 @@ describe("with DELIVERY_QUEUE bound", () => {
     const result = await consume([{ id: row.id, owner: null }], sinkEnv(), `${QUEUE}-dlq`);
     expect(result.ackAll).toBe(true);
     expect((await deliveryRows())[0]).toMatchObject({ status: "dead", last_error: QUEUE_GAVE_UP });
+  });
+
+  it("the cron hands due deliveries to the queue (one claim, a sendBatch per 100), and drains them itself if the queue refuses", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    await storeDue(5, parseSettings(sinkEnv()), Date.now());
+    const queue = keepingQueue();
+    const appEnv = { ...sinkEnv(), DELIVERY_QUEUE: queue } as Env;
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), appEnv);
+    expect(queue.sent).toHaveLength(5);
+    expect((await deliveryRows()).every((row) => row.status === "pending" && /^dispatch:/.test(row.lease_owner))).toBe(true);
+    expect((await sink.state()).requests).toHaveLength(0);
+    const result = await consume(queue.sent, appEnv);
+    expect(result.explicitAcks).toHaveLength(5);
+    expect((await deliveryRows()).every((row) => row.status === "delivered")).toBe(true);
+
+    await clearTables();
+    await storeDue(3, parseSettings(sinkEnv()), Date.now());
+    const refused = expectConsoleErrors(/sending 3 deliveries to the delivery queue failed/);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), {
+      ...sinkEnv(),
+      DELIVERY_QUEUE: keepingQueue({ refuse: true }),
+    } as Env);
+    expect(refused()).toHaveLength(1);
+    expect((await deliveryRows()).every((row) => row.status === "delivered" && row.attempts === 1)).toBe(true);
   });
 });

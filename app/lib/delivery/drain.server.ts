@@ -42,6 +42,8 @@ export interface DrainOptions extends DeliverOptions {
   leaseMs?: number;
   /** Stop claiming new batches after this much wall time; claimed work still finishes. */
   budgetMs?: number;
+  /** Only the paused destinations' probes (the delivery queue sends the rest: docs/decisions/070). */
+  probesOnly?: boolean;
 }
 
 export interface DrainReport {
@@ -149,7 +151,7 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
       if (batch.refused) return { ...report, budgetSpent: true };
     }
   }
-  while (report.claimed < limit && now() < stopAt) {
+  while (!options.probesOnly && report.claimed < limit && now() < stopAt) {
     // Only as many as the invocation can still pay for, whole: a claimed row is always tried or given back.
     const overhead = holder.catalog ? BATCH_COST : { d1Queries: BATCH_COST.d1Queries + CATALOG_COST.d1Queries };
     const affordable = budget.unitsLeft(DELIVERY_COST, overhead);

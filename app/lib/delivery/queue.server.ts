@@ -9,8 +9,9 @@ import {
   DELIVERY_COST,
   type DeliverOptions,
 } from "~/lib/delivery/deliver-claims.server";
-import { budgetFor } from "~/lib/platform/budget.server";
-import { claimNamed, markQueueDead, type Claim } from "~/lib/storage/deliveries.server";
+import { PROBE_INTERVAL_MS } from "~/lib/delivery/settle.server";
+import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
+import { claimDue, claimNamed, markQueueDead, releaseLeases, type Claim } from "~/lib/storage/deliveries.server";
 
 // Cloudflare Queues as the outbox's doorbell (docs/decisions/070): when DELIVERY_QUEUE is bound, an
 // accepted submission's deliveries go out as messages (one per delivery) instead of being tried in the
@@ -32,6 +33,15 @@ export const QUEUE_SLACK_MS = 5_000;
 /** What the dead-letter queue leaves in last_error. */
 export const QUEUE_GAVE_UP = "the delivery queue ran out of retries (dead-letter queue)";
 
+/** Leases a message may take over: the accepting request's, and the cron's dispatch (dispatchDue). */
+const HANDED_OVER = /^(accept|dispatch):/;
+/** Rows one cron run hands to the queue: one claim statement and a sendBatch per 100. */
+export const DISPATCH_LIMIT = 1_000;
+/** Messages per sendBatch (Queues' limit). */
+export const SEND_BATCH = 100;
+/** A dispatched row waits this long for its message before the cron dispatches it again. */
+export const DISPATCH_LEASE_MS = 5 * 60_000;
+
 /** The DELIVERY_QUEUE binding when the Worker has one, else null: everything then works without it. */
 export function deliveryQueueOf(env: object): Queue<DeliveryMessage> | null {
   const queue = (env as { DELIVERY_QUEUE?: Partial<Queue<DeliveryMessage>> }).DELIVERY_QUEUE;
@@ -48,6 +58,38 @@ export async function enqueueClaims(queue: Queue<DeliveryMessage>, claims: reado
     console.error(`sending ${claims.length} deliveries to the delivery queue failed; delivering them here instead:`, error);
     return false;
   }
+}
+
+/**
+ * The cron's part when the queue is bound: leases due rows (none of a paused destination) and sends one
+ * message each, 100 per sendBatch, within the budget. `refused`: the queue refused a send; the rows not
+ * sent are given back, so the caller drains them itself. Throws only if D1 fails.
+ */
+export async function dispatchDue(
+  db: D1Database,
+  queue: Queue<DeliveryMessage>,
+  { nowMs, budget, limit = DISPATCH_LIMIT }: { nowMs: number; budget: InvocationBudget; limit?: number },
+): Promise<{ dispatched: number; refused: boolean }> {
+  const sends = Math.min(Math.ceil(limit / SEND_BATCH), budget.unitsLeft({ subrequests: 1 }, { d1Queries: 2 }));
+  if (sends === 0 || !budget.trySpend({ d1Queries: 1 })) return { dispatched: 0, refused: false };
+  const owner = `dispatch:${crypto.randomUUID()}`;
+  const claims = await claimDue(db, { owner, nowMs, limit: Math.min(limit, sends * SEND_BATCH), leaseMs: DISPATCH_LEASE_MS });
+  let dispatched = 0;
+  for (let i = 0; i < claims.length; i += SEND_BATCH) {
+    budget.spend({ subrequests: 1 });
+    const chunk = claims.slice(i, i + SEND_BATCH);
+    if (!(await enqueueClaims(queue, chunk, owner))) {
+      budget.spend({ d1Queries: 1 });
+      await releaseLeases(
+        db,
+        claims.slice(i).map((claim) => claim.id),
+        owner,
+      );
+      return { dispatched, refused: true };
+    }
+    dispatched += chunk.length;
+  }
+  return { dispatched, refused: false };
 }
 
 export interface ConsumeDeps extends DeliverOptions {
@@ -99,7 +141,7 @@ export async function consumeDeliveryBatch(batch: MessageBatch<unknown>, deps: C
   if (taken.length === 0) return report;
   budget.spend({ d1Queries: BATCH_COST.d1Queries + 1 + CATALOG_COST.d1Queries });
   const owner = `queue:${crypto.randomUUID()}`;
-  const handedOver = [...new Set(taken.map((m) => m.body.owner).filter((o): o is string => o !== null && o.startsWith("accept:")))];
+  const handedOver = [...new Set(taken.map((m) => m.body.owner).filter((o): o is string => o !== null && HANDED_OVER.test(o)))];
   const { claims, named } = await claimNamed(db, {
     ids: taken.map((m) => m.body.id),
     owner,
@@ -127,7 +169,7 @@ export async function consumeDeliveryBatch(batch: MessageBatch<unknown>, deps: C
       continue;
     }
     report[result.outcome] += 1;
-    if (result.outcome === "retrying" && !result.paused) delay(message, result.nextAttemptMs);
+    if (result.outcome === "retrying") delay(message, result.paused ? now() + PROBE_INTERVAL_MS : result.nextAttemptMs);
     else message.ack();
   }
   return report;

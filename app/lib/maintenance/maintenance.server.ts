@@ -2,6 +2,7 @@ import { loadFormCatalog } from "~/lib/forms/catalog.server";
 import { resealSettings } from "~/lib/forms/reseal.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
+import { dispatchDue, type DeliveryMessage } from "~/lib/delivery/queue.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { budgetFor, type InvocationBudget, type Plan } from "~/lib/platform/budget.server";
 import { pruneConfirmationSlots } from "~/lib/delivery/confirmation.server";
@@ -21,6 +22,8 @@ export interface MaintenanceContext {
   now: () => number;
   /** The run's one allowance, shared by every job (default: cronBudget(settings.plan)). */
   budget?: InvocationBudget;
+  /** The DELIVERY_QUEUE binding, when the Worker has one: due deliveries are handed to it. */
+  queue?: Queue<DeliveryMessage> | null;
 }
 
 export interface MaintenanceJob {
@@ -49,8 +52,15 @@ export const DRAIN_BUDGET_MS = 45_000;
 export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   {
     name: "drain-outbox",
-    run: ({ db, settings, mailer, now, budget }) =>
-      drainOutbox(db, settings, { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer, now, budget }),
+    run: async ({ db, settings, mailer, now, budget, queue }) => {
+      const options = { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer, now, budget };
+      if (!queue || !budget) return drainOutbox(db, settings, options);
+      // With the delivery queue, the cron only hands due rows to it (and probes paused destinations);
+      // if the queue refuses, it drains the rest itself as without one (docs/decisions/070).
+      const dispatch = await dispatchDue(db, queue, { nowMs: now(), budget });
+      const drained = await drainOutbox(db, settings, { ...options, probesOnly: !dispatch.refused });
+      return { ...drained, dispatched: dispatch.dispatched };
+    },
   },
   // Every fixed-window limit: the rate-limit windows and the confirmation e-mails' slots.
   {

@@ -85,6 +85,8 @@ export interface NamedDelivery {
   id: string;
   status: "pending" | "delivered" | "dead" | null;
   nextAttemptMs: number | null;
+  /** Its destination is paused (docs/decisions/071). */
+  paused: boolean;
 }
 
 /**
@@ -120,14 +122,17 @@ export async function claimNamed(
           AND (lease_until IS NULL OR lease_until <= ${nowMs} ${takeover}) AND NOT ${PAUSED}
         RETURNING id, submission_id, form_id, destination, attempts`,
     ),
-    named: statement(db, sql`SELECT id, status, next_attempt_at FROM deliveries WHERE id IN (${list})`),
+    named: statement(db, sql`SELECT id, status, next_attempt_at, ${PAUSED} AS paused FROM deliveries WHERE id IN (${list})`),
   });
-  const found = parseRows(DeliveryRowSchema.pick({ id: true, status: true, next_attempt_at: true }), done.named.results);
+  const found = parseRows(
+    DeliveryRowSchema.pick({ id: true, status: true, next_attempt_at: true }).extend({ paused: z.number() }),
+    done.named.results,
+  );
   return {
     claims: claimsOf(done.claimed.results),
     named: ids.map((id) => {
       const row = found.find((r) => r.id === id);
-      return { id, status: row?.status ?? null, nextAttemptMs: row?.next_attempt_at ?? null };
+      return { id, status: row?.status ?? null, nextAttemptMs: row?.next_attempt_at ?? null, paused: row?.paused === 1 };
     }),
   };
 }
@@ -248,6 +253,15 @@ export function holdStatement(
     sql`UPDATE deliveries SET next_attempt_at = ${nextAttemptMs}, last_error = ${reason}, lease_owner = NULL, lease_until = NULL
       WHERE id = ${claim.id} AND lease_owner = ${owner} AND status = 'pending'`,
   );
+}
+
+/** Gives back `owner`'s leases on `ids` untouched (a dispatch the queue refused). D1 errors throw. */
+export async function releaseLeases(db: D1Database, ids: readonly string[], owner: string): Promise<void> {
+  if (ids.length === 0) return;
+  await statement(
+    db,
+    sql`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE id IN (${join(ids, ", ")}) AND lease_owner = ${owner}`,
+  ).run();
 }
 
 /** Gives `owner`'s lease back untouched (due time, attempts, last error kept): the attempt never reached the receiver. */
