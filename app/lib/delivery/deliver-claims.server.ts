@@ -12,7 +12,7 @@ import { healthOfResult } from "~/lib/storage/destination-health.server";
 import type { Claim } from "~/lib/storage/deliveries.server";
 import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submissions.server";
 
-// One batch of claimed deliveries, sent side by side and each settled in its own D1 batch, for every
+// One batch of claimed deliveries, sent side by side and settled together in one D1 batch, for every
 // sender: the cron's drain and the delivery queue's consumer (docs/decisions/070). What each costs is
 // counted here, so both keep to the invocation's budget the same way.
 
@@ -76,23 +76,43 @@ export async function deliverClaims(
   holder.catalog ??= await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
   const catalog = holder.catalog;
   const layered = catalogSettings(settings, catalog);
-  const results = await Promise.all(
-    claims.map(async (claim): Promise<ClaimResult> => {
-      try {
-        const form = catalog.forms.get(claim.formId)?.form;
-        const record = await attemptDelivery(db, layered, claim, submissions.get(claim.submissionId), form, timeoutMs, options);
-        if (record.error === "budget") refused = true;
-        // The attempt's log row and its delivery's new state land together, in one batch.
-        const settled = settleStatements(db, claim, owner, record, now(), options.random, options.pauseAfter);
-        const rows = await db.batch(settled.statements);
-        const health = settled.healthAt === null ? null : healthOfResult(rows[settled.healthAt]);
-        await tellOwnerIfPaused(db, layered, form, settled, rows, { mailer: options.mailer ?? null, nowMs: now(), budget: options.budget });
-        return { outcome: settled.outcome, nextAttemptMs: settled.nextAttemptMs, paused: health?.pausedAt != null };
-      } catch (error) {
-        return spared(error);
-      }
-    }),
+  // Every attempt side by side, then every outcome in one D1 batch: one round trip per batch of claims.
+  const records = await Promise.all(
+    claims.map((claim) =>
+      attemptDelivery(
+        db,
+        layered,
+        claim,
+        submissions.get(claim.submissionId),
+        catalog.forms.get(claim.formId)?.form,
+        timeoutMs,
+        options,
+      ).catch(spared),
+    ),
   );
+  if (records.some((record) => record?.error === "budget")) refused = true;
+  const settled = claims.map((claim, i) => {
+    const record = records[i];
+    return record ? settleStatements(db, claim, owner, record, now(), options.random, options.pauseAfter) : null;
+  });
+  const statements = settled.flatMap((one) => one?.statements ?? []);
+  // A refused batch leaves every lease to lapse: those rows are sent again later (same webhook-ids).
+  const rows = statements.length > 0 ? await db.batch(statements).catch(spared) : [];
+  if (!rows) return { results: claims.map(() => null), refused };
+  const results: ClaimResult[] = [];
+  let offset = 0;
+  for (const [i, one] of settled.entries()) {
+    if (!one) {
+      results.push(null);
+      continue;
+    }
+    const own = rows.slice(offset, offset + one.statements.length);
+    offset += one.statements.length;
+    const form = catalog.forms.get(claims[i].formId)?.form;
+    const health = one.healthAt === null ? null : healthOfResult(own[one.healthAt]);
+    await tellOwnerIfPaused(db, layered, form, one, own, { mailer: options.mailer ?? null, nowMs: now(), budget: options.budget });
+    results.push({ outcome: one.outcome, nextAttemptMs: one.nextAttemptMs, paused: health?.pausedAt != null });
+  }
   return { results, refused };
 }
 

@@ -105,7 +105,10 @@ export async function deliverLeasedAfterResponse(
     let offset = 0;
     for (const one of settled) {
       report[one.outcome] += 1;
-      await tellOwnerIfPaused(db, settings, form, one, results.slice(offset), { mailer: options.mailer ?? null, nowMs });
+      await tellOwnerIfPaused(db, settings, form, one, results.slice(offset, offset + one.statements.length), {
+        mailer: options.mailer ?? null,
+        nowMs,
+      });
       offset += one.statements.length;
     }
     return report;
