@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { ROOT, startServer } from "../lib/servers.mjs";
 import { queryD1, sinkControl } from "../lib/outbox.mjs";
+import { atLeast, atMost } from "../lib/targets.mjs";
 
 export const name = "backlog";
 export const title = "An outage's backlog: the cron alone and with the delivery queue (wrangler dev, Free budget)";
@@ -156,12 +157,8 @@ export async function run({ apps, settings, providers, log }) {
 export function targets(d) {
   const q = d.queue;
   return [
-    {
-      name: "Backlog with the delivery queue",
-      asks: "≥ 100 deliveries/s locally, 0 lost, 0 duplicates",
-      measured: `${q.perSecond}/s (${q.seconds} s for ${d.count}), lost ${q.lost}, duplicates ${q.duplicates}`,
-      verdict: q.perSecond >= 100 && q.lost === 0 && q.duplicates === 0 ? "met" : "not met",
-    },
+    atLeast("Backlog with the delivery queue, deliveries/s (wrangler dev)", 100, { "wrangler dev": q?.perSecond ?? null }),
+    atMost("Backlog with the delivery queue, lost + duplicates", 0, { "wrangler dev": q ? q.lost + q.duplicates : null }),
   ];
 }
 

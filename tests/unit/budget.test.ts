@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { budgetFor, InvocationBudget, isBudgetRefusal, parsePlan, PLANS } from "~/lib/platform/budget.server";
 import { parseSettings } from "~/lib/settings/settings.server";
+import { postAttempt } from "~/lib/delivery/attempt.server";
+import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { settleStatements } from "~/lib/delivery/settle.server";
 
 describe("the plan's per-invocation budget", () => {
   it("reads CLOUDFLARE_PLAN as free (the default) or paid, and reports anything else as a settings problem", () => {
@@ -39,5 +42,51 @@ describe("the plan's per-invocation budget", () => {
     expect(isBudgetRefusal(new Error("D1_ERROR: Too many API requests by single worker invocation."))).toBe(true);
     expect(isBudgetRefusal(new Error("Network connection lost."))).toBe(false);
     expect(isBudgetRefusal("Too many subrequests.")).toBe(false);
+  });
+});
+
+describe("a platform refusal is not a delivery attempt", () => {
+  const refusing = (async () => {
+    throw new Error("Too many subrequests.");
+  }) as typeof fetch;
+
+  it("postAttempt records the refused fetch as `budget`, not as a network failure", async () => {
+    const record = await postAttempt({ url: "https://receiver.example/hook", headers: {}, body: "{}", fetch: refusing });
+    expect(record).toMatchObject({ delivered: false, error: "budget", httpStatus: null });
+    const failed = await postAttempt({
+      url: "https://receiver.example/hook",
+      headers: {},
+      body: "{}",
+      fetch: (async () => {
+        throw new Error("connection refused");
+      }) as typeof fetch,
+    });
+    expect(failed.error).toBe("network");
+  });
+
+  it("sendEmailAttempt does the same for the send_email binding", async () => {
+    const mailer = { send: async () => Promise.reject(new Error("Too many subrequests.")) };
+    expect(await sendEmailAttempt(mailer, "forms@example.org", ["owner@example.org"], "raw")).toMatchObject({ error: "budget" });
+  });
+
+  it("settles a `budget` record by giving the lease back: no log row, no attempt counted", () => {
+    const statements: string[] = [];
+    const db = {
+      prepare: (query: string) => ({ bind: () => (statements.push(query.replace(/\s+/g, " ").trim()), {}) }),
+    } as unknown as D1Database;
+    const claim = { id: "msg_1", submissionId: "s", formId: "contact", destination: "webhook", attempts: 3 };
+    const record = {
+      delivered: false,
+      httpStatus: null,
+      error: "budget" as const,
+      detail: "Too many subrequests.",
+      latencyMs: 0,
+      excerpt: null,
+    };
+    const settled = settleStatements(db, claim, "drain:x", record, Date.now());
+    expect(settled.outcome).toBe("released");
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE id = \?/);
+    expect(statements[0]).not.toMatch(/attempts|delivery_attempts/);
   });
 });
