@@ -1,18 +1,9 @@
-import { mkdirSync, rmSync } from "node:fs";
-import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-// @ts-expect-error - plain ESM helpers shared with npm start
-import { applyLocalMigrations, startWorkerDev } from "../../scripts/worker-dev.mjs";
-// @ts-expect-error - plain ESM helper
-import { freePort } from "../../scripts/process-group.mjs";
-// @ts-expect-error - plain ESM helper shared with npm run admin:hash-password
-import { hashPassword } from "../../scripts/hash-password.mjs";
-// @ts-expect-error - the local sink npm start runs
-import { startLocalSink } from "../support/webhook-sink.mjs";
 import { standinToken } from "../support/standin-token";
 import { launchBrowser, watchErrors } from "./chromium";
 import { WAIT, patient } from "./browser-page";
+import { startOwnSite, type OwnSite, type Sink } from "./own-site";
 
 // A failing receiver in the browser (docs/decisions/071): ten submissions whose first attempts all get a
 // 500 pause the webhook; the form's Destinations page shows it paused with the last error, an admin
@@ -20,45 +11,21 @@ import { WAIT, patient } from "./browser-page";
 // does not touch the other e2e files' contact form.
 
 const PASSWORD = "delivery pause e2e password 0123";
-const ROOT = path.resolve(__dirname, "../..");
-const persistTo = path.join(ROOT, ".wrangler", `e2e-pause-${process.pid}`);
 
 let browser: Browser;
-let sink: Awaited<ReturnType<typeof startLocalSink>>;
-let site: { url: string; tick: () => Promise<void>; stop: () => Promise<void> };
+let site: OwnSite;
+let sink: Sink;
 
 beforeAll(async () => {
-  rmSync(persistTo, { recursive: true, force: true });
-  mkdirSync(persistTo, { recursive: true });
-  applyLocalMigrations({ persistTo });
   const secret = `whsec_${Buffer.from("delivery-pause-e2e-secret-012345").toString("base64")}`;
-  sink = await startLocalSink({ secret });
-  const port = await freePort();
-  site = await startWorkerDev({
-    port,
-    persistTo,
-    bindings: {
-      TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
-      TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA",
-      TURNSTILE_VERIFY_URL: `${inject("standinOrigin")}/turnstile/v0/siteverify`,
-      TURNSTILE_SCRIPT_URL: `${inject("standinOrigin")}/turnstile/v0/api.js`,
-      FORM_SIGNING_SECRET: "e2e-pause-form-signing-secret-0123456789",
-      FORM_RATE_LIMIT_PER_MINUTE: "1000",
-      ADMIN_PASSWORD_HASH: await hashPassword(PASSWORD),
-      SESSION_SECRET: "e2e-pause-session-secret-0123456789abcdef01234",
-      ALLOW_LOOPBACK_WEBHOOKS: "true",
-      CONTACT_WEBHOOK_URL: sink.webhookUrl,
-      CONTACT_WEBHOOK_SECRET: secret,
-    },
-  });
+  site = await startOwnSite("pause", { password: PASSWORD, secret, bindings: () => ({ FORM_RATE_LIMIT_PER_MINUTE: "1000" }) });
+  sink = site.sink;
   browser = await launchBrowser(inject("chromiumPath"));
 });
 
 afterAll(async () => {
   await browser?.close();
   await site?.stop();
-  await sink?.close();
-  rmSync(persistTo, { recursive: true, force: true });
 });
 
 describe("a paused destination in the console", () => {
