@@ -5,9 +5,10 @@ import { boundaryErrorCode, ERROR_CODE_HEADER } from "~/lib/http/responses.serve
 import { NonceProvider } from "~/components/nonce";
 import { applySecurityHeaders, createNonce } from "~/lib/http/security-headers.server";
 
-// The Worker's scheduled handler reaches the app through the server build's entry module
+// The Worker's scheduled and queue handlers reach the app through the server build's entry module
 // (functions/server-build.ts), so the Worker holds one copy of the app (ADR 030).
 export { runMaintenance } from "~/lib/maintenance/maintenance.server";
+export { consumeDeadLetters, consumeDeliveryBatch } from "~/lib/delivery/queue.server";
 
 // Every HTML document (pages, 404s, error boundaries) is rendered here, so the CSP nonce and the
 // hardening headers are set in this one place.

@@ -14,6 +14,8 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
     settings: settingsOf(env),
     mailer: createMailer(env, EmailMessage),
     now: Date.now,
+    // Bound only when wrangler.toml turns the delivery queue on (docs/decisions/070).
+    queue: (env as { DELIVERY_QUEUE?: Queue<never> }).DELIVERY_QUEUE ?? null,
   });
   console.log(JSON.stringify({ maintenance: results }));
 }

@@ -23,7 +23,17 @@ export function readConfig(file) {
     databaseId: /^database_id\s*=\s*"([^"]*)"/m.exec(d1)?.[1] || null,
     bucketName: /^bucket_name\s*=\s*"([^"]+)"/m.exec(r2)?.[1] ?? null,
     siteKey: /^TURNSTILE_SITE_KEY\s*=\s*"([^"]*)"/m.exec(vars)?.[1] || null,
+    queues: queueNames(text),
   };
+}
+
+/** Every queue the config binds (producers, consumers and their dead-letter queues), once each; none while commented out. */
+function queueNames(text) {
+  const names = new Set();
+  for (const block of text.matchAll(/^\[\[queues\.(?:producers|consumers)\]\]\n((?:(?!\[)[^\n]*\n?)*)/gm)) {
+    for (const line of block[1].matchAll(/^(?:queue|dead_letter_queue)\s*=\s*"([^"]+)"/gm)) names.add(line[1]);
+  }
+  return [...names];
 }
 
 /** Writes the database id (after database_name) and the sitekey into wrangler.toml, keeping the rest as it is. */
@@ -129,6 +139,15 @@ export async function runDeploy({ wrangler, ask, hashPassword, build, configFile
     log(`Creating the R2 bucket ${config.bucketName}…`);
     await wrangler.createBucket(config.bucketName);
   }
+  // The delivery queue, when wrangler.toml turns it on (docs/decisions/070): wrangler 4.72 does not
+  // create queues on deploy, so each is created here unless it exists.
+  const queues = [];
+  for (const name of config.queues) {
+    if (await wrangler.ensureQueue(name)) {
+      log(`Created the queue ${name}.`);
+      queues.push(name);
+    }
+  }
   await wrangler.applyMigrations();
   await wrangler.deploy();
 
@@ -140,5 +159,5 @@ export async function runDeploy({ wrangler, ask, hashPassword, build, configFile
     log(`Storing ${Object.keys(secrets).join(", ")} as secrets of the Worker…`);
     await wrangler.putSecrets(secrets);
   }
-  return { plan, created: { database: plan.createDatabase, bucket: plan.createBucket }, secrets: Object.keys(secrets) };
+  return { plan, created: { database: plan.createDatabase, bucket: plan.createBucket, queues }, secrets: Object.keys(secrets) };
 }

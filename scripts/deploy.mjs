@@ -50,6 +50,16 @@ const cli = {
       throw error;
     }
   },
+  // True when it made the queue; false when one of that name exists already.
+  async ensureQueue(name) {
+    try {
+      wrangler(["queues", "create", name]);
+      return true;
+    } catch (error) {
+      if (/already exists|already taken|11009/i.test(String(error.message))) return false;
+      throw error;
+    }
+  },
   // On stdin, so no secret is written to disk or shown in a process list.
   putSecrets: async (secrets) => void wrangler(["secret", "bulk"], { input: JSON.stringify(secrets) }),
   applyMigrations: async () => void wrangler(["d1", "migrations", "apply", "DB", "--remote"], { inherit: true }),
@@ -86,7 +96,11 @@ if (process.argv.includes("--dry-run")) {
 } else {
   try {
     const { created, secrets } = await runDeploy({ wrangler: cli, ask, hashPassword, build, configFile: CONFIG });
-    const made = [created.database && "the D1 database", created.bucket && "the R2 bucket"].filter(Boolean);
+    const made = [
+      created.database && "the D1 database",
+      created.bucket && "the R2 bucket",
+      created.queues.length > 0 && `the queues ${created.queues.join(", ")}`,
+    ].filter(Boolean);
     console.log(`\nGatepost is deployed.${made.length > 0 ? ` Created ${made.join(" and ")}.` : " Nothing new was created."}`);
     console.log(secrets.length > 0 ? `Secrets stored: ${secrets.join(", ")}.` : "No secret was changed.");
     console.log("Next: the Turnstile widget's hostnames and e-mail (docs/deploy.md).");

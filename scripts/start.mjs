@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadForms } from "./read-forms.mjs";
 import { localSettings } from "./local-settings.mjs";
-import { applyLocalMigrations, startWorkerDev } from "./worker-dev.mjs";
+import { applyLocalMigrations, startWorkerDev, writeQueueConfig } from "./worker-dev.mjs";
 
 const offline = process.argv.includes("--offline");
 const port = Number(process.env.PORT || 8788);
@@ -63,8 +63,10 @@ if (!process.env.SKIP_BUILD) {
   if (build.status !== 0) await fail("The build", `exit code ${build.status}`);
   console.log("done.");
 }
+// DELIVERY_QUEUE=on: the delivery queue and its consumer run locally in Miniflare (docs/decisions/070).
+const config = process.env.DELIVERY_QUEUE === "on" ? writeQueueConfig() : undefined;
 try {
-  applyLocalMigrations();
+  applyLocalMigrations({ config });
 } catch (error) {
   toLog(String(error.message));
   await fail("Applying the D1 migrations", error);
@@ -89,6 +91,7 @@ process.stdout.write("Starting the Worker… ");
 await startWorkerDev({
   port,
   host,
+  config,
   bindings: settings,
   logFile: LOG_FILE,
   onLine: (line) => {

@@ -15,6 +15,10 @@ import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { sendTest, TESTABLE_KINDS } from "~/lib/admin/test-delivery.server";
+import { loadDestinationHealth, resumePausedDestination } from "~/lib/admin/destination-health.server";
+import { describeBulkRedelivery, redeliverDeadInBulk } from "~/lib/admin/actions.server";
+import { consoleRedelivery, deadFilterOf } from "~/lib/admin/bulk-redelivery.server";
+import { countDeadByDestination } from "~/lib/storage/deliveries.server";
 import { configuredDestinations } from "~/lib/delivery/destinations.server";
 import { catalogSettings, formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";
@@ -94,10 +98,18 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     views,
     sealing: context.settings.encryptionKeys.length > 0,
     testable: TESTABLE_KINDS.filter((kind) => configured.includes(kind)),
+    health: await loadDestinationHealth(context.cloudflare.env.DB, id),
+    dead: await countDeadByDestination(context.cloudflare.env.DB, id),
   };
 });
 
-const PostSchema = z.object({ intent: z.string().max(60), value: z.string().max(4000).optional() });
+const PostSchema = z.object({
+  intent: z.string().max(60),
+  value: z.string().max(4000).optional(),
+  destination: z.string().max(20).optional(),
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
+});
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
@@ -105,7 +117,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
   if (!parsed.success) throw refusal("form_not_found");
   const id = parsed.data;
   await formExists(context, id);
-  const { intent, value = "" } = await readAdminForm(request, PostSchema);
+  const { intent, value = "", ...range } = await readAdminForm(request, PostSchema);
   const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
   const [verb, name] = intent.split(":");
   const setting = TYPED_SETTINGS.find((s) => s === name);
@@ -128,6 +140,19 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
         : "A signing secret was made. Give it to your receiver now: it is not shown again.",
       result.secret,
     );
+  }
+  if (intent === "redeliver") {
+    const parsed = consoleRedelivery(id, range);
+    if (!parsed.success) return answer(false, ERRORS.redelivery_invalid.message);
+    const ctxAll = { env: context.cloudflare.env, settings: context.settings, user, request, now: context.now };
+    const result = describeBulkRedelivery(id, await redeliverDeadInBulk(ctxAll, deadFilterOf(parsed.data)));
+    return answer(result.ok, result.message);
+  }
+  if (verb === "resume" && /^[a-z]{1,20}$/.test(name ?? "")) {
+    const resumed = await resumePausedDestination(ctx, id, name);
+    return resumed
+      ? answer(true, `Deliveries to ${name} resumed: the next cron run sends what waits.`)
+      : answer(false, `Deliveries to ${name} are not paused.`);
   }
   if (intent === "retire") {
     const result = await retirePreviousSecret(ctx, id);
@@ -179,8 +204,85 @@ function Source({ view }: { view: SettingView }) {
   return <p className="small">Not set: off.</p>;
 }
 
+type HealthRow = ReturnType<typeof useLoaderData<typeof loader>>["health"][number];
+
+/** Paused destinations (and ones failing towards a pause), with the last error and, for admins, Resume. */
+function DeliveryHealth({ health, admin }: { health: HealthRow[]; admin: boolean }) {
+  if (health.length === 0) return null;
+  return (
+    <section aria-labelledby="health-title">
+      <h2 id="health-title">Failing destinations</h2>
+      <ul>
+        {health.map((row) => (
+          <li key={row.destination}>
+            <p>
+              <strong>{row.pausedAt !== null ? `${row.destination}: paused` : `${row.destination}: failing`}</strong>
+              {row.pausedAt !== null
+                ? ` since ${formatUtc(new Date(row.pausedAt).toISOString())}, after ${row.consecutiveFailures} failed attempts in a row. Its deliveries wait without using up their retries; one is tried every few minutes and it resumes when the receiver answers.`
+                : ` ${row.consecutiveFailures} failed attempts in a row.`}
+            </p>
+            <p className="small">{`Last error: ${row.lastError ?? "unknown"}`}</p>
+            {admin && row.pausedAt !== null ? (
+              <Form method="post" className="actions">
+                <button type="submit" name="intent" value={`resume:${row.destination}`}>
+                  {`Resume deliveries to ${row.destination}`}
+                </button>
+              </Form>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Dead deliveries by destination and, for admins, the form that queues them again (in chunks, with progress). */
+function BulkRedelivery({ dead, admin }: { dead: Record<string, number>; admin: boolean }) {
+  const total = Object.values(dead).reduce((sum, n) => sum + n, 0);
+  return (
+    <section aria-labelledby="redeliver-title">
+      <h2 id="redeliver-title">Dead deliveries</h2>
+      {total === 0 ? (
+        <p>None: every delivery went, or is still being tried.</p>
+      ) : (
+        <p>
+          {Object.entries(dead)
+            .map(([destination, n]) => `${destination}: ${n}`)
+            .join(", ")}
+        </p>
+      )}
+      {admin && total > 0 ? (
+        <Form method="post" className="filters">
+          <label htmlFor="redeliver-destination">
+            Destination
+            <select id="redeliver-destination" name="destination" defaultValue="">
+              <option value="">All</option>
+              {Object.keys(dead).map((kind) => (
+                <option key={kind} value={kind}>
+                  {kind}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label htmlFor="redeliver-from">
+            Made from (UTC)
+            <input id="redeliver-from" name="from" type="datetime-local" />
+          </label>
+          <label htmlFor="redeliver-to">
+            Until (UTC)
+            <input id="redeliver-to" name="to" type="datetime-local" />
+          </label>
+          <button type="submit" name="intent" value="redeliver">
+            Redeliver dead deliveries
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
 export default function Destinations() {
-  const { id, title, live, views, sealing, testable } = useLoaderData<typeof loader>();
+  const { id, title, live, views, sealing, testable, health, dead } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   const admin = role === "admin";
@@ -270,6 +372,8 @@ export default function Destinations() {
           </section>
         );
       })}
+      <DeliveryHealth health={health} admin={admin} />
+      <BulkRedelivery dead={dead} admin={admin} />
       <h2>Send a test</h2>
       {!live ? (
         <p>Publish the form first: a test is delivered like a submission of its live version.</p>

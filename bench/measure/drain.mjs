@@ -3,44 +3,16 @@
 // then the sink comes up and the Worker's scheduled handler (the cron, run through wrangler dev's
 // --test-scheduled) drains them. Reports how long until the sink has verified every delivery, and
 // anything lost, duplicated or badly signed.
-import { spawnSync } from "node:child_process";
-import path from "node:path";
-import { ROOT, startServer } from "../lib/servers.mjs";
+import { queryD1, sinkControl } from "../lib/outbox.mjs";
+import { startServer } from "../lib/servers.mjs";
 import { standinToken } from "../lib/submit.mjs";
 
 export const name = "drain";
 export const title = "Outbox drain (wrangler dev, the Worker's scheduled handler)";
 export const order = 70;
-const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 const CONCURRENCY = 8;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** One query against a server's local D1, through wrangler. */
-function queryD1(server, sql) {
-  const args = [
-    WRANGLER,
-    "d1",
-    "execute",
-    "DB",
-    "--local",
-    "--persist-to",
-    server.persistTo,
-    "--config",
-    server.config,
-    "--json",
-    "--command",
-    sql,
-  ];
-  const run = spawnSync(process.execPath, args, { cwd: ROOT, env: { ...process.env, CI: "true" }, encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`d1 execute failed: ${run.stderr}`);
-  return JSON.parse(run.stdout)[0].results;
-}
-
-async function sink(providers, method, pathname, body) {
-  const res = await fetch(`${providers.sinkControlOrigin}${pathname}`, { method, body: body && JSON.stringify(body) });
-  if (!res.ok) throw new Error(`sink ${pathname} answered ${res.status}`);
-  return res.json();
-}
+const sink = sinkControl;
 
 export async function run({ apps, settings, providers, opts, log }) {
   const count = opts.outboxCount;

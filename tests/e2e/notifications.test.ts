@@ -1,20 +1,9 @@
-import { mkdirSync, rmSync } from "node:fs";
-import path from "node:path";
+import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-// @ts-expect-error - plain ESM helpers shared with npm start
-import { applyLocalMigrations, startWorkerDev } from "../../scripts/worker-dev.mjs";
-// @ts-expect-error - plain ESM helper
-import { freePort } from "../../scripts/process-group.mjs";
-// @ts-expect-error - plain ESM helper shared with npm run admin:hash-password
-import { hashPassword } from "../../scripts/hash-password.mjs";
-// @ts-expect-error - the local sink npm start runs
-import { startLocalSink } from "../support/webhook-sink.mjs";
 import { launchBrowser, watchErrors } from "./chromium";
 import { WAIT, patient } from "./browser-page";
-// Cloudflare's always-pass test keys, as in global-setup.ts (the stand-in provider accepts them).
-const SITE_KEY = "1x00000000000000000000AA";
-const SECRET = "1x0000000000000000000000000000000AA";
+import { startOwnSite, type OwnSite, type Sink } from "./own-site";
 
 // Notifications end to end, as `npm start` runs them: the Worker (with wrangler's simulated send_email
 // binding) on a local D1, the local sink standing in for the webhook receiver, Slack, Discord and the
@@ -23,12 +12,10 @@ const SECRET = "1x0000000000000000000000000000000AA";
 // contact form's extra destinations do not change what the other e-mail-less e2e files see.
 
 const PASSWORD = "notifications e2e password 0123";
-const ROOT = path.resolve(__dirname, "../..");
-const persistTo = path.join(ROOT, ".wrangler", `e2e-notify-${process.pid}`);
 
 let browser: Browser;
-let sink: Awaited<ReturnType<typeof startLocalSink>>;
-let site: { url: string; tick: () => Promise<void>; stop: () => Promise<void> };
+let sink: Sink;
+let site: OwnSite;
 
 interface Message {
   kind: string;
@@ -40,39 +27,27 @@ interface Message {
 const messages = (): Message[] => sink.snapshot().messages;
 
 beforeAll(async () => {
-  rmSync(persistTo, { recursive: true, force: true });
-  mkdirSync(persistTo, { recursive: true });
-  applyLocalMigrations({ persistTo });
   const secret = `whsec_${Buffer.from("notifications-e2e-secret-0123456").toString("base64")}`;
-  sink = await startLocalSink({ secret });
-  const port = await freePort();
-  const bindings = {
-    TURNSTILE_SITE_KEY: SITE_KEY,
-    TURNSTILE_SECRET_KEY: SECRET,
-    TURNSTILE_VERIFY_URL: `${inject("standinOrigin")}/turnstile/v0/siteverify`,
-    TURNSTILE_SCRIPT_URL: `${inject("standinOrigin")}/turnstile/v0/api.js`,
-    FORM_SIGNING_SECRET: "e2e-notify-form-signing-secret-0123456789",
-    FORM_MIN_FILL_SECONDS: "0",
-    ADMIN_PASSWORD_HASH: await hashPassword(PASSWORD),
-    SESSION_SECRET: "e2e-notify-session-secret-0123456789abcdef0123",
-    ALLOW_LOOPBACK_WEBHOOKS: "true",
-    EMAIL_FROM: "gatepost@localhost",
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    CONTACT_WEBHOOK_URL: sink.webhookUrl,
-    CONTACT_WEBHOOK_SECRET: secret,
-    CONTACT_EMAIL_TO: "owner@localhost",
-    CONTACT_SLACK_WEBHOOK_URL: sink.slackUrl,
-    CONTACT_DISCORD_WEBHOOK_URL: sink.discordUrl,
-  };
-  site = await startWorkerDev({ port, persistTo, bindings, onEmail: (raw: string) => sink.captureEmail(raw) });
+  site = await startOwnSite("notify", {
+    password: PASSWORD,
+    secret,
+    bindings: (own, port) => ({
+      FORM_MIN_FILL_SECONDS: "0",
+      EMAIL_FROM: "gatepost@localhost",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CONTACT_EMAIL_TO: "owner@localhost",
+      CONTACT_SLACK_WEBHOOK_URL: own.slackUrl,
+      CONTACT_DISCORD_WEBHOOK_URL: own.discordUrl,
+    }),
+    onEmail: (raw, own) => own.captureEmail(raw),
+  });
+  sink = site.sink;
   browser = await launchBrowser(inject("chromiumPath"));
 });
 
 afterAll(async () => {
   await browser?.close();
   await site?.stop();
-  await sink?.close();
-  rmSync(persistTo, { recursive: true, force: true });
 });
 
 describe("notifications from the browser to every kind of destination", () => {

@@ -42,6 +42,11 @@ describe("audit sentences", () => {
     ],
     ["form.redeliver-dead", { requeued: 2 }, "Queued 2 dead deliveries of contact again."],
     ["form.redeliver-dead", { requeued: 1 }, "Queued 1 dead delivery of contact again."],
+    [
+      "form.redeliver-dead",
+      { requeued: 100, remaining: 1, destination: "webhook", from: "2026-11-01T00:00:00.000Z", to: null },
+      "Queued 100 dead deliveries of contact to webhook made from 2026-11-01T00:00:00.000Z to now again. 1 was left for the next run.",
+    ],
     ["submission.release", { destinations: 1 }, "queued it for 1 destination."],
     ["erase", { matched: 1 }, "Erased 1 submission holding one e-mail address, with its delivery log."],
     ["erase", { matched: 3 }, "Erased 3 submissions holding one e-mail address, with their delivery logs."],

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -21,6 +21,7 @@ function fakeAccount({ signedIn = true } = {}) {
   const account = {
     databases: [] as Array<{ name: string; uuid: string }>,
     buckets: [] as string[],
+    queues: [] as string[],
     secrets: new Map<string, string>(),
     calls: [] as string[],
     deployed: 0,
@@ -41,6 +42,12 @@ function fakeAccount({ signedIn = true } = {}) {
     putSecrets: async (secrets: Record<string, string>) => {
       account.calls.push(`secret bulk ${Object.keys(secrets).join(",")}`);
       for (const [name, value] of Object.entries(secrets)) account.secrets.set(name, value);
+    },
+    ensureQueue: async (name: string) => {
+      if (account.queues.includes(name)) return false;
+      account.calls.push(`queues create ${name}`);
+      account.queues.push(name);
+      return true;
     },
     applyMigrations: async () => void account.calls.push("d1 migrations apply --remote"),
     deploy: async () => {
@@ -82,7 +89,25 @@ describe("npm run deploy", () => {
       databaseId: null,
       bucketName: "gatepost-uploads",
       siteKey: null,
+      // The delivery queue is off until an owner uncomments it (docs/decisions/070).
+      queues: [],
     });
+  });
+
+  it("creates the delivery queue and its dead-letter queue once wrangler.toml turns them on, and never twice", async () => {
+    const text = readFileSync(configFile, "utf8");
+    const on = text.replace(/^# (\[\[queues\.|binding = |queue = |max_|dead_letter_queue = )/gm, "$1");
+    writeFileSync(configFile, on);
+    expect(readConfig(configFile).queues).toEqual(["gatepost-deliveries", "gatepost-deliveries-dlq"]);
+    const { account, wrangler } = fakeAccount();
+    expect((await deploy(wrangler)).created.queues).toEqual(["gatepost-deliveries", "gatepost-deliveries-dlq"]);
+    expect(account.calls.filter((call) => call.startsWith("queues"))).toEqual([
+      "queues create gatepost-deliveries",
+      "queues create gatepost-deliveries-dlq",
+    ]);
+    account.calls.length = 0;
+    expect((await deploy(wrangler)).created.queues).toEqual([]);
+    expect(account.calls).toEqual(["d1 migrations apply --remote", "deploy"]);
   });
 
   it("takes a fresh account to a deployed Worker, then a second run creates nothing and changes no secret", async () => {
@@ -97,7 +122,7 @@ describe("npm run deploy", () => {
       "secret bulk SESSION_SECRET,FORM_SIGNING_SECRET,FILE_LINK_SECRET,SETTINGS_ENCRYPTION_KEY,TURNSTILE_SECRET_KEY,ADMIN_PASSWORD_HASH",
     ]);
     expect(asked).toEqual([["TURNSTILE_SITE_KEY", "TURNSTILE_SECRET_KEY", "ADMIN_PASSWORD"]]);
-    expect(first.created).toEqual({ database: true, bucket: true });
+    expect(first.created).toEqual({ database: true, bucket: true, queues: [] });
     // The id and the sitekey land where wrangler reads them; the password only as its hash.
     expect(readConfig(configFile)).toMatchObject({ databaseId: "uuid-1", siteKey: ANSWERS.TURNSTILE_SITE_KEY });
     expect(readFileSync(configFile, "utf8")).toMatch(/database_name = "gatepost"\ndatabase_id = "uuid-1"\n/);
@@ -114,7 +139,7 @@ describe("npm run deploy", () => {
     const second = await deploy(wrangler, asked);
     expect(account.calls).toEqual(["d1 migrations apply --remote", "deploy"]);
     expect(asked).toHaveLength(1);
-    expect(second.created).toEqual({ database: false, bucket: false });
+    expect(second.created).toEqual({ database: false, bucket: false, queues: [] });
     expect(second.secrets).toEqual([]);
     expect(account.secrets).toEqual(secretsBefore);
     expect(readFileSync(configFile, "utf8")).toBe(configBefore);

@@ -76,13 +76,15 @@ describe("D1 round trips on the accept path", () => {
     expect(beforeAnswer, JSON.stringify(trips, null, 1)).toBe(1);
     expect(stores(trips[0])).toBe(true);
     expect(trips[0].some((sql) => /deliveries/i.test(sql))).toBe(true);
-    // The first delivery is sent from memory: one more trip, which logs the attempt and settles the
-    // row. No claim and no re-read of the submission.
+    // The first delivery is sent from memory: one more trip, which logs the attempt, settles the row
+    // and ends any run of failures of its destination (docs/decisions/071; it writes nothing when
+    // there was none). No claim and no re-read of the submission.
     const after = trips.slice(1);
     expect(after, JSON.stringify(after, null, 1)).toHaveLength(1);
     expect(after[0].map((sql) => sql.split(/\s+/).slice(0, 3).join(" "))).toEqual([
       "INSERT INTO delivery_attempts",
       "UPDATE deliveries SET",
+      "UPDATE destination_health SET",
     ]);
     const id = response.headers.get("Location")?.split("/").pop();
     const row = await env.DB.prepare("SELECT status, attempts, lease_owner FROM deliveries WHERE submission_id = ?1").bind(id).first();

@@ -64,7 +64,10 @@ export function AuditSentence({ action, target, detail }: { action: string; targ
         </>
       ) : (
         <>
-          Queued {plural(d.requeued, "dead delivery", "dead deliveries")} of {form} again.
+          Queued {plural(d.requeued, "dead delivery", "dead deliveries")} of {form}
+          {d.destination ? ` to ${String(d.destination)}` : null}
+          {d.from || d.to ? ` made from ${String(d.from ?? "the start")} to ${String(d.to ?? "now")}` : null} again.
+          {Number(d.remaining) > 0 ? ` ${plural(d.remaining, "was", "were")} left for the next run.` : null}
         </>
       );
     case "erase.preview":

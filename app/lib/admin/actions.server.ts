@@ -6,7 +6,10 @@ import { deliverSubmissionNow } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { refusal } from "~/lib/http/responses.server";
-import { outboxStatements, redeliverDead, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
+import { outboxStatements, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
+import { replayDead } from "~/lib/delivery/replay.server";
+import { budgetFor } from "~/lib/platform/budget.server";
+import type { DeadFilter } from "~/lib/storage/deliveries.server";
 import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
 import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
@@ -62,7 +65,7 @@ export async function auditExport({ env, user, request, now }: Ctx, formId: stri
 /** Writes the audit row of a requeue, whether it queued anything or was refused. */
 async function auditRequeue(
   { env, user, request, now }: Pick<Ctx, "env" | "user" | "request" | "now">,
-  action: "form.redeliver-dead" | "submission.redeliver",
+  action: "submission.redeliver",
   target: string,
   result: RedeliveryResult,
 ): Promise<void> {
@@ -71,13 +74,42 @@ async function auditRequeue(
   await auditStatement(env.DB, { user, request, action, target, detail, nowMs: now() }).run();
 }
 
-/** Queues every dead delivery of a form again (the scheduled drain sends them). */
-export async function redeliverFormDead({ env, settings, user, request, now }: Ctx, formId: string): Promise<ActionResult> {
-  const found = await findForm({ cloudflare: { env }, settings }, formId, now());
-  const result: RedeliveryResult = found.ok ? await redeliverDead(env.DB, formId, now()) : { ok: false, code: found.code };
-  await auditRequeue({ env, user, request, now }, "form.redeliver-dead", formId, result);
+/** What a bulk redelivery did: requeued now, and how many matching dead deliveries are left for the next call. */
+export type BulkRedelivery = { ok: true; requeued: number; remaining: number } | { ok: false; code: ErrorCode };
+
+/**
+ * Queues a form's dead deliveries again (optionally one destination's, created in [from, to)), in
+ * chunks within this request's budget, audited with what it did (docs/decisions/072). Never throws
+ * for D1 (storage_unavailable); form_not_found for an unknown form.
+ */
+export async function redeliverDeadInBulk(
+  { env, settings, user, request, now }: Pick<Ctx, "env" | "settings" | "user" | "request" | "now">,
+  filter: DeadFilter,
+): Promise<BulkRedelivery> {
+  const found = await findForm({ cloudflare: { env }, settings }, filter.formId, now());
+  // The request's sign-in, catalog and audit row are kept back from the budget the chunks spend.
+  const budget = budgetFor(settings.plan, { d1Queries: 8, subrequests: 0 });
+  const result = found.ok ? await replayDead(env.DB, filter, { nowMs: now(), budget }) : { ok: false as const, code: found.code };
+  const range = { destination: filter.destination ?? null, from: filter.fromIso ?? null, to: filter.toIso ?? null };
+  const detail = result.ok ? { ...range, requeued: result.requeued, remaining: result.remaining } : { ...range, refused: result.code };
+  await auditStatement(env.DB, { user, request, action: "form.redeliver-dead", target: filter.formId, detail, nowMs: now() }).run();
+  return result;
+}
+
+/** The console's words for a bulk redelivery's progress. */
+export function describeBulkRedelivery(formId: string, result: BulkRedelivery): ActionResult {
   if (!result.ok) return refused(result.code);
-  return { ok: true, message: `Queued ${countOf(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
+  const queued = `Queued ${countOf(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again`;
+  return {
+    ok: true,
+    message:
+      result.remaining === 0 ? `${queued}.` : `${queued}; ${countOf(result.remaining, "is", "are")} still dead: redeliver again to go on.`,
+  };
+}
+
+/** Queues every dead delivery of a form again, as far as one request's budget goes (the dashboard's button). */
+export async function redeliverFormDead(ctx: Ctx, formId: string): Promise<ActionResult> {
+  return describeBulkRedelivery(formId, await redeliverDeadInBulk(ctx, { formId }));
 }
 
 /** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */

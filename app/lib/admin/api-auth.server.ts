@@ -76,3 +76,13 @@ export async function readJsonBody(request: Request, { optional = false }: { opt
     throw apiRefusal("malformed_body");
   }
 }
+
+/** The loader of a POST-only API route: a GET is authenticated (401 first), then 405 method_not_allowed. */
+export async function refuseApiRead(request: Request, context: AdminContext): Promise<Response> {
+  try {
+    await requireApiUser(request, context, "read");
+    throw apiRefusal("method_not_allowed");
+  } catch (error) {
+    return asProblem(error);
+  }
+}

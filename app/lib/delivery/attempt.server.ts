@@ -1,4 +1,5 @@
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
+import { isBudgetRefusal } from "~/lib/platform/budget.server";
 
 // One outbound POST per attempt, shared so webhook, Slack and Discord get the same timeout, redirect
 // refusal, excerpt, 429 and 404 handling; every outcome is a record for the delivery log.
@@ -8,9 +9,12 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
 /** A Retry-After is honoured up to this; a longer one waits for the normal schedule's next step. */
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
-/** delivery_attempts.error: `gone` is dead at once, `config` is held, `skipped` is settled (docs/destinations.md). */
+/**
+ * delivery_attempts.error: `gone` is dead at once, `config` is held, `skipped` is settled (docs/destinations.md).
+ * `budget` is the platform refusing a call for this invocation's spent allowance: never logged, never counted.
+ */
 export type AttemptErrorClass =
-  "timeout" | "network" | "redirect" | "http_status" | "rate_limited" | "gone" | "rejected" | "config" | "skipped";
+  "timeout" | "network" | "redirect" | "http_status" | "rate_limited" | "gone" | "rejected" | "config" | "skipped" | "budget";
 
 export interface AttemptRecord {
   delivered: boolean;
@@ -63,6 +67,7 @@ export async function postAttempt(input: PostInput): Promise<AttemptRecord> {
       detail: redirect ? `redirect ${status} (not followed)` : `HTTP ${status}`,
     };
   } catch (error) {
+    if (isBudgetRefusal(error)) return budgetRefused(error, elapsed());
     // workerd's DOMException is not always an Error subclass, so look at the name only.
     const name = typeof error === "object" && error !== null ? (error as { name?: unknown }).name : undefined;
     const timedOut = name === "TimeoutError" || name === "AbortError";
@@ -91,6 +96,11 @@ async function readExcerpt(response: Response): Promise<string | null> {
   if (!response.body) return null;
   const read = await readMessageUpTo(response, RESPONSE_EXCERPT_BYTES);
   return read ? new TextDecoder().decode(read.bytes.subarray(0, RESPONSE_EXCERPT_BYTES)) : null;
+}
+
+/** The record of a call the platform refused for the invocation's spent budget: the receiver never saw it. */
+export function budgetRefused(error: unknown, latencyMs: number): AttemptRecord {
+  return { delivered: false, httpStatus: null, error: "budget", detail: errorText(error), latencyMs, excerpt: null };
 }
 
 export function errorText(error: unknown): string {

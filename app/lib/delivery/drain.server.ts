@@ -1,13 +1,21 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import type { FormDef } from "~/forms/schema";
-import { loadFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
-import { catalogSettings } from "~/lib/forms/live.server";
-import { DELIVERY_TIMEOUT_MS, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { attemptKind } from "~/lib/delivery/dispatch.server";
-import { settleStatements } from "~/lib/delivery/settle.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
-import { claimDue, type Claim } from "~/lib/storage/deliveries.server";
-import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submissions.server";
+import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/attempt.server";
+import {
+  attemptDelivery,
+  BATCH_COST,
+  CATALOG_COST,
+  deliverClaims,
+  deliveriesCost,
+  DELIVERY_COST,
+  tellOwnerIfPaused,
+  type CatalogHolder,
+  type DeliverOptions,
+} from "~/lib/delivery/deliver-claims.server";
+import { PROBE_INTERVAL_MS, settleStatements } from "~/lib/delivery/settle.server";
+import { budgetFor, isBudgetRefusal, type Cost } from "~/lib/platform/budget.server";
+import { claimDue, claimProbes, type Claim } from "~/lib/storage/deliveries.server";
+import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
 // Drives the outbox: claim due deliveries under a lease, send each once, log and settle. A drainer that
 // dies lets its lease expire and the next claims the row again (at-least-once, same webhook-id).
@@ -17,20 +25,25 @@ export const LEASE_MS = 60_000;
 /** Cloudflare allows six simultaneous outbound connections per invocation. */
 export const BATCH_SIZE = 6;
 
-export interface DrainOptions {
+/** Looking for due probes, and when some are: their claim and the read of their submissions. */
+const PROBE_COST = { d1Queries: 1 } as const satisfies Cost;
+const PROBE_CLAIM_COST = { d1Queries: 2 } as const satisfies Cost;
+
+/** For a claim's catch: the platform's refusal for a spent budget becomes null (stop), anything else throws. */
+function spent(error: unknown): null {
+  if (!isBudgetRefusal(error)) throw error;
+  return null;
+}
+
+export interface DrainOptions extends DeliverOptions {
   owner?: string;
   limit?: number;
   batchSize?: number;
-  /** Claims, schedules and the budget read it; webhook signatures always use real time. */
-  now?: () => number;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
   leaseMs?: number;
-  random?: () => number;
   /** Stop claiming new batches after this much wall time; claimed work still finishes. */
   budgetMs?: number;
-  /** Absent or null: no send_email binding, so e-mail kinds are held. */
-  mailer?: Mailer | null;
+  /** Only the paused destinations' probes (the delivery queue sends the rest: docs/decisions/070). */
+  probesOnly?: boolean;
 }
 
 export interface DrainReport {
@@ -38,7 +51,13 @@ export interface DrainReport {
   delivered: number;
   retrying: number;
   dead: number;
+  /** Claimed but given back untried: the platform refused a call for the invocation's spent budget. */
+  released: number;
+  /** Stopped because the budget (ours, or the platform's refusal) left no room for another batch. */
+  budgetSpent: boolean;
 }
+
+const emptyReport = (): DrainReport => ({ claimed: 0, delivered: 0, retrying: 0, dead: 0, released: 0, budgetSpent: false });
 
 /** Drains due deliveries in batches until none are due or `limit` is reached. Throws only if D1 fails. */
 export async function drainOutbox(db: D1Database, settings: Settings, options: DrainOptions = {}): Promise<DrainReport> {
@@ -75,15 +94,23 @@ export async function deliverLeasedAfterResponse(
   options: Pick<DrainOptions, "fetch" | "timeoutMs" | "random" | "mailer" | "now"> = {},
 ): Promise<DrainReport | null> {
   await new Promise((resolve) => setTimeout(resolve, 0));
-  const report: DrainReport = { claimed: claims.length, delivered: 0, retrying: 0, dead: 0 };
+  const report: DrainReport = { ...emptyReport(), claimed: claims.length };
   try {
     const records = await Promise.all(
       claims.map((claim) => attemptDelivery(db, settings, claim, submission, form, options.timeoutMs ?? DELIVERY_TIMEOUT_MS, options)),
     );
     const nowMs = (options.now ?? Date.now)();
     const settled = claims.map((claim, i) => settleStatements(db, claim, owner, records[i], nowMs, options.random));
-    await db.batch(settled.flatMap((s) => s.statements));
-    for (const { outcome } of settled) report[outcome] += 1;
+    const results = await db.batch(settled.flatMap((s) => s.statements));
+    let offset = 0;
+    for (const one of settled) {
+      report[one.outcome] += 1;
+      await tellOwnerIfPaused(db, settings, form, one, results.slice(offset, offset + one.statements.length), {
+        mailer: options.mailer ?? null,
+        nowMs,
+      });
+      offset += one.statements.length;
+    }
     return report;
   } catch (error) {
     // The rows are safe in D1: the scheduled drain picks them up once the lease lapses.
@@ -96,53 +123,64 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   const { limit = 200, batchSize = BATCH_SIZE, leaseMs = LEASE_MS, timeoutMs = DELIVERY_TIMEOUT_MS, now = Date.now } = options;
   if (leaseMs <= timeoutMs) throw new Error("the lease must outlast the delivery timeout");
   const owner = options.owner ?? `drain:${crypto.randomUUID()}`;
-  const report: DrainReport = { claimed: 0, delivered: 0, retrying: 0, dead: 0 };
+  const budget = options.budget ?? budgetFor(settings.plan);
+  const report = emptyReport();
   // Every form, archived ones too (their stored submissions are still delivered), and the console's
   // settings layered under the environment's: read once per run, from the isolate's catalog.
-  let catalog: FormCatalog | null = null;
+  const holder: CatalogHolder = { catalog: null };
   const stopAt = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
-  while (report.claimed < limit && now() < stopAt) {
-    const size = Math.min(batchSize, limit - report.claimed);
-    const claims = await claimDue(db, { owner, nowMs: now(), limit: size, leaseMs, submissionId });
+  const send = async (claims: Claim[]) => {
+    const batch = await deliverClaims(db, settings, claims, owner, { ...options, budget }, holder);
+    for (const result of batch.results) if (result) report[result.outcome] += 1;
+    return batch;
+  };
+  // A paused destination's probe first (one delivery each, docs/decisions/071): the batches below skip them.
+  const probes = submissionId
+    ? 0
+    : Math.min(
+        batchSize,
+        limit,
+        budget.unitsLeft(DELIVERY_COST, { d1Queries: PROBE_COST.d1Queries + PROBE_CLAIM_COST.d1Queries + CATALOG_COST.d1Queries }),
+      );
+  if (probes > 0) {
+    budget.spend(PROBE_COST);
+    const claims = await claimProbes(db, { owner, nowMs: now(), leaseMs, probeMs: PROBE_INTERVAL_MS, limit: probes }).catch(spent);
+    if (claims === null) return { ...report, budgetSpent: true };
+    if (claims.length > 0) {
+      budget.spend(PROBE_CLAIM_COST);
+      budget.spend(deliveriesCost(claims.length));
+      report.claimed += claims.length;
+      const batch = await send(claims);
+      if (batch.refused) return { ...report, budgetSpent: true };
+    }
+  }
+  while (!options.probesOnly && report.claimed < limit && now() < stopAt) {
+    // Only as many as the invocation can still pay for, whole: a claimed row is always tried or given back.
+    const overhead = holder.catalog ? BATCH_COST : { d1Queries: BATCH_COST.d1Queries + CATALOG_COST.d1Queries };
+    const affordable = budget.unitsLeft(DELIVERY_COST, overhead);
+    const size = Math.min(batchSize, limit - report.claimed, affordable);
+    if (size === 0) {
+      report.budgetSpent = affordable === 0;
+      break;
+    }
+    budget.spend(overhead);
+    const claims = await claimDue(db, { owner, nowMs: now(), limit: size, leaseMs, submissionId }).catch(spent);
+    if (claims === null) {
+      report.budgetSpent = true;
+      break;
+    }
+    // What the claimed rows may spend is set aside now, whole.
+    budget.spend(deliveriesCost(claims.length));
     report.claimed += claims.length;
     if (claims.length === 0) break;
-    const submissions = await loadSubmissions(
-      db,
-      claims.map((claim) => claim.submissionId),
-    );
-    catalog ??= await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
-    const forms = catalog;
-    const layered = catalogSettings(settings, forms);
-    const outcomes = await Promise.all(
-      claims.map(async (claim) => {
-        const form = forms.forms.get(claim.formId)?.form;
-        const record = await attemptDelivery(db, layered, claim, submissions.get(claim.submissionId), form, timeoutMs, options);
-        // The attempt's log row and its delivery's new state land together, in one batch.
-        const { statements, outcome } = settleStatements(db, claim, owner, record, now(), options.random);
-        await db.batch(statements);
-        return outcome;
-      }),
-    );
-    for (const outcome of outcomes) report[outcome] += 1;
+    const batch = await send(claims);
+    if (batch.refused) {
+      // The platform says this invocation is spent, whatever our count said: stop; rows it left leased
+      // lapse back to pending after the lease, attempts unchanged.
+      report.budgetSpent = true;
+      break;
+    }
     if (claims.length < size) break;
   }
   return report;
-}
-
-async function attemptDelivery(
-  db: D1Database,
-  settings: Settings,
-  claim: Claim,
-  submission: StoredSubmission | undefined,
-  form: FormDef | undefined,
-  timeoutMs: number,
-  options: Pick<DrainOptions, "fetch" | "mailer" | "now">,
-): Promise<AttemptRecord> {
-  if (!submission || !form) {
-    const detail = !submission ? "the submission no longer exists" : `form ${claim.formId} is not defined`;
-    console.error(`delivery ${claim.id} cannot be sent: ${detail}`);
-    return { delivered: false, httpStatus: null, error: "config", detail, latencyMs: 0, excerpt: null };
-  }
-  const { fetch, mailer = null, now = Date.now } = options;
-  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch, mailer, nowMs: now() });
 }

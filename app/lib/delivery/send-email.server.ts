@@ -1,4 +1,5 @@
-import { errorText, type AttemptRecord } from "~/lib/delivery/attempt.server";
+import { budgetRefused, errorText, type AttemptRecord } from "~/lib/delivery/attempt.server";
+import { isBudgetRefusal } from "~/lib/platform/budget.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { countOf } from "~/lib/text/count";
 
@@ -23,6 +24,8 @@ export async function sendEmailAttempt(mailer: Mailer, from: string, recipients:
     try {
       await mailer.send({ from, to, raw });
     } catch (error) {
+      // Not the provider's refusal but the platform's (this invocation's allowance is spent): not counted.
+      if (isBudgetRefusal(error)) return budgetRefused(error, Date.now() - started);
       return {
         delivered: false,
         httpStatus: null,

@@ -1,10 +1,13 @@
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
+import { recordFailureStatement, recordSuccessStatement } from "~/lib/storage/destination-health.server";
 import {
   failedAttemptStatement,
   holdStatement,
+  holdWhilePausedStatement,
   logAttemptStatement,
   logHeldOnChangeStatement,
   markDeliveredStatement,
+  releaseLeaseStatement,
   type Claim,
 } from "~/lib/storage/deliveries.server";
 
@@ -26,6 +29,27 @@ export function nextRetryDelayMs(attemptsSoFar: number, random: () => number = M
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
 }
 
+export type SettleOutcome = "delivered" | "retrying" | "dead" | "released";
+
+/** Failed attempts in a row, across a destination's deliveries, that pause it (docs/decisions/071). */
+export const PAUSE_AFTER_FAILURES = 10;
+/** While paused, one delivery is tried this often to see whether the receiver is back. */
+export const PROBE_INTERVAL_MS = 5 * 60_000;
+// What says "the receiver is failing": not a held setting, a skipped confirmation, a 429 (Retry-After
+// paces those), a destination that is gone (dead at once) or the platform's own refusal.
+const COUNTS_TOWARD_PAUSE = new Set(["timeout", "network", "redirect", "http_status", "rejected"]);
+// A confirmation goes to each sender's own mailbox: one failing says nothing of the next.
+const pausable = (claim: Claim) => claim.destination !== "confirmation";
+
+export interface Settled {
+  statements: D1PreparedStatement[];
+  outcome: SettleOutcome;
+  /** Where the destination's health row (RETURNING) is among the statements' results, after a failure. */
+  healthAt: number | null;
+  /** When the delivery is due again (retrying or held), else null. */
+  nextAttemptMs: number | null;
+}
+
 /** The attempt's log row and its delivery's new state, and which way it went. Pure. */
 export function settleStatements(
   db: D1Database,
@@ -34,21 +58,29 @@ export function settleStatements(
   record: AttemptRecord,
   nowMs: number,
   random?: () => number,
-): { statements: D1PreparedStatement[]; outcome: "delivered" | "retrying" | "dead" } {
+  /** Failures in a row that pause the destination (tests of other behaviour raise it). */
+  pauseAfter = PAUSE_AFTER_FAILURES,
+): Settled {
+  if (record.error === "budget") {
+    // The platform refused the call for this invocation's spent allowance: the receiver saw nothing,
+    // so nothing is logged or counted; the next run (a new invocation) takes the row again.
+    return { statements: [releaseLeaseStatement(db, claim, owner)], outcome: "released", healthAt: null, nextAttemptMs: null };
+  }
   const attemptedAt = new Date(nowMs).toISOString();
   const log = logAttemptStatement(db, claim.id, attemptedAt, record);
   if (record.delivered) {
     // A success always wins, even if this drainer's lease lapsed: the receiver has it. A skipped
     // confirmation is settled the same way, with the reason kept in last_error.
     const done = markDeliveredStatement(db, claim.id, attemptedAt, record.error === "skipped" ? record.detail : null);
-    return { statements: [log, done], outcome: "delivered" };
+    const healthy = record.error === null && pausable(claim) ? [recordSuccessStatement(db, claim.formId, claim.destination)] : [];
+    return { statements: [log, done, ...healthy], outcome: "delivered", healthAt: null, nextAttemptMs: null };
   }
   if (record.error === "config") {
     // Held: the attempt budget is kept for when the setting is fixed. The log gets a row only when
     // the reason changes, so a delivery held for days does not write one every few minutes.
     const logOnChange = logHeldOnChangeStatement(db, claim.id, attemptedAt, record.latencyMs, record.detail);
     const hold = holdStatement(db, claim, owner, nowMs + HOLD_RECHECK_MS, record.detail);
-    return { statements: [logOnChange, hold], outcome: "retrying" };
+    return { statements: [logOnChange, hold], outcome: "retrying", healthAt: null, nextAttemptMs: nowMs + HOLD_RECHECK_MS };
   }
   const attempts = claim.attempts + 1;
   // A destination that says it no longer exists is dead now, not after 44 h of asking again.
@@ -62,5 +94,20 @@ export function settleStatements(
     nextAttemptMs: nowMs + (delay ?? 0),
     reason: record.detail,
   });
-  return { statements: [log, retry], outcome: delay === null ? "dead" : "retrying" };
+  const outcome = delay === null ? "dead" : "retrying";
+  const nextAttemptMs = delay === null ? null : nowMs + delay;
+  if (!pausable(claim) || !COUNTS_TOWARD_PAUSE.has(record.error ?? "")) {
+    return { statements: [log, retry], outcome, healthAt: null, nextAttemptMs };
+  }
+  // The failure is counted first, so the one that pauses the destination is itself held, not counted.
+  const failure = recordFailureStatement(db, {
+    formId: claim.formId,
+    destination: claim.destination,
+    error: record.detail,
+    nowMs,
+    threshold: pauseAfter,
+    probeMs: PROBE_INTERVAL_MS,
+  });
+  const held = holdWhilePausedStatement(db, claim, owner, record.detail);
+  return { statements: [log, failure, retry, held], outcome, healthAt: 1, nextAttemptMs };
 }

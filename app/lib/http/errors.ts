@@ -135,6 +135,11 @@ export const ERRORS = {
   },
   setting_set_by_environment: { status: 409, message: "This setting is set by the environment, which wins: change it there." },
   setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
+  redelivery_invalid: {
+    status: 422,
+    message:
+      "That redelivery cannot be done: give formId, optionally one destination (webhook, email, slack, discord or confirmation) and a time range from/to in ISO 8601, from before to.",
+  },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
   admin_body_too_large: { status: 413, message: "What you sent to the admin API is too large (the limit is 256 KiB)." },
   internal_error: ROUTER_ERRORS.internal_error,

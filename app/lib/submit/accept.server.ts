@@ -14,6 +14,7 @@ import { formRateRules, type RateRule, type RateVerdict } from "~/lib/http/rate-
 import { submitLimiter, throttleBeforeProvider } from "~/lib/http/client-throttle.server";
 import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
+import { deliveryQueueOf, enqueueClaims } from "~/lib/delivery/queue.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
 import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
@@ -196,10 +197,14 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
       stored.map((f) => f.file.id),
     ).catch((error) => console.error(`removing the files of refused submission ${id} failed; the sweep will:`, error));
   }
-  // The first attempt runs after the response; the scheduled drain covers anything it misses.
+  // The first attempt runs after the response, here or (with DELIVERY_QUEUE bound, docs/decisions/070)
+  // in the queue's consumer; the scheduled drain covers anything either misses.
   const due = outcome.kind === "stored" ? outbox.claims.filter((claim) => !outcome.settled.has(claim.id)) : [];
   if (outcome.kind === "stored" && due.length > 0) {
-    ctx.waitUntil(deliverLeasedAfterResponse(env.DB, settings, form, outcome.stored, due, owner, { mailer, now }));
+    const stored = outcome.stored;
+    const queue = deliveryQueueOf(env);
+    const here = () => deliverLeasedAfterResponse(env.DB, settings, form, stored, due, owner, { mailer, now });
+    ctx.waitUntil(queue ? enqueueClaims(queue, due, owner).then((queued) => (queued ? null : here())) : here());
   }
   return answer(outcome, rules, echo, await keepFor(outcome, keep, form, settings, nowMs));
 }

@@ -1,0 +1,75 @@
+import escapeHtml from "escape-html";
+import type { FormDef } from "~/forms/schema";
+import type { Settings } from "~/lib/settings/settings.server";
+import { resolveDestination } from "~/lib/delivery/destinations.server";
+import { buildMime } from "~/lib/delivery/email.server";
+import type { Mailer } from "~/lib/delivery/mailer.server";
+import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { PAUSE_AFTER_FAILURES, PROBE_INTERVAL_MS } from "~/lib/delivery/settle.server";
+import type { InvocationBudget } from "~/lib/platform/budget.server";
+import { claimPauseNotice, type DestinationHealth } from "~/lib/storage/destination-health.server";
+
+// The owner hears of a pause once (docs/decisions/071): the first settle that sees the destination
+// paused and untold claims the notice in D1, then sends it to the form's owner addresses (EMAIL_TO).
+// The claim comes first, so two drainers never both send it; a send that fails is logged, not retried.
+
+/** What telling the owner of one pause costs: the claim, and the e-mail. */
+export const NOTICE_COST = { d1Queries: 1, subrequests: 1 } as const;
+
+/** Tells the owner of `health`'s pause when it is paused and untold, and the budget allows. Never throws. */
+export async function tellOwnerOfPause(
+  db: D1Database,
+  settings: Settings,
+  form: FormDef | undefined,
+  health: DestinationHealth | null,
+  { mailer, nowMs, budget }: { mailer: Mailer | null; nowMs: number; budget?: InvocationBudget },
+): Promise<boolean> {
+  if (!health || health.pausedAt === null || health.notifiedAt !== null || !form || !mailer) return false;
+  // The owner's own notification e-mail being the paused destination, it cannot carry the news.
+  if (health.destination === "email") return false;
+  const owner = resolveDestination(settings, form, "email");
+  if (!owner.ok || owner.destination.kind !== "email") return false;
+  if (budget && !budget.trySpend(NOTICE_COST)) return false;
+  const { from, to } = owner.destination;
+  try {
+    if (!(await claimPauseNotice(db, form.id, health.destination, nowMs))) return false;
+    const sent = await sendEmailAttempt(mailer, from, to, pauseNotice(settings, form, health, from, to));
+    if (!sent.delivered) console.error(`the pause notice for ${form.id}/${health.destination} was not sent: ${sent.detail}`);
+    return sent.delivered;
+  } catch (error) {
+    console.error(`the pause notice for ${form.id}/${health.destination} was not sent:`, error);
+    return false;
+  }
+}
+
+/** The notice's MIME text: which destination, why, what happens now, and where to resume it. */
+export function pauseNotice(settings: Settings, form: FormDef, health: DestinationHealth, from: string, to: readonly string[]): string {
+  const where = `${form.title}'s ${health.destination}`;
+  const page = settings.publicUrl ? `${settings.publicUrl}/admin/forms/${encodeURIComponent(form.id)}/destinations` : null;
+  const lines = [
+    `Gatepost paused deliveries to ${where} after ${PAUSE_AFTER_FAILURES} failed attempts in a row.`,
+    "",
+    `Last error: ${health.lastError ?? "unknown"}`,
+    "",
+    "Nothing is lost: new and waiting deliveries stay queued without using up their retries.",
+    `Gatepost tries one of them every ${PROBE_INTERVAL_MS / 60_000} minutes and resumes on its own as soon as the receiver answers.`,
+    page
+      ? `You can also resume it by hand in the console: ${page}`
+      : "You can also resume it by hand in the console, under the form's Destinations.",
+    "",
+  ];
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.4">${lines
+    .filter(Boolean)
+    .map((line) => `<p>${escapeHtml(line)}</p>`)
+    .join("")}</body></html>`;
+  return buildMime({
+    from,
+    to,
+    replyTo: null,
+    senderName: "Gatepost",
+    subject: `Deliveries paused: ${where}`,
+    text: lines.join("\n"),
+    html,
+    headers: { "Auto-Submitted": "auto-generated" },
+  });
+}

@@ -1,0 +1,41 @@
+import type { ErrorCode } from "~/lib/http/errors";
+import { isBudgetRefusal, type Cost, type InvocationBudget } from "~/lib/platform/budget.server";
+import { requeueDeadChunk, type DeadFilter } from "~/lib/storage/deliveries.server";
+
+// Bulk replay of dead deliveries (docs/decisions/072): requeued in chunks, each one batch, for as long
+// as the invocation's budget lasts; what is left is counted, so the caller (the console, the admin API)
+// shows progress and asks again. Requeued rows keep their webhook-ids and get a fresh schedule; the
+// drain (or the queue) sends them, within its own budget.
+
+/** Rows requeued per statement: small enough for one D1 statement's time, large enough to finish soon. */
+export const REPLAY_CHUNK = 100;
+/** One chunk: the requeue and the count of what is still dead. */
+export const REPLAY_CHUNK_COST = { d1Queries: 2 } as const satisfies Cost;
+
+export type ReplayResult = { ok: true; requeued: number; remaining: number } | { ok: false; code: ErrorCode };
+
+/** Requeues dead deliveries matching `filter` while the budget lasts. Fails with storage_unavailable. */
+export async function replayDead(
+  db: D1Database,
+  filter: DeadFilter,
+  { nowMs, budget, chunk = REPLAY_CHUNK }: { nowMs: number; budget: InvocationBudget; chunk?: number },
+): Promise<ReplayResult> {
+  let requeued = 0;
+  let remaining: number | null = null;
+  try {
+    while (remaining !== 0 && budget.trySpend(REPLAY_CHUNK_COST)) {
+      const done = await requeueDeadChunk(db, filter, nowMs, chunk);
+      requeued += done.requeued;
+      remaining = done.remaining;
+      if (done.requeued === 0) break;
+    }
+  } catch (error) {
+    // The platform's refusal after some chunks went is progress, not failure: report it, ask again.
+    if (!(isBudgetRefusal(error) && remaining !== null)) {
+      console.error("replayDead failed:", error);
+      return { ok: false, code: "storage_unavailable" };
+    }
+  }
+  if (remaining === null) return { ok: false, code: "storage_unavailable" };
+  return { ok: true, requeued, remaining };
+}
