@@ -19,7 +19,7 @@ import { byCount, countOf } from "~/lib/text/count";
 
 export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
 
-interface Ctx {
+export interface Ctx {
   env: Env;
   settings: Settings;
   user: AdminUser;
@@ -80,12 +80,21 @@ export async function redeliverFormDead({ env, settings, user, request, now }: C
   return { ok: true, message: `Queued ${countOf(result.requeued, "dead delivery", "dead deliveries")} of ${formId} again.` };
 }
 
-/** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */
-export async function redeliverOne({ env, settings, user, request, ctx, mailer, now }: Ctx, id: string): Promise<ActionResult> {
+/**
+ * Queues one submission's deliveries again (same webhook-ids), audited either way, and tries them at
+ * once after the response. Fails with the requeue's code (storage_unavailable among them).
+ */
+export async function requeueOne({ env, settings, user, request, ctx, mailer, now }: Ctx, id: string): Promise<RedeliveryResult> {
   const result = await redeliverSubmission(env.DB, id, now());
   await auditRequeue({ env, user, request, now }, "submission.redeliver", id, result);
+  if (result.ok) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer, now }));
+  return result;
+}
+
+/** The console's redeliver button: requeueOne, said in words. */
+export async function redeliverOne(context: Ctx, id: string): Promise<ActionResult> {
+  const result = await requeueOne(context, id);
   if (!result.ok) return refused(result.code);
-  ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer, now }));
   const kept = result.keptConfirmations > 0 ? " The confirmation to the sender is not sent again." : "";
   return { ok: true, message: `Queued ${countOf(result.requeued, "delivery", "deliveries")} again.${kept}` };
 }

@@ -14,7 +14,7 @@ export const PAGE_SIZE = 25;
 export const EXPORT_LIMIT = 50_000;
 const DAY_MS = 86_400_000;
 
-const STATE_SQL = sql`CASE
+export const STATE_SQL = sql`CASE
   WHEN s.status = 'quarantined' THEN 'quarantined'
   WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.submission_id = s.id AND d.status = 'dead') THEN 'dead'
   WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.submission_id = s.id AND d.status = 'pending') THEN 'pending'
@@ -23,7 +23,7 @@ const STATE_SQL = sql`CASE
 
 const StateSchema = z.enum(SUBMISSION_STATES);
 // A submission row (`s.*`) with its derived state beside it.
-const ListedRowSchema = SubmissionRowSchema.extend({ state: StateSchema }).transform((row) => ({
+export const ListedRowSchema = SubmissionRowSchema.extend({ state: StateSchema }).transform((row) => ({
   submission: storedSubmissionOf(row),
   state: row.state,
 }));
@@ -117,8 +117,8 @@ export interface ListedSubmission {
   state: SubmissionState;
 }
 
-/** One page of submissions matching the filters, newest first, with the total count. D1 errors throw. */
-export async function listSubmissions(db: D1Database, filters: ListFilters) {
+/** The list's filters but state, as SQL conditions over `submissions s` (state filters the derived column). */
+export function filterClauses(filters: Omit<ListFilters, "page" | "state">): Sql[] {
   const clauses: Sql[] = [];
   if (filters.formId) clauses.push(sql`s.form_id = ${filters.formId}`);
   if (filters.from) clauses.push(sql`s.received_at >= ${filters.from}`);
@@ -132,6 +132,12 @@ export async function listSubmissions(db: D1Database, filters: ListFilters) {
       sql`(s.id = ${q} OR instr(s.search_text, ${foldForSearch(q)}) > 0 OR (s.search_text IS NULL AND instr(lower(s.fields), lower(${q})) > 0))`,
     );
   }
+  return clauses;
+}
+
+/** One page of submissions matching the filters, newest first, with the total count. D1 errors throw. */
+export async function listSubmissions(db: D1Database, filters: ListFilters) {
+  const clauses = filterClauses(filters);
   const where = clauses.length > 0 ? sql`WHERE ${join(clauses, " AND ")}` : empty;
   const inner = sql`SELECT s.*, ${STATE_SQL} AS state FROM submissions s ${where}`;
   const outerWhere = filters.state ? sql`WHERE state = ${filters.state}` : empty;
