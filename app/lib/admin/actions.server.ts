@@ -10,6 +10,7 @@ import { outboxStatements, redeliverDead, redeliverSubmission, type RedeliveryRe
 import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
 import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
+import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
 import { runBatch } from "~/lib/storage/sql.server";
 import { releaseStatement, submissionStatus } from "~/lib/storage/submissions.server";
 import { byCount, countOf } from "~/lib/text/count";
@@ -124,7 +125,7 @@ export async function releaseQuarantined({ env, settings, user, request, ctx, ma
   } catch (error) {
     // A second release fails on the outbox's UNIQUE index: the submission is no longer in quarantine.
     // Any other failure is the database's (console-route.server.ts answers it).
-    if (!isUniqueConflict(error)) throw error;
+    if (!isConstraintFailure(error)) throw error;
     return { ok: false, message: ERRORS.admin_not_quarantined.message };
   }
   if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer, now }));
@@ -135,8 +136,4 @@ export async function releaseQuarantined({ env, settings, user, request, ctx, ma
 function refused(code: ErrorCode): ActionResult {
   if (code === "storage_unavailable") throw refusal(code);
   return { ok: false, message: ERRORS[code].message };
-}
-
-function isUniqueConflict(error: unknown): boolean {
-  return /UNIQUE constraint failed/i.test(String(error instanceof Error ? error.message : error));
 }
