@@ -65,12 +65,12 @@ export class InvocationBudget {
     return { d1Queries: this.#d1, subrequests: this.#sub };
   }
 
-  /** How many more units of `cost` fit (0 when none does). */
-  unitsLeft(cost: Cost): number {
-    const d1 = cost.d1Queries ? Math.floor((this.limits.d1Queries - this.reserve.d1Queries - this.#d1) / cost.d1Queries) : Infinity;
-    const sub = cost.subrequests
-      ? Math.floor((this.limits.subrequests - this.reserve.subrequests - this.#sub) / cost.subrequests)
-      : Infinity;
+  /** How many more units of `cost` fit once `overhead` is paid (0 when none does, or not even the overhead). */
+  unitsLeft(cost: Cost, overhead: Cost = {}): number {
+    const room = (limit: number, reserve: number, spent: number, extra = 0, each = 0) =>
+      each ? Math.floor((limit - reserve - spent - extra) / each) : limit - reserve - spent - extra >= 0 ? Infinity : -1;
+    const d1 = room(this.limits.d1Queries, this.reserve.d1Queries, this.#d1, overhead.d1Queries, cost.d1Queries);
+    const sub = room(this.limits.subrequests, this.reserve.subrequests, this.#sub, overhead.subrequests, cost.subrequests);
     return Math.max(0, Math.min(d1, sub, Number.MAX_SAFE_INTEGER));
   }
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "./admin.server";
 import { checkDestinationSettings } from "./destination-settings.server";
 import { readFormSettings, type FormSettings } from "./forms.server";
+import { parsePlan, type Plan } from "../platform/budget.server";
 import type { SettingProblem } from "./setting-problem";
 import { readSiteSettings, type SiteSettings } from "./site.server";
 import { readTurnstileSettings, type TurnstileSettings } from "./turnstile.server";
@@ -52,6 +53,8 @@ export interface Settings {
    * opens them (rotation, docs/destinations.md). Empty when unset or when any value is too short.
    */
   encryptionKeys: readonly string[];
+  /** CLOUDFLARE_PLAN: whose per-invocation limits every looping job keeps to (platform/budget.server.ts). */
+  plan: Plan;
   /**
    * A form's own settings: each from the environment when set there (by the naming convention), else
    * from the console once withConsoleFormSettings has layered them in (memoised for the request).
@@ -137,6 +140,13 @@ export function parseSettings(env: RawEnv): Settings {
       message: `SETTINGS_ENCRYPTION_KEY must be at least ${MIN_ENCRYPTION_KEY_LENGTH} random characters (several, space-separated, while rotating); destinations set in the console are not used until it is`,
     });
   }
+  const plan = parsePlan(raw(env, "CLOUDFLARE_PLAN"));
+  if (plan === null) {
+    problems.push({
+      variable: "CLOUDFLARE_PLAN",
+      message: 'CLOUDFLARE_PLAN is "free" (the default) or "paid"; the Free plan\'s limits are kept until it is',
+    });
+  }
   problems.push(...checkDestinationSettings(env, { allowLoopbackHttp: loopback === "true", emailFrom }));
   const perForm = new Map<string, FormEnvSettings>();
   const environmentForm = (formId: string) => {
@@ -159,6 +169,7 @@ export function parseSettings(env: RawEnv): Settings {
     emailFrom,
     publicUrl,
     encryptionKeys,
+    plan: plan ?? "free",
     form: environmentForm,
     environmentForm,
     problems,
