@@ -20,6 +20,7 @@ describe("the Worker's scheduled handler", () => {
       "reseal-settings",
       "fold-search-texts",
       "sweep-orphaned-files",
+      "tend-exports",
     ]);
   });
 

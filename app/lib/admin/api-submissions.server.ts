@@ -4,7 +4,7 @@ import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
 import { apiRefusal } from "~/lib/admin/api-auth.server";
 import type { ListedSubmission, loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { filesOf } from "~/lib/storage/file-objects.server";
-import { decodeCursor, encodeCursor, type PageCursor, type SubmissionPage } from "~/lib/storage/submission-pages.server";
+import { decodeCursor, type SubmissionFilter } from "~/lib/storage/submission-pages.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 
 // The admin API's submission reads (docs/api.md): its query read strictly (a script's typo is a 400,
@@ -33,8 +33,8 @@ const QuerySchema = z.object({
 });
 
 export interface ApiListQuery {
-  filter: { formId?: string; state?: (typeof FILTER_STATES)[number]; from?: string; to?: string; q?: string };
-  cursor: PageCursor | null;
+  filter: SubmissionFilter;
+  cursor: string | null;
   limit: number;
 }
 
@@ -43,9 +43,8 @@ export function readApiListQuery(values: Record<string, string>): ApiListQuery {
   const parsed = QuerySchema.safeParse(values);
   if (!parsed.success) throw apiRefusal("admin_bad_request");
   const { form, status, from, to, q, cursor, limit } = parsed.data;
-  const decoded = cursor === undefined ? null : decodeCursor(cursor);
-  if (cursor !== undefined && !decoded) throw apiRefusal("admin_bad_request");
-  return { filter: { formId: form, state: status, from, to, q }, cursor: decoded, limit: limit ?? API_PAGE_DEFAULT };
+  if (cursor !== undefined && !decodeCursor(cursor)) throw apiRefusal("admin_bad_request");
+  return { filter: { form, status, from, to, q }, cursor: cursor ?? null, limit: limit ?? API_PAGE_DEFAULT };
 }
 
 /** A submission as the list shows it. */
@@ -62,8 +61,8 @@ export function listedJson({ submission: s, state }: ListedSubmission) {
 }
 
 /** `{"items": [...], "cursor": "…" | null}`. */
-export function pageJson(page: SubmissionPage) {
-  return { items: page.items.map(listedJson), cursor: page.next ? encodeCursor(page.next) : null };
+export function pageJson(page: { items: ListedSubmission[]; next: string | null }) {
+  return { items: page.items.map(listedJson), cursor: page.next };
 }
 
 type Detail = NonNullable<Awaited<ReturnType<typeof loadSubmissionDetail>>>;

@@ -121,6 +121,11 @@ export const ERRORS = {
   setting_set_by_environment: { status: 409, message: "This setting is set by the environment, which wins: change it there." },
   setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
+  export_storage_missing: {
+    status: 503,
+    message: "Exports are built in the R2 bucket bound as UPLOADS, which this deployment does not have (docs/deploy.md).",
+  },
+  export_expired: { status: 410, message: "This export is no longer kept: files go a day after they were asked for. Export again." },
   internal_error: ROUTER_ERRORS.internal_error,
 } as const satisfies Record<string, { status: number; message: string }>;
 

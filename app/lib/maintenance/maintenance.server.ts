@@ -8,6 +8,7 @@ import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { foldMissingSearchTexts } from "~/lib/storage/submissions.server";
 import { sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
+import { tendExports } from "~/lib/exports/run.server";
 
 // The jobs the Worker's cron runs every minute (functions/scheduled.ts).
 
@@ -68,6 +69,8 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
   // list per run while nothing new was uploaded.
   { name: "sweep-orphaned-files", run: ({ db, bucket, now }) => sweepOrphanedFiles(db, bucket, now()) },
+  // Export jobs (docs/decisions/085): the oldest unfinished one carried on, those a day old deleted.
+  { name: "tend-exports", run: ({ db, bucket, settings, now }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now() }) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */

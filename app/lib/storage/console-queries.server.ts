@@ -11,7 +11,6 @@ import { storedSubmissionOf, SubmissionRowSchema, type StoredSubmission } from "
 // had no destination at all.
 
 export const PAGE_SIZE = 25;
-export const EXPORT_LIMIT = 50_000;
 const DAY_MS = 86_400_000;
 
 export const STATE_SQL = sql`CASE
@@ -149,17 +148,6 @@ export async function listSubmissions(db: D1Database, filters: ListFilters) {
   const items: ListedSubmission[] = parseRows(ListedRowSchema, done.page.results);
   const count = TotalRowSchema.parse(done.total.results[0]).n;
   return { items, total: count, pages: Math.max(1, Math.ceil(count / PAGE_SIZE)) };
-}
-
-/** One form's submissions received in the range (YYYY-MM-DD, inclusive), oldest first, with their states. D1 errors throw. */
-export async function listForExport(db: D1Database, formId: string, range: { from?: string; to?: string }): Promise<ListedSubmission[]> {
-  const query = sql`SELECT s.*, ${STATE_SQL} AS state FROM submissions s
-    WHERE s.form_id = ${formId}
-      ${range.from ? sql`AND s.received_at >= ${range.from}` : empty}
-      ${range.to ? sql`AND s.received_at < ${endOfDay(range.to)}` : empty}
-    ORDER BY s.received_at, s.id LIMIT ${EXPORT_LIMIT}`;
-  const { results } = await statement(db, query).all();
-  return parseRows(ListedRowSchema, results);
 }
 
 export interface DeliveryView {

@@ -1,6 +1,7 @@
 import sql, { empty, join } from "sql-template-tag";
 import { z } from "zod";
-import { filterClauses, ListedRowSchema, STATE_SQL, type ListedSubmission, type ListFilters } from "~/lib/storage/console-queries.server";
+import { filterClauses, ListedRowSchema, STATE_SQL, type ListedSubmission } from "~/lib/storage/console-queries.server";
+import type { FILTER_STATES } from "~/lib/storage/submission-states";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
 // Keyset (cursor) pages over (received_at, id) for the admin API's list (newest first) and the export
@@ -15,8 +16,18 @@ export interface PageCursor {
 
 export interface SubmissionPage {
   items: ListedSubmission[];
-  /** The cursor of the next page; null after the last. */
+  /** Where the next page starts; null after the last. */
   next: PageCursor | null;
+}
+
+/** The API list's filter, by the console's names (the shape of issue 36's SubmissionFilter). */
+export interface SubmissionFilter {
+  form?: string;
+  status?: (typeof FILTER_STATES)[number];
+  /** YYYY-MM-DD, inclusive, UTC. */
+  from?: string;
+  to?: string;
+  q?: string;
 }
 
 const CursorSchema = z.tuple([z.string().min(1).max(64), z.string().min(1).max(200)]);
@@ -45,22 +56,24 @@ export function decodeCursor(text: string): PageCursor | null {
 
 /**
  * One page of at most `limit` submissions matching `filter`, newest first, after `cursor` (null: the
- * first page). Reads limit + 1 rows to know whether another page follows. D1 errors throw.
+ * first page; an opaque cursor this module made, see decodeCursor), with the next page's cursor or
+ * null. Reads limit + 1 rows to know whether another page follows. D1 errors throw.
  */
 export async function listSubmissionPage(
   db: D1Database,
-  filter: Omit<ListFilters, "page">,
-  cursor: PageCursor | null,
+  filter: SubmissionFilter,
+  cursor: string | null,
   limit: number,
-): Promise<SubmissionPage> {
-  const clauses = filterClauses(filter);
-  if (cursor) clauses.push(sql`(s.received_at, s.id) < (${cursor.receivedAt}, ${cursor.id})`);
+): Promise<{ items: ListedSubmission[]; next: string | null }> {
+  const after = cursor === null ? null : decodeCursor(cursor);
+  const clauses = filterClauses({ formId: filter.form, from: filter.from, to: filter.to, q: filter.q });
+  if (after) clauses.push(sql`(s.received_at, s.id) < (${after.receivedAt}, ${after.id})`);
   const where = clauses.length > 0 ? sql`WHERE ${join(clauses, " AND ")}` : empty;
   const inner = sql`SELECT s.*, ${STATE_SQL} AS state FROM submissions s ${where}`;
-  const outerWhere = filter.state ? sql`WHERE state = ${filter.state}` : empty;
+  const outerWhere = filter.status ? sql`WHERE state = ${filter.status}` : empty;
   const query = sql`SELECT * FROM (${inner}) ${outerWhere} ORDER BY received_at DESC, id DESC LIMIT ${limit + 1}`;
-  const rows = parseRows(ListedRowSchema, (await statement(db, query).all()).results);
-  return pageOf(rows, limit);
+  const page = pageOf(parseRows(ListedRowSchema, (await statement(db, query).all()).results), limit);
+  return { items: page.items, next: page.next ? encodeCursor(page.next) : null };
 }
 
 /** The export's filter: one form (or every form) and an inclusive date range. */
