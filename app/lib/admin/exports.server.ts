@@ -45,10 +45,10 @@ export async function startExport(
   return job;
 }
 
-/** A request's budget on `plan`, less what signing in already spent. */
+/** A request's budget on `plan`, less what signing in and starting the job spent (up to 5 queries). */
 export function requestBudget(plan: Plan): InvocationBudget {
   const budget = budgetFor(plan);
-  budget.spend({ d1Queries: 3 });
+  budget.spend({ d1Queries: 5 });
   return budget;
 }
 
