@@ -87,6 +87,6 @@ export function pendingExportResponse(job: ExportJob, request: Request): Respons
   const progress = { id: job.id, phase: job.state.phase, rows: job.state.rows };
   if (!(request.headers.get("accept") ?? "").includes("text/html")) return Response.json(progress, { status: 202, headers });
   const rows = job.state.rows.toLocaleString("en");
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${POLL_SECONDS};url=${location}"><title>Preparing your export</title></head><body><main><h1>Preparing your export</h1><p role="status">${rows} rows so far (${job.state.phase}). The download starts by itself when the file is ready.</p></main></body></html>`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><meta http-equiv="refresh" content="${POLL_SECONDS};url=${location}"><title>Preparing your export</title></head><body><main><h1>Preparing your export</h1><p role="status">${rows} rows so far (${job.state.phase}). The download starts by itself when the file is ready.</p></main></body></html>`;
   return new Response(html, { status: 202, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
 }
