@@ -172,8 +172,8 @@ interface Range {
   length: number;
 }
 
-/** The byte ranges of chunks that make the next part, and where the part after it starts. */
-function nextPart(state: ExportState, partSize: number): { ranges: Range[]; end: { chunk: number; offset: number } } {
+/** The byte ranges of chunks that make the next part (`partSize` bytes, less only for the last), and where the one after starts. Pure. */
+export function nextPart(state: ExportState, partSize: number): { ranges: Range[]; end: { chunk: number; offset: number } } {
   const ranges: Range[] = [];
   let { chunk, offset } = state.composed;
   let need = partSize;
