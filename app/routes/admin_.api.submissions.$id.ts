@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { consoleRoute } from "~/lib/admin/console-route.server";
-import { deleteSubmission } from "~/lib/admin/actions.server";
+import { actionContext, deleteSubmission } from "~/lib/admin/actions.server";
 import { apiRefusal, asProblem, requireApiUser } from "~/lib/admin/api-auth.server";
 import { detailJson } from "~/lib/admin/api-submissions.server";
 import { TokenSchema } from "~/lib/admin/input.server";
@@ -33,8 +33,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
     const user = await requireApiUser(request, context, "write");
     if (request.method !== "DELETE") throw apiRefusal("method_not_allowed");
     const id = submissionIdOf(params.id);
-    const ctx = { env: context.cloudflare.env, settings: context.settings, user, request, now: context.now };
-    const result = await deleteSubmission(ctx, id);
+    const result = await deleteSubmission(actionContext(context, user, request), id);
     if (!result.ok) throw apiRefusal("not_found");
     return new Response(null, { status: 204, headers: NO_STORE });
   } catch (error) {

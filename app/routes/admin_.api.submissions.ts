@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { consoleRoute } from "~/lib/admin/console-route.server";
-import { apiRefusal, asProblem, requireApiUser } from "~/lib/admin/api-auth.server";
+import { asProblem, refuseMethod, requireApiUser } from "~/lib/admin/api-auth.server";
 import { pageJson, readApiListQuery } from "~/lib/admin/api-submissions.server";
 import { queryValues } from "~/lib/admin/input.server";
 import { listSubmissionPage } from "~/lib/storage/submission-pages.server";
@@ -19,11 +19,4 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   }
 });
 
-export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
-  try {
-    await requireApiUser(request, context, "read");
-    throw apiRefusal("method_not_allowed");
-  } catch (error) {
-    return asProblem(error);
-  }
-});
+export const action = consoleRoute(({ request, context }: ActionFunctionArgs) => refuseMethod(request, context, "write"));

@@ -15,6 +15,8 @@ import { appFetch } from "./helpers";
 // answers 202 and a Location to poll until the file is ready; the cron carries jobs on and deletes them.
 
 const FIELDS = ["name", "email", "message"];
+/** A file of 12 MB built in dozens of invocations takes seconds in Miniflare, more on a busy machine. */
+const SLOW = 60_000;
 /** Small enough that a few hundred rows take many pages, chunks, parts and invocations. */
 const TINY: ExportLimits = { keysPage: 23, rowsPage: 7, rowsPerInvocation: 21, partSize: 5 * 1024 * 1024, partsPerInvocation: 1 };
 
@@ -76,7 +78,7 @@ async function fileOf(job: ExportJob): Promise<string> {
   return object.text();
 }
 
-describe("an export built in steps", () => {
+describe("an export built in steps", { timeout: SLOW }, () => {
   it.each(["csv", "json"] as const)("writes the same %s as one pass, over many pages, parts and invocations", async (format) => {
     // 12 MB: three parts of R2's 5 MiB.
     await generate(200, "contact", "2026-01-01", 60_000);
@@ -145,7 +147,7 @@ describe("an export built in steps", () => {
   });
 });
 
-describe("GET /admin/export", () => {
+describe("GET /admin/export", { timeout: SLOW }, () => {
   let admin = "";
   beforeEach(async () => {
     admin = await sessionCookie("admin");

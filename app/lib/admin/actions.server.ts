@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { catalogSettings, findForm } from "~/lib/forms/live.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import type { AdminUser } from "~/lib/admin/auth.server";
@@ -30,6 +31,12 @@ export interface Ctx {
   /** Sends the e-mail kinds of that delivery (null: they wait for the binding, held). */
   mailer?: Mailer | null;
   now: () => number;
+}
+
+/** The context of an action for `user`, from the request's load context. */
+export function actionContext(context: AppLoadContext, user: AdminUser, request: Request): Ctx {
+  const { env, ctx } = context.cloudflare;
+  return { env, settings: context.settings, user, request, ctx, mailer: context.mailer, now: context.now };
 }
 
 /** Deletes one submission with its deliveries, attempts and files (first). Returns ok:false when it did not exist. */

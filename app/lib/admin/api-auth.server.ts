@@ -60,6 +60,19 @@ export async function requireApiUser(
 }
 
 /**
+ * The answer of an API route to a method it does not take: 405, after authenticating for `need` (a
+ * stranger gets 401, a viewer's write 403, as on every other route).
+ */
+export async function refuseMethod(request: Request, context: AdminContext, need: "read" | "write" = "read"): Promise<Response> {
+  try {
+    await requireApiUser(request, context, need);
+    throw apiRefusal("method_not_allowed");
+  } catch (error) {
+    return asProblem(error);
+  }
+}
+
+/**
  * The request's JSON body (at most MAX_JSON_BYTES), or throws a 4xx problem+json. With `optional`, an
  * empty body (with or without a content type) is `{}`.
  */
