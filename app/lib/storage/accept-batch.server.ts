@@ -70,9 +70,11 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput, re
     holder: key ? keyHolderStatement(db, submission.formId, key) : null,
   };
   let retried = false;
+  const cost = { d1Queries: countStatements(parts) };
+  retry.budget?.spend(cost); // the first try; retries ask the budget first
   const done = await tryD1(() => runBatch(db, parts), {
     ...retry,
-    cost: { d1Queries: countStatements(parts) },
+    cost,
     onRetry: (error) => {
       retried = true;
       console.warn(`accept batch of ${submission.id} failed transiently, trying again:`, error);
