@@ -3,10 +3,19 @@ import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { getLoadContext } from "./load-context";
 
+// `npm run dev` (scripts/dev.mjs) hands the platform proxy its local settings as an env file, and
+// another local state when asked; plain `remix vite:dev` reads .dev.vars and .wrangler/state.
+const { GATEPOST_DEV_ENV_FILE: envFile, GATEPOST_DEV_PERSIST_TO: persistTo } = process.env;
+
 export default defineConfig({
   plugins: [
-    // The same getLoadContext as functions/[[path]].ts, so `npm run dev` and Pages see one context.
-    remixCloudflareDevProxy({ getLoadContext }),
+    // The same load context as the Worker (functions/fetch.ts), so `npm run dev` and the Worker see one context.
+    remixCloudflareDevProxy({
+      getLoadContext,
+      envFiles: envFile ? [envFile] : undefined,
+      // wrangler's --persist-to keeps its state under v3/; the proxy takes that folder itself.
+      persist: persistTo ? { path: `${persistTo}/v3` } : true,
+    }),
     remix({
       // v3_singleFetch stays off: the loader data goes into the document as one inline script, so
       // every page renders to a string in one pass (app/entry.server.tsx, ADR 011).

@@ -1,5 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { usePageFrame, useReportHeight } from "~/components/page-frame";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -42,8 +43,11 @@ export function Layout({ children }: { children: ReactNode }) {
   // The footer speaks to visitors about what happens to what they send; the console sends nothing.
   const forVisitors = !isConsolePath(useLocation().pathname);
   const site = useRouteLoaderData<typeof loader>("root")?.site ?? { name: "Gatepost", logoUrl: null, brand: null };
+  // A form's pages speak the visitor's language (the console stays English): lang, dir and the frame's words.
+  const frame = usePageFrame();
+  useReportHeight(frame);
   return (
-    <html lang="en">
+    <html lang={frame.lang} dir={frame.dir}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -60,17 +64,17 @@ export function Layout({ children }: { children: ReactNode }) {
           />
         ) : null}
       </head>
-      <body>
+      <body className={frame.embed ? "embed" : undefined}>
         <a className="skip-link" href="#main">
-          Skip to content
+          {frame.skipLink}
         </a>
-        <SiteHeader name={site.name} logoUrl={site.logoUrl} />
+        {frame.embed ? null : <SiteHeader name={site.name} logoUrl={site.logoUrl} />}
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        {forVisitors ? (
+        {forVisitors && !frame.embed ? (
           <footer className="site">
-            <p>Protected by Cloudflare Turnstile: nothing you send is kept until the check passes. Powered by Gatepost.</p>
+            <p>{frame.footer}</p>
           </footer>
         ) : null}
         <ScrollRestoration nonce={nonce} />

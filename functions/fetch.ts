@@ -1,15 +1,17 @@
 import { createRequestHandler } from "@remix-run/cloudflare";
 import { EmailMessage } from "cloudflare:email";
 import { refuseCrossSitePagePost, unexpectedErrorResponse } from "../app/lib/http/responses.server";
+import { refuseCostlyManifestRequest } from "../app/lib/http/route-discovery.server";
 import { createLoadContext } from "../load-context";
 import { serverBuild } from "./server-build";
 
 const handleRemix = createRequestHandler(serverBuild);
 
-// The guard answers before Remix, whose own CSRF check would turn a cross-site page post into a 500.
+// The guards answer before Remix: its own CSRF check would turn a cross-site page post into a 500, and
+// it would expand a route-discovery request of deep paths for a second of CPU (ADR 055).
 // `now` is the clock the app reads; the Worker runtime never passes one, tests do.
 export async function handleFetch(request: Request, env: Env, ctx: ExecutionContext, now: () => number = Date.now): Promise<Response> {
-  const refused = refuseCrossSitePagePost(request);
+  const refused = refuseCostlyManifestRequest(request) ?? refuseCrossSitePagePost(request);
   if (refused) return refused;
   try {
     return await handleRemix(request, createLoadContext({ env, ctx, cf: request.cf, caches }, EmailMessage, now));

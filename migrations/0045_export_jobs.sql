@@ -17,5 +17,4 @@ CREATE TABLE export_jobs (
 );
 CREATE INDEX export_jobs_unfinished ON export_jobs (finished_at, updated_at);
 CREATE INDEX export_jobs_created ON export_jobs (created_at);
--- Keyset pages over every form, oldest first (an export of all forms).
-CREATE INDEX submissions_received_id ON submissions (received_at, id);
+-- Keyset pages over every form read submissions_received (migration 0021).

@@ -106,23 +106,31 @@ export async function startWorkerDev({
     await new Promise((r) => setTimeout(r, 300));
     await Promise.all(emails);
   };
+  await waitUntilServing(group, `${url}${readyPath}`, { timeoutMs, stop, name: "wrangler dev" });
+  if (tickEveryMs > 0) ticker = startTicker(tick, tickEveryMs, onTick);
+  return { url, tick, stop, pid: group.pid, output: group.output };
+}
+
+/**
+ * Resolves once `readyUrl` answers 2xx. Throws with the group's output (from spawnGroup) when it exits
+ * first, or after `timeoutMs`, having called `stop` (default: the group's).
+ */
+export async function waitUntilServing(group, readyUrl, { timeoutMs = 120_000, stop = group.stop, name = "the server" } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (group.exited()) throw new Error(`wrangler dev exited early:\n${group.output()}`);
+    if (group.exited()) throw new Error(`${name} exited early:\n${group.output()}`);
     try {
-      const res = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(5_000) });
-      if (res.ok) break;
+      const res = await fetch(readyUrl, { signal: AbortSignal.timeout(5_000) });
+      if (res.ok) return;
     } catch {
       // not listening yet: try again until the deadline
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`wrangler dev did not answer ${readyPath} within ${timeoutMs} ms:\n${group.output()}`);
+      throw new Error(`${name} did not answer ${readyUrl} within ${timeoutMs} ms:\n${group.output()}`);
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  if (tickEveryMs > 0) ticker = startTicker(tick, tickEveryMs, onTick);
-  return { url, tick, stop, pid: group.pid, output: group.output };
 }
 
 /**

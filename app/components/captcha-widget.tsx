@@ -1,17 +1,9 @@
 import { useEffect, useRef, useState, type ComponentType } from "react";
 import type { BoundTurnstileObject, TurnstileProps } from "react-turnstile";
 import { loadTurnstileScript } from "~/components/turnstile-script";
+import type { PageTexts } from "~/lib/i18n/messages/types";
 
 export type CaptchaStatus = "loading" | "ready" | "expired" | "error" | "blocked";
-
-const STATUS_TEXT: Record<CaptchaStatus, string> = {
-  loading: "Checking that you are human…",
-  ready: "Check complete — you can send the form.",
-  expired: "The check expired and is refreshing itself…",
-  error: "The captcha check ran into a problem.",
-  blocked:
-    "The captcha could not load, perhaps because a content blocker stopped it or there is no connection. Allow challenges.cloudflare.com or check your connection, then retry.",
-};
 
 interface Props {
   siteKey: string;
@@ -22,10 +14,14 @@ interface Props {
   onTokenChange: (token: string | null) => void;
   /** Told each state, so the page can say what Send waits for. */
   onStatusChange?: (status: CaptchaStatus) => void;
+  /** Its states, retry button and no-JavaScript notice in the page's language (from the loader). */
+  texts: PageTexts["captcha"];
+  /** The widget's own language (Turnstile's two-letter codes); "auto" follows the browser. */
+  language?: string;
 }
 
 /** The Turnstile widget with visible states for loading, ready, expired, error and a blocked script. */
-export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenChange, onStatusChange }: Props) {
+export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenChange, onStatusChange, texts, language = "auto" }: Props) {
   const [status, setStatus] = useState<CaptchaStatus>("loading");
   const [Widget, setWidget] = useState<ComponentType<TurnstileProps> | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -80,6 +76,7 @@ export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenCha
           <Widget
             sitekey={siteKey}
             action={action}
+            language={language}
             refreshExpired="auto"
             onLoad={(_id, b) => {
               bound.current = b;
@@ -112,18 +109,16 @@ export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenCha
           aria-live={failed ? "assertive" : "polite"}
           data-captcha-status={status}
         >
-          {STATUS_TEXT[status]}
+          {texts[status]}
         </p>
         {failed ? (
           <button type="button" className="secondary" onClick={retry}>
-            Retry the captcha
+            {texts.retry}
           </button>
         ) : null}
       </div>
       <noscript>
-        <p className="notice error">
-          The captcha needs JavaScript. Turn JavaScript on for this site, then reload the page to send the form.
-        </p>
+        <p className="notice error">{texts.noscript}</p>
       </noscript>
     </div>
   );

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { errorCodeOf, errorMessageOf } from "~/lib/http/error-code";
+import { EN_REFUSAL } from "~/lib/http/refusal-words";
+import { errorCodeOf, errorMessageOf, refusalPageOf } from "~/lib/http/error-code";
 
 // One boundary for every route. Refusals (thrown Responses) show their catalogue message; bugs show
 // the fallback's generic line, never the internal error text. The code shown is the one
@@ -9,15 +10,17 @@ export function GeneralErrorBoundary() {
   const code = errorCodeOf(error);
   const refused = isRouteErrorResponse(error);
   const notFound = refused && error.status === 404;
+  // A form's refusal comes with its words in the visitor's language; anything else speaks English.
+  const t = refusalPageOf(error)?.texts ?? EN_REFUSAL;
   return (
     <>
-      <h1>{notFound ? "Page not found" : refused ? "We could not accept that" : "Something went wrong"}</h1>
+      <h1>{notFound ? t.pageNotFound : refused ? t.refused : t.wrong}</h1>
       <p>{errorMessageOf(error)}</p>
       <p className="error-code">
-        Error code: <code>{code}</code>
+        {t.errorCode} <code>{code}</code>
       </p>
       <p>
-        <a href="/">Go to the Gatepost home page</a>
+        <a href="/">{t.home}</a>
       </p>
     </>
   );

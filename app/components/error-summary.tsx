@@ -7,10 +7,13 @@ export function ErrorSummary({
   fields,
   errors,
   message,
+  titles,
 }: {
   fields: readonly FieldDef[];
   errors: Record<string, string>;
   message: string | null;
+  /** Its headings in the page's language. */
+  titles: { problem: string; notSent: string };
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const signature = JSON.stringify(errors) + (message ?? "");
@@ -22,7 +25,7 @@ export function ErrorSummary({
   return (
     // eslint-disable-next-line jsx-a11y/no-autofocus -- the error summary takes focus after a refused post (GOV.UK pattern), also when the page came back without JavaScript
     <div className="summary" ref={ref} tabIndex={-1} role="alert" aria-labelledby="summary-title" autoFocus>
-      <h2 id="summary-title">{listed.length > 0 ? "There is a problem" : "Not sent yet"}</h2>
+      <h2 id="summary-title">{listed.length > 0 ? titles.problem : titles.notSent}</h2>
       {message ? <p>{message}</p> : null}
       {listed.length > 0 ? (
         <ul>

@@ -1,35 +1,31 @@
 import { useEffect, useState, type ChangeEvent } from "react";
 import type { FieldDef } from "~/forms/schema";
 import { acceptAttribute, fileLimitsOf, formatBytes, sniffFileType, typeLabels } from "~/lib/uploads/file-types";
-import { countOf } from "~/lib/text/count";
+import { fill } from "~/lib/text/fill";
+import type { FieldTexts } from "~/lib/i18n/messages/types";
+import { fileLimitsText } from "~/lib/i18n/file-limits";
 
 // A file field: its label, its hint, the limits the server holds it to, and its error, all wired to
 // the input for assistive technology. Once files are chosen the page checks them as the server will
 // (count, size, and the type their first bytes show) and says what is wrong at once, before anything
 // is sent; the server checks again and its word is final. Without JavaScript only the server checks.
 
-/** The limits as a person reads them: "PDF, up to 10 MB." */
-export function fileLimitsText(field: FieldDef): string {
+/** What is wrong with the chosen files, by the same rules and words as the server, or null. */
+async function checkChosen(field: FieldDef, files: readonly File[], { lang, page }: FieldTexts): Promise<string | null> {
   const limits = fileLimitsOf(field);
-  const count = limits.maxFiles > 1 ? `Up to ${countOf(limits.maxFiles, "file", "files")}, each a ` : "A ";
-  return `${count}${typeLabels(limits.types)} file of up to ${formatBytes(limits.maxBytes)}.`;
-}
-
-/** What is wrong with the chosen files, by the same rules as the server, or null. */
-async function checkChosen(field: FieldDef, files: readonly File[]): Promise<string | null> {
-  const limits = fileLimitsOf(field);
-  if (files.length > limits.maxFiles) return `${field.label} takes at most ${countOf(limits.maxFiles, "file", "files")}.`;
+  const label = field.label;
+  if (files.length > limits.maxFiles) return fill(page.fileTooMany, { label, count: limits.maxFiles }, lang);
   for (const file of files) {
-    if (file.size === 0) return `“${file.name}” is empty.`;
-    if (file.size > limits.maxBytes) return `“${file.name}” is larger than ${formatBytes(limits.maxBytes)}.`;
+    const name = `“${file.name}”`;
+    if (file.size === 0) return fill(page.fileEmpty, { name });
+    if (file.size > limits.maxBytes) return fill(page.fileTooLarge, { name, size: formatBytes(limits.maxBytes) });
     const type = sniffFileType(new Uint8Array(await file.slice(0, 16).arrayBuffer()));
-    if (!type || !limits.types.includes(type))
-      return `${field.label} must be a ${typeLabels(limits.types)} file, and “${file.name}” is not one.`;
+    if (!type || !limits.types.includes(type)) return fill(page.fileWrongType, { label, name, types: typeLabels(limits.types, lang) });
   }
   return null;
 }
 
-export function FileField({ field, error }: { field: FieldDef; error?: string }) {
+export function FileField({ field, error, texts }: { field: FieldDef; error?: string; texts: FieldTexts }) {
   const [checked, setChecked] = useState<{ error: string | null } | null>(null);
   // A new answer from the server is the last word until the person picks again.
   useEffect(() => setChecked(null), [error]);
@@ -40,7 +36,7 @@ export function FileField({ field, error }: { field: FieldDef; error?: string })
   const describedBy = [field.hint ? `${id}-hint` : "", `${id}-limits`, shown ? `${id}-error` : ""].filter(Boolean).join(" ");
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.currentTarget.files ?? [])];
-    checkChosen(field, files).then(
+    checkChosen(field, files, texts).then(
       (found) => setChecked({ error: found }),
       () => setChecked(null),
     );
@@ -49,7 +45,7 @@ export function FileField({ field, error }: { field: FieldDef; error?: string })
     <div className="field file">
       <label htmlFor={id}>
         {field.label}
-        {field.required ? null : <span className="optional"> (optional)</span>}
+        {field.required ? null : <span className="optional">{texts.page.optional}</span>}
       </label>
       {field.hint ? (
         <span className="hint" id={`${id}-hint`}>
@@ -57,7 +53,7 @@ export function FileField({ field, error }: { field: FieldDef; error?: string })
         </span>
       ) : null}
       <span className="hint limits" id={`${id}-limits`}>
-        {fileLimitsText(field)}
+        {fileLimitsText(field, texts)}
       </span>
       {shown ? (
         <span className="error" id={`${id}-error`} aria-live="polite">

@@ -1,9 +1,10 @@
 import type { FieldDef } from "~/forms/schema";
 import { FileField } from "~/components/file-field";
+import type { FieldTexts } from "~/lib/i18n/messages/types";
 
 // Renders one schema field with its label, hint and error wired up for assistive technology:
 // the error sets aria-invalid and joins the hint in aria-describedby.
-export function FormField({ field, value, error }: { field: FieldDef; value: string; error?: string }) {
+export function FormField({ field, value, error, texts }: { field: FieldDef; value: string; error?: string; texts: FieldTexts }) {
   const id = `field-${field.name}`;
   const hintId = field.hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -18,7 +19,7 @@ export function FormField({ field, value, error }: { field: FieldDef; value: str
     autoComplete: field.autocomplete,
   };
   if (field.type === "hidden") return <input type="hidden" name={field.name} defaultValue={value} />;
-  if (field.type === "file") return <FileField field={field} error={error} />;
+  if (field.type === "file") return <FileField field={field} error={error} texts={texts} />;
 
   const hint = field.hint ? (
     <span className="hint" id={hintId}>
@@ -46,7 +47,7 @@ export function FormField({ field, value, error }: { field: FieldDef; value: str
     <div className="field">
       <label htmlFor={id}>
         {field.label}
-        {field.required ? null : <span className="optional"> (optional)</span>}
+        {field.required ? null : <span className="optional">{texts.page.optional}</span>}
       </label>
       {hint}
       {errorText}
@@ -54,7 +55,7 @@ export function FormField({ field, value, error }: { field: FieldDef; value: str
         <textarea {...common} maxLength={field.maxLength} defaultValue={value} rows={6} />
       ) : field.type === "select" ? (
         <select {...common} defaultValue={value}>
-          <option value="">Choose…</option>
+          <option value="">{texts.page.choose}</option>
           {field.options?.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

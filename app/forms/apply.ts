@@ -1,8 +1,12 @@
 import { defineForm } from "~/forms/schema";
+import { LANGUAGES } from "~/lib/i18n/languages";
+import { APPLY_TRANSLATIONS } from "~/forms/translations/apply";
 
 // A job application with a CV: the example of a form that takes a file (docs/forms.md#file-fields).
 export const applyForm = defineForm({
   id: "apply",
+  languages: LANGUAGES,
+  translations: APPLY_TRANSLATIONS,
   title: "Apply for a job",
   description: "Send us your CV and we will get back to you by e-mail.",
   public: true,

@@ -2,9 +2,10 @@ import { z } from "zod";
 import { isExactOrigin } from "~/lib/http/origin";
 import { isLoopbackHost } from "~/lib/http/loopback";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
-import { patternProblem } from "~/lib/forms/pattern";
+import { patternProblem, publishedPatternProblem } from "~/lib/forms/pattern";
 import { RESERVED_FIELDS } from "~/lib/submit/field-names";
 import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
+import { LANGUAGES } from "~/lib/i18n/languages";
 
 // The one check of a form definition, whether it comes from a file in app/forms/ or from the console
 // (stored in D1): a zod schema for its shape and bounds, then the rules that span fields. Whatever an
@@ -77,9 +78,34 @@ const DestinationSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("confirmation"), subject: line(200), text: paragraph(5000) }),
 ]);
 
+/** The owner's texts in one more language, bounded as the originals are. */
+const TranslationSchema = z.strictObject({
+  title: line(120).min(1).optional(),
+  description: paragraph(1000).optional(),
+  successMessage: paragraph(1000).min(1).optional(),
+  fields: z
+    .record(
+      z.string().max(40),
+      z.strictObject({
+        label: line(200).min(1).optional(),
+        hint: paragraph(500).optional(),
+        patternMessage: line(200).optional(),
+        options: z
+          .record(z.string().max(200), line(200).min(1))
+          .refine((options) => Object.keys(options).length <= 200, "must list at most 200 options")
+          .optional(),
+      }),
+    )
+    .refine((fields) => Object.keys(fields).length <= MAX_FIELDS, `must list at most ${MAX_FIELDS} fields`)
+    .optional(),
+  confirmation: z.strictObject({ subject: line(200).min(1).optional(), text: paragraph(5000).min(1).optional() }).optional(),
+});
+
 /** A form definition's shape and bounds. checkFormDef adds the rules that span fields. */
 export const FormDefSchema = z.strictObject({
   id: z.string().max(32),
+  languages: z.array(z.enum(LANGUAGES)).min(1).max(LANGUAGES.length).optional(),
+  translations: z.partialRecord(z.enum(LANGUAGES), TranslationSchema).optional(),
   title: line(120).min(1),
   description: paragraph(1000),
   fields: z.array(FieldSchema).min(1).max(MAX_FIELDS),
@@ -96,6 +122,12 @@ export const FormDefSchema = z.strictObject({
 export interface CheckOptions {
   /** Local development: a redirect URL may be plain http to a loopback host (ALLOW_LOOPBACK_WEBHOOKS). */
   allowLoopbackHttp?: boolean;
+  /**
+   * A version published before (the catalog's read): its patterns passed the rules of their day, so one
+   * outside today's shared language is still served, matched with RE2 and left out of schema.json with
+   * the reason (ADR 089), rather than the form vanishing. Drafts and publishes pass today's rules.
+   */
+  published?: boolean;
 }
 
 export type DefinitionCheck = { ok: true; form: FormDef } | { ok: false; problems: string[] };
@@ -116,14 +148,27 @@ export function checkFormDef(value: unknown, options: CheckOptions = {}): Defini
   const shape = checkFormShape(value);
   if (!shape.ok) return shape;
   const form = shape.form;
-  const problems = [...checkForm(form, options), ...checkDestinations(form), ...checkUploads(form)];
+  const problems = [...checkForm(form, options), ...checkDestinations(form), ...checkUploads(form), ...checkTranslations(form)];
   const names = new Set<string>();
   for (const field of form.fields) {
-    problems.push(...checkField(form.id, field));
+    problems.push(...checkField(form.id, field, options));
     if (names.has(field.name)) problems.push(`${form.id}: duplicate field "${field.name}"`);
     names.add(field.name);
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, form };
+}
+
+/**
+ * What would make a definition easier to fill in without being wrong: a visible field without a hint.
+ * The console's editor shows these beside its problems; they never stop a save or a publish.
+ */
+export function suggestionsFor(form: Pick<FormDef, "fields">): string[] {
+  return form.fields
+    .filter((field) => field.type !== "hidden" && !field.hint?.trim())
+    .map(
+      (field) =>
+        `${field.label.trim() || field.name}: a hint (shown under the label, read out with the field) would tell people what to enter.`,
+    );
 }
 
 /** Returns the forms unchanged, or throws an Error naming every problem found. */
@@ -193,17 +238,19 @@ function isSafeRedirect(raw: string, allowLoopbackHttp: boolean): boolean {
   }
 }
 
-function checkField(formId: string, field: FieldDef): string[] {
+function checkField(formId: string, field: FieldDef, { published = false }: CheckOptions): string[] {
   const where = `${formId}.${field.name}`;
   const problems: string[] = [];
   if (!FIELD_NAME.test(field.name)) problems.push(`${where}: field name must be camelCase letters and digits`);
   if (RESERVED_FIELDS.has(field.name)) problems.push(`${where}: field name is reserved`);
   if (!field.label?.trim()) problems.push(`${where}: every field needs a label`);
-  // Hidden fields are never shown; every other field explains itself to screen-reader users too.
-  if (field.type !== "hidden" && !field.hint?.trim()) problems.push(`${where}: every visible field needs a hint`);
   if (field.pattern !== undefined) {
-    const problem = patternProblem(field.pattern);
-    if (problem) problems.push(`${where}: pattern ${JSON.stringify(field.pattern.slice(0, 60))} ${problem}`);
+    const problem = published ? publishedPatternProblem(field.pattern) : patternProblem(field.pattern);
+    if (problem) {
+      problems.push(
+        `${where}: pattern ${JSON.stringify(field.pattern.slice(0, 60))} ${problem} (patterns are written in the language RE2 and JavaScript share: docs/forms.md#patterns)`,
+      );
+    }
   }
   if (field.type === "select" && !field.options?.length) problems.push(`${where}: a select needs options`);
   if (field.options && new Set(field.options.map((o) => o.value)).size !== field.options.length) {
@@ -240,6 +287,23 @@ function checkDestinations(form: FormDef): string[] {
     if (destination.kind === "confirmation") {
       if (!destination.subject.trim() || !destination.text.trim()) problems.push(`${form.id}: a confirmation needs its subject and text`);
     }
+  }
+  return problems;
+}
+
+/**
+ * Each language once, translations only for the other languages offered. A translation of a field or
+ * option the form no longer has is ignored, so removing a field never needs every translation edited.
+ */
+function checkTranslations(form: FormDef): string[] {
+  const problems: string[] = [];
+  const languages = form.languages ?? ["en"];
+  if (new Set(languages).size !== languages.length) problems.push(`${form.id}: languages lists a language twice`);
+  for (const [lang, translation] of Object.entries(form.translations ?? {})) {
+    if (!translation) continue;
+    if (!languages.includes(lang as never)) problems.push(`${form.id}: translations.${lang} is for a language the form does not offer`);
+    else if (lang === languages[0])
+      problems.push(`${form.id}: translations.${lang} is the form's own language: write those texts in the form itself`);
   }
   return problems;
 }

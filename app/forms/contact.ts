@@ -1,7 +1,11 @@
 import { defineForm } from "~/forms/schema";
+import { LANGUAGES } from "~/lib/i18n/languages";
+import { CONTACT_TRANSLATIONS } from "~/forms/translations/contact";
 
 export const contactForm = defineForm({
   id: "contact",
+  languages: LANGUAGES,
+  translations: CONTACT_TRANSLATIONS,
   title: "Contact us",
   description: "Send us a message and we will get back to you by e-mail.",
   public: true,

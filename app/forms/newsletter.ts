@@ -1,7 +1,11 @@
 import { defineForm } from "~/forms/schema";
+import { LANGUAGES } from "~/lib/i18n/languages";
+import { NEWSLETTER_TRANSLATIONS } from "~/forms/translations/newsletter";
 
 export const newsletterForm = defineForm({
   id: "newsletter",
+  languages: LANGUAGES,
+  translations: NEWSLETTER_TRANSLATIONS,
   title: "Newsletter",
   description: "Get one e-mail a month about what is new. Unsubscribe with one click.",
   public: true,

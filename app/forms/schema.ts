@@ -1,3 +1,5 @@
+import type { Lang } from "~/lib/i18n/languages";
+
 // The shape of a form definition. One definition drives the rendered page, the server validation
 // and the type of the delivered payload (FormValues), so the three cannot drift apart.
 
@@ -117,8 +119,37 @@ export interface RateLimits {
   perDay: number;
 }
 
+/** One field's texts in another language; what is left out stays as the form's own language has it. */
+export interface FieldTranslation {
+  label?: string;
+  hint?: string;
+  patternMessage?: string;
+  /** Option labels by option value. */
+  options?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The owner's texts in one more language (docs/forms.md#languages). Gatepost's own words around them
+ * come from its catalogues (app/lib/i18n/messages/); these stay as the owner wrote them.
+ */
+export interface FormTranslation {
+  title?: string;
+  description?: string;
+  successMessage?: string;
+  /** By field name. */
+  fields?: Readonly<Record<string, FieldTranslation>>;
+  confirmation?: { subject?: string; text?: string };
+}
+
 export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   id: string;
+  /**
+   * The languages the form is offered in, its own texts' language first (default ["en"]). A visitor
+   * gets the one asked for by ?lang=, else by Accept-Language, else the first.
+   */
+  languages?: readonly Lang[];
+  /** The owner's texts in the other languages of `languages`. */
+  translations?: Readonly<Partial<Record<Lang, FormTranslation>>>;
   title: string;
   description: string;
   fields: F;

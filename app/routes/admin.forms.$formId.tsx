@@ -3,14 +3,15 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoader
 import { FormEditorFields } from "~/components/admin/form-editor";
 import { renderToStaticMarkup } from "react-dom/server";
 import { FormField } from "~/components/form-field";
-import { checkFormDef } from "~/forms/check";
+import { en } from "~/lib/i18n/messages/en";
+import { checkFormDef, suggestionsFor } from "~/forms/check";
 import type { FormDef } from "~/forms/schema";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { applyFieldEdit, readEditorPost } from "~/lib/admin/form-editor.server";
 import { discardDraft, listForms, loadConsoleForm, publishDraft, saveDraft, setArchived } from "~/lib/admin/forms.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { formIdParam } from "~/lib/admin/input.server";
 import { describeChanges } from "~/lib/forms/changes";
 import { formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";
@@ -24,15 +25,9 @@ export const headers = adminHeaders;
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   adminMeta(data ? `Form ${data.id}` : "Form", "Edit a form, preview it and publish it as a new version.");
 
-function formIdOf(value: string | undefined): string {
-  const parsed = TokenSchema.safeParse(value);
-  if (!parsed.success) throw refusal("form_not_found");
-  return parsed.data;
-}
-
 export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
-  const id = formIdOf(params.formId);
+  const id = formIdParam(params.formId);
   const db = context.cloudflare.env.DB;
   const catalog = await formCatalog(context);
   const live = catalog.forms.get(id);
@@ -40,12 +35,15 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     return {
       id,
       source: "code" as const,
+      // A console form made with this id (before the file, or imported) is never served: say so.
+      shadowed: (await loadConsoleForm(db, id)) !== null,
       definition: live.form,
       version: live.version,
       draft: null,
       published: null,
       summary: null,
       problems: [],
+      suggestions: [],
       changes: [],
       revision: "code",
       preview: null,
@@ -59,13 +57,16 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
   return {
     id,
     source: "console" as const,
+    shadowed: false,
     definition: draft,
     version: state.row.published_version === null ? null : String(state.row.published_version),
     draft: state.draft,
     published: state.published,
     summary,
     problems: check && !check.ok ? check.problems : [],
-    changes: state.draft ? describeChanges(state.published, state.draft) : [],
+    suggestions: draft ? suggestionsFor(draft) : [],
+    // Only a form that was published has a version to compare with.
+    changes: state.draft && state.published ? describeChanges(state.published, state.draft) : [],
     revision: String(state.row.updated_at),
     preview: draft && check?.ok ? previewMarkup(draft) : null,
   };
@@ -82,7 +83,7 @@ function previewMarkup(draft: FormDef): string {
       <h3>{draft.title}</h3>
       {draft.description ? <p className="lead">{draft.description}</p> : null}
       {draft.fields.map((field) => (
-        <FormField key={field.name} field={{ ...field, name: `preview-${field.name}` }} value="" />
+        <FormField key={field.name} field={{ ...field, name: `preview-${field.name}` }} value="" texts={{ lang: "en", page: en.page }} />
       ))}
     </>,
   );
@@ -105,7 +106,7 @@ function answer(body: EditorAnswer, status = 200) {
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
-  const id = formIdOf(params.formId);
+  const id = formIdParam(params.formId);
   const post = await readEditorPost(request, id);
   const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
   const { intent } = post;
@@ -205,6 +206,7 @@ export default function FormPage() {
       <p className="links">
         {data.version !== null && data.summary?.status !== "archived" ? <a href={`/f/${data.id}`}>Open the form</a> : null}
         <Link to={`/admin/forms/${data.id}/destinations`}>Destinations</Link>
+        <Link to={`/admin/forms/${data.id}/embed`}>Embed on your site</Link>
         {data.version !== null ? <a href={`/f/${data.id}/schema.json`}>JSON Schema</a> : null}
         <a href={`/admin/forms/${data.id}/export?format=ts`}>Export as a form file</a>
         <a href={`/admin/forms/${data.id}/export?format=json`}>Export as JSON</a>
@@ -226,13 +228,30 @@ export default function FormPage() {
           </ul>
         </section>
       ) : null}
+      {data.suggestions.length > 0 ? (
+        <section className="note" aria-labelledby="suggestions-title">
+          <h2 id="suggestions-title">Suggestions</h2>
+          <p>These are optional: the form can be published without them.</p>
+          <ul>
+            {data.suggestions.map((suggestion) => (
+              <li key={suggestion}>{suggestion}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {data.source === "code" ? (
         <>
           <p className="note">
             This form is defined in code. Change it in its file and deploy; its destinations can be set here. To make an editable copy,
             export it as JSON and import it as a new console form with another id.
           </p>
-          <h2>Fields</h2>
+          {data.shadowed ? (
+            <p className="notice error">
+              A console form with the id <code>{data.id}</code> exists too. It is not served: the form file with the same id wins. Its
+              submissions, if any, are kept; make it again under another id to use it.
+            </p>
+          ) : null}
+          <h2 id="fields-title">Fields</h2>
           <FieldTable fields={data.definition.fields} />
         </>
       ) : draft ? (
@@ -336,8 +355,8 @@ export default function FormPage() {
 function FieldTable({ fields }: { fields: readonly { name: string; type: string; label: string; required?: boolean }[] }) {
   return (
     <div className="table-scroll">
-      <table className="cards">
-        <caption className="visually-hidden">Fields</caption>
+      {/* Named by the "Fields" heading above it, so a screen reader does not hear "Fields" twice. */}
+      <table className="cards" aria-labelledby="fields-title">
         <thead>
           <tr>
             <th scope="col">Name</th>

@@ -29,14 +29,40 @@ export const headers = adminHeaders;
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   adminMeta(data ? `Destinations of ${data.id}` : "Destinations", "Where a form's submissions go: webhook, e-mail, Slack, Discord.");
 
-const LABELS: Record<SettingView["name"], { title: string; hint: string; type: string }> = {
-  WEBHOOK_URL: { title: "Webhook URL", hint: "Each submission is POSTed here, signed (docs/webhooks.md). https.", type: "url" },
-  WEBHOOK_SECRET: { title: "Webhook signing secret", hint: "Generated here and shown once.", type: "text" },
-  EMAIL_TO: { title: "Owner e-mail addresses", hint: "A notification per submission, to these addresses (comma-separated).", type: "text" },
-  SLACK_WEBHOOK_URL: { title: "Slack incoming-webhook URL", hint: "A message per submission. https://hooks.slack.com/…", type: "url" },
-  DISCORD_WEBHOOK_URL: { title: "Discord webhook URL", hint: "A message per submission. https://discord.com/api/webhooks/…", type: "url" },
+const LABELS: Record<SettingView["name"], { title: string; input: string; hint: string; type: string }> = {
+  WEBHOOK_URL: {
+    title: "Webhook URL",
+    input: "New webhook URL",
+    hint: "Each submission is POSTed here, signed (docs/webhooks.md). https.",
+    type: "url",
+  },
+  WEBHOOK_SECRET: {
+    title: "Webhook signing secret",
+    input: "",
+    hint: "Signs each webhook, so the receiver knows it came from here.",
+    type: "text",
+  },
+  EMAIL_TO: {
+    title: "Owner e-mail addresses",
+    input: "New owner e-mail addresses",
+    hint: "A notification per submission, to these addresses (comma-separated).",
+    type: "text",
+  },
+  SLACK_WEBHOOK_URL: {
+    title: "Slack incoming-webhook URL",
+    input: "New Slack incoming-webhook URL",
+    hint: "A message per submission. https://hooks.slack.com/…",
+    type: "url",
+  },
+  DISCORD_WEBHOOK_URL: {
+    title: "Discord webhook URL",
+    input: "New Discord webhook URL",
+    hint: "A message per submission. https://discord.com/api/webhooks/…",
+    type: "url",
+  },
   CONFIRMATION: {
     title: "Confirmation to the sender",
+    input: "",
     hint: "Your fixed text (in the form's definition), at most once a day per address.",
     type: "text",
   },
@@ -58,7 +84,8 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
   const id = parsed.data;
   const { catalog, live } = await formExists(context, id);
   const nowMs = Date.now();
-  const views = await loadSettingViews(context.cloudflare.env.DB, context.settings, id, nowMs);
+  // A form file's settings come from `npm start`; the local sink stands in for a console form's (ADR 066).
+  const views = await loadSettingViews(context.cloudflare.env.DB, context.settings, id, nowMs, live?.source !== "code");
   const configured = live ? configuredDestinations(catalogSettings(context.settings, catalog), live.form).map((d) => d.kind) : [];
   return {
     id,
@@ -136,7 +163,19 @@ function Source({ view }: { view: SettingView }) {
   if (view.source === "environment")
     return <p className="small">{`Set by the environment (${view.variable}), which wins: change it there.`}</p>;
   if (view.unreadable) return <p className="small">Set here, but the settings&apos; encryption key does not open it: set it again.</p>;
-  if (view.source === "console") return <p className="small">{view.shown ? `Set here: ${view.shown}` : "Set here."}</p>;
+  if (view.source === "console") {
+    const secret = view.name === "WEBHOOK_SECRET" ? " It was shown once, when it was made." : "";
+    return <p className="small">{view.shown ? `Set here: ${view.shown}` : `Set here.${secret}`}</p>;
+  }
+  if (view.source === "local") {
+    return (
+      <p className="small">
+        {view.shown
+          ? `Not set here, so under npm start it goes to the local sink: ${view.shown}. Set one to send elsewhere.`
+          : "Not set here, so under npm start the local sink's own secret signs (printed at start), and the sink verifies with it."}
+      </p>
+    );
+  }
   return <p className="small">Not set: off.</p>;
 }
 
@@ -183,6 +222,7 @@ export default function Destinations() {
                 {view.previousUntil ? (
                   <p className="small">{`The previous secret signs too, until ${formatUtc(new Date(view.previousUntil).toISOString())}.`}</p>
                 ) : null}
+                {editable ? <p className="small">A new secret is made here and shown once.</p> : null}
                 {editable ? (
                   <Form method="post" className="actions">
                     <button type="submit" name="intent" value="secret">
@@ -214,7 +254,7 @@ export default function Destinations() {
             ) : editable ? (
               <Form method="post" className="filters">
                 <label className="wide" htmlFor={inputId}>
-                  {`New ${label.title.toLowerCase()}`}
+                  {label.input}
                   <input id={inputId} name="value" type={label.type} required maxLength={2000} autoComplete="off" spellCheck={false} />
                 </label>
                 <button type="submit" name="intent" value={`set:${view.name}`}>

@@ -84,7 +84,7 @@ export default function Forms() {
               </th>
               <td data-label="Source">{f.source === "code" ? "Code" : "Console"}</td>
               <td data-label="State">
-                {STATUS[f.status]}
+                {f.shadowed ? "Not served: the form file with this id wins" : STATUS[f.status]}
                 {f.hasDraft ? ", draft pending" : ""}
               </td>
               <td data-label="Version">{f.version ?? "—"}</td>

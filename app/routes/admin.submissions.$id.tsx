@@ -10,7 +10,7 @@ import { actionContext, deleteSubmission, redeliverOne, releaseQuarantined } fro
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
-import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
+import { loadSubmissionDetail, withoutReplyExcerpts } from "~/lib/storage/console-queries.server";
 import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { consoleRoute } from "~/lib/admin/console-route.server";
@@ -20,14 +20,16 @@ export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submission", "One submission, its verification and its delivery log.");
 
 export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
-  await requireUser(request, context);
+  const user = await requireUser(request, context);
   const id = TokenSchema.safeParse(params.id);
   const db = context.cloudflare.env.DB;
   const detail = id.success ? await loadSubmissionDetail(db, id.data) : null;
   if (!detail) throw refusal("not_found");
   const s = detail.submission;
   const labels = await labelsAt(db, await formCatalog(context), s.formId, s.formVersion);
-  return { ...detail, labels, filesKept: filesKept(s.quarantineReason) };
+  // A receiver's reply may echo its own secrets or internals: admins see it, viewers never receive it.
+  const deliveries = user.role === "admin" ? detail.deliveries : withoutReplyExcerpts(detail.deliveries);
+  return { ...detail, deliveries, labels, filesKept: filesKept(s.quarantineReason) };
 });
 
 const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release"]) });
@@ -106,7 +108,7 @@ export default function SubmissionDetail() {
           as a duplicate and does not act twice: that is expected, and the attempt still counts as delivered.
         </p>
       ) : null}
-      <DeliveryTimeline deliveries={deliveries} />
+      <DeliveryTimeline deliveries={deliveries} showReplies={role === "admin"} />
       {role === "admin" ? (
         <div className="actions">
           {state === "quarantined" ? (

@@ -5,7 +5,7 @@ import { formCatalog } from "~/lib/forms/live.server";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { parseListFilters } from "~/lib/admin/list-filters.server";
-import { listSubmissions } from "~/lib/storage/console-queries.server";
+import { listSubmissionPage } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { countOf } from "~/lib/text/count";
@@ -17,12 +17,12 @@ export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissio
 
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
-  const filters = parseListFilters(new URL(request.url).searchParams);
-  const [page, catalog] = await Promise.all([listSubmissions(context.cloudflare.env.DB, filters), formCatalog(context)]);
+  const { filter, cursor } = parseListFilters(new URL(request.url).searchParams);
+  const [page, catalog] = await Promise.all([listSubmissionPage(context.cloudflare.env.DB, filter, cursor), formCatalog(context)]);
   return {
-    filters,
-    total: page.total,
-    pages: page.pages,
+    filters: filter,
+    next: page.next,
+    prev: page.prev,
     forms: [...catalog.forms.keys()],
     titles: Object.fromEntries([...catalog.forms].map(([id, live]) => [id, live.form.title])),
     items: page.items.map(({ submission: s, state }) => ({
@@ -30,6 +30,8 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
       formId: s.formId,
       receivedAt: s.receivedAt,
       state,
+      // A console "Send a test": listed like the rest, marked, and left out of the dashboard's counts.
+      test: s.test,
       // A one-line preview; React escapes it like every other value on the page.
       preview: Object.values(s.fields)
         .map((value) =>
@@ -54,15 +56,15 @@ const STATE_LABELS: Record<string, string> = {
 };
 
 export default function SubmissionList() {
-  const { filters, total, pages, forms, titles, items } = useLoaderData<typeof loader>();
+  const { filters, next, prev, forms, titles, items } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const pageLink = (page: number) => {
-    const next = new URLSearchParams(params);
-    next.set("page", String(page));
-    return `?${next.toString()}`;
+  const pageLink = (cursor: string) => {
+    const linked = new URLSearchParams(params);
+    linked.set("cursor", cursor);
+    return `?${linked.toString()}`;
   };
   const formTitle = (id: string) => titles[id] ?? id;
-  const filtered = Boolean(filters.formId || filters.state || filters.from || filters.to || filters.q);
+  const filtered = Boolean(filters.form || filters.status || filters.from || filters.to || filters.q);
   return (
     <>
       <h1>Submissions</h1>
@@ -74,7 +76,7 @@ export default function SubmissionList() {
       <Form method="get" className="filters" role="search" aria-label="Filter submissions">
         <label>
           Form
-          <select name="form" defaultValue={filters.formId ?? ""}>
+          <select name="form" defaultValue={filters.form ?? ""}>
             <option value="">All forms</option>
             {forms.map((f) => (
               <option key={f} value={f}>
@@ -85,7 +87,7 @@ export default function SubmissionList() {
         </label>
         <label>
           Status
-          <select name="status" defaultValue={filters.state ?? ""}>
+          <select name="status" defaultValue={filters.status ?? ""}>
             <option value="">Any</option>
             {FILTER_STATES.map((s) => (
               <option key={s} value={s}>
@@ -108,7 +110,10 @@ export default function SubmissionList() {
         </label>
         <button type="submit">Filter</button>
       </Form>
-      <p>{countOf(total, "submission", "submissions")} found.</p>
+      <p>
+        {filters.q ? "Matches newest first, by arrival" : "Newest first"}; {countOf(items.length, "submission", "submissions")} on this
+        page.
+      </p>
       {items.length === 0 ? (
         <div className="empty">
           <strong>{filtered ? "No submission matches these filters" : "No submissions yet"}</strong>
@@ -139,7 +144,15 @@ export default function SubmissionList() {
                       {formatUtc(item.receivedAt)}
                     </Link>
                   </td>
-                  <td data-label="Form">{formTitle(item.formId)}</td>
+                  <td data-label="Form">
+                    {formTitle(item.formId)}
+                    {item.test ? (
+                      <>
+                        {" "}
+                        <span className="badge badge-test">Test</span>
+                      </>
+                    ) : null}
+                  </td>
                   <td data-label="Status">
                     <StateBadge state={item.state} />
                   </td>
@@ -148,20 +161,27 @@ export default function SubmissionList() {
               ))}
             </tbody>
           </ScrollTable>
-          <nav className="pager" aria-label="Pages">
-            {filters.page > 1 ? <Link to={pageLink(filters.page - 1)}>Previous page</Link> : null}
-            <span>
-              Page {filters.page} of {pages}
-            </span>
-            {filters.page < pages ? <Link to={pageLink(filters.page + 1)}>Next page</Link> : null}
-          </nav>
         </>
       )}
+      {prev || next ? (
+        <nav className="pager" aria-label="Pages">
+          {prev ? (
+            <Link to={pageLink(prev)} rel="prev">
+              Newer submissions
+            </Link>
+          ) : null}
+          {next ? (
+            <Link to={pageLink(next)} rel="next">
+              Older submissions
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
       <h2>Export</h2>
       <Form method="get" action="/admin/export" reloadDocument className="filters" aria-label="Export submissions">
         <label>
           Form
-          <select name="form" defaultValue={filters.formId ?? ""}>
+          <select name="form" defaultValue={filters.form ?? ""}>
             <option value="">All forms</option>
             {forms.map((f) => (
               <option key={f} value={f}>

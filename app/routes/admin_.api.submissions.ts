@@ -3,10 +3,10 @@ import { consoleRoute } from "~/lib/admin/console-route.server";
 import { asProblem, refuseMethod, requireApiUser } from "~/lib/admin/api-auth.server";
 import { pageJson, readApiListQuery } from "~/lib/admin/api-submissions.server";
 import { queryValues } from "~/lib/admin/input.server";
-import { listSubmissionPage } from "~/lib/storage/submission-pages.server";
+import { listSubmissionPage } from "~/lib/storage/submission-list.server";
 
 // GET /admin/api/submissions?form=&status=&from=&to=&q=&cursor=&limit= — newest first, a keyset page
-// (docs/decisions/085): {"items": [...], "cursor": "…"|null}; pass the cursor back for the next page.
+// (docs/decisions/060, 086): {"items": [...], "cursor": "…"|null}; pass the cursor back for the next page.
 
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   try {

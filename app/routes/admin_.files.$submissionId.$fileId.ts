@@ -3,12 +3,13 @@ import { requireUser } from "~/lib/admin/auth.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { TokenSchema } from "~/lib/admin/input.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
-import { downloadFile, downloadRefusal } from "~/lib/uploads/download.server";
+import { answerAsDownload, downloadFile, downloadRefusal, refuseDownloadMethod } from "~/lib/uploads/download.server";
 
 // GET /admin/files/:submissionId/:fileId — an uploaded file for a signed-in console user (any role:
 // a viewer reads submissions too). Always an attachment (app/lib/uploads/download.server.ts). Data,
 // not a page: without a session it answers 401 rather than redirecting.
-export const loader = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
+// Every answer here, refusals included (no session, storage down), carries the download headers (ADR 051).
+const download = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context, "data");
   const submissionId = TokenSchema.safeParse(params.submissionId);
   const fileId = TokenSchema.safeParse(params.fileId);
@@ -16,3 +17,5 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
   const env = context.cloudflare.env;
   return downloadFile(env.DB, uploadsBucket(env), submissionId.data, fileId.data);
 });
+export const loader = (args: LoaderFunctionArgs) => answerAsDownload(() => download(args));
+export const action = refuseDownloadMethod;

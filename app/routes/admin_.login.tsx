@@ -10,6 +10,8 @@ import {
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { CaptchaWidget } from "~/components/captcha-widget";
+import { en } from "~/lib/i18n/messages/en";
+import type { PageTexts } from "~/lib/i18n/messages/types";
 import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { readAdminForm } from "~/lib/admin/input.server";
@@ -19,6 +21,7 @@ import { ERRORS } from "~/lib/http/errors";
 import { pageMeta } from "~/lib/http/meta";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { waitOf } from "~/lib/text/count";
 
 // Public by nature: the one admin page without a session. Light on purpose (no client library, one
 // field), since it must score 100 in Lighthouse. Indexable, because Lighthouse's SEO audit fails noindex.
@@ -65,7 +68,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   requireSameOrigin(request);
   const form = await readAdminForm(request, SignInFormSchema);
   const env = context.cloudflare.env;
-  const result = await signIn(request, context, form.password, form[TOKEN_FIELD] || null);
+  const result = await signIn(request, context, form.password, form[TOKEN_FIELD] || null, context.now());
   if (result.ok) {
     await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
     return redirect(safeNext(form.next), { status: 303, headers: { "Set-Cookie": result.cookie } });
@@ -74,11 +77,16 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   if ("retryAfterSeconds" in result) headers.set("Retry-After", String(result.retryAfterSeconds));
   // What the browser needs to render the check: the public sitekey and the action, never a secret.
   const { siteKey, scriptUrl } = context.settings.turnstile;
-  const captcha = "captcha" in result && result.captcha ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION } : null;
-  return json({ code: result.code, captcha }, { status: ERRORS[result.code].status, headers });
+  // The console speaks English; the widget's words come with the answer, so the page ships no catalogue.
+  const captcha =
+    "captcha" in result && result.captcha
+      ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION, texts: en.page.captcha, language: "en" }
+      : null;
+  const retryAfterSeconds = "retryAfterSeconds" in result ? result.retryAfterSeconds : null;
+  return json({ code: result.code, captcha, retryAfterSeconds }, { status: ERRORS[result.code].status, headers });
 });
 
-type Captcha = { siteKey: string; scriptUrl: string; action: string };
+type Captcha = { siteKey: string; scriptUrl: string; action: string; texts: PageTexts["captcha"]; language: string };
 
 /**
  * The forms' own Turnstile widget, fetched only when a check is asked for, so the sign-in page stays
@@ -154,7 +162,9 @@ export default function AdminLogin() {
           <input type="hidden" name="next" value={next} />
           {result ? (
             <p className="notice error" role="alert" id="login-error">
-              {ERRORS[result.code].message}
+              {result.retryAfterSeconds !== null
+                ? `Too many sign-in attempts from here. Try again in ${waitOf(result.retryAfterSeconds)}.`
+                : ERRORS[result.code].message}
             </p>
           ) : null}
           <div className="field">

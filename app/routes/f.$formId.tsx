@@ -12,9 +12,16 @@ import { CaptchaWidget, type CaptchaStatus } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
 import { FormField } from "~/components/form-field";
 import { catalogSettings, findForm } from "~/lib/forms/live.server";
+import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
+import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers.server";
+import { allowedOriginsFor } from "~/lib/settings/forms.server";
 import { acceptSubmission } from "~/lib/submit/accept.server";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/http/errors";
+import { errorText, pageLanguage, refusalPage } from "~/lib/i18n/catalogue.server";
+import { chooseLanguage, type Lang } from "~/lib/i18n/languages";
+import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
+import type { FormDef } from "~/forms/schema";
 import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
 import { signFormStamp } from "~/lib/submit/form-stamp.server";
 import { pageMeta } from "~/lib/http/meta";
@@ -25,14 +32,28 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(
 
 // Refusals carry their code and, for 429, Retry-After and RateLimit; Remix drops action headers
 // unless the route passes them on.
-export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) =>
-  actionHeaders.has(ERROR_CODE_HEADER) ? actionHeaders : loaderHeaders;
+// A framed page's refused post keeps the loader's frame-ancestors, so it stays in its frame.
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  if (!actionHeaders.has(ERROR_CODE_HEADER)) return loaderHeaders;
+  const framed = loaderHeaders.get(FRAME_ANCESTORS_HEADER);
+  const headers = new Headers(actionHeaders);
+  if (framed) headers.set(FRAME_ANCESTORS_HEADER, framed);
+  return headers;
+};
 
-export async function loader({ params, context }: LoaderFunctionArgs) {
+/** The language of this visit, of those the form offers (?lang=, then Accept-Language). */
+function languageFor(form: FormDef, request: Request) {
+  return chooseLanguage(languagesOf(form), request);
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const found = await findForm(context, params.formId);
   if (!found.ok) throw refusal(found.code);
-  if (found.live.archived) throw refusal("form_archived");
-  const form = found.live.form;
+  const lang = languageFor(found.live.form, request);
+  if (found.live.archived) throw refusal("form_archived", refusalPage("form_archived", lang));
+  const form = localizeForm(found.live.form, lang);
+  const allowed = allowedOriginsFor(form, catalogSettings(context.settings, found.catalog).forms);
+  const view = embedViewOf(request, allowed);
   const { turnstile, forms } = context.settings;
   const secret = forms.signingSecret;
   const { id, title, description, fields } = form;
@@ -41,6 +62,10 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   return json(
     {
       form: { id, title, description, fields },
+      // One language's texts, not the catalogues: the page ships only what it shows (ADR 075).
+      i18n: pageLanguage(lang),
+      embed: view.embed,
+      embedParent: view.parent,
       siteKey: turnstile.siteKey,
       scriptUrl: turnstile.scriptUrl,
       // Without the secret there is no stamp, and the action refuses the post (fail closed).
@@ -48,7 +73,7 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
       sid,
     },
     // The stamp and submission id are per visit: a shared cache must never hand them to someone else.
-    { headers: { "Cache-Control": "private, no-store" } },
+    { headers: embedHeaders(view, allowed, new Headers({ "Cache-Control": "private, no-store", Vary: "Accept-Language" })) },
   );
 }
 
@@ -58,19 +83,34 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (found.live.archived) throw refusal("form_archived");
   const { live, catalog } = found;
   const form = live.form;
-  if (request.method !== "POST") return refuse("method_not_allowed", new Headers({ Allow: "GET, POST" }));
+  const lang = languageFor(form, request);
+  if (request.method !== "POST") return refuse("method_not_allowed", lang, new Headers({ Allow: "GET, POST" }));
   const { env, ctx } = context.cloudflare;
   const { mailer, now } = context;
   const settings = catalogSettings(context.settings, catalog);
-  const result = await acceptSubmission({ request, form, formVersion: live.version, env, settings, ctx, mailer, now, channel: "page" });
-  if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}`, 303);
+  const result = await acceptSubmission({
+    request,
+    form,
+    formVersion: live.version,
+    env,
+    settings,
+    ctx,
+    mailer,
+    now,
+    channel: "page",
+    lang,
+  });
+  // The thank-you page speaks the language the submission was made in (kept with it); framed, it stays framed.
+  const view = embedViewOf(request, allowedOriginsFor(form, settings.forms));
+  if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}${embedQuery(view)}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
-  return refuse(result.code, headers, result.fieldErrors, result.values, result.keep);
+  return refuse(result.code, lang, headers, result.fieldErrors, result.values, result.keep);
 }
 
 function refuse(
   code: ErrorCode,
+  lang: Lang,
   headers: Headers,
   fieldErrors: Record<string, string> = {},
   values: Record<string, string> = {},
@@ -79,21 +119,13 @@ function refuse(
   headers.set(ERROR_CODE_HEADER, code);
   headers.set("Cache-Control", "no-store");
   // The message and the captcha flag come with the answer, so the page ships no catalogue.
-  const message = code === "validation_failed" ? null : ERRORS[code].message;
+  const message = code === "validation_failed" ? null : errorText(code, lang);
   return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
 }
 
-/** What Send is waiting for, by the captcha's state; "ready" shows only once a token is in hand. */
-const SUBMIT_HINT: Record<CaptchaStatus, string> = {
-  loading: "The form can be sent once the captcha check is complete.",
-  ready: "Ready to send.",
-  expired: "Send is available again once the check has refreshed.",
-  error: "Send is available once the captcha check above succeeds.",
-  blocked: "Send is available once the captcha above can load.",
-};
-
 export default function FormPage() {
-  const { form, siteKey, scriptUrl, stamp, sid } = useLoaderData<typeof loader>();
+  const { form, i18n, siteKey, scriptUrl, stamp, sid } = useLoaderData<typeof loader>();
+  const { page } = i18n;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const [token, setToken] = useState<string | null>(null);
@@ -119,7 +151,14 @@ export default function FormPage() {
     <>
       <h1>{form.title}</h1>
       <p className="lead">{form.description}</p>
-      {result ? <ErrorSummary fields={form.fields} errors={errors} message={message} /> : null}
+      {result ? (
+        <ErrorSummary
+          fields={form.fields}
+          errors={errors}
+          message={message}
+          titles={{ problem: page.summaryProblem, notSent: page.summaryNotSent }}
+        />
+      ) : null}
       <Form
         method="post"
         encType={form.fields.some((field) => field.type === "file") ? "multipart/form-data" : undefined}
@@ -127,13 +166,13 @@ export default function FormPage() {
         aria-describedby={result?.captcha ? "summary-title" : undefined}
       >
         {form.fields.map((field) => (
-          <FormField key={field.name} field={field} value={result?.values[field.name] ?? ""} error={errors[field.name]} />
+          <FormField key={field.name} field={field} value={result?.values[field.name] ?? ""} error={errors[field.name]} texts={i18n} />
         ))}
         <input type="hidden" name={STAMP_FIELD} value={keptStamp} readOnly />
         <input type="hidden" name={SUBMISSION_ID_FIELD} value={keptSid} readOnly />
         {/* The trap: invisible and out of the tab order, so only a bot fills it in. */}
         <div className="hp" aria-hidden="true">
-          <label htmlFor={HONEYPOT_FIELD}>Leave this field empty</label>
+          <label htmlFor={HONEYPOT_FIELD}>{page.honeypot}</label>
           <input type="text" id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
         <CaptchaWidget
@@ -143,15 +182,17 @@ export default function FormPage() {
           resetKey={resetKey}
           onTokenChange={setToken}
           onStatusChange={setCaptcha}
+          texts={page.captcha}
+          language={i18n.lang}
         />
         <div className="send">
           <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
-            {submitting ? "Sending…" : "Send"}
+            {submitting ? page.sending : page.send}
           </button>
           {/* One line whatever the state: a line appearing later would shift the layout (Lighthouse's
               CLS), so before hydration it shows the waiting text, which is also true without JS. */}
           <p id="submit-hint" className="submit-hint" data-state={hydrated ? (token ? "ready" : captcha) : "loading"} aria-live="polite">
-            {submitting ? "Sending your form…" : hydrated && token ? "Ready to send." : SUBMIT_HINT[hydrated ? captcha : "loading"]}
+            {submitting ? page.sendingHint : hydrated && token ? page.submitHint.ready : page.submitHint[hydrated ? captcha : "loading"]}
           </p>
         </div>
       </Form>

@@ -1,28 +1,57 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { findForm } from "~/lib/forms/live.server";
+import { catalogSettings, findForm } from "~/lib/forms/live.server";
+import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
+import { allowedOriginsFor } from "~/lib/settings/forms.server";
 import { pageMeta } from "~/lib/http/meta";
 import { refusal } from "~/lib/http/responses.server";
 import { getSubmission } from "~/lib/storage/submissions.server";
+import { messagesOf, pageLanguage, refusalPage } from "~/lib/i18n/catalogue.server";
+import { chooseLanguage, isLang } from "~/lib/i18n/languages";
+import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
+import { fill } from "~/lib/text/fill";
 
 // No robots noindex: the page is only reachable through its unguessable, never-linked URL (and
 // Referrer-Policy keeps that URL from leaking), and the Lighthouse target (docs/performance.md) asks
 // for an SEO score of 100 here.
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  pageMeta("Received", data ? `What you sent through "${data.title}" was received.` : "Submission received.");
+  data ? pageMeta(data.thanks.title, fill(data.thanks.description, { title: data.title })) : pageMeta("Received", "Submission received.");
 
-// The Get of Post/Redirect/Get: a reload shows the same page and never re-sends the form.
-export async function loader({ params, context }: LoaderFunctionArgs) {
+// The Get of Post/Redirect/Get: a reload shows the same page and never re-sends the form. It speaks the
+// language the submission was made in, unless ?lang= asks for another the form offers.
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const found = await findForm(context, params.formId);
   if (!found.ok) throw refusal(found.code);
-  const form = found.live.form;
-  const submission = await getSubmission(context.cloudflare.env.DB, form.id, params.submissionId ?? "");
-  if (!submission) throw refusal("not_found");
-  return { title: form.title, formId: form.id, message: form.successMessage, reference: submission.id };
+  const offered = languagesOf(found.live.form);
+  const submission = await getSubmission(context.cloudflare.env.DB, found.live.form.id, params.submissionId ?? "");
+  const kept = submission && isLang(submission.lang) && offered.includes(submission.lang) ? submission.lang : offered[0]!;
+  const lang = new URL(request.url).searchParams.has("lang") ? chooseLanguage(offered, request) : kept;
+  if (!submission) throw refusal("not_found", refusalPage("not_found", lang));
+  const form = localizeForm(found.live.form, lang);
+  const allowed = allowedOriginsFor(form, catalogSettings(context.settings, found.catalog).forms);
+  const view = embedViewOf(request, allowed);
+  return json(
+    {
+      title: form.title,
+      formId: form.id,
+      message: form.successMessage,
+      reference: submission.id,
+      i18n: pageLanguage(lang),
+      thanks: messagesOf(lang).thanks,
+      embed: view.embed,
+      embedParent: view.parent,
+      embedQuery: embedQuery(view),
+    },
+    { headers: embedHeaders(view, allowed) },
+  );
 }
 
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export default function Thanks() {
-  const { title, formId, message, reference } = useLoaderData<typeof loader>();
+  const { title, formId, message, reference, i18n, thanks, embed, embedQuery } = useLoaderData<typeof loader>();
+  // Another submission starts in the same language, framed when this page is.
+  const again = `/f/${formId}${embedQuery || "?"}${embedQuery ? "&" : ""}lang=${i18n.lang}`;
   return (
     <>
       <div className="done-mark" aria-hidden="true">
@@ -32,22 +61,22 @@ export default function Thanks() {
       </div>
       {/* The thanks are the owner's own words (the form's successMessage, which usually starts with
           them); the heading only says what happened, so the page never says it twice. */}
-      <h1>Received</h1>
+      <h1>{thanks.title}</h1>
       <p className="lead">{message}</p>
-      <h2>What happens next</h2>
+      <h2>{thanks.next}</h2>
       <ol className="steps">
-        <li>What you sent through “{title}” passed the human check and is stored safely.</li>
-        <li>It is being handed to the people who look after this form now; if their system is busy, Gatepost keeps trying for you.</li>
-        <li>There is nothing more to do: no need to send it again.</li>
+        <li>{fill(thanks.stepStored, { title })}</li>
+        <li>{thanks.stepHandedOver}</li>
+        <li>{thanks.stepDone}</li>
       </ol>
       <div className="reference-box">
-        <span>Your reference</span>
+        <span>{thanks.reference}</span>
         <span className="reference">{reference}</span>
       </div>
-      <p className="small">Keep the reference if you need to ask about what you sent.</p>
+      <p className="small">{thanks.keepReference}</p>
       <p className="links">
-        <Link to={`/f/${formId}`}>Send another</Link>
-        <Link to="/">All forms</Link>
+        <Link to={again}>{thanks.another}</Link>
+        {embed ? null : <Link to="/">{thanks.allForms}</Link>}
       </p>
     </>
   );

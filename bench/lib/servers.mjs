@@ -37,13 +37,14 @@ export function tracked(stop) {
 }
 
 /**
- * Starts `app` in `runtime` with `bindings` as vars, on a fresh D1 (state folder `name`). With
+ * Starts `app` in `runtime` with `bindings` as vars, on a fresh D1 (state folder `name`), or on the
+ * state folder `reuseState` as it is (migrated; a seeded database, measure/scale.mjs). With
  * `inspect`, workerd's inspector listens on a port of its own (Miniflare only; for lib/profile.mjs).
  * Resolves to { name, runtime, url, port, pgid, persistTo, config, stop, cpuMs, memoryKiB, resetPeak } and, under wrangler
  * dev, tick() (runs the cron) and output(); under Miniflare with `inspect`, inspectorPort and bundleFile.
  */
-export async function startServer(runtime, app, { bindings = {}, name, inspect = false }) {
-  const persistTo = freshState(`${name}-${runtime}`);
+export async function startServer(runtime, app, { bindings = {}, name, inspect = false, reuseState = null }) {
+  const persistTo = reuseState ?? freshState(`${name}-${runtime}`);
   applyLocalMigrations({ persistTo, config: app.config });
   const port = await freePort();
   let server;

@@ -1,12 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error - plain ESM helper
-import { freePort } from "../../scripts/process-group.mjs";
 import { matchesDoc, readBlocks } from "./doc-snippets";
+import { copyWorkingTree, removeScratch, startInScratch, type ScratchStart } from "./scratch-start";
 
 // Adding a form is adding one file (docs/forms.md), checked as a new user would meet it: in a scratch
 // copy of the repository, add docs/forms.md's example form as one new file, build once, run
@@ -14,114 +12,43 @@ import { matchesDoc, readBlocks } from "./doc-snippets";
 // sink after a failed first attempt (the Worker's scheduled run retries it). Nothing else is edited:
 // no registry, list, test or script.
 
-const ROOT = path.resolve(__dirname, "../..");
 const FORMS_DOC = new URL("../../docs/forms.md", import.meta.url);
 const LIMIT_MS = 420_000;
 /** One start of the scratch copy: a build and wrangler, on a machine shared with the rest of the layer. */
 const STARTUP_MS = 150_000;
 
+let started: ScratchStart;
 let scratch = "";
-let start: ChildProcess | undefined;
-let output = "";
 
 function blocks() {
   return readBlocks(FORMS_DOC);
 }
 
-/** The end of the scratch start's full log (wrangler's own output), so a failed start says why. */
-function logTail(): string {
-  const file = path.join(scratch, ".wrangler/logs/npm-start.log");
-  if (!existsSync(file)) return "";
-  return `\n--- last lines of ${file} ---\n${readFileSync(file, "utf8").split("\n").slice(-60).join("\n")}`;
-}
-
-/** Starts `npm run start:offline` in the scratch copy on a port free at this moment. */
-async function startScratch(): Promise<void> {
-  output = "";
-  const port = await freePort();
-  start = spawn(process.execPath, ["scripts/start.mjs", "--offline"], {
-    cwd: scratch,
-    detached: true,
-    // Playwright-free: this test posts like a backend would. No fill-time trap for API posts.
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ADMIN_PASSWORD: "scratch admin password" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  start.stdout?.on("data", (chunk) => (output += chunk));
-  start.stderr?.on("data", (chunk) => (output += chunk));
-  await waitForOutput(/Stop +Ctrl-C/, STARTUP_MS);
-}
-
 /** Resolves once `pattern` appears in npm start's output (or rejects after `ms`). */
-async function waitForOutput(pattern: RegExp, ms: number): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const match = pattern.exec(output);
-    if (match) return match;
-    if (start?.exitCode !== null && start?.exitCode !== undefined) throw new Error(`npm start exited:\n${output}${logTail()}`);
-    if (Date.now() > deadline) throw new Error(`no ${pattern} within ${ms} ms:\n${output}${logTail()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+function waitForOutput(pattern: RegExp, ms: number): Promise<RegExpMatchArray> {
+  return started.waitForOutput(pattern, ms);
 }
 
 beforeAll(async () => {
-  // A copy of the working tree as git sees it (tracked and new files), sharing node_modules.
-  scratch = mkdtempSync(path.join(tmpdir(), "gatepost-add-a-form-"));
-  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" })
-    .split("\0")
-    .filter(Boolean);
-  for (const file of files) {
-    mkdirSync(path.dirname(path.join(scratch, file)), { recursive: true });
-    try {
-      cpSync(path.join(ROOT, file), path.join(scratch, file));
-    } catch {
-      // a file deleted in the working tree but not yet in the index
-    }
-  }
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(scratch, "node_modules"));
-
+  scratch = copyWorkingTree("gatepost-add-a-form-");
   const form = blocks().find((b) => b.lang === "ts" && b.code.includes("defineForm({"));
   if (!form) throw new Error("docs/forms.md has no form definition to add");
   writeFileSync(path.join(scratch, "app/forms/feedback.ts"), `${form.code}\n`);
-
-  // The port is free when picked, but another run on this machine can take it before wrangler binds
-  // it; only that case is started once more, on a new port. Any other failure fails the test.
-  try {
-    await startScratch();
-  } catch (error) {
-    if (!/EADDRINUSE|address already in use/i.test(`${error}`)) throw error;
-    try {
-      process.kill(-start!.pid!, "SIGKILL");
-    } catch {
-      // the first start's group has ended already
-    }
-    await startScratch();
-  }
+  // Playwright-free: this test posts like a backend would. No fill-time trap for API posts.
+  started = await startInScratch(scratch, { ADMIN_PASSWORD: "scratch admin password" }, STARTUP_MS);
 }, LIMIT_MS);
 
 afterAll(async () => {
-  if (start?.pid && start.exitCode === null) {
-    process.kill(-start.pid, "SIGINT");
-    await new Promise((r) => {
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-start!.pid!, "SIGKILL");
-        } catch {
-          // the group already ended
-        }
-        r(null);
-      }, 20_000);
-      start!.once("exit", () => (clearTimeout(timer), r(null)));
-    });
-  }
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  await started?.stop();
+  removeScratch(scratch);
 }, 60_000);
 
 describe("adding a form is one file", () => {
   it("is picked up by npm start, served, accepted and delivered to the local sink, with a retry", async () => {
     const site = (await waitForOutput(/Site +(http:\/\/\S+)/, 1_000))[1];
     const control = (await waitForOutput(/curl -X POST (http:\/\/\S+)\/mode/, 1_000))[1];
-    expect(output).toContain(`${site}/f/feedback`);
-    expect(output).toMatch(/receives .*FEEDBACK_WEBHOOK_URL/);
+    expect(started.output()).toContain(`${site}/f/feedback`);
+    expect(started.output()).toMatch(/receives .*FEEDBACK_WEBHOOK_URL/);
 
     const page = await fetch(`${site}/f/feedback`);
     expect(page.status).toBe(200);
@@ -162,7 +89,7 @@ describe("adding a form is one file", () => {
       });
     }
     expect((await fetch(`${site.origin}/healthz`)).status).toBe(200);
-    expect(start?.exitCode).toBeNull();
+    expect(started.child()?.exitCode).toBeNull();
   });
 
   it("keeps running the cron after the Worker reloads", async () => {
@@ -186,11 +113,11 @@ describe("adding a form is one file", () => {
       .split("\n")[0];
     process.kill(-Number(pid), "SIGKILL");
     const code = await new Promise<number | null>((resolve) => {
-      if (start!.exitCode !== null) resolve(start!.exitCode);
-      else start!.once("exit", (exitCode) => resolve(exitCode));
+      if (started.child()!.exitCode !== null) resolve(started.child()!.exitCode);
+      else started.child()!.once("exit", (exitCode) => resolve(exitCode));
     });
     expect(code).toBe(1);
-    expect(output).toMatch(/wrangler dev stopped unexpectedly .*: the site is down/);
+    expect(started.output()).toMatch(/wrangler dev stopped unexpectedly .*: the site is down/);
   });
 
   it("names only settings that follow the form's convention in its deploy steps", () => {

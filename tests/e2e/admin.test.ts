@@ -94,7 +94,7 @@ describe("operator console in Chromium", () => {
     await page.getByRole("heading", { name: "Submissions" }).waitFor(WAIT);
     await page.getByRole("searchbox", { name: "Search" }).fill(name);
     await page.getByRole("button", { name: "Filter" }).click();
-    await page.getByText("1 submission found.").waitFor(WAIT);
+    await page.getByText("1 submission on this page.").waitFor(WAIT);
     await page.getByRole("link", { name: `Open submission ${reference}` }).click();
     await page.getByRole("heading", { name: "Delivery timeline" }).waitFor(WAIT);
     expect(await page.getByText(name).count()).toBeGreaterThan(0);

@@ -1,7 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error - plain ESM helper shared with npm start
+import { applyLocalMigrations } from "../../scripts/worker-dev.mjs";
 import { appRouteManifest, type ManifestEntry } from "../support/app-routes";
 
 // build/server/index.js does not hold the router: it imports Remix from node_modules, and wrangler
@@ -10,6 +13,8 @@ import { appRouteManifest, type ManifestEntry } from "../support/app-routes";
 // Worker as a deploy does and checks that the router in it carries the patch's caches (ADR 023), and
 // that Remix's RemixServer and react-router-dom's static router keep their routes (ADR 054), without
 // which the router's branch cache never sees the same routes twice in a render.
+// The bundle is then run, as it is, in workerd (Miniflare, with a local D1 migrated by wrangler): the
+// markers say the patched code is there, the render says it works (ADR 055).
 // Here because the Worker imports the build, which this layer has.
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -27,6 +32,7 @@ const CACHE_MARKS = [
 
 let outDir: string;
 let bundle: string;
+let worker: Miniflare | undefined;
 
 /** The Worker as `wrangler deploy` bundles it (its --dry-run writes the bundle and uploads nothing). */
 function bundleWorker(): string {
@@ -61,7 +67,27 @@ beforeAll(() => {
   outDir = mkdtempSync(path.join(ROOT, ".wrangler", "server-bundle-"));
   bundle = bundleWorker();
 }, 180_000);
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+afterAll(async () => {
+  await worker?.dispose();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+/** The bundled Worker, unchanged, in workerd: the bindings a page view needs, the stand-in-free test keys. */
+function startBundledWorker(): Miniflare {
+  const persistTo = path.join(outDir, "state");
+  applyLocalMigrations({ persistTo });
+  const file = readdirSync(outDir).find((name) => name.endsWith(".js"))!;
+  return new Miniflare({
+    modules: [{ type: "ESModule", path: path.join(outDir, file), contents: readFileSync(path.join(outDir, file), "utf8") }],
+    compatibilityDate: "2025-04-01",
+    compatibilityFlags: ["nodejs_compat"],
+    // wrangler's local id for a D1 without database_id is its binding name, under <persist>/v3/d1.
+    d1Databases: { DB: "DB" },
+    d1Persist: path.join(persistTo, "v3", "d1"),
+    r2Buckets: ["UPLOADS"],
+    bindings: { TURNSTILE_SITE_KEY: "1x00000000000000000000AA", TURNSTILE_SECRET_KEY: "1x0000000000000000000000000000000AA" },
+  });
+}
 
 describe("the Worker wrangler deploys", () => {
   it("runs the patched router: every copy of @remix-run/router in it has both caches", () => {
@@ -91,6 +117,22 @@ describe("the Worker wrangler deploys", () => {
       ]);
     }
     for (const { file, text } of staticRouter) expect([file, /\bdataRoutesCache\d*\.get\(routes\d*\)/.test(text)]).toEqual([file, true]);
+  });
+
+  it("renders pages when it runs: every page twice, the second from the kept routes and matches", { timeout: 120_000 }, async () => {
+    worker = startBundledWorker();
+    const pages: Array<[string, string]> = [
+      ["/", "Gatepost"],
+      ["/f/contact", "Contact us"],
+      ["/admin/login", "Operator sign-in"],
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const [page, heading] of pages) {
+        const response = await worker.dispatchFetch(`http://localhost${page}`);
+        const html = await response.text();
+        expect([page, round, response.status, /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1]]).toEqual([page, round, 200, heading]);
+      }
+    }
   });
 
   it("serves the routes the router tests build from app/routes (tests/support/app-routes.ts)", async () => {

@@ -101,12 +101,27 @@ export function describeChat(kind, payload) {
   return { kind, at: new Date().toISOString(), title, text, reference: UUID.exec(text)?.[0] ?? null, payload };
 }
 
+/** One field's value as a person reads it: a file field as each file's name, size and download link. */
+function fieldText(name, value, files) {
+  if (value === null || value === undefined) return "—";
+  if (!Array.isArray(value)) return typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (value.length === 0) return "—";
+  return value
+    .map((file) => {
+      const linked = files.find((f) => f.field === name && f.id === file?.id);
+      const about = `${file?.name ?? "(file)"} (${file?.type ?? "?"}, ${file?.size ?? "?"} bytes)`;
+      return linked?.url ? `${about} ${linked.url}` : about;
+    })
+    .join("\n  ");
+}
+
 /**
  * A verified webhook delivery (the sink's record of it: id, payload, first arrival, signed headers) as
  * a person reads it: the event and form, the submission's fields, and its reference.
  */
 export function describeWebhook({ id, payload, firstAt, duplicates = 0, headers = [] }) {
-  const fields = Object.entries(payload?.submission?.fields ?? {}).map(([name, value]) => `${name}: ${value === null ? "—" : value}`);
+  const files = payload?.submission?.files ?? [];
+  const fields = Object.entries(payload?.submission?.fields ?? {}).map(([name, value]) => `${name}: ${fieldText(name, value, files)}`);
   const reference = typeof payload?.submission?.id === "string" ? payload.submission.id : null;
   const text = [...fields, ...(reference ? ["", `Reference: ${reference}`] : [])].join("\n");
   return {
@@ -124,6 +139,33 @@ export function describeWebhook({ id, payload, firstAt, duplicates = 0, headers 
   };
 }
 
+/** A delivery the sink refused (its record, with the reason), as a person reads it on the page. */
+export function describeRefusal({ at, kind, id, status, reason, form }) {
+  return {
+    kind: "refused",
+    at,
+    title: `${kind} refused with ${status}${form ? ` (form ${form})` : ""}`,
+    headers: [...(id ? [["webhook-id", id]] : []), ["Why", reason]],
+    text: "Gatepost's delivery timeline shows this attempt as failed, and it will try again.",
+    reference: null,
+  };
+}
+
+/**
+ * The text escaped, with each http(s) address made a link, so a download link or the console's link
+ * opens from the page. Only http(s); a trailing ")" or "." belongs to the sentence, not the link.
+ */
+function linkify(text) {
+  let html = "";
+  let at = 0;
+  for (const match of text.matchAll(/\bhttps?:\/\/[^\s<>"']+/g)) {
+    const link = match[0].replace(/[).,;:]+$/, "");
+    html += `${escapeHtml(text.slice(at, match.index))}<a href="${escapeHtml(link)}" rel="noreferrer">${escapeHtml(link)}</a>`;
+    at = match.index + link.length;
+  }
+  return html + escapeHtml(text.slice(at));
+}
+
 /** The sink's page: every webhook and message, newest first, escaped (it shows what strangers typed), readable on a phone. */
 export function renderMessagesPage(messages) {
   const items = [...messages]
@@ -131,10 +173,10 @@ export function renderMessagesPage(messages) {
     .sort((a, b) => b.message.at.localeCompare(a.message.at) || b.order - a.order)
     .map(({ message: m }) => {
       const headers = (m.headers ?? []).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join("");
-      return `<article><h2><span class="kind">${escapeHtml(m.kind)}</span> ${escapeHtml(m.title)}</h2><p class="at">${escapeHtml(m.at)}</p>${headers ? `<dl>${headers}</dl>` : ""}<pre>${escapeHtml(m.text)}</pre></article>`;
+      return `<article><h2><span class="kind">${escapeHtml(m.kind)}</span> ${escapeHtml(m.title)}</h2><p class="at">${escapeHtml(m.at)}</p>${headers ? `<dl>${headers}</dl>` : ""}<pre>${linkify(m.text)}</pre></article>`;
     })
     .join("\n");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="5"><title>Gatepost local sink</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="5"><link rel="icon" href="data:,"><title>Gatepost local sink</title>
 <style>body{font:15px/1.45 system-ui,sans-serif;max-width:48rem;margin:1rem auto;padding:0 1rem}h1{font-size:1.4rem}h2{font-size:1.1rem}article{border:1px solid #ccc;border-radius:6px;padding:.5rem .75rem;margin:1rem 0}h2,dd,pre,p{overflow-wrap:anywhere}.kind{font-size:.75rem;text-transform:uppercase;background:#eee;padding:.1rem .4rem;border-radius:4px}.at{color:#555;margin:0}dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem 1rem}dt{font-weight:600}dd{margin:0}pre{white-space:pre-wrap;font:inherit}</style></head>
 <body><h1>Messages Gatepost would have sent</h1><p>Webhooks, e-mails, Slack and Discord messages from <code>npm start</code>, newest first. Nothing here left this machine. This page reloads every 5 s.</p>
 ${items || "<p>Nothing yet: send a form.</p>"}</body></html>`;

@@ -96,6 +96,8 @@
     var id = "cf-standin-" + ++seq;
     var box = document.createElement("div");
     box.setAttribute("data-standin-widget", id);
+    // The language the page asked the widget to speak, for tests to read (the real widget localises itself).
+    box.setAttribute("data-language", String(params.language || "auto"));
     box.setAttribute("role", "group");
     box.setAttribute("aria-label", "Turnstile (local stand-in)");
     box.style.cssText =

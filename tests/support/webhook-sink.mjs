@@ -6,12 +6,17 @@
 // - captureEmail(raw) (and POST /email) keeps an e-mail the Worker's simulated send_email wrote;
 // - GET / is a small HTML page listing every webhook and message, newest first (it fits a phone);
 //   GET /messages is the e-mail, Slack and Discord messages as JSON (webhooks: the control port's /state).
+// - POST /console-secrets {form, secrets} learns the secrets the console made for a form (the local Worker
+//   tells it, ADR 066), kept in `stateFile` when given so they survive a restart; a delivery is verified
+//   with the sink's own secret or any of them;
+// - a delivery it refuses (bad signature, not JSON) is listed on the page with the reason.
 // It can play a broken receiver: down (connection refused), http500, slow, reset (TCP reset), http429
 // (with Retry-After) and http404 (a deleted Slack/Discord webhook). A second loopback port takes
 // control calls, so tests inside workerd can flip modes over HTTP.
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
-import { describeEmail, describeChat, describeWebhook, renderMessagesPage } from "./sink-messages.mjs";
+import { describeEmail, describeChat, describeRefusal, describeWebhook, renderMessagesPage } from "./sink-messages.mjs";
 
 export const SINK_MODES = ["normal", "down", "http500", "slow", "reset", "http429", "http404"];
 
@@ -38,7 +43,18 @@ export function startLocalSink(options) {
   return startWebhookSink(options);
 }
 
-export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, log = false } = {}) {
+/** The console's secrets kept in `stateFile` ({ consoleSecrets: { form: "whsec_…" } }); none when absent or unreadable. */
+function readConsoleSecrets(stateFile) {
+  if (!stateFile) return new Map();
+  try {
+    const kept = JSON.parse(readFileSync(stateFile, "utf8")).consoleSecrets ?? {};
+    return new Map(Object.entries(kept).filter(([, value]) => typeof value === "string"));
+  } catch {
+    return new Map();
+  }
+}
+
+export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, log = false, stateFile = null } = {}) {
   if (!secret) throw new Error("startWebhookSink needs the whsec_ secret(s) to verify with");
   const state = {
     mode: "normal",
@@ -50,6 +66,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     messages: [],
     // More secrets to accept beside `secret`, set over the control port (a test of secrets made in the console).
     extraSecrets: "",
+    // The secrets the console made, per form, as the local Worker told them (POST /console-secrets).
+    consoleSecrets: readConsoleSecrets(stateFile),
+    // Deliveries refused, for the page: what a person needs to fix them.
+    refused: [],
   };
   const print = (line) => log && console.log(`[webhook sink] ${line}`);
 
@@ -69,7 +89,17 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     const path = new URL(req.url ?? "/", "http://sink").pathname;
     if (req.method === "GET" && path === "/") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-      return res.end(renderMessagesPage([...state.messages, ...[...state.unique.values()].map(describeWebhook)]));
+      return res.end(renderMessagesPage([...state.messages, ...[...state.unique.values()].map(describeWebhook), ...state.refused]));
+    }
+    if (req.method === "POST" && path === "/console-secrets") {
+      try {
+        learnConsoleSecrets(JSON.parse(body));
+        res.writeHead(200, { "content-type": "text/plain" });
+        return res.end("kept");
+      } catch (error) {
+        res.writeHead(400, { "content-type": "text/plain" });
+        return res.end(`not kept: ${error.message}`);
+      }
     }
     if (req.method === "GET" && path === "/messages") {
       res.writeHead(200, { "content-type": "application/json" });
@@ -129,15 +159,26 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       } catch {
         // not JSON: refused below, as Slack and Discord refuse it
       }
-      if (!payload) return answer(res, record, 400, "rejected", "invalid_payload");
+      if (!payload) {
+        refuse(record, 400, "the body is not JSON, as Slack and Discord refuse it");
+        return answer(res, record, 400, "rejected", "invalid_payload");
+      }
       const message = describeChat(kind, payload);
       record.reference = message.reference;
       keep(message);
       return answer(res, record, kind === "discord" ? 204 : 200, "accepted", kind === "discord" ? "" : "ok");
     }
-    record.signatureValid = Boolean(id) && verifyDelivery(`${secret} ${state.extraSecrets}`, body, req.headers);
+    record.signatureValid = Boolean(id) && verifyDelivery(knownSecrets(), body, req.headers);
     if (!record.signatureValid) {
       print(`✖ ${id || "(no webhook-id)"} signature did NOT check out: refused with 401`);
+      refuse(
+        record,
+        401,
+        id
+          ? "the signature does not verify with the sink's secret (printed at start) or any secret made in the console; a secret set in the environment must be the sink's"
+          : "no webhook-id header: not a Standard Webhooks delivery",
+        formOf(body),
+      );
       return answer(res, record, 401, "rejected", "invalid signature");
     }
     const seen = state.unique.get(id);
@@ -157,6 +198,35 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     if (log) print(`  fields: ${JSON.stringify(payload?.submission?.fields ?? {})}`);
     answer(res, record, 200, "accepted", "ok");
   });
+
+  /** Every secret a delivery may be signed with: the sink's, the control port's extras, the console's. */
+  function knownSecrets() {
+    return [secret, state.extraSecrets, ...state.consoleSecrets.values()].join(" ");
+  }
+
+  /** Keeps what the console made for one form ("" forgets it), and writes them to `stateFile`. */
+  function learnConsoleSecrets({ form, secrets }) {
+    if (typeof form !== "string" || typeof secrets !== "string") throw new Error("expected { form, secrets }");
+    if (secrets.trim() === "") state.consoleSecrets.delete(form);
+    else state.consoleSecrets.set(form, secrets.trim());
+    print(`learnt the console's signing secret(s) for form ${form}`);
+    if (stateFile) writeFileSync(stateFile, JSON.stringify({ consoleSecrets: Object.fromEntries(state.consoleSecrets) }, null, 2));
+  }
+
+  /** Lists a refused delivery on the page, with the reason. */
+  function refuse(record, status, reason, form = null) {
+    state.refused.push(describeRefusal({ ...record, status, reason, form }));
+  }
+
+  /** The form a webhook body names, for the page; null when it names none. */
+  function formOf(body) {
+    try {
+      const form = JSON.parse(body)?.form;
+      return typeof form === "string" ? form : null;
+    } catch {
+      return null;
+    }
+  }
 
   /** The Standard Webhooks headers of a delivery, for its entry on the page. */
   function signedHeaders(headers) {
@@ -234,7 +304,13 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
   const controlPort = await new Promise((resolve) => control.listen(0, host, () => resolve(control.address().port)));
 
   function snapshot() {
-    return { mode: state.mode, requests: state.requests, unique: [...state.unique.values()], messages: state.messages };
+    return {
+      mode: state.mode,
+      requests: state.requests,
+      unique: [...state.unique.values()],
+      messages: state.messages,
+      refused: state.refused,
+    };
   }
 
   async function reset() {
@@ -242,7 +318,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     state.requests = [];
     state.unique = new Map();
     state.messages = [];
+    state.refused = [];
     state.extraSecrets = "";
+    // Only in memory: a test's reset starts clean, and `npm start` never resets.
+    state.consoleSecrets = new Map();
   }
 
   const origin = `http://${host}:${boundPort}`;

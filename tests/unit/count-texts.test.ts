@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { StaticRouter } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 import { AuditSentence } from "~/components/admin/audit-sentence";
-import { countOf } from "~/lib/text/count";
+import { countOf, waitOf } from "~/lib/text/count";
 
 // Every count in a sentence takes the noun form English uses for it ("1 delivery", "5 deliveries"), and
 // so does what goes with it ("its delivery log", "their delivery logs"): no "5 deliverys".
@@ -49,5 +49,17 @@ describe("audit sentences", () => {
     ["export", { rows: 1, format: "csv" }, "Exported 1 submission of contact as CSV."],
   ])("%s %j reads %j", (action, detail, text) => {
     expect(sentence(action, detail)).toContain(text);
+  });
+});
+
+describe("waitOf", () => {
+  it("says a wait never shorter than the seconds given, as Retry-After counts them", () => {
+    expect(waitOf(1)).toBe("1 second");
+    expect(waitOf(45)).toBe("45 seconds");
+    expect(waitOf(60)).toBe("1 minute");
+    expect(waitOf(61)).toBe("2 minutes");
+    expect(waitOf(450)).toBe("8 minutes");
+    expect(waitOf(900)).toBe("15 minutes");
+    expect(waitOf(0)).toBe("1 second");
   });
 });

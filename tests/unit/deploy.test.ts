@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error - plain ESM module run by `npm run deploy`
-import { checkAnswers, planDeploy, readConfig, runDeploy } from "../../scripts/deploy-plan.mjs";
+import { checkAnswers, GENERATED_SECRETS, planDeploy, readConfig, runDeploy } from "../../scripts/deploy-plan.mjs";
 
 // `npm run deploy`'s decisions against an account held in memory: what exists, what it creates,
 // which secrets it stores, and that a second run creates nothing and changes no secret. The real
@@ -185,5 +185,15 @@ describe("npm run deploy", () => {
       "TURNSTILE_SECRET_KEY is one of Cloudflare's dummy test keys",
     ]);
     expect(checkAnswers(ANSWERS)).toEqual([]);
+  });
+});
+
+describe("docs/deploy.md", () => {
+  it("names every secret npm run deploy generates, in the line that says what it generates", () => {
+    const doc = readFileSync(new URL("../../docs/deploy.md", import.meta.url), "utf8");
+    const line = doc.split("\n").find((l) => l.startsWith("- generates "));
+    expect(line).toBeDefined();
+    const named = [...line!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]);
+    expect(named.sort()).toEqual([...GENERATED_SECRETS].sort());
   });
 });

@@ -1,4 +1,6 @@
 import { Validator } from "@cfworker/json-schema";
+import { Ajv2020 } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { checkFormDef } from "~/forms/check";
 import { contactForm } from "~/forms/contact";
@@ -6,9 +8,10 @@ import { newsletterForm } from "~/forms/newsletter";
 import type { FormDef } from "~/forms/schema";
 import { formJsonSchema } from "~/lib/forms/json-schema";
 import { validateFields } from "~/lib/submit/validation";
+import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
 
 // /f/:id/schema.json: what validation guarantees, as JSON Schema 2020-12 a receiver's validator can
-// check (here @cfworker/json-schema, the one docs/webhooks.md shows).
+// check (here @cfworker/json-schema, the one docs/webhooks.md shows, and Ajv in strict mode).
 
 const ORIGIN = "https://forms.example.org";
 
@@ -45,13 +48,11 @@ describe("a form as JSON Schema 2020-12", () => {
     const schema = formJsonSchema(contactForm, "code-0123456789ab", ORIGIN);
     expect(schema).toMatchObject({
       $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "https://forms.example.org/f/contact/schema.json",
+      $id: "https://forms.example.org/f/contact/schema.json?version=code-0123456789ab",
       title: "Contact us",
       type: "object",
       required: ["name", "email", "message"],
       additionalProperties: false,
-      "x-gatepost-form": "contact",
-      "x-gatepost-version": "code-0123456789ab",
     });
     expect((schema.properties as Record<string, unknown>).email).toEqual({
       title: "E-mail address",
@@ -59,7 +60,7 @@ describe("a form as JSON Schema 2020-12", () => {
       type: "string",
       minLength: 1,
       maxLength: 254,
-      format: "email",
+      pattern: EMAIL_ADDRESS.source,
     });
   });
 
@@ -67,7 +68,8 @@ describe("a form as JSON Schema 2020-12", () => {
     const properties = formJsonSchema(SURVEY, "4", ORIGIN).properties as Record<string, Record<string, unknown>>;
     expect(properties.age).toMatchObject({ type: "number", minimum: 18, maximum: 120 });
     expect(properties.colour).toMatchObject({ type: ["string", "null"], enum: ["red", "blue", null] });
-    expect(properties.site).toMatchObject({ type: ["string", "null"], format: "uri", maxLength: 2048 });
+    expect(properties.site).toMatchObject({ type: ["string", "null"], pattern: WEB_ADDRESS.source, maxLength: 2048 });
+    expect(properties.site).not.toHaveProperty("format");
     expect(properties.code).toMatchObject({ pattern: "^(?:[A-Z]{2}[0-9]{4})$", maxLength: 500 });
     expect(properties.agree).toMatchObject({ type: "boolean", const: true });
     expect(properties.news).toEqual({ title: "News", description: "Optional.", type: "boolean" });
@@ -112,5 +114,51 @@ describe("a form as JSON Schema 2020-12", () => {
     expect(survey.validate(stored.values).valid).toBe(true);
     expect(survey.validate({ ...stored.values, code: "xAB1234" }).valid).toBe(false);
     expect(survey.validate({ ...stored.values, age: 12 }).valid).toBe(false);
+  });
+
+  it("agrees with the server under the validator the docs show and under Ajv in strict mode", () => {
+    const form: FormDef = {
+      ...SURVEY,
+      fields: [
+        { name: "email", type: "email", label: "E-mail", hint: "Yours.", required: true },
+        { name: "work", type: "email", label: "Work e-mail", hint: "At work.", pattern: ".*@example\\.org" },
+        { name: "site", type: "url", label: "Site", hint: "Yours." },
+        { name: "age", type: "number", label: "Age", hint: "In years.", min: 18 },
+        { name: "cv", type: "file", label: "CV", hint: "PDF.", accept: ["application/pdf"] },
+      ],
+    };
+    const schema = formJsonSchema(form, "3", ORIGIN);
+    // strict: unknown keywords, formats and union types refused, as a careful receiver configures Ajv.
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats(ajv);
+    const ajvCheck = ajv.compile(schema);
+    const cfworker = new Validator(schema as never, "2020-12");
+    const accepted = [
+      { email: "zoë@example.org", work: "björn@example.org", site: "https://exämple.org/ü?q=ß", age: "40" },
+      { email: "ada@example.org", work: "", site: "HTTP://localhost:8788/x", age: "" },
+      { email: "用户@例子.广告", work: "a.b+c@example.org", site: "https:example.org", age: "18" },
+    ];
+    for (const input of accepted) {
+      const stored = validateFields(form, input);
+      if (!stored.ok) throw new Error(`${JSON.stringify(input)}: ${JSON.stringify(stored.errors)}`);
+      const fields = { ...stored.values, cv: [] };
+      expect([input.email, ajvCheck(fields), ajvCheck.errors]).toEqual([input.email, true, null]);
+      expect([input.email, cfworker.validate(fields).valid]).toEqual([input.email, true]);
+    }
+    // What validation refuses, the schema refuses too.
+    const refused = [
+      { email: "zoë example.org" },
+      { email: "zoë@example.org", work: "zoë@example.net" },
+      { email: "a@b" },
+      { email: "a@example.org", site: "ftp://example.org" },
+      { email: "a@example.org", site: "https://exa mple.org" },
+      { email: "a@example.org", site: "https://example.org/\u0001" },
+    ];
+    for (const input of refused) {
+      expect(validateFields(form, input).ok, JSON.stringify(input)).toBe(false);
+      const fields: Record<string, unknown> = { work: null, site: null, age: null, cv: [], ...input };
+      expect([input, ajvCheck(fields)]).toEqual([input, false]);
+      expect([input, cfworker.validate(fields).valid]).toEqual([input, false]);
+    }
   });
 });

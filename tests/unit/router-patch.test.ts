@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { appRouteManifest, dataRouteTree, fullPattern, serverRouteTree } from "../support/app-routes";
 import {
   PUBLISHED_SHA256,
+  ROUTER_BUILDS as BUILDS,
   installedRouterText,
   loadRouter,
   publishedRouterTexts,
@@ -12,15 +13,15 @@ import {
   type RouterModule,
 } from "../support/router-copies";
 
-// Route matching with the backported caches (patches/@remix-run+router+1.23.3.patch, ADR 023) answers
-// exactly as the published router does: every route of the app and edge paths, repeated so the caches
+// Route matching with the backported caches (patches/@remix-run+router+1.23.4.patch, ADR 023) answers
+// exactly as the published router does, in both builds (router.js, ESM; router.cjs.js, CommonJS, which
+// the Worker and `npm run dev` run): every route of the app and edge paths, repeated so the caches
 // answer, over several route arrays and a new tree per call (as a render builds one), under basenames.
 // The last block loads deliberately broken caches and sees these comparisons catch each one.
+// The patch's backslash normalisation (ADR 055) is attacked in tests/unit/navigation-targets.test.ts.
 
 type Route = { id?: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: Route[] };
 type Observations = Record<string, unknown>;
-
-const BUILDS: RouterBuild[] = ["router.js", "router.cjs.js"];
 
 // Shapes Gatepost does not use (yet), added under the root of one tree.
 const edgeRoutes = (): Route[] => [

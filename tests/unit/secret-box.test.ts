@@ -25,7 +25,12 @@ describe("sealed settings", () => {
     expect(await open([other], sealed, settingContext("contact", "EMAIL_TO"))).toBeNull();
     expect(await open([key], sealed, settingContext("newsletter", "EMAIL_TO"))).toBeNull();
     const parts = sealed.split(".");
-    const flipped = [...parts.slice(0, 3), `${parts[3].slice(0, -2)}${parts[3].endsWith("A") ? "B" : "A"}${parts[3].slice(-1)}`].join(".");
+    // The second-to-last character of unpadded base64url carries 6 whole bits of ciphertext or tag, so
+    // replacing it with any other character changes a byte; the replacement always differs from it.
+    const at = parts[3].length - 2;
+    const changed = parts[3][at] === "A" ? "B" : "A";
+    const flipped = [...parts.slice(0, 3), `${parts[3].slice(0, at)}${changed}${parts[3].slice(at + 1)}`].join(".");
+    expect(flipped).not.toBe(sealed);
     expect(await open([key], flipped, settingContext("contact", "EMAIL_TO"))).toBeNull();
     expect(await open([key], "not sealed", "c")).toBeNull();
     // Both keys during a rotation: whichever sealed it opens it.

@@ -1,15 +1,25 @@
+import { createRequire } from "node:module";
 import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { createStaticHandler, type StaticHandlerContext } from "@remix-run/router";
 import { Outlet, useParams, type RouteObject } from "react-router-dom";
-import { createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
 
 // react-router-dom's static router keeps its data routes per routes array
-// (patches/react-router-dom+6.30.4.patch, ADR 054), so a server that renders the same routes again hands
+// (patches/react-router-dom+6.30.6.patch, ADR 054), so a server that renders the same routes again hands
 // the router the same array and its ranked branches are kept (ADR 023). Rendering with kept data routes
 // must answer exactly as rendering with freshly converted ones, which is what the published package does
-// on every call: a new, equal routes array per render is the published behaviour.
+// on every call: a new, equal routes array per render is the published behaviour. Both copies the patch
+// edits run here: server.js (CommonJS, loaded with Node's require: the one the Worker bundles and
+// `npm run dev` loads) and server.mjs (ESM), and they must render alike.
+
+type StaticServer = typeof import("react-router-dom/server");
+const require = createRequire(import.meta.url);
+const ESM_COPY = "react-router-dom/server.mjs";
+const COPIES: Record<string, () => Promise<StaticServer>> = {
+  "server.js": async () => require("react-router-dom/server.js"),
+  "server.mjs": () => import(/* @vite-ignore */ ESM_COPY),
+};
 
 const Params = () => createElement("p", null, JSON.stringify(useParams()));
 const Page = (name: string) => () => createElement("main", null, name, createElement(Params));
@@ -33,14 +43,19 @@ function appRoutes(): RouteObject[] {
 
 const PATHS = ["/", "/f/contact", "/f/contact/schema.json", "/files/a/b.pdf", "/admin/forms", "/admin/forms/x", "/f/caf%C3%A9"];
 
-async function render(routes: RouteObject[], path: string): Promise<{ html: string; router: ReturnType<typeof createStaticRouter> }> {
+type Rendered = { html: string; router: ReturnType<StaticServer["createStaticRouter"]> };
+
+async function renderWith(copy: StaticServer, routes: RouteObject[], path: string): Promise<Rendered> {
+  const { createStaticRouter, StaticRouterProvider } = copy;
   const context = (await createStaticHandler(routes).query(new Request(`http://localhost${path}`))) as StaticHandlerContext;
   const router = createStaticRouter(routes, context);
   const html = renderToString(createElement(StaticRouterProvider, { router, context }) as ReactNode);
   return { html, router };
 }
 
-describe("the static router with kept data routes", () => {
+describe.each(Object.keys(COPIES))("the static router with kept data routes, %s", (name) => {
+  const render = async (routes: RouteObject[], path: string) => renderWith(await COPIES[name](), routes, path);
+
   it("hands the same data routes to every render of the same routes, and new ones for other routes", async () => {
     const routes = appRoutes();
     const first = await render(routes, "/f/contact");
@@ -61,5 +76,17 @@ describe("the static router with kept data routes", () => {
       );
     }
     expect((await render(kept, "/f/contact")).html).toContain("form");
+  });
+});
+
+describe("the two copies of the static router", () => {
+  it("render every path alike", async () => {
+    const [cjs, esm] = await Promise.all([COPIES["server.js"](), COPIES["server.mjs"]()]);
+    expect(cjs.createStaticRouter).not.toBe(esm.createStaticRouter);
+    const [cjsRoutes, esmRoutes] = [appRoutes(), appRoutes()];
+    for (const path of PATHS) {
+      const [a, b] = [await renderWith(cjs, cjsRoutes, path), await renderWith(esm, esmRoutes, path)];
+      expect([path, a.html]).toEqual([path, b.html]);
+    }
   });
 });

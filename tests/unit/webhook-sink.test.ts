@@ -1,6 +1,12 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error - plain ESM test support shared with npm start and the bench
 import { startWebhookSink } from "../support/webhook-sink.mjs";
+// @ts-expect-error - plain ESM test support
+import { describeWebhook, renderMessagesPage } from "../support/sink-messages.mjs";
 
 // The local sink stands in for every receiver in npm start, the tests and the bench, so what it
 // counts must be deliveries only: a browser that opens its page also asks for /favicon.ico.
@@ -9,7 +15,7 @@ let sink: {
   url: string;
   origin: string;
   setMode: (m: string, o?: object) => Promise<void>;
-  snapshot: () => { requests: unknown[] };
+  snapshot: () => { requests: Array<{ signatureValid: boolean; status: number }>; refused: Array<{ title: string }> };
   close: () => Promise<void>;
 };
 
@@ -36,5 +42,65 @@ describe("local sink", () => {
     sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 7).toString("base64")}` });
     expect((await fetch(`${sink.origin}/`)).status).toBe(200);
     expect(await (await fetch(`${sink.origin}/messages`)).json()).toEqual([]);
+  });
+
+  it("verifies with secrets the console made, told on /console-secrets, and keeps them across a restart", async () => {
+    const stateFile = path.join(mkdtempSync(path.join(tmpdir(), "sink-")), "local-sink.json");
+    const own = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
+    const made = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
+    const body = JSON.stringify({ type: "submission.created", form: "lunch", submission: { id: "s1", fields: {} } });
+    const deliver = async (id: string) => {
+      const now = new Date();
+      const signature = new Webhook(made).sign(id, now, body);
+      const headers = { "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signature };
+      return (await fetch(sink.url, { method: "POST", body, headers })).status;
+    };
+    sink = await startWebhookSink({ secret: own, stateFile });
+    expect(await deliver("msg_1")).toBe(401);
+    expect(sink.snapshot().refused.map((r) => r.title)).toEqual(["webhook refused with 401 (form lunch)"]);
+    const page = await (await fetch(`${sink.origin}/`)).text();
+    expect(page).toContain("webhook refused with 401 (form lunch)");
+    expect(page).toContain("does not verify with the sink&#39;s secret");
+    const told = await fetch(`${sink.origin}/console-secrets`, { method: "POST", body: JSON.stringify({ form: "lunch", secrets: made }) });
+    expect(told.status).toBe(200);
+    expect(await deliver("msg_2")).toBe(200);
+    await sink.close();
+
+    // Restarted on the same state file: it still knows the console's secret.
+    sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 1).toString("base64")}`, stateFile });
+    expect(await deliver("msg_3")).toBe(200);
+    // Forgotten once the console clears it.
+    await fetch(`${sink.origin}/console-secrets`, { method: "POST", body: JSON.stringify({ form: "lunch", secrets: "" }) });
+    expect(await deliver("msg_4")).toBe(401);
+    expect((await fetch(`${sink.origin}/console-secrets`, { method: "POST", body: "[]" })).status).toBe(400);
+  });
+});
+
+describe("the sink's page", () => {
+  it("shows a file field as each file's name, size and download link, and every http(s) address as a link", () => {
+    const link = "http://localhost:8788/files/s1/f1?expires=1&sig=abc";
+    const message = describeWebhook({
+      id: "msg_1",
+      firstAt: "2026-11-26T00:00:00.000Z",
+      payload: {
+        type: "submission.created",
+        form: "apply",
+        submission: {
+          id: "s1",
+          fields: { name: "Ada", cv: [{ id: "f1", name: "cv.pdf", type: "application/pdf", size: 1234, sha256: "0".repeat(64) }] },
+          files: [{ id: "f1", field: "cv", url: link }],
+        },
+      },
+    });
+    expect(message.text).toContain(`cv: cv.pdf (application/pdf, 1234 bytes) ${link}`);
+    expect(message.text).not.toContain("[object Object]");
+    const page: string = renderMessagesPage([
+      message,
+      { kind: "slack", at: "2026", title: "t", text: `See (${link}). <b>javascript:alert(1)</b>` },
+    ]);
+    const href = link.replace("&", "&amp;");
+    expect(page.match(new RegExp(`<a href="${href.replace(/[?.]/g, "\\$&")}" rel="noreferrer">`, "g"))).toHaveLength(2);
+    // The sentence's ")." stays outside the link; what is not an http(s) address stays text.
+    expect(page).toContain(`</a>). &lt;b&gt;javascript:alert(1)&lt;/b&gt;`);
   });
 });

@@ -68,6 +68,8 @@ export interface SeedSubmission {
   receivedAt?: string;
   quarantineReason?: string;
   deliveries?: SeedDelivery[];
+  /** A console "Send a test" (submissions.test = 1). */
+  test?: boolean;
 }
 
 /** Inserts one submission with its deliveries and attempts; returns its id. */
@@ -76,8 +78,8 @@ export async function seedSubmission(s: SeedSubmission): Promise<string> {
   const receivedAt = s.receivedAt ?? new Date().toISOString();
   const statements = [
     env.DB.prepare(
-      `INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason, verify_hostname, verify_action, verify_challenge_ts)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'forms.example.org', ?2, ?4)`,
+      `INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason, verify_hostname, verify_action, verify_challenge_ts, test)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'forms.example.org', ?2, ?4, ?7)`,
     ).bind(
       id,
       s.formId ?? "contact",
@@ -85,6 +87,7 @@ export async function seedSubmission(s: SeedSubmission): Promise<string> {
       receivedAt,
       s.quarantineReason ? "quarantined" : "accepted",
       s.quarantineReason ?? null,
+      s.test ? 1 : 0,
     ),
   ];
   (s.deliveries ?? []).forEach((d, i) => {

@@ -22,10 +22,17 @@ beforeEach(async () => {
 });
 afterEach(() => vi.restoreAllMocks());
 
+/**
+ * The middle of the current 15-minute budget window: the app's clock in these tests, so a run of
+ * attempts never straddles two windows, however slow the machine.
+ */
+const MID_WINDOW = Math.floor(Date.now() / 900_000) * 900_000 + 450_000;
+
 async function signIn(password: string, appEnv?: Env, ip = "198.51.100.4") {
   return appFetch(
     adminPost("/admin/login", { password, next: "/admin/submissions" }, { "CF-Connecting-IP": ip }),
     appEnv ?? (await adminEnv()),
+    { now: () => MID_WINDOW },
   );
 }
 
@@ -87,6 +94,32 @@ describe("password sign-in", () => {
     expect(blocked.headers.get("set-cookie")).toBeNull();
     // Another address is counted on its own.
     expect((await signIn(ADMIN_PASSWORD, appEnv, "198.51.100.99")).status).toBe(303);
+  });
+
+  it("does not count sign-ins with the right password toward the lock-out", async () => {
+    const appEnv = await adminEnv();
+    // Twenty sign-ins in one window, twice the budget: the owner is never locked out by signing in.
+    for (let i = 0; i < 20; i++) expect((await signIn(i % 2 ? ADMIN_PASSWORD : VIEWER_PASSWORD, appEnv)).status).toBe(303);
+    // Wrong guesses still count: nine of them and the right password still gets in, the tenth guess is
+    // refused, and then the right password is refused too until the window ends.
+    for (let i = 0; i < 9; i++) expect((await signIn("guess " + i, appEnv)).status).toBe(401);
+    expect((await signIn(ADMIN_PASSWORD, appEnv)).status).toBe(303);
+    expect((await signIn("guess 9", appEnv)).status).toBe(401);
+    expect((await signIn(ADMIN_PASSWORD, appEnv)).status).toBe(429);
+  });
+
+  it("says the same wait on the page as in Retry-After", async () => {
+    const appEnv = await adminEnv();
+    for (let i = 0; i < 10; i++) await signIn("guess " + i, appEnv);
+    const blocked = await signIn("guess 10", appEnv);
+    expect(blocked.status).toBe(429);
+    const seconds = Number(blocked.headers.get("retry-after"));
+    expect(seconds).toBeGreaterThan(0);
+    // Half the window is left at MID_WINDOW: 450 s, which the page says as 8 minutes, never fewer.
+    expect(seconds).toBe(450);
+    const html = await blocked.text();
+    expect(html).toContain(`Try again in ${Math.ceil(seconds / 60)} minutes.`);
+    expect(html).not.toContain("Wait 15 minutes");
   });
 
   it("ends a session when the password hash changes", async () => {
@@ -177,13 +210,13 @@ describe("sign-in budgets", () => {
   /** Spends the whole site's budget for this window, as a hundred strangers' guesses would. */
   async function exhaustSiteBudget() {
     const global = signInRateRules("192.0.2.1").filter((r) => r.key === "admin-login:all");
-    for (let i = 0; i < LOGIN_GLOBAL_RULE.limit; i++) await hitRateLimits(env.DB, global, Date.now());
+    for (let i = 0; i < LOGIN_GLOBAL_RULE.limit; i++) await hitRateLimits(env.DB, global, MID_WINDOW);
   }
 
   async function signInWithCheck(password: string, token: string | null, ip = "203.0.113.200", appEnv?: Env) {
     const fields: Record<string, string> = { password, next: "/admin/submissions" };
     if (token !== null) fields["cf-turnstile-response"] = token;
-    return appFetch(adminPost("/admin/login", fields, { "CF-Connecting-IP": ip }), appEnv ?? (await adminEnv()));
+    return appFetch(adminPost("/admin/login", fields, { "CF-Connecting-IP": ip }), appEnv ?? (await adminEnv()), { now: () => MID_WINDOW });
   }
 
   it("past the site-wide budget, asks for a Turnstile pass instead of refusing everyone, and lets the right password in with one", async () => {
@@ -237,7 +270,7 @@ describe("sign-in budgets", () => {
     await exhaustSiteBudget();
     const appEnv = await adminEnv();
     const own = signInRateRules("203.0.113.202").filter((r) => r.key.startsWith("admin-login:ip:"));
-    for (let i = 0; i < 10; i++) await hitRateLimits(env.DB, own, Date.now());
+    for (let i = 0; i < 10; i++) await hitRateLimits(env.DB, own, MID_WINDOW);
     const blocked = await signInWithCheck(ADMIN_PASSWORD, standinToken({ action: "admin-sign-in" }), "203.0.113.202", appEnv);
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("Gatepost-Error-Code")).toBe("admin_rate_limited");
@@ -249,7 +282,7 @@ describe("sign-in budgets", () => {
     const appEnv = await adminEnv();
     // Guessers rotating /64s inside one /48: each /64 stays under its own limit of 10.
     const prefix = signInRateRules("2001:db8:7:1::1").filter((r) => r.key.startsWith("admin-login:ip48:"));
-    for (let i = 0; i < LOGIN_PREFIX48_RULE.limit; i++) await hitRateLimits(env.DB, prefix, Date.now());
+    for (let i = 0; i < LOGIN_PREFIX48_RULE.limit; i++) await hitRateLimits(env.DB, prefix, MID_WINDOW);
     const blocked = await signIn(ADMIN_PASSWORD, appEnv, "2001:db8:7:99::1");
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
+import { expectConsoleErrors } from "../support/fail-on-console";
 import { appFetch, clearTables, countRows, formPost, sink, standin, standinToken } from "./helpers";
 import { API_TOKEN, ENCRYPTION_KEY, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
 
@@ -105,6 +106,20 @@ describe("destinations set in the console", () => {
       await appFetch(adminGet("/admin/forms/contact/destinations", await sessionCookie("admin", fromEnv)), fromEnv)
     ).text();
     expect(html).toContain("Set by the environment (CONTACT_WEBHOOK_URL), which wins: change it there.");
+    // A secret from the environment was never shown here, so nothing says "shown once".
+    expect(html).toContain("Set by the environment (CONTACT_WEBHOOK_SECRET), which wins: change it there.");
+    expect(html).not.toMatch(/shown once/i);
+    // Where a value is typed, its label says "URL" as the title does.
+    const open = await appFetch(adminGet("/admin/forms/newsletter/destinations", await sessionCookie("admin", e)), e);
+    const labels = [...(await open.text()).matchAll(/<label[^>]*>([^<]+)</g)].map((m) => m[1]);
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        "New webhook URL",
+        "New Slack incoming-webhook URL",
+        "New Discord webhook URL",
+        "New owner e-mail addresses",
+      ]),
+    );
     const refused = await destinations("contact", { intent: "set:WEBHOOK_URL", value: "https://other.example/hook" }, fromEnv);
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { message: string }).message).toMatch(/set by the environment/);
@@ -122,6 +137,52 @@ describe("destinations set in the console", () => {
       expect(refused.status, `${intent} ${value}`).toBe(400);
     }
     expect(await countRows("form_settings")).toBe(0);
+  });
+
+  it("refuses a URL that reaches inside, in any spelling, when saved; with ALLOW_LOOPBACK_WEBHOOKS only loopback", async () => {
+    const strict = await appEnv({ ALLOW_LOOPBACK_WEBHOOKS: "" });
+    const local = await appEnv();
+    const loopback = [
+      "https://2130706433/hook",
+      "https://0177.0.0.1/hook",
+      "https://0x7f.1/hook",
+      "https://127.1/hook",
+      "https://[::ffff:127.0.0.1]/hook",
+      "https://localhost./hook",
+    ];
+    const inside = [
+      "https://10.1.2.3/hook",
+      "https://[fd00::1]/hook",
+      "https://169.254.169.254/latest",
+      "https://0.0.0.0/hook",
+      "https://[fe80::1]/hook",
+    ];
+    for (const suffix of ["WEBHOOK_URL", "SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL"]) {
+      for (const value of [...loopback, ...inside]) {
+        const refused = await destinations("contact", { intent: `set:${suffix}`, value }, strict);
+        expect(refused.status, `${suffix} ${value}`).toBe(400);
+        expect(((await refused.json()) as { message: string }).message).toMatch(/^The URL must not reach inside: /);
+      }
+      for (const value of inside) expect((await destinations("contact", { intent: `set:${suffix}`, value }, local)).status).toBe(400);
+    }
+    expect(await countRows("form_settings")).toBe(0);
+    expect((await destinations("contact", { intent: "set:WEBHOOK_URL", value: "https://0x7f.1/hook" }, local)).status).toBe(200);
+  });
+
+  it("holds a delivery whose URL from the environment reaches inside, naming why, and sends nothing", async () => {
+    const e = await appEnv({
+      ALLOW_LOOPBACK_WEBHOOKS: "",
+      CONTACT_WEBHOOK_URL: sink.url().replace("127.0.0.1", "0x7f.1"),
+      CONTACT_WEBHOOK_SECRET: sink.secret(),
+    });
+    const held = expectConsoleErrors(/is held: CONTACT_WEBHOOK_URL must not reach inside/);
+    await postContact(e);
+    expect(held()).toHaveLength(1);
+    expect((await sink.state()).requests).toHaveLength(0);
+    const { results } = await env.DB.prepare("SELECT status, last_error FROM deliveries").all();
+    expect(results).toHaveLength(1);
+    expect(results[0].status).toBe("pending");
+    expect(String(results[0].last_error)).toContain("CONTACT_WEBHOOK_URL must not reach inside: 127.0.0.1 is an IP address (loopback)");
   });
 
   it("refuses to keep settings without SETTINGS_ENCRYPTION_KEY", async () => {

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { Validator } from "@cfworker/json-schema";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
+import { MAX_JSON_BYTES } from "~/lib/admin/api-auth.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { FORMS } from "~/forms/registry";
 import { appFetch, countRows, formPost, apiPost, sink, standin, standinToken, clearTables } from "./helpers";
@@ -201,7 +202,7 @@ describe("console forms: drafts, versions and the live form", () => {
     const withControl = sampleDefinition();
     (withControl.fields as Array<Record<string, unknown>>)[1].label = "E-mail\u0007";
     for (const [body, expected] of [
-      [catastrophic, /feedback\.name: pattern "\(a\+\)\+\$" has nested or too many repetitions/],
+      [catastrophic, /feedback\.name: pattern "\(a\+\)\+\$" can match the same text in more than one way/],
       [withControl, /feedback\.email: label: must be one line of plain text/],
     ] as const) {
       const refused = await api("PUT", "/admin/api/forms/feedback", { body });
@@ -217,6 +218,38 @@ describe("console forms: drafts, versions and the live form", () => {
     expect(((await code.json()) as { code: string }).code).toBe("form_defined_in_code");
   });
 
+  it("publishes fields without hints, and the editor suggests a hint for each visible one", async () => {
+    const bare = sampleDefinition();
+    for (const field of bare.fields as Array<Record<string, unknown>>) delete field.hint;
+    await putAndPublish("feedback", bare);
+    expect((await appFetch(new Request("http://localhost/f/feedback"), consoleEnv())).status).toBe(200);
+    const appEnv = await consoleAdminEnv();
+    const editor = await appFetch(adminGet("/admin/forms/feedback", await sessionCookie("admin", appEnv)), appEnv);
+    const html = await editor.text();
+    expect(html).toContain("Suggestions");
+    expect(html).toContain("Your name: a hint (shown under the label, read out with the field) would tell people what to enter.");
+    expect(html).not.toContain("to fix before publishing");
+  });
+
+  it("refuses an id whose settings would be another form's, through the API and the console, for every suffix that can", async () => {
+    // contact-slack's webhook URL would be CONTACT_SLACK_WEBHOOK_URL, form contact's Slack URL.
+    for (const id of ["contact-slack", "feedback-discord"]) {
+      const refused = await api("PUT", `/admin/api/forms/${id}`, { body: sampleDefinition() });
+      expect(refused.status, id).toBe(409);
+      const problem = (await refused.json()) as { code: string; problems: string[] };
+      expect(problem.code).toBe("form_id_settings_clash");
+      expect(problem.problems.join("\n")).toMatch(/_WEBHOOK_URL, which is form "(contact|feedback)"'s (SLACK|DISCORD)_WEBHOOK_URL/);
+    }
+    const appEnv = await consoleAdminEnv();
+    const create = { intent: "create", id: "contact-slack", title: "Contact on Slack" };
+    const viaConsole = await appFetch(adminPost("/admin/forms", create, { Cookie: await sessionCookie("admin", appEnv) }), appEnv);
+    expect(viaConsole.status).toBe(409);
+    expect(await viaConsole.text()).toContain("would share a setting");
+    expect(await countRows("forms")).toBe(0);
+    // The shorter id is the one that keeps its names.
+    expect((await api("PUT", "/admin/api/forms/slack", { body: sampleDefinition() })).status).toBe(201);
+  });
+
   it("escapes whatever an owner types: a label that looks like markup is shown as text", async () => {
     const tricky = sampleDefinition({ title: '<img src=x onerror="alert(1)">' });
     (tricky.fields as Array<Record<string, unknown>>)[0].label = "<script>alert(1)</script>";
@@ -227,6 +260,43 @@ describe("console forms: drafts, versions and the live form", () => {
     expect(html).not.toContain("<script>alert(1)</script>");
     expect(html).not.toContain('<img src=x onerror="alert(1)">');
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+});
+
+describe("the console's form pages say what is true", () => {
+  async function formPage(path: string) {
+    const e = await consoleAdminEnv();
+    const html = await (await appFetch(adminGet(path, await sessionCookie("admin", e)), e)).text();
+    return html.replace(/<!-- -->/g, "");
+  }
+
+  it("lists no changes since a published version for a form never published, and lists them once it was", async () => {
+    await api("PUT", "/admin/api/forms/feedback", { body: sampleDefinition() });
+    expect(await formPage("/admin/forms/feedback")).not.toContain("Changes since the published version");
+    await api("POST", "/admin/api/forms/feedback/publish");
+    await api("PUT", "/admin/api/forms/feedback", { body: sampleDefinition({ title: "Feedback, again" }) });
+    expect(await formPage("/admin/forms/feedback")).toContain("Changes since the published version");
+  });
+
+  it("says a console form shadowed by a form file is not served, in the list and on the file's page", async () => {
+    // Made before a file with its id was added: the catalog serves the file.
+    const now = Date.now();
+    await env.DB.prepare("INSERT INTO forms (id, draft, draft_updated_at, created_at, updated_at) VALUES ('contact', ?1, ?2, ?2, ?2)")
+      .bind(JSON.stringify({ ...sampleDefinition(), id: "contact" }), now)
+      .run();
+    const list = await formPage("/admin/forms");
+    const rows = list.split("<tr").filter((row) => row.includes("/admin/forms/contact"));
+    expect(rows.map((row) => row.includes("Not served: the form file with this id wins"))).toEqual([false, true]);
+    const page = await formPage("/admin/forms/contact");
+    expect(page).toContain("It is not served: the form file with the same id wins.");
+    expect(await formPage("/admin/forms/newsletter")).not.toContain("It is not served");
+  });
+
+  it("names a form file's field table by its one Fields heading", async () => {
+    const page = await formPage("/admin/forms/contact");
+    expect(page.match(/>Fields</g)).toHaveLength(1);
+    expect(page).toContain('<h2 id="fields-title">Fields</h2>');
+    expect(page).toContain('aria-labelledby="fields-title"');
   });
 });
 
@@ -248,13 +318,13 @@ describe("the published JSON Schema", () => {
     const schema = (await response.json()) as Record<string, any>;
     expect(schema).toMatchObject({
       $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: "http://localhost/f/feedback/schema.json",
+      $id: "http://localhost/f/feedback/schema.json?version=1",
       type: "object",
       required: ["name", "email", "rating"],
       additionalProperties: false,
-      "x-gatepost-version": "1",
     });
-    expect(schema.properties.email).toMatchObject({ type: "string", format: "email", maxLength: 254 });
+    expect(schema.properties.email).toMatchObject({ type: "string", maxLength: 254 });
+    expect(schema.properties.email.pattern).toEqual(expect.any(String));
     expect(schema.properties.rating).toMatchObject({ type: ["string", "null"], enum: ["good", "bad", null] });
 
     expect((await post("feedback", { name: "Ada", email: "ada@example.org", rating: "" }, appEnv)).status).toBe(303);
@@ -280,12 +350,10 @@ describe("the published JSON Schema", () => {
       };
     };
     const current = await schemaOf("");
-    expect([current.body["x-gatepost-version"], Object.keys(current.body.properties)]).toEqual([
-      "2",
-      ["name", "email", "rating", "comment"],
-    ]);
+    const versionOf = (schema: Record<string, any>) => new URL(schema.$id).searchParams.get("version");
+    expect([versionOf(current.body), Object.keys(current.body.properties)]).toEqual(["2", ["name", "email", "rating", "comment"]]);
     const first = await schemaOf("?version=1");
-    expect([first.body["x-gatepost-version"], Object.keys(first.body.properties), first.cache]).toEqual([
+    expect([versionOf(first.body), Object.keys(first.body.properties), first.cache]).toEqual([
       "1",
       ["name", "email", "rating"],
       "public, max-age=86400, immutable",
@@ -299,7 +367,7 @@ describe("the published JSON Schema", () => {
       string,
       any
     >;
-    expect(schema["x-gatepost-version"]).toMatch(/^code-[0-9a-f]{12}$/);
+    expect(new URL(schema.$id).searchParams.get("version")).toMatch(/^code-[0-9a-f]{12}$/);
     expect(schema.properties.message).toMatchObject({ type: "string", minLength: 10, maxLength: 5000 });
     const missing = await appFetch(new Request("http://localhost/f/nope/schema.json"), consoleEnv());
     expect(missing.status).toBe(404);
@@ -309,6 +377,18 @@ describe("the published JSON Schema", () => {
 
 describe("the admin API's doors", () => {
   const makeToken = makeApiToken;
+
+  it("refuses a body over its own limit with 413, naming that limit", async () => {
+    const big = JSON.stringify({ ...sampleDefinition(), description: "x".repeat(MAX_JSON_BYTES) });
+    const response = await api("PUT", "/admin/api/forms/feedback", { body: JSON.parse(big) });
+    expect(response.status).toBe(413);
+    const problem = (await response.json()) as { code: string; title: string };
+    expect(problem.code).toBe("admin_body_too_large");
+    expect(problem.title).toContain(`the limit is ${MAX_JSON_BYTES / 1024} KiB`);
+    // Just under the limit it is read (and refused for what it says, not for its size).
+    const fits = await api("PUT", "/admin/api/forms/feedback", { body: { ...sampleDefinition(), description: "x".repeat(200_000) } });
+    expect(fits.status).not.toBe(413);
+  });
 
   it("answers 401 problem+json without a valid token or session", async () => {
     for (const token of [null, "not-a-real-token-but-long-enough-0123456789", "gpat_nope_nope_nope_nope_nope_nope_nope_0123"]) {

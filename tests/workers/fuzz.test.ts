@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ERRORS, isErrorCode } from "~/lib/http/errors";
 import { appFetch, clearTables, countRows, sink, sinkEnv, standin } from "./helpers";
 import { expectConsoleErrors } from "../support/fail-on-console";
+import { prng, type Random } from "../support/prng";
 
 // Bad input never causes a 5xx. A seeded generator sends malformed requests to the public API and to
 // the HTML action of Gatepost's own page, and every answer must be a refusal below 500 carrying a
@@ -17,22 +18,6 @@ declare module "cloudflare:test" {
     FUZZ_SEED?: string;
   }
 }
-
-/** mulberry32: small, fast and good enough to vary inputs reproducibly. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
-type Gen = ReturnType<typeof generator>;
 
 const FIELDS = [
   "name",
@@ -49,7 +34,7 @@ const FIELDS = [
   "",
 ];
 
-function junkString(g: Gen): string {
+function junkString(g: Random): string {
   return g.pick([
     () => "",
     () => "x".repeat(g.int(20)),
@@ -62,7 +47,7 @@ function junkString(g: Gen): string {
   ])();
 }
 
-function junkValue(g: Gen, depth = 0): unknown {
+function junkValue(g: Random, depth = 0): unknown {
   const kinds = [
     () => junkString(g),
     () => g.int(1e9) - 5e8,
@@ -75,11 +60,11 @@ function junkValue(g: Gen, depth = 0): unknown {
   return g.pick(kinds)();
 }
 
-function token(g: Gen): unknown {
+function token(g: Random): unknown {
   return g.pick([undefined, "", "t".repeat(2_049 + g.int(5_000)), ["a", "b"], 42, { t: 1 }, "XXXX.DUMMY.TOKEN.garbage", "short-junk"]);
 }
 
-function fields(g: Gen): Record<string, unknown> {
+function fields(g: Random): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const n = g.int(8);
   for (let i = 0; i < n; i++) out[g.pick(FIELDS)] = junkValue(g);
@@ -92,7 +77,7 @@ function asText(value: unknown): string {
   return typeof value === "string" ? value : (JSON.stringify(value) ?? "");
 }
 
-function body(g: Gen): { type: string | null; bytes: BodyInit | null } {
+function body(g: Random): { type: string | null; bytes: BodyInit | null } {
   const f = fields(g);
   const flat = Object.entries(f).map(([k, v]) => [k, asText(v)] as [string, string]);
   const boundary = `----fuzz${g.int(1e6)}`;
@@ -133,7 +118,7 @@ function body(g: Gen): { type: string | null; bytes: BodyInit | null } {
   ])();
 }
 
-function headers(g: Gen, type: string | null): Headers {
+function headers(g: Random, type: string | null): Headers {
   const h = new Headers();
   if (type !== null) h.set("content-type", type);
   const ip =
@@ -147,7 +132,7 @@ function headers(g: Gen, type: string | null): Headers {
   return h;
 }
 
-function request(g: Gen, path: string, wrongMethods: readonly string[]): Request {
+function request(g: Random, path: string, wrongMethods: readonly string[]): Request {
   const { type, bytes } = body(g);
   const method = g.next() < 0.12 ? g.pick(wrongMethods) : "POST";
   const h = headers(g, type);
@@ -164,7 +149,7 @@ interface Outcome {
 }
 
 async function run(path: string, wrongMethods: readonly string[], seed: number): Promise<Outcome[]> {
-  const g = generator(seed);
+  const g = prng(seed);
   const requests = Array.from({ length: REQUESTS_PER_TARGET }, () => request(g, path, wrongMethods));
   const outcomes: Outcome[] = [];
   // With the always-pass secret any token string verifies, as with Cloudflare's dummy secret, so the

@@ -127,15 +127,15 @@ describe("POST /f/contact with a webhook destination", () => {
     expect(request).toMatchObject({ signatureValid: true, outcome: "accepted" });
   });
 
-  it("a deployed config (no loopback switch) queues the delivery but never sends over plain http", async () => {
-    const logged = expectConsoleErrors(/CONTACT_WEBHOOK_URL must be an https URL/);
+  it("a deployed config (no loopback switch) queues the delivery but never sends to this computer", async () => {
+    const logged = expectConsoleErrors(/CONTACT_WEBHOOK_URL must not reach inside: 127\.0\.0\.1 is an IP address \(loopback\)/);
     const deployed = sinkEnv({ ALLOW_LOOPBACK_WEBHOOKS: "" });
     const response = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }), deployed);
     expect(response.status).toBe(303);
     const delivery = await env.DB.prepare("SELECT * FROM deliveries").first<Record<string, any>>();
     // Held, not counted (ADR 017): a config error keeps the delivery's attempt budget for when it is fixed.
     expect(delivery).toMatchObject({ status: "pending", attempts: 0 });
-    expect(delivery!.last_error).toContain("must be an https URL");
+    expect(delivery!.last_error).toContain("must not reach inside: 127.0.0.1 is an IP address (loopback)");
     const attempt = await env.DB.prepare("SELECT * FROM delivery_attempts").first<Record<string, any>>();
     expect(attempt).toMatchObject({ error: "config", http_status: null });
     expect(logged()).toHaveLength(1);

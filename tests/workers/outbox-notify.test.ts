@@ -9,6 +9,7 @@ import { drainOutbox } from "~/lib/delivery/drain.server";
 import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
 import { bindingMailer, type Mailer, type OutgoingEmail, type SendEmailBinding } from "~/lib/delivery/mailer.server";
 import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
+import { reserveConfirmation } from "~/lib/delivery/confirmation.server";
 import { eraseByEmail } from "~/lib/admin/erase.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { appFetch, at, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
@@ -262,6 +263,70 @@ describe("the confirmation to the sender", () => {
     await drainOutbox(env.DB, parseSettings(confirmEnv), { mailer, now: at(await later()) });
     expect(mailer.sent).toHaveLength(2);
     expect((await readDeliveryLog(env.DB, third))[0].lastError).toBeNull();
+  });
+});
+
+describe("a confirmation the e-mail service cannot send", () => {
+  const onlyConfirmation = () =>
+    notifyEnv({
+      CONTACT_CONFIRMATION: "on",
+      CONTACT_EMAIL_TO: "",
+      CONTACT_SLACK_WEBHOOK_URL: "",
+      CONTACT_DISCORD_WEBHOOK_URL: "",
+      CONTACT_WEBHOOK_URL: "",
+    });
+
+  it("is shown as not sent, with the service's reason, and never as delivered or asked again", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    // Email Service's refusal of a recipient (thrown with .code), and Email Routing's of an unverified address.
+    const refusals = [
+      Object.assign(new Error("recipient not allowed"), { code: "E_RECIPIENT_NOT_ALLOWED" }),
+      new Error("destination address is not a verified address"),
+    ];
+    for (const refusal of refusals) {
+      await env.DB.exec("DELETE FROM delivery_attempts; DELETE FROM deliveries; DELETE FROM submissions; DELETE FROM confirmation_limits");
+      const tries: string[] = [];
+      const binding: SendEmailBinding = { send: (message) => (tries.push((message as { to: string }).to), Promise.reject(refusal)) };
+      const id = await accept({ ...onlyConfirmation(), SEND_EMAIL: binding } as unknown as Env);
+      const mailer = recordingMailer();
+      await drainOutbox(env.DB, parseSettings(onlyConfirmation()), { mailer, now: at(Date.now() + 86_400_000) });
+      expect([tries, mailer.sent]).toEqual([["grace@example.org"], []]);
+      const [confirmation] = await readDeliveryLog(env.DB, id);
+      expect(confirmation.log.map((a) => a.error)).toEqual(["skipped"]);
+      expect(confirmation.lastError).toMatch(/^not sent: the e-mail service refused the message to grace@example\.org/);
+
+      const appEnv = await adminEnv({ EMAIL_FROM: "forms@example.org", CONTACT_CONFIRMATION: "on" });
+      const page = await (await appFetch(adminGet(`/admin/submissions/${id}`, await sessionCookie("admin", appEnv)), appEnv)).text();
+      const section = page.slice(page.indexOf("Confirmation to the sender"));
+      expect(section.replaceAll("<!-- -->", "")).toMatch(/^Confirmation to the sender <span class="badge badge-not-sent">Not sent<\/span>/);
+      expect(section.slice(0, section.indexOf("</section>"))).not.toContain(">Delivered<");
+    }
+  });
+
+  it("is not sent a second time when the drain that began sending it stopped before recording it", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    // No binding at the answer: the confirmation waits, held, for the drain.
+    const id = await accept(withoutEmailBinding(onlyConfirmation()));
+    const [row] = await rows();
+    // A drain claims it, takes the slot and hands the e-mail to the service; the Worker is stopped there.
+    expect(await reserveConfirmation(env.DB, "contact", "grace@example.org", row.id, Date.now())).toBe("reserved");
+    const mailer = recordingMailer();
+    await drainOutbox(env.DB, parseSettings(onlyConfirmation()), { mailer, now: at(await later()) });
+    expect(mailer.sent).toEqual([]);
+    const [confirmation] = await readDeliveryLog(env.DB, id);
+    expect(confirmation.status).toBe("delivered");
+    expect(confirmation.log.map((a) => a.error)).toEqual(["config", "skipped"]);
+    expect(confirmation.lastError).toContain("began sending it and the Worker stopped before it was recorded");
+  });
+
+  it("is sent again after a failure that was recorded, once", async () => {
+    const id = await accept(withoutEmailBinding(onlyConfirmation()));
+    const failing = recordingMailer(1);
+    await drainOutbox(env.DB, parseSettings(onlyConfirmation()), { mailer: failing, now: at(await later()) });
+    await drainOutbox(env.DB, parseSettings(onlyConfirmation()), { mailer: failing, now: at(await later()) });
+    await drainOutbox(env.DB, parseSettings(onlyConfirmation()), { mailer: failing, now: at((await later()) + 86_400_000) });
+    expect([failing.tries, failing.sent.map((m) => m.to)]).toEqual([2, ["grace@example.org"]]);
+    expect((await readDeliveryLog(env.DB, id))[0].log.map((a) => a.error)).toEqual(["config", "rejected", null]);
   });
 });
 

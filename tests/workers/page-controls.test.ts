@@ -250,6 +250,14 @@ describe("posts from the form page", () => {
     expect(await onlyRow()).toMatchObject({ status: "quarantined", quarantine_reason: "timestamp_forged" });
   });
 
+  // GHSA-84g9-w2xq-vcv6: Remix before 2.17.5 let a cross-site PUT, PATCH or DELETE through (ADR 055).
+  it("refuses a cross-site PUT, PATCH or DELETE to a page before Remix", async () => {
+    for (const method of ["PUT", "PATCH", "DELETE"]) {
+      const response = await appFetch(new Request("http://localhost/f/contact", { method, headers: { Origin: "https://evil.example" } }));
+      expect([method, response.status, response.headers.get("Gatepost-Error-Code")]).toEqual([method, 403, "origin_not_allowed"]);
+    }
+  });
+
   it("answers wrong methods with 405 and a code", async () => {
     for (const method of ["PUT", "DELETE", "PATCH"]) {
       const response = await appFetch(new Request("http://localhost/f/contact", { method }));

@@ -18,7 +18,7 @@ describe("the Worker's scheduled handler", () => {
       "prune-rate-limits",
       "apply-retention",
       "reseal-settings",
-      "fold-search-texts",
+      "backfill-submissions",
       "sweep-orphaned-files",
       "tend-exports",
     ]);

@@ -27,10 +27,12 @@ function fakeLimiter(success: boolean) {
   return { keys, limit: async ({ key }: { key: string }) => (keys.push(key), { success }) };
 }
 
-/** A client network no other test uses, so the isolate budget starts from nothing for it. */
+let networks = 0;
+
+/** A client network no other test uses (a /48 of its own, 2001:db8:f001:: on, counted rather than drawn by chance), so the isolate budget starts from nothing for it. */
 function freshNetwork(): string {
-  const hex = () => Math.floor(Math.random() * 0xffff).toString(16);
-  return `2001:db8:${hex()}:${hex()}::1`;
+  networks += 1;
+  return `2001:db8:${(0xf000 + networks).toString(16)}::1`;
 }
 
 beforeEach(async () => {

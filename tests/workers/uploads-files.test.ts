@@ -5,6 +5,7 @@ import { applyRetention } from "~/lib/storage/retention.server";
 import { signFileLink } from "~/lib/uploads/file-links.server";
 import { sweepOrphanedFiles, SWEEP_GRACE_MS } from "~/lib/uploads/orphan-sweep.server";
 import { newFileId } from "~/lib/storage/file-objects.server";
+import { DOWNLOAD_HEADERS } from "~/lib/uploads/download.server";
 import { adminEnv, adminGet, adminPost, clearAdminTables, seedSubmission, sessionCookie } from "./admin-helpers";
 import { appFetch, at, clearTables, countRows, FILE_LINK_SECRET, pdfBytes, sink, sinkEnv, standin } from "./helpers";
 import { applyPost, bucketKeys, clearBucket, clearCursors, sha256Hex } from "./upload-helpers";
@@ -140,6 +141,46 @@ describe("signed links", () => {
     const row = await env.DB.prepare("SELECT id, fields FROM submissions").first<{ id: string; fields: string }>();
     const file = (JSON.parse(row!.fields) as { cv: Cv[] }).cv[0];
     expect((await get(await linkFor(row!.id, file.id))).status).toBe(404);
+  });
+});
+
+describe("every refusal of a download route", () => {
+  /** D1 that refuses every round trip, as when it is unreachable. */
+  function downDb(): D1Database {
+    const fail = () => Promise.reject(new Error("D1_ERROR: Network connection lost."));
+    const statement = { bind: () => statement, first: fail, all: fail, run: fail, raw: fail };
+    return { prepare: () => statement, batch: fail, exec: fail } as unknown as D1Database;
+  }
+
+  it("carries the download headers, as plain text: no session, bad ids, storage down, other methods, bad links", async () => {
+    const appEnv = await adminEnv();
+    const cookie = await sessionCookie("admin", appEnv);
+    const link = await signFileLink({
+      publicUrl: PUBLIC_URL,
+      secrets: [FILE_LINK_SECRET],
+      submissionId: "s1",
+      fileId: "f1",
+      nowMs: Date.now(),
+    });
+    const linked = new URL(link!.url);
+    const cases: Array<[string, Request, Env, number]> = [
+      ["console, no session", adminGet("/admin/files/s1/f1"), appEnv, 401],
+      ["console, bad id", adminGet("/admin/files/s1/not%20an%20id", cookie), appEnv, 404],
+      ["console, storage down", adminGet("/admin/files/s1/f1", cookie), { ...appEnv, DB: downDb() }, 503],
+      ["console, a POST", adminPost("/admin/files/s1/f1", {}, { Cookie: cookie }), appEnv, 405],
+      ["link, not ours", new Request("http://localhost/files/s1/f1?expires=1&signature=x"), appEnv, 404],
+      ["link, storage down", new Request(`http://localhost${linked.pathname}${linked.search}`), { ...appEnv, DB: downDb() }, 503],
+      ["link, a POST", new Request(`http://localhost${linked.pathname}${linked.search}`, { method: "POST" }), appEnv, 405],
+    ];
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    for (const [name, request, e, status] of cases) {
+      const response = await appFetch(request, e);
+      await response.arrayBuffer();
+      expect([name, response.status]).toEqual([name, status]);
+      for (const [header, value] of Object.entries(DOWNLOAD_HEADERS)) expect([name, response.headers.get(header)]).toEqual([name, value]);
+      expect([name, response.headers.get("content-type")]).toEqual([name, "text/plain; charset=utf-8"]);
+    }
+    logged.mockRestore();
   });
 });
 

@@ -111,6 +111,10 @@ export function AuditSentence({ action, target, detail }: { action: string; targ
           {String(d.setting ?? "a setting")} of {form}.
         </>
       );
+    case "form.embed":
+      return (
+        <>{`Set the sites allowed to embed ${target ?? "a form"}: origins ${String(d.origins ?? "none")}; token hostnames ${String(d.hostnames ?? "none")}.`}</>
+      );
     case "form.test":
       return (
         <>

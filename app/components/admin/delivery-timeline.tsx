@@ -18,29 +18,36 @@ function situation(d: Delivery): string {
   const last = d.log.at(-1)?.error;
   if (d.status === "pending" && last === "config") return " Held until its setting is fixed; it keeps its attempts.";
   if (d.status === "dead" && last === "gone") return " The destination no longer exists (deleted webhook): fix the URL, then redeliver.";
-  if (d.status === "delivered" && last === "skipped") return " Nothing was sent (see the reason).";
+  if (notSent(d)) return " Nothing was sent (see the reason).";
   return "";
 }
 
+/** A delivery settled without sending anything (a skipped confirmation): never shown as delivered. */
+function notSent(d: Delivery): boolean {
+  return d.status === "delivered" && d.log.at(-1)?.error === "skipped";
+}
+
 /** Every destination of a submission with every attempt: time, HTTP status, latency, response excerpt. */
-export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
+export function DeliveryTimeline({ deliveries, showReplies }: { deliveries: Delivery[]; /** Admins only. */ showReplies: boolean }) {
   if (deliveries.length === 0) return <p>This submission has no deliveries.</p>;
   return (
     <>
       {deliveries.map((d) => (
         <section key={d.id} aria-label={`Delivery to ${d.destination}`}>
           <h3>
-            {KIND_LABELS[d.destination] ?? d.destination} <StateBadge state={d.status} />
+            {KIND_LABELS[d.destination] ?? d.destination} <StateBadge state={notSent(d) ? "not-sent" : d.status} />
           </h3>
           <p>
             {d.destination === "webhook" ? "Webhook id" : "Delivery id"} <code>{d.id}</code>,{" "}
             {`${countOf(d.log.length, "attempt", "attempts")} logged`}
-            {d.status === "delivered" ? `, delivered ${formatUtc(d.deliveredAt)}` : ""}
+            {d.status === "delivered" ? `, ${notSent(d) ? "settled" : "delivered"} ${formatUtc(d.deliveredAt)}` : ""}
             {d.status === "pending" ? `, next attempt ${formatUtc(new Date(d.nextAttemptAt).toISOString())}` : ""}
-            {d.lastError ? `, ${d.status === "delivered" ? "note" : "last error"}: ${d.lastError}` : ""}.{situation(d)}
+            {d.lastError ? `, ${notSent(d) ? "why" : d.status === "delivered" ? "note" : "last error"}: ${d.lastError}` : ""}.{situation(d)}
           </p>
           {d.log.length > 0 ? (
-            <table>
+            // Cards on a phone (one attempt per card, each value under its column's name), so no word is
+            // broken to fit five columns into 390 px.
+            <table className="cards">
               <caption className="visually-hidden">Attempts to deliver to {d.destination}</caption>
               <thead>
                 <tr>
@@ -50,17 +57,21 @@ export function DeliveryTimeline({ deliveries }: { deliveries: Delivery[] }) {
                     Latency
                   </th>
                   <th scope="col">Error</th>
-                  <th scope="col">Response excerpt</th>
+                  {showReplies ? <th scope="col">Response excerpt</th> : null}
                 </tr>
               </thead>
               <tbody>
                 {d.log.map((a, i) => (
                   <tr key={i}>
-                    <td>{formatUtc(a.attemptedAt)}</td>
-                    <td>{a.httpStatus ?? (d.destination === "email" || d.destination === "confirmation" ? "—" : "no response")}</td>
-                    <td className="num">{a.latencyMs} ms</td>
-                    <td>{a.error ?? "—"}</td>
-                    <td>{a.responseExcerpt ? <pre>{a.responseExcerpt}</pre> : "—"}</td>
+                    <td className="lead-cell">{formatUtc(a.attemptedAt)}</td>
+                    <td data-label="HTTP status">
+                      {a.httpStatus ?? (d.destination === "email" || d.destination === "confirmation" ? "—" : "no response")}
+                    </td>
+                    <td className="num" data-label="Latency">
+                      {a.latencyMs} ms
+                    </td>
+                    <td data-label="Error">{a.error ?? "—"}</td>
+                    {showReplies ? <td data-label="Response excerpt">{a.responseExcerpt ? <pre>{a.responseExcerpt}</pre> : "—"}</td> : null}
                   </tr>
                 ))}
               </tbody>

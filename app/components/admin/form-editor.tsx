@@ -101,7 +101,7 @@ function FieldEditor({ field, index, count }: { field: FieldDef; index: number; 
         id={id("hint")}
         name={`${p}hint`}
         label="Hint"
-        hint="Shown under the label, and read out with the field."
+        hint="Optional, and suggested: shown under the label and read out with the field, it tells people what to enter."
         defaultValue={field.hint ?? ""}
         maxLength={500}
         rows={2}
@@ -144,7 +144,7 @@ function FieldEditor({ field, index, count }: { field: FieldDef; index: number; 
           id={id("pattern")}
           name={`${p}pattern`}
           label="Pattern"
-          hint="A regular expression the whole value must match, e.g. [A-Z]{2}[0-9]{4}. Nested repetition such as (a+)+ is refused."
+          hint="What the whole value must match, e.g. [A-Z]{2}[0-9]{4}, in the language RE2 and JavaScript share: no . or \s, and each choice starting with different characters (docs/forms.md#patterns)."
           defaultValue={field.pattern ?? ""}
           maxLength={200}
           autoCapitalize="off"

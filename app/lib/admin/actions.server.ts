@@ -46,7 +46,7 @@ export async function deleteSubmission({ env, user, request, now }: Ctx, id: str
     purged: purgeStatements(env.DB, { ids: [id] }),
     audit: auditStatement(env.DB, { user, request, action: "submission.delete", target: id, nowMs: now() }),
   });
-  const deleted = done.purged.submissions.meta.changes ?? 0;
+  const deleted = done.purged.submissions.results.length;
   return deleted > 0
     ? { ok: true, message: "The submission and its delivery log were deleted." }
     : { ok: false, message: "There is no such submission." };

@@ -10,8 +10,8 @@ import { problemJson } from "~/lib/http/responses.server";
 // carries one must come from this origin (Sec-Fetch-Site, Origin); a token is not, so scripts need
 // neither. Every refusal is problem+json from the error catalogue.
 
-/** The largest JSON body the API reads: a definition of MAX_FIELDS fields with long option lists. */
-const MAX_JSON_BYTES = 256 * 1024;
+/** The largest JSON body the API reads (a definition of MAX_FIELDS fields with long option lists); admin_body_too_large's message names it. */
+export const MAX_JSON_BYTES = 256 * 1024;
 
 /** A problem+json refusal to throw (with extension members, if any); 401s say how to authenticate. */
 export function apiRefusal(code: ErrorCode, members?: Record<string, unknown>): Response {
@@ -80,7 +80,7 @@ export async function readJsonBody(request: Request, { optional = false }: { opt
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   const read = await readMessageUpTo(request, MAX_JSON_BYTES);
   if (!read) throw apiRefusal("malformed_body");
-  if (read.overflow) throw apiRefusal("body_too_large");
+  if (read.overflow) throw apiRefusal("admin_body_too_large");
   if (optional && read.bytes.length === 0) return {};
   if (type !== "application/json") throw apiRefusal("unsupported_media_type");
   try {

@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { StoredFile } from "~/forms/schema";
 import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
 import { apiRefusal } from "~/lib/admin/api-auth.server";
-import type { ListedSubmission, loadSubmissionDetail } from "~/lib/storage/console-queries.server";
+import type { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { filesOf } from "~/lib/storage/file-objects.server";
-import { decodeCursor, type SubmissionFilter } from "~/lib/storage/submission-pages.server";
+import { isListCursor, type ListedSubmission, type SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 
 // The admin API's submission reads (docs/api.md): its query read strictly (a script's typo is a 400,
@@ -43,7 +43,7 @@ export function readApiListQuery(values: Record<string, string>): ApiListQuery {
   const parsed = QuerySchema.safeParse(values);
   if (!parsed.success) throw apiRefusal("admin_bad_request");
   const { form, status, from, to, q, cursor, limit } = parsed.data;
-  if (cursor !== undefined && !decodeCursor(cursor)) throw apiRefusal("admin_bad_request");
+  if (cursor !== undefined && !isListCursor(cursor, Boolean(q))) throw apiRefusal("admin_bad_request");
   return { filter: { form, status, from, to, q }, cursor: cursor ?? null, limit: limit ?? API_PAGE_DEFAULT };
 }
 

@@ -12,7 +12,9 @@ import {
   signingSecrets,
 } from "~/lib/forms/console-settings.server";
 import type { ErrorCode } from "~/lib/http/errors";
-import { isAllowedWebhookUrl, parseEmailList } from "~/lib/settings/destination-settings.server";
+import { tellLocalSink } from "~/lib/admin/local-sink.server";
+import { localSinkSettings } from "~/lib/settings/local-sink.server";
+import { parseEmailList, webhookUrlProblem } from "~/lib/settings/destination-settings.server";
 import { FORM_SETTING_SUFFIXES, formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
 import { deleteSettingStatement, listSettingRows, putSettingStatement } from "~/lib/storage/forms.server";
 
@@ -29,7 +31,8 @@ export interface DestinationsContext {
   nowMs: number;
 }
 
-export type SettingSource = "environment" | "console" | "unset";
+/** "local": unset, so under `npm start` a console form's kind goes to the local sink (ADR 066). */
+export type SettingSource = "environment" | "console" | "local" | "unset";
 
 export interface SettingView {
   name: FormSettingSuffix;
@@ -54,9 +57,19 @@ async function keys(settings: Settings): Promise<SealingKey[]> {
   return Promise.all(settings.encryptionKeys.map(sealingKey));
 }
 
-/** Every destination setting of one form, with where it comes from. D1 errors throw. */
-export async function loadSettingViews(db: D1Database, settings: Settings, formId: string, nowMs: number): Promise<SettingView[]> {
+/**
+ * Every destination setting of one form, with where it comes from; `consoleForm` says whether the
+ * local sink stands in for what is unset (a form file's settings come from `npm start`). D1 errors throw.
+ */
+export async function loadSettingViews(
+  db: D1Database,
+  settings: Settings,
+  formId: string,
+  nowMs: number,
+  consoleForm = true,
+): Promise<SettingView[]> {
   const environment = settings.environmentForm(formId);
+  const local: Partial<Record<FormSettingSuffix, string>> = settings.localSink && consoleForm ? localSinkSettings(settings.localSink) : {};
   const rows = new Map((await listSettingRows(db, formId)).map((row) => [row.name, row]));
   const opened = await keys(settings);
   return Promise.all(
@@ -64,6 +77,8 @@ export async function loadSettingViews(db: D1Database, settings: Settings, formI
       const variable = formSettingName(formId, name);
       if (environment[name] !== "") return { name, variable, source: "environment", shown: null };
       const row = rows.get(name);
+      const fallback = local[name];
+      if (!row && fallback !== undefined) return { name, variable, source: "local", shown: name === "WEBHOOK_SECRET" ? null : fallback };
       if (!row) return { name, variable, source: "unset", shown: null };
       const plain = await open(opened, row.value, settingContext(formId, name));
       if (plain === null) return { name, variable, source: "console", shown: null, unreadable: true };
@@ -94,10 +109,16 @@ function checkValue(name: TypedSetting, raw: string, settings: Settings): { ok: 
   switch (name) {
     case "WEBHOOK_URL":
     case "SLACK_WEBHOOK_URL":
-    case "DISCORD_WEBHOOK_URL":
-      return value.length <= 2000 && isAllowedWebhookUrl(value, settings.allowLoopbackHttp)
-        ? { ok: true, value }
-        : { ok: false, message: "Use an https URL (plain http only to this computer in local development)." };
+    case "DISCORD_WEBHOOK_URL": {
+      if (value.length > 2000) return { ok: false, message: "Use a URL of at most 2,000 characters." };
+      const problem = webhookUrlProblem(value, settings.allowLoopbackHttp);
+      return problem
+        ? {
+            ok: false,
+            message: `The URL ${problem}. Use an https URL to a public host name (plain http only to this computer in local development).`,
+          }
+        : { ok: true, value };
+    }
     case "EMAIL_TO": {
       const list = parseEmailList(value);
       return list ? { ok: true, value: list.join(", ") } : { ok: false, message: "Use one or more e-mail addresses, separated by commas." };
@@ -147,6 +168,7 @@ export async function clearSetting(ctx: DestinationsContext, formId: string, nam
     }),
   ]);
   forgetFormCatalog();
+  if (name === "WEBHOOK_SECRET") await tellLocalSink(ctx.settings.localSink, formId, "");
   return deleted.results.length > 0 ? { ok: true } : { ok: false, code: "not_found" };
 }
 
@@ -169,6 +191,7 @@ export async function rotateWebhookSecret(
   const secrets = { secrets: [{ secret, until: null }, ...(current ? [{ secret: current, until: ctx.nowMs + SECRET_OVERLAP_MS }] : [])] };
   const sealed = await sealSetting(opened[0], formId, "WEBHOOK_SECRET", encodeWebhookSecrets(secrets));
   await writeWebhookSecret(ctx, formId, sealed, current ? "rotated" : "generated");
+  await tellLocalSink(ctx.settings.localSink, formId, signingSecrets(secrets, ctx.nowMs));
   return { ok: true, secret, rotated: Boolean(current) };
 }
 
@@ -183,6 +206,7 @@ export async function retirePreviousSecret(ctx: DestinationsContext, formId: str
   if (!secrets || current.length === 0 || signingSecrets(secrets, ctx.nowMs) === current[0].secret) return { ok: false, code: "not_found" };
   const sealed = await sealSetting(opened[0], formId, "WEBHOOK_SECRET", encodeWebhookSecrets({ secrets: current }));
   await writeWebhookSecret(ctx, formId, sealed, "retired previous");
+  await tellLocalSink(ctx.settings.localSink, formId, current[0].secret);
   return { ok: true };
 }
 

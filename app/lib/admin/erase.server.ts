@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { encodeBase64Url } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
-import { listEmailCandidates } from "~/lib/storage/console-queries.server";
+import { listEmailCandidates } from "~/lib/storage/email-candidates.server";
 import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
 import { runBatch } from "~/lib/storage/sql.server";
 
@@ -29,18 +29,25 @@ export const EraseEmailSchema = z
   .max(1000)
   .transform((raw, ctx) => normaliseEmail(raw) ?? (ctx.addIssue({ code: "custom", message: "not an e-mail address" }), z.NEVER));
 
+/** Submissions deleted per D1 batch: each batch stays small however many submissions hold the address. */
+const ERASE_CHUNK = 100;
+
 /** The submissions an erase would remove, for the confirmation step; `email` is folded. D1 errors throw. */
 export async function findByEmail(db: D1Database, email: string) {
-  // Candidates are no longer than an address can be, plus surrounding spaces.
-  const candidates = await listEmailCandidates(db, MAX_EMAIL_LENGTH * 2);
   const seen = new Set<string>();
   const matches: Array<{ id: string; formId: string; receivedAt: string }> = [];
-  for (const { id, formId, receivedAt, value } of candidates) {
-    if (seen.has(id) || foldEmail(value) !== email) continue;
-    seen.add(id);
-    matches.push({ id, formId, receivedAt });
+  // Candidates come from the search index, a page at a time (storage/email-candidates.server.ts); they
+  // are no longer than an address can be, plus surrounding spaces.
+  for (let after: number | null = 0; after !== null;) {
+    const page = await listEmailCandidates(db, email, MAX_EMAIL_LENGTH * 2, after);
+    for (const { id, formId, receivedAt, value } of page.candidates) {
+      if (seen.has(id) || foldEmail(value) !== email) continue;
+      seen.add(id);
+      matches.push({ id, formId, receivedAt });
+    }
+    after = page.next;
   }
-  return matches;
+  return matches.sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.id.localeCompare(b.id));
 }
 
 /** The audit row's tag for an erased address: an HMAC, so a guessed address cannot be confirmed; null without a secret. */
@@ -51,8 +58,8 @@ export async function emailTag(email: string, secret: string | undefined): Promi
 }
 
 /**
- * Deletes what matches `email`, files first, then one batch with its audit row (`record(count)`);
- * returns how many went. D1 and R2 errors throw.
+ * Deletes what matches `email` in chunks, each chunk's files first, the last batch with its audit row
+ * (`record(count)`); returns how many went. D1 and R2 errors throw.
  */
 export async function eraseByEmail(
   db: D1Database,
@@ -61,7 +68,13 @@ export async function eraseByEmail(
   record: (count: number) => D1PreparedStatement,
 ): Promise<number> {
   const ids = (await findByEmail(db, email)).map((m) => m.id);
-  await purgeFiles(db, bucket, [{ ids }]);
-  const done = await runBatch(db, { purged: purgeStatements(db, { ids }), audit: record(ids.length) });
-  return done.purged.submissions.meta.changes ?? ids.length;
+  let deleted = 0;
+  for (let start = 0; start < ids.length || start === 0; start += ERASE_CHUNK) {
+    const chunk = ids.slice(start, start + ERASE_CHUNK);
+    const last = start + ERASE_CHUNK >= ids.length;
+    await purgeFiles(db, bucket, [{ ids: chunk }]);
+    const done = await runBatch(db, { purged: purgeStatements(db, { ids: chunk }), audit: last ? record(ids.length) : null });
+    deleted += done.purged.submissions.results.length;
+  }
+  return deleted;
 }

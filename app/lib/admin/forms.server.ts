@@ -7,7 +7,7 @@ import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
 import { forgetFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
 import { describeChanges } from "~/lib/forms/changes";
 import type { ErrorCode } from "~/lib/http/errors";
-import type { Settings } from "~/lib/settings/settings.server";
+import { findSettingNameClash, type SettingNameClash, type Settings } from "~/lib/settings/settings.server";
 import {
   archiveStatement,
   countFieldValues,
@@ -15,6 +15,7 @@ import {
   getFormRow,
   getVersion,
   insertFormStatement,
+  isFormLimitError,
   listFormRows,
   listVersionSummaries,
   publishStatements,
@@ -83,6 +84,10 @@ export async function saveDraft(
   }
   const form = shape.form;
   const existing = await loadConsoleForm(ctx.db, id);
+  if (!existing) {
+    const clash = findSettingNameClash(id);
+    if (clash) return { ok: false, code: "form_id_settings_clash", problems: [describeClash(id, clash)] };
+  }
   const json = JSON.stringify(form);
   const before = existing?.draft ?? existing?.published ?? null;
   const audit = auditStatement(ctx.db, {
@@ -97,10 +102,15 @@ export async function saveDraft(
   try {
     await ctx.db.batch([write, audit]);
   } catch (error) {
+    if (isFormLimitError(error)) return { ok: false, code: "form_limit_reached" };
     if (isConstraintFailure(error)) return { ok: false, code: "form_exists" };
     throw error;
   }
   return { ok: true, created: !existing, problems: full.ok ? [] : full.problems };
+}
+
+function describeClash(id: string, clash: SettingNameClash): string {
+  return `form id "${id}": its ${clash.suffix} would be ${clash.name}, which is form "${clash.otherFormId}"'s ${clash.otherSuffix}; choose an id that does not end in "-${id.slice(clash.otherFormId.length + 1)}"`;
 }
 
 /** Creates a console form from a definition (new id only). D1 errors throw. */
@@ -205,6 +215,8 @@ export interface FormSummary {
   version: string | null;
   hasDraft: boolean;
   versions: { version: number; publishedAt: string; publishedBy: string }[];
+  /** A console form whose id a form file has: never served, the file wins (catalog.server.ts). */
+  shadowed: boolean;
 }
 
 /** Every form, files first, then the console's, with their versions. D1 errors throw. */
@@ -220,6 +232,7 @@ export async function listForms(db: D1Database, catalog: FormCatalog): Promise<F
       version: live.version,
       hasDraft: false,
       versions: [],
+      shadowed: false,
     }));
   const consoleForms: FormSummary[] = rows.map((row) => {
     const draft = parseStored(row.draft);
@@ -234,6 +247,7 @@ export async function listForms(db: D1Database, catalog: FormCatalog): Promise<F
       versions: versions
         .filter((v) => v.form_id === row.id)
         .map((v) => ({ version: v.version, publishedAt: new Date(v.published_at).toISOString(), publishedBy: v.published_by })),
+      shadowed: live?.source === "code",
     };
   });
   return [...code, ...consoleForms];

@@ -60,3 +60,10 @@ export async function readAdminForm<T>(request: Request, schema: z.ZodType<T>, m
   if (!parsed?.success) throw refusal("admin_bad_request");
   return parsed.data;
 }
+
+/** A form id from a console route's params; an impossible one is no form (404 form_not_found). */
+export function formIdParam(value: string | undefined): string {
+  const parsed = TokenSchema.safeParse(value);
+  if (!parsed.success) throw refusal("form_not_found");
+  return parsed.data;
+}

@@ -1,35 +1,38 @@
 import { z } from "zod";
 import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
-import type { ListFilters } from "~/lib/storage/console-queries.server";
+import type { SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 
-// The submissions list's query string, read into filters. A bad value is dropped (that filter keeps its
-// default), never an error: a pasted or hand-edited URL still shows a list.
+// The submissions list's query string, read into a filter and a cursor. A bad value is dropped (that
+// filter keeps its default), never an error: a pasted or hand-edited URL still shows a list.
 
 /** One filter value: a bad one is dropped, never an error. */
 const optionalFilter = <T>(schema: z.ZodType<T>) => schema.optional().catch(undefined);
 
-export const ListFiltersSchema = z
-  .object({
-    form: optionalFilter(TokenSchema),
-    status: optionalFilter(z.enum(FILTER_STATES)),
-    from: optionalFilter(IsoDateSchema),
-    to: optionalFilter(IsoDateSchema),
-    q: optionalFilter(z.string().transform((q) => q.trim().slice(0, 200) || undefined)),
-    page: z
-      .string()
-      .regex(/^\d{1,9}$/)
-      .transform((page) => Math.min(Math.max(Number(page), 1), 10_000))
-      .catch(1),
-  })
-  .transform(({ form, status, page, ...rest }): ListFilters => ({ formId: form, state: status, ...rest, page }));
+export const ListFiltersSchema = z.object({
+  form: optionalFilter(TokenSchema),
+  status: optionalFilter(z.enum(FILTER_STATES)),
+  from: optionalFilter(IsoDateSchema),
+  to: optionalFilter(IsoDateSchema),
+  q: optionalFilter(z.string().transform((q) => q.trim().slice(0, 200) || undefined)),
+  // Opaque (storage/submission-list.server.ts decodes it, and starts at the top when it cannot).
+  cursor: optionalFilter(z.string().max(400)),
+}) satisfies z.ZodType<SubmissionFilter & { cursor?: string }>;
 
-/** Reads list filters from a query string, dropping anything malformed instead of failing. Never throws. */
-export function parseListFilters(params: URLSearchParams): ListFilters {
+export interface ListQuery {
+  filter: SubmissionFilter;
+  cursor: string | null;
+}
+
+/** Reads the list's filter and cursor from a query string, dropping anything malformed instead of failing. Never throws. */
+export function parseListFilters(params: URLSearchParams): ListQuery {
   const first: Record<string, string> = {};
-  for (const key of ["form", "status", "from", "to", "q", "page"]) {
+  for (const key of ["form", "status", "from", "to", "q", "cursor"]) {
     const value = params.get(key);
     if (value !== null) first[key] = value;
   }
-  return ListFiltersSchema.parse(first);
+  const { cursor, ...parsed } = ListFiltersSchema.parse(first);
+  // Only the filters that are set, so a filter object compares and serialises without undefined keys.
+  const filter = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined)) as SubmissionFilter;
+  return { filter, cursor: cursor ?? null };
 }

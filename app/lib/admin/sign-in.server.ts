@@ -4,7 +4,7 @@ import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/ad
 import { deleteAllSessions } from "~/lib/storage/admin-sessions.server";
 import { clientIp, ipSubject, ipv6Prefix48 } from "~/lib/http/client-ip.server";
 import type { RateRule } from "~/lib/http/rate-limit.server";
-import { rateLimitStatement, verdictOfRows } from "~/lib/storage/rate-limits.server";
+import { rateLimitStatement, refundRateLimitStatement, verdictOfRows } from "~/lib/storage/rate-limits.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
@@ -96,6 +96,10 @@ export async function signIn(
       // A new random id each try, so a repeat after an unknown outcome leaves at most an unused row.
       const stored = await tryD1(() => storage.commitSession(session));
       if (!stored.ok) return { ok: false, code: storageCodeOf(stored, "storing the admin session") };
+      // The attempt was counted before hashing; a right password is no guess, so it does not count
+      // toward the lock-out (an owner signing in often never locks themself out). A refund is not repeated.
+      const refunded = await tryD1(() => refundRateLimitStatement(db, rules, nowMs).run(), { retry: false });
+      if (!refunded.ok) return { ok: false, code: storageCodeOf(refunded, "refunding the sign-in attempt") };
       return { ok: true, user, cookie: stored.value };
     }
   }

@@ -9,6 +9,7 @@ import type { ErrorCode } from "~/lib/http/errors";
 import type { Settings } from "~/lib/settings/settings.server";
 import sql from "sql-template-tag";
 import { runBatch } from "~/lib/storage/sql.server";
+import { plannedState } from "~/lib/storage/submission-state.server";
 import { guardedSubmissionInsert } from "~/lib/storage/submissions.server";
 
 // "Send a test" for one destination of a live form: a submission of sample values, marked as a test,
@@ -68,7 +69,13 @@ export async function sendTest(ctx: TestContext, formId: string, kind: TestableK
   const insert = guardedSubmissionInsert(
     db,
     { id, formId, formVersion: live.version, fields, verification: null, test: true },
-    { nowMs: ctx.nowMs, idempotencyKey: null, fingerprint: null, onlyIf: sql`1 = 1` },
+    {
+      nowMs: ctx.nowMs,
+      idempotencyKey: null,
+      fingerprint: null,
+      onlyIf: sql`1 = 1`,
+      state: plannedState({ quarantined: false, deliveries: outbox.claims.length }),
+    },
   );
   await runBatch(db, {
     submission: insert.statement,

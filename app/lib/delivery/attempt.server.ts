@@ -22,6 +22,8 @@ export interface AttemptRecord {
   excerpt: string | null;
   /** From a 429's Retry-After: the next attempt waits at least this long. */
   retryAfterMs?: number;
+  /** The e-mail service refused the recipient itself (send-email.server.ts): no retry will get through. */
+  recipientRefused?: boolean;
 }
 
 export interface PostInput {

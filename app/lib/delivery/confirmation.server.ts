@@ -2,7 +2,11 @@ import escapeHtml from "escape-html";
 import { sha256Hex } from "~/lib/crypto/digest";
 import { buildMime } from "~/lib/delivery/email.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
-import { pruneConfirmationLimits, reserveConfirmationSlot } from "~/lib/storage/confirmation-limits.server";
+import type { InvocationBudget } from "~/lib/platform/budget.server";
+import { pruneConfirmationLimits, reserveConfirmationSlot, type SlotVerdict } from "~/lib/storage/confirmation-limits.server";
+import { textDirection, type Lang } from "~/lib/i18n/languages";
+import { fill, type Message } from "~/lib/text/fill";
+import { en } from "~/lib/i18n/messages/en";
 
 // The opt-in confirmation to the sender (docs/decisions/017). Anyone can type any address into a form,
 // so it goes out only after Turnstile, only to a valid address, and says only the owner's fixed text
@@ -11,7 +15,10 @@ import { pruneConfirmationLimits, reserveConfirmationSlot } from "~/lib/storage/
 
 export const CONFIRMATION_WINDOW_MS = 24 * 3_600_000;
 
-/** The confirmation's MIME text: the owner's subject and text, the reference, nothing submitted. */
+/**
+ * The confirmation's MIME text: the owner's subject and text, the reference, nothing submitted; its
+ * frame (the reference's line, the HTML part's language and direction) in the sender's language.
+ */
 export function buildConfirmationEmail(input: {
   from: string;
   to: string;
@@ -19,8 +26,12 @@ export function buildConfirmationEmail(input: {
   subject: string;
   text: string;
   submissionId: string;
+  lang?: Lang;
+  /** The reference line's message, with {id} (app/lib/i18n/messages/). */
+  reference?: Message;
 }): string {
-  const reference = `Reference: ${input.submissionId}`;
+  const lang = input.lang ?? "en";
+  const reference = fill(input.reference ?? en.email.reference, { id: input.submissionId }, lang);
   const paragraphs = input.text.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replaceAll("\n", "<br>")}</p>`);
   return buildMime({
     from: input.from,
@@ -29,7 +40,7 @@ export function buildConfirmationEmail(input: {
     senderName: input.formTitle,
     subject: input.subject,
     text: `${input.text}\n\n${reference}\n`,
-    html: `<!doctype html><html><body style="font-family:sans-serif;line-height:1.4">${paragraphs.join("")}<p style="color:#555">${escapeHtml(reference)}</p></body></html>`,
+    html: `<!doctype html><html lang="${lang}" dir="${textDirection(lang)}"><body style="font-family:sans-serif;line-height:1.4">${paragraphs.join("")}<p style="color:#555">${escapeHtml(reference)}</p></body></html>`,
     // RFC 3834: an automatic answer, so auto-responders on the other side do not answer it back.
     headers: { "Auto-Submitted": "auto-replied" },
   });
@@ -41,19 +52,19 @@ export async function confirmationKey(formId: string, address: string): Promise<
   return sha256Hex(`gatepost-confirmation:${formId}:${mailbox}`);
 }
 
-/** Takes the mailbox's one confirmation for 24 h: true when this pending delivery may send. D1 errors throw. */
+/** Takes the mailbox's one confirmation for 24 h: "reserved" when this pending delivery may send (SlotVerdict). D1 errors throw. */
 export async function reserveConfirmation(
   db: D1Database,
   formId: string,
   address: string,
   deliveryId: string,
   nowMs: number,
-): Promise<boolean> {
+): Promise<SlotVerdict> {
   const mailboxKey = await confirmationKey(formId, address);
   return reserveConfirmationSlot(db, { formId, mailboxKey, deliveryId, nowMs, windowMs: CONFIRMATION_WINDOW_MS });
 }
 
 /** Forgets mailbox slots older than the window (the cron's prune job). Returns rows removed. */
-export function pruneConfirmationSlots(db: D1Database, nowMs: number): Promise<number> {
-  return pruneConfirmationLimits(db, nowMs, CONFIRMATION_WINDOW_MS);
+export function pruneConfirmationSlots(db: D1Database, nowMs: number, budget?: InvocationBudget): Promise<number> {
+  return pruneConfirmationLimits(db, nowMs, CONFIRMATION_WINDOW_MS, budget);
 }

@@ -1,6 +1,6 @@
 import type { Destination, FieldDef, FormDef } from "~/forms/schema";
 import { parseWebhookSecrets } from "~/lib/delivery/webhook-signature.server";
-import { isAllowedWebhookUrl, isConfirmationOn, isEmailAddress, parseEmailList } from "~/lib/settings/destination-settings.server";
+import { isConfirmationOn, isEmailAddress, parseEmailList, webhookUrlProblem } from "~/lib/settings/destination-settings.server";
 import { formSettingName, type Settings } from "~/lib/settings/settings.server";
 
 // Where a form's submissions go: kinds from the form, URLs, addresses and secrets from its settings,
@@ -55,9 +55,8 @@ export function resolveDestination(settings: Settings, form: FormDef, name: stri
     case "webhook": {
       const url = own.WEBHOOK_URL;
       if (!url) return { ok: false, reason: `${variable("WEBHOOK_URL")} is not set` };
-      if (!isAllowedWebhookUrl(url, settings.allowLoopbackHttp)) {
-        return { ok: false, reason: `${variable("WEBHOOK_URL")} must be an https URL (plain http only to loopback in local dev)` };
-      }
+      const problem = webhookUrlProblem(url, settings.allowLoopbackHttp);
+      if (problem) return { ok: false, reason: `${variable("WEBHOOK_URL")} ${problem}` };
       const secrets = parseWebhookSecrets(own.WEBHOOK_SECRET);
       if (!secrets.ok) return { ok: false, reason: `${variable("WEBHOOK_SECRET")}: ${secrets.reason}` };
       return { ok: true, destination: { kind: "webhook", name, url, keys: secrets.keys } };
@@ -67,9 +66,8 @@ export function resolveDestination(settings: Settings, form: FormDef, name: stri
       const suffix = destination.kind === "slack" ? "SLACK_WEBHOOK_URL" : "DISCORD_WEBHOOK_URL";
       const url = own[suffix];
       if (!url) return { ok: false, reason: `${variable(suffix)} is not set` };
-      if (!isAllowedWebhookUrl(url, settings.allowLoopbackHttp)) {
-        return { ok: false, reason: `${variable(suffix)} must be an https URL (plain http only to loopback in local dev)` };
-      }
+      const problem = webhookUrlProblem(url, settings.allowLoopbackHttp);
+      if (problem) return { ok: false, reason: `${variable(suffix)} ${problem}` };
       return { ok: true, destination: { kind: destination.kind, name, url } };
     }
     case "email": {

@@ -13,6 +13,9 @@ import { buildConfirmationEmail, reserveConfirmation } from "~/lib/delivery/conf
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
 import { linkedFiles } from "~/lib/delivery/file-links.server";
+import { isLang, type Lang } from "~/lib/i18n/languages";
+import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
+import { messagesOf } from "~/lib/i18n/catalogue.server";
 
 // One attempt at one delivery, whatever its kind: resolve the destination from settings (at attempt
 // time, so a fixed setting heals queued rows), build what that kind sends, and send it once.
@@ -74,18 +77,28 @@ export async function attemptKind({
       if (!mailer) return held("the Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)");
       const to = submitterAddress(form, submission.fields);
       if (!to) return skipped("the sender's address is missing or not a valid e-mail address");
-      if (!(await reserveConfirmation(db, form.id, to, claim.id, nowMs))) {
-        return skipped("this address already got a confirmation from this form in the last 24 h");
-      }
+      const slot = await reserveConfirmation(db, form.id, to, claim.id, nowMs);
+      if (slot === "limited") return skipped("this address already got a confirmation from this form in the last 24 h");
+      // At most once (ADR 065): an earlier attempt began sending and never said how it went.
+      if (slot === "replayed") return skipped("an earlier attempt began sending it and the Worker stopped before it was recorded");
+      // The sender's own language, which the form may have stopped offering since: then its own.
+      const lang: Lang = isLang(submission.lang) && languagesOf(form).includes(submission.lang) ? submission.lang : languagesOf(form)[0]!;
+      const shown = localizeForm(form, lang);
+      const own = shown.destinations.find((d) => d.kind === "confirmation");
       const raw = buildConfirmationEmail({
         from: destination.from,
         to,
-        formTitle: form.title,
-        subject: destination.subject,
-        text: destination.text,
+        formTitle: shown.title,
+        subject: own?.subject ?? destination.subject,
+        text: own?.text ?? destination.text,
         submissionId: submission.id,
+        lang,
+        reference: messagesOf(lang).email.reference,
       });
-      return sendEmailAttempt(mailer, destination.from, [to], raw);
+      const sent = await sendEmailAttempt(mailer, destination.from, [to], raw);
+      // An address the e-mail service will never take (Email Routing reaches verified addresses only):
+      // settled as not sent, with the reason, rather than asked again for 44 h.
+      return sent.recipientRefused ? skipped(sent.detail ?? "the e-mail service refused this address") : sent;
     }
   }
 }

@@ -2,6 +2,17 @@ import { errorText, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { countOf } from "~/lib/text/count";
 
+/** send_email's refusals of a recipient it will never take (platform reference: Email Service error codes). */
+const RECIPIENT_REFUSALS = new Set(["E_RECIPIENT_NOT_ALLOWED", "E_RECIPIENT_SUPPRESSED"]);
+
+/** True when the e-mail service refused the recipient itself, not the moment: asking again will not help. */
+export function isRecipientRefusal(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof code === "string" && RECIPIENT_REFUSALS.has(code)) return true;
+  // Email Routing's wording for an address not verified on the account.
+  return /not a verified (destination )?address|E_RECIPIENT_(NOT_ALLOWED|SUPPRESSED)/i.test(errorText(error));
+}
+
 /**
  * Sends `raw` to each recipient in turn (send_email takes one envelope recipient per message).
  * A refusal stops there and is logged as `rejected`; the retry sends to every recipient again.
@@ -19,6 +30,7 @@ export async function sendEmailAttempt(mailer: Mailer, from: string, recipients:
         detail: `the e-mail service refused the message to ${to}: ${errorText(error)}`,
         latencyMs: Date.now() - started,
         excerpt: null,
+        ...(isRecipientRefusal(error) ? { recipientRefused: true } : {}),
       };
     }
   }

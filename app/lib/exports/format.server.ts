@@ -1,6 +1,6 @@
 import type { StoredFile } from "~/forms/schema";
 import { filesOf } from "~/lib/storage/file-objects.server";
-import type { ListedSubmission } from "~/lib/storage/console-queries.server";
+import type { ListedSubmission } from "~/lib/storage/submission-list.server";
 
 // Exports for one form and date range, columns in a fixed order (metadata, the form's fields, then
 // stored fields the form no longer has, sorted) so yesterday's spreadsheet still lines up. A file

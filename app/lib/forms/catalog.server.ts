@@ -6,6 +6,7 @@ import { sealingKey } from "~/lib/crypto/secret-box.server";
 import { openSettingRows, type ConsoleSettingValues } from "~/lib/forms/console-settings.server";
 import type { FormSettingSuffix } from "~/lib/settings/settings.server";
 import { readCatalogRows, type PublishedRow } from "~/lib/storage/forms.server";
+import type { EmbedSites } from "~/lib/storage/embed-sites.server";
 
 // Every form Gatepost serves, from files and from the console, with the console's destination settings,
 // kept in each isolate (docs/decisions/045-form-catalog-isolate-cache.md): a warm page view reads no D1,
@@ -34,6 +35,8 @@ export interface FormCatalog {
   forms: ReadonlyMap<string, LiveForm>;
   /** The console's values of each form's settings, opened. */
   settings: ReadonlyMap<string, Partial<Record<FormSettingSuffix, string>>>;
+  /** The sites allowed to embed each form, as the console set them (the environment's win: ADR 076). */
+  embeds: ReadonlyMap<string, EmbedSites>;
   /** Console settings no key opens (a key removed too early): named, never used. */
   unreadable: readonly { formId: string; name: string }[];
   /** True when D1 could not be read: only the files' forms (and the last catalog, if any) are known. */
@@ -79,7 +82,7 @@ export function forgetFormCatalog(): void {
 
 /** The files' forms alone, for code that runs without D1. */
 export async function codeCatalog(): Promise<FormCatalog> {
-  return { readAtMs: null, forms: await codeForms(), settings: new Map(), unreadable: [], incomplete: true };
+  return { readAtMs: null, forms: await codeForms(), settings: new Map(), embeds: new Map(), unreadable: [], incomplete: true };
 }
 
 async function readCatalog(deps: CatalogDeps): Promise<FormCatalog> {
@@ -93,7 +96,7 @@ async function readCatalog(deps: CatalogDeps): Promise<FormCatalog> {
       else if (live) console.error(`console form ${row.id} is shadowed by the form file with the same id`);
     }
     const opened = await openSettingRows(rows.settings, keys, deps.nowMs);
-    const catalog: FormCatalog = { readAtMs: deps.nowMs, forms, ...opened, incomplete: false };
+    const catalog: FormCatalog = { readAtMs: deps.nowMs, forms, ...opened, embeds: rows.embeds, incomplete: false };
     cached = catalog;
     return catalog;
   } catch (error) {
@@ -127,7 +130,7 @@ function parseDefinition(row: PublishedRow): LiveForm | null {
     value = null;
   }
   // Published definitions passed this check; one that no longer does is a bug or a hand-edited row.
-  const check = checkFormDef(value, { allowLoopbackHttp: true });
+  const check = checkFormDef(value, { allowLoopbackHttp: true, published: true });
   if (!check.ok || check.form.id !== row.id) {
     console.error(`console form ${row.id} version ${row.version} fails the definition check and is not served`);
     return null;

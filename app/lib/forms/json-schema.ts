@@ -1,10 +1,14 @@
 import { DEFAULT_CAP, DEFAULT_MAX_FILE_BYTES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
-import { schemaPattern } from "~/lib/forms/pattern";
+import { schemaPatternKeywords } from "~/lib/forms/pattern";
+import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
 
 // A form as JSON Schema 2020-12, served at /f/:id/schema.json, so a receiver can check a webhook's
 // `submission.fields` with any kept validator (docs/webhooks.md). It says what validation guarantees
 // of a stored submission: every field is present (null, or an empty list of files, when left empty and
 // optional), values have the field's type, length, pattern, options and range, and nothing else is there.
+// Only keywords of the dialect itself, so a validator in strict mode (Ajv's) takes it as it is; the form
+// and version it describes are in `$id`. E-mail and web addresses are Gatepost's own patterns, not the
+// ASCII-only `email`/`uri` formats (value-formats.ts).
 
 export const JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
@@ -14,15 +18,13 @@ type JsonSchema = Record<string, unknown>;
 export function formJsonSchema(form: FormDef, version: string, origin: string): JsonSchema {
   return {
     $schema: JSON_SCHEMA_DIALECT,
-    $id: `${origin}/f/${form.id}/schema.json`,
+    $id: `${origin}/f/${form.id}/schema.json?version=${encodeURIComponent(version)}`,
     title: form.title,
     description: form.description,
     type: "object",
     properties: Object.fromEntries(form.fields.map((field) => [field.name, fieldSchema(field)])),
     required: form.fields.map((field) => field.name),
     additionalProperties: false,
-    "x-gatepost-form": form.id,
-    "x-gatepost-version": version,
   };
 }
 
@@ -46,15 +48,19 @@ function fieldSchema(field: FieldDef): JsonSchema {
     }
     case "file":
       return { ...about, ...fileSchema(field) };
-    default:
+    default: {
+      const shape = field.type === "email" ? EMAIL_ADDRESS.source : field.type === "url" ? WEB_ADDRESS.source : undefined;
+      // The owner's pattern: published only where both engines agree on it (ADR 089), else a $comment.
+      const own = field.pattern !== undefined ? schemaPatternKeywords(field.pattern) : {};
       return {
         ...about,
         type: nullable("string"),
         ...(field.minLength !== undefined ? { minLength: field.minLength } : field.required ? { minLength: 1 } : {}),
         maxLength: field.maxLength ?? DEFAULT_CAP[field.type],
-        ...(field.pattern !== undefined ? { pattern: schemaPattern(field.pattern) } : {}),
-        ...(field.type === "email" ? { format: "email" } : field.type === "url" ? { format: "uri" } : {}),
+        // A value must match both the kind's shape and the owner's pattern: the second one under allOf.
+        ...(shape !== undefined ? { pattern: shape, ...("pattern" in own ? { allOf: [own] } : own) } : own),
       };
+    }
   }
 }
 

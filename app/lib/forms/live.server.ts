@@ -1,4 +1,5 @@
 import { loadFormCatalog, type FormCatalog, type LiveForm } from "~/lib/forms/catalog.server";
+import { localSinkSettings } from "~/lib/settings/local-sink.server";
 import { withConsoleFormSettings, type Settings } from "~/lib/settings/settings.server";
 
 // The one way routes and jobs find a form by id: through the isolate's catalog (catalog.server.ts),
@@ -38,7 +39,16 @@ export async function findForm(context: FormsContext, id: string | undefined, no
   return { ok: false, code: catalog.incomplete ? "storage_unavailable" : "form_not_found" };
 }
 
-/** The request's settings with the console's form settings layered under the environment's. */
+/**
+ * The request's settings with the console's form settings (destinations, embed sites) layered under the
+ * environment's, and under `npm start` the local sink under a console form's (a form file's come from
+ * `npm start` itself).
+ */
 export function catalogSettings(settings: Settings, catalog: FormCatalog): Settings {
-  return withConsoleFormSettings(settings, (formId) => catalog.settings.get(formId));
+  const local = settings.localSink ? localSinkSettings(settings.localSink) : null;
+  const layered = withConsoleFormSettings(settings, (formId) => {
+    const own = catalog.settings.get(formId);
+    return local && catalog.forms.get(formId)?.source === "console" ? { ...local, ...own } : own;
+  });
+  return { ...layered, forms: { ...layered.forms, consoleEmbeds: catalog.embeds } };
 }

@@ -1,43 +1,70 @@
 import { RE2JS } from "re2js";
-import safeRegex from "safe-regex2";
+import { ambiguityProblem } from "./pattern-ambiguity";
+import { parsePattern } from "./pattern-syntax";
 
 // A field's `pattern` is typed by whoever writes the form, in a file or in the console, and run on what
-// every visitor sends. It must never make validation super-linear (ADR 044), so it is held twice:
-// - Gatepost matches it with RE2 (re2js, a port of Google's linear-time engine), never with the
-//   backtracking RegExp: whatever the pattern, a match costs time linear in the input. RE2 has no
-//   backreferences or lookaround, so a pattern using them is refused rather than bounded by hope.
-// - Receivers check payloads against /f/:id/schema.json with backtracking engines (JavaScript's RegExp,
-//   Ajv, @cfworker/json-schema), so the catastrophic shapes those engines know (nested repetition such
-//   as `(a+)+`, star height above one, or many repetitions) are refused too, by safe-regex2.
-// The pattern must also compile as a JavaScript `u` regular expression, the dialect of JSON Schema's
-// `pattern` as receivers run it.
+// every visitor sends, then again in receivers' validators on /f/:id/schema.json. It must mean the same
+// everywhere and be linear everywhere (docs/decisions/089-patterns-in-a-shared-subset.md):
+// - it is written in the language RE2 and ECMAScript (`u` and `v` flags) read alike
+//   (pattern-syntax.ts), so Gatepost never stores a value its own schema.json calls invalid;
+// - its position automaton is deterministic and unambiguous (pattern-ambiguity.ts), so a backtracking
+//   validator's work is linear in the value too;
+// - Gatepost itself matches it with RE2 (re2js, a port of Google's linear-time engine), never RegExp.
 
 /** The longest pattern a definition may hold. */
 export const MAX_PATTERN_LENGTH = 200;
-/** safe-regex2's bound on repetitions in one pattern. */
-const MAX_REPETITIONS = 10;
 
-/** Why `pattern` is refused, in words for the form's author; null when it is safe to use. */
+/** Why `pattern` is refused, in words for the form's author; null when it is in the shared language and linear. */
 export function patternProblem(pattern: string): string | null {
   if (pattern.length === 0) return "is empty";
   if (pattern.length > MAX_PATTERN_LENGTH) return `is longer than ${MAX_PATTERN_LENGTH} characters`;
+  const parsed = parsePattern(pattern);
+  if (!parsed.ok) return parsed.problem;
+  const ambiguity = ambiguityProblem(parsed.node);
+  if (ambiguity) return ambiguity;
+  // The parser admits only syntax all three read; each engine compiling it is the second lock.
   try {
-    new RegExp(pattern, "u");
+    new RegExp(anchored(pattern), "u");
+    if (supportsUnicodeSets()) new RegExp(anchored(pattern), "v");
   } catch {
-    return "is not a valid regular expression";
-  }
-  if (/\(\?<?[=!]/.test(pattern) || /\\[1-9]|\\k</.test(pattern)) {
-    return "uses lookaround or a backreference, which cannot be matched in linear time";
-  }
-  if (!safeRegex(pattern, { limit: MAX_REPETITIONS })) {
-    return "has nested or too many repetitions (such as (a+)+), which can take exponential time in receivers' validators";
+    return "is not a valid regular expression in JavaScript";
   }
   try {
     RE2JS.compile(anchored(pattern));
   } catch {
-    return "uses syntax the linear-time engine (RE2) does not support";
+    return "is too large for the linear-time engine (RE2)";
   }
   return null;
+}
+
+/**
+ * The rules a published version's pattern passed in its day (ADR 044), for versions published before
+ * the shared language: bounded, and compiled by RE2 and as a JavaScript `u` expression. Null when met.
+ */
+export function publishedPatternProblem(pattern: string): string | null {
+  if (pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH) return "is empty or too long";
+  try {
+    new RegExp(anchored(pattern), "u");
+    RE2JS.compile(anchored(pattern));
+    return null;
+  } catch {
+    return "does not compile in RE2 and JavaScript";
+  }
+}
+
+let unicodeSets: boolean | null = null;
+
+/** Whether this runtime knows RegExp's `v` flag (Node 20 and workerd do). */
+function supportsUnicodeSets(): boolean {
+  if (unicodeSets === null) {
+    try {
+      new RegExp("", "v");
+      unicodeSets = true;
+    } catch {
+      unicodeSets = false;
+    }
+  }
+  return unicodeSets;
 }
 
 function anchored(pattern: string): string {
@@ -66,7 +93,15 @@ export function matchesPattern(pattern: string, text: string): boolean {
   return re.matches(text);
 }
 
-/** The pattern as JSON Schema's (unanchored) `pattern` keyword must say it to mean the whole value. */
-export function schemaPattern(pattern: string): string {
-  return anchored(pattern);
+/**
+ * The `pattern` keyword for JSON Schema (anchored: the keyword alone matches anywhere in the value), or,
+ * for a pattern published before the shared language (ADR 089) that is outside it, no `pattern` and the
+ * reason in a `$comment`: a receiver's validator must never read it differently, or take long on it.
+ */
+export function schemaPatternKeywords(pattern: string): { pattern: string } | { $comment: string } {
+  const problem = patternProblem(pattern);
+  if (problem === null) return { pattern: anchored(pattern) };
+  return {
+    $comment: `Gatepost checks this field against a pattern that is not published here: it ${problem} (docs/forms.md#patterns).`,
+  };
 }

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse } from "@remix-run/react";
 import type { ErrorCode } from "~/lib/http/errors";
 import { ROUTER_ERRORS } from "~/lib/http/router-errors";
+import type { RefusalPage } from "~/lib/http/refusal-words";
 
 // Which catalogue code a route error stands for, and what the page says of it. The error boundary
 // shows both and entry.server.tsx puts the code in the Gatepost-Error-Code header, so the page and the
@@ -12,10 +13,16 @@ export const FALLBACK_ERROR_CODE = "internal_error" satisfies ErrorCode;
 
 const CODE_SHAPE = /^[a-z][a-z0-9_]{0,63}$/;
 
-function bodyOf(error: unknown): { code?: unknown; message?: unknown } | null {
+function bodyOf(error: unknown): { code?: unknown; message?: unknown; page?: unknown } | null {
   if (!isRouteErrorResponse(error)) return null;
   const data = error.data as unknown;
-  return typeof data === "object" && data !== null ? (data as { code?: unknown; message?: unknown }) : null;
+  return typeof data === "object" && data !== null ? (data as { code?: unknown; message?: unknown; page?: unknown }) : null;
+}
+
+/** A refusal's page in the visitor's language, when it came with one (refusal() in responses.server.ts). */
+export function refusalPageOf(error: unknown): RefusalPage | null {
+  const page = bodyOf(error)?.page as Partial<RefusalPage> | undefined;
+  return typeof page?.lang === "string" && typeof page.texts === "object" && page.texts !== null ? (page as RefusalPage) : null;
 }
 
 /**

@@ -4,9 +4,10 @@
 
 import { ROUTER_ERRORS } from "~/lib/http/router-errors";
 
-const CAPTCHA_RETRY = "The captcha check failed or expired — please try again.";
-const CAPTCHA_UNAVAILABLE = "We could not verify you right now — try again in a minute.";
-const SERVER_MISCONFIGURED = "This form is not available right now because of a server problem.";
+// Messages many codes share; a translation names each once (app/lib/i18n/messages/visitor-errors.ts).
+export const CAPTCHA_RETRY = "The captcha check failed or expired — please try again.";
+export const CAPTCHA_UNAVAILABLE = "We could not verify you right now — try again in a minute.";
+export const SERVER_MISCONFIGURED = "This form is not available right now because of a server problem.";
 
 export const ERRORS = {
   body_too_large: { status: 413, message: "What you sent is too large (the limit is 64 KiB)." },
@@ -93,7 +94,11 @@ export const ERRORS = {
     message: "The operator console is closed until a password or Cloudflare Access is configured.",
   },
   admin_sign_in_failed: { status: 401, message: "That password is not right." },
-  admin_rate_limited: { status: 429, message: "Too many sign-in attempts from here. Wait 15 minutes and try again." },
+  admin_rate_limited: {
+    status: 429,
+    message:
+      "Too many sign-in attempts from here. Try again once the wait given (Retry-After) has passed; signing in successfully does not count.",
+  },
   admin_check_required: {
     status: 429,
     message: "Many sign-in attempts are being made on this site right now. Complete the check below, then sign in again.",
@@ -107,6 +112,16 @@ export const ERRORS = {
   form_definition_invalid: { status: 422, message: "The form definition has problems: each one is listed." },
   form_defined_in_code: { status: 409, message: "This form is defined by a file in app/forms/: change it there." },
   form_exists: { status: 409, message: "There is already a form with that id." },
+  form_limit_reached: {
+    status: 409,
+    message:
+      "There are already 200 console forms, the most one deployment keeps (archived ones count, since they keep their submissions). Edit one of them instead.",
+  },
+  form_id_settings_clash: {
+    status: 409,
+    message:
+      "That form id would share a setting's name with another form (contact-slack's CONTACT_SLACK_WEBHOOK_URL is form contact's Slack URL). Choose an id that does not end in -slack or -discord.",
+  },
   form_draft_missing: { status: 409, message: "There is no draft to publish: save one first." },
   form_publish_conflict: { status: 409, message: "Someone else published this form meanwhile. Reload it and publish again." },
   form_field_names_in_use: {
@@ -126,10 +141,64 @@ export const ERRORS = {
     message: "Exports are built in the R2 bucket bound as UPLOADS, which this deployment does not have (docs/deploy.md).",
   },
   export_expired: { status: 410, message: "This export is no longer kept: files go a day after they were asked for. Export again." },
+  admin_body_too_large: { status: 413, message: "What you sent to the admin API is too large (the limit is 256 KiB)." },
   internal_error: ROUTER_ERRORS.internal_error,
+  // lazy route discovery (/__manifest, ADR 055)
+  route_discovery_too_large: { status: 400, message: "That request asks for more routes than any page here links to." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/**
+ * The codes a visitor of a form can meet (its page, its thank-you page, a post from another site):
+ * their messages are translated into every language (app/lib/i18n/messages/). The rest speak to the
+ * operator or an API's developer, in English.
+ */
+export const VISITOR_ERROR_CODES = [
+  "body_too_large",
+  "validation_failed",
+  "form_not_found",
+  "not_found",
+  "method_not_allowed",
+  "unsupported_media_type",
+  "malformed_body",
+  "too_many_fields",
+  "invalid_text",
+  "file_not_accepted",
+  "file_too_large",
+  "upload_too_large",
+  "uploads_unavailable",
+  "uploads_not_configured",
+  "turnstile_token_missing",
+  "turnstile_token_too_long",
+  "turnstile_invalid_token",
+  "turnstile_expired_or_duplicate",
+  "turnstile_hostname_mismatch",
+  "turnstile_action_mismatch",
+  "turnstile_rejected",
+  "turnstile_timeout",
+  "turnstile_network_error",
+  "turnstile_bad_response",
+  "turnstile_provider_error",
+  "turnstile_internal_error",
+  "turnstile_secret_missing",
+  "turnstile_secret_invalid",
+  "turnstile_bad_request",
+  "turnstile_verify_url_insecure",
+  "storage_unavailable",
+  "origin_not_allowed",
+  "rate_limited",
+  "idempotency_key_reused",
+  "form_expired",
+  "form_signing_secret_missing",
+  "form_archived",
+  "internal_error",
+] as const satisfies readonly ErrorCode[];
+export type VisitorErrorCode = (typeof VISITOR_ERROR_CODES)[number];
+
+export function isVisitorErrorCode(code: ErrorCode): code is VisitorErrorCode {
+  return (VISITOR_ERROR_CODES as readonly string[]).includes(code);
+}
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.hasOwn(ERRORS, value);

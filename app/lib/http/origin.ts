@@ -4,7 +4,8 @@
 export function isExactOrigin(value: string): boolean {
   try {
     const url = new URL(value);
-    return url.origin === value && (url.protocol === "https:" || url.protocol === "http:");
+    // URL keeps "*" in a hostname, and a CSP source (frame-ancestors) would read it as a wildcard.
+    return url.origin === value && (url.protocol === "https:" || url.protocol === "http:") && !url.hostname.includes("*");
   } catch {
     return false;
   }

@@ -3,6 +3,8 @@ import escape from "escape-html";
 import type { FormDef } from "~/forms/schema";
 import { errorCodeOf, FALLBACK_ERROR_CODE } from "~/lib/http/error-code";
 import { ERRORS, isErrorCode, type ErrorCode } from "~/lib/http/errors";
+import { EN_REFUSAL, type HtmlRefusalWords, type RefusalPage } from "~/lib/http/refusal-words";
+import { fill } from "~/lib/text/fill";
 
 // Every refusal Gatepost answers is built here (document routes, the API's RFC 9457 problem+json, a
 // page for another site's plain HTML post, the last resort after a throw), each with its catalogue
@@ -12,10 +14,11 @@ export const ERROR_CODE_HEADER = "Gatepost-Error-Code";
 
 type FieldErrors = Record<string, string>;
 
-/** A thrown refusal for document routes: the ErrorBoundary shows the catalogue message. */
-export function refusal(code: ErrorCode): Response {
-  const { status, message } = ERRORS[code];
-  return new Response(JSON.stringify({ code, message }), {
+/** A thrown refusal for document routes: the ErrorBoundary shows the catalogue message (or `page`'s). */
+export function refusal(code: ErrorCode, page?: RefusalPage): Response {
+  const { status } = ERRORS[code];
+  const message = page?.message ?? ERRORS[code].message;
+  return new Response(JSON.stringify(page ? { code, message, page } : { code, message }), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", [ERROR_CODE_HEADER]: code },
   });
@@ -41,15 +44,17 @@ export function acceptedJson(id: string, replayed: boolean, headers: Headers): R
 
 /**
  * An application/problem+json refusal with the catalogue code and, for validation, per-field errors;
- * `members` adds RFC 9457 extension members (the admin API's list of problems).
+ * `members` adds RFC 9457 extension members (the admin API's list of problems); `message`, the title,
+ * is the catalogue's unless the caller has it in the visitor's language.
  */
 export function problemJson(
   code: ErrorCode,
   headers: Headers = new Headers(),
   fieldErrors?: FieldErrors,
   members: Record<string, unknown> = {},
+  message: string = ERRORS[code].message,
 ): Response {
-  const { status, message } = ERRORS[code];
+  const { status } = ERRORS[code];
   const body: Record<string, unknown> = { ...members, type: "about:blank", title: message, status, code };
   if (fieldErrors && Object.keys(fieldErrors).length > 0) {
     body.errors = Object.entries(fieldErrors).map(([field, detail]) => ({ field, detail }));
@@ -61,21 +66,35 @@ export function problemJson(
 }
 
 /** A readable refusal page for a person whose plain HTML form on another site was refused. */
-export function problemHtml(code: ErrorCode, form: FormDef | null, headers: Headers = new Headers(), fieldErrors?: FieldErrors): Response {
-  const { status, message } = ERRORS[code];
+export function problemHtml(
+  code: ErrorCode,
+  form: FormDef | null,
+  headers: Headers = new Headers(),
+  fieldErrors?: FieldErrors,
+  words?: HtmlRefusalWords,
+): Response {
+  const { status } = ERRORS[code];
   const labels = new Map(form?.fields.map((f) => [f.name, f.label]) ?? []);
   const items = Object.entries(fieldErrors ?? {})
     .map(([name, detail]) => `<li><strong>${escape(labels.get(name) ?? name)}:</strong> ${escape(detail)}</li>`)
     .join("");
-  const title = form ? `${form.title}: not sent` : "Not sent";
+  const w = words ?? {
+    lang: "en",
+    dir: "ltr",
+    message: ERRORS[code].message,
+    title: form ? fill(EN_REFUSAL.titled, { title: form.title }) : EN_REFUSAL.notSent,
+    nothingKept: EN_REFUSAL.nothingKept,
+    errorCode: EN_REFUSAL.errorCode,
+  };
+  const { title, message } = w;
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${escape(w.lang)}" dir="${w.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escape(title)} — Gatepost</title>
 <style>body{font:1.05rem/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
 .summary{border:3px solid #b00020;padding:.75rem 1rem}code{background:#eee;padding:0 .25rem}</style></head>
 <body><main><h1>${escape(title)}</h1><div class="summary" role="alert"><p>${escape(message)}</p>${items ? `<ul>${items}</ul>` : ""}</div>
-<p>Nothing was kept. Go back with your browser's Back button, correct what is listed and send the form again.</p>
-<p>Error code: <code>${escape(code)}</code></p></main></body></html>`;
+<p>${escape(w.nothingKept)}</p>
+<p>${escape(w.errorCode)} <code>${escape(code)}</code></p></main></body></html>`;
   headers.set("content-type", "text/html; charset=utf-8");
   headers.set("cache-control", "no-store");
   headers.set("x-content-type-options", "nosniff");

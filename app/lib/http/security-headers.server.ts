@@ -1,11 +1,18 @@
 import { encodeBase64 } from "~/lib/crypto/base64";
 import { isLoopbackHost } from "~/lib/http/loopback";
+import { isExactOrigin } from "~/lib/http/origin";
 
 // Security headers for every HTML response (ADR 006). The CSP is nonce-based with 'strict-dynamic':
 // Remix's inline scripts carry the per-request nonce, and scripts they create at runtime (the
 // Turnstile loader) are trusted through them, so no host allowlist has to track our asset URLs.
 
 export const TURNSTILE_ORIGIN = "https://challenges.cloudflare.com";
+
+/**
+ * Set by a route whose page may be framed (a form's page with ?embed=1): the exact origins allowed to
+ * frame it, space-separated. entry.server.tsx turns it into frame-ancestors and never sends it on.
+ */
+export const FRAME_ANCESTORS_HEADER = "Gatepost-Frame-Ancestors";
 
 /** Features no Gatepost page uses. An empty allowlist turns each off for the page and its frames. */
 const DISABLED_FEATURES = [
@@ -48,8 +55,18 @@ export interface SiteLook {
   logoOrigin?: string | null;
 }
 
-/** The CSP for one response; a brand colour adds only the nonced <style>, a logo only its origin. Never throws. */
-export function buildContentSecurityPolicy(nonce: string, scriptUrl?: string, look: SiteLook = {}): string {
+/**
+ * The CSP for one response; a brand colour adds only the nonced <style>, a logo only its origin, and
+ * `frameAncestors` (exact origins; anything else is dropped) the sites that may frame it, else none.
+ * Never throws.
+ */
+export function buildContentSecurityPolicy(
+  nonce: string,
+  scriptUrl?: string,
+  look: SiteLook = {},
+  frameAncestors: readonly string[] = [],
+): string {
+  const ancestors = frameAncestors.filter(isExactOrigin);
   const scriptSources = [`'nonce-${nonce}'`, "'strict-dynamic'", TURNSTILE_ORIGIN];
   const standin = standinScriptOrigin(scriptUrl);
   if (standin) scriptSources.push(standin);
@@ -61,14 +78,17 @@ export function buildContentSecurityPolicy(nonce: string, scriptUrl?: string, lo
     `frame-src ${TURNSTILE_ORIGIN}`,
     "object-src 'none'",
     "base-uri 'none'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${ancestors.length > 0 ? ancestors.join(" ") : "'none'"}`,
     "form-action 'self'",
   ].join("; ");
 }
 
 /** Sets the CSP and the other hardening headers on `headers` (mutates it). Never throws. */
 export function applySecurityHeaders(headers: Headers, { nonce, scriptUrl, look }: { nonce: string; scriptUrl?: string; look?: SiteLook }) {
-  headers.set("Content-Security-Policy", buildContentSecurityPolicy(nonce, scriptUrl, look));
+  // The route's word on who may frame the page is read here and never leaves the Worker.
+  const frameAncestors = (headers.get(FRAME_ANCESTORS_HEADER) ?? "").split(" ").filter(Boolean);
+  headers.delete(FRAME_ANCESTORS_HEADER);
+  headers.set("Content-Security-Policy", buildContentSecurityPolicy(nonce, scriptUrl, look, frameAncestors));
   headers.set("Strict-Transport-Security", HSTS);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");

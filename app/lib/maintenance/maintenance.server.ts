@@ -6,7 +6,8 @@ import type { Mailer } from "~/lib/delivery/mailer.server";
 import { pruneConfirmationSlots } from "~/lib/delivery/confirmation.server";
 import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
-import { foldMissingSearchTexts } from "~/lib/storage/submissions.server";
+import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
+import { backfillSubmissions } from "~/lib/storage/backfill.server";
 import { sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
 import { tendExports } from "~/lib/exports/run.server";
 
@@ -19,6 +20,8 @@ export interface MaintenanceContext {
   settings: Settings;
   mailer: Mailer | null;
   now: () => number;
+  /** The invocation's allowance the looping jobs spend from (default: the free plan's, made per run). */
+  budget?: InvocationBudget;
 }
 
 export interface MaintenanceJob {
@@ -40,9 +43,9 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   // Every fixed-window limit: the rate-limit windows and the confirmation e-mails' slots.
   {
     name: "prune-rate-limits",
-    run: async ({ db, now }) => {
-      const windows = await pruneRateLimits(db, now());
-      await pruneConfirmationSlots(db, now());
+    run: async ({ db, now, budget = budgetFor("free") }) => {
+      const windows = await pruneRateLimits(db, now(), budget);
+      await pruneConfirmationSlots(db, now(), budget);
       return windows;
     },
   },
@@ -51,7 +54,7 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   // others and runs again next minute.
   {
     name: "apply-retention",
-    run: async ({ db, bucket, settings, now }) => {
+    run: async ({ db, bucket, settings, now, budget = budgetFor("free") }) => {
       const catalog = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
       if (catalog.incomplete) throw new Error("the form catalog could not be read");
       return applyRetention(
@@ -59,23 +62,26 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
         bucket,
         [...catalog.forms.values()].map((live) => live.form),
         now(),
+        budget,
       );
     },
   },
   // Console settings sealed with an older SETTINGS_ENCRYPTION_KEY, sealed again with the first (rotation).
   { name: "reseal-settings", run: ({ db, settings }) => resealSettings(db, settings.encryptionKeys) },
-  // Rows stored before migration 0010; one read that finds nothing once every row has its text.
-  { name: "fold-search-texts", run: ({ db }) => foldMissingSearchTexts(db, 500) },
+  // Rows stored before migration 0021 (and 0010): state, counts and search index, a few chunks a run
+  // (docs/decisions/060); one indexed read that finds nothing once every row has moved.
+  { name: "backfill-submissions", run: ({ db, budget = budgetFor("free") }) => backfillSubmissions(db, budget) },
   // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
   // list per run while nothing new was uploaded.
-  { name: "sweep-orphaned-files", run: ({ db, bucket, now }) => sweepOrphanedFiles(db, bucket, now()) },
+  { name: "sweep-orphaned-files", run: ({ db, bucket, now, budget }) => sweepOrphanedFiles(db, bucket, now(), { budget }) },
   // Export jobs (docs/decisions/085): the oldest unfinished one carried on, those a day old deleted.
   { name: "tend-exports", run: ({ db, bucket, settings, now }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now() }) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */
 export async function runMaintenance(context: MaintenanceContext, jobs = MAINTENANCE_JOBS): Promise<JobResult[]> {
-  const settled = await Promise.allSettled(jobs.map((job) => job.run(context)));
+  const budget = context.budget ?? budgetFor("free");
+  const settled = await Promise.allSettled(jobs.map((job) => job.run({ ...context, budget })));
   return settled.map((outcome, i): JobResult => {
     const name = jobs[i].name;
     if (outcome.status === "fulfilled") return { name, ok: true, result: outcome.value };

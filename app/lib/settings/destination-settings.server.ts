@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isLoopbackHost } from "../http/loopback";
+import { destinationHostProblem } from "../http/destination-host";
 import type { SettingProblem } from "./setting-problem";
 
 // The values behind notification destinations, checked once per parse so a bad one is named on
@@ -19,17 +19,30 @@ export function parseEmailList(value: string): string[] | null {
   return [...new Set(entries.map((entry) => entry.toLowerCase()))];
 }
 
-/** https anywhere; http only to a loopback host and only with the local-dev switch on. */
-export function isAllowedWebhookUrl(raw: string, allowLoopbackHttp: boolean): boolean {
+/**
+ * Why a webhook, Slack or Discord URL cannot be used, in words for whoever set it; null when it can.
+ * https to a public host name only; with the local-dev switch, http or https to this computer too.
+ */
+export function webhookUrlProblem(raw: string, allowLoopbackHttp: boolean): string | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return false;
+    return "is not a URL";
   }
-  if (url.username || url.password) return false;
-  if (url.protocol === "https:") return true;
-  return allowLoopbackHttp && url.protocol === "http:" && isLoopbackHost(url.hostname);
+  if (url.username || url.password) return "must not carry a user name or password";
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an https URL";
+  const host = destinationHostProblem(url.hostname);
+  if (host) {
+    if (allowLoopbackHttp && host.loopback) return null;
+    return `must not reach inside: ${host.reason}${host.loopback ? " (ALLOW_LOOPBACK_WEBHOOKS allows it in local development only)" : ""}`;
+  }
+  return url.protocol === "https:" ? null : "must be an https URL";
+}
+
+/** True when webhookUrlProblem finds none. */
+export function isAllowedWebhookUrl(raw: string, allowLoopbackHttp: boolean): boolean {
+  return webhookUrlProblem(raw, allowLoopbackHttp) === null;
 }
 
 /** CONFIRMATION is "on" or "off"/empty; anything else is a typo worth reporting. */
@@ -50,11 +63,9 @@ export function checkDestinationSettings(
     if (typeof rawValue !== "string" || !/^[A-Z][A-Z0-9_]*$/.test(variable)) continue;
     const value = rawValue.trim();
     if (value === "") continue;
-    if (URL_SUFFIXES.some((suffix) => variable.endsWith(suffix)) && !isAllowedWebhookUrl(value, allowLoopbackHttp)) {
-      problems.push({
-        variable,
-        message: `${variable} must be an https URL (plain http only to loopback in local dev); deliveries to it are held`,
-      });
+    const urlProblem = URL_SUFFIXES.some((suffix) => variable.endsWith(suffix)) ? webhookUrlProblem(value, allowLoopbackHttp) : null;
+    if (urlProblem) {
+      problems.push({ variable, message: `${variable} ${urlProblem}; deliveries to it are held` });
     } else if (variable.endsWith("_EMAIL_TO")) {
       wantsEmail.push(variable);
       if (!parseEmailList(value)) {

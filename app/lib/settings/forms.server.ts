@@ -17,6 +17,14 @@ export interface FormSettings {
   defaultRateLimits: RateLimits;
   /** Extra allowed origins per form id, from FORM_ALLOWED_ORIGINS. */
   extraOrigins: ReadonlyMap<string, readonly string[]>;
+  /** The sites the console allows to embed each form; layered in per request (catalogSettings). */
+  consoleEmbeds: ReadonlyMap<string, ConsoleEmbedSites>;
+}
+
+/** A form's embed sites as set in the console: origins that frame and post, hostnames tokens come from. */
+export interface ConsoleEmbedSites {
+  origins: readonly string[];
+  hostnames: readonly string[];
 }
 
 type FormEnv = Partial<
@@ -50,6 +58,7 @@ export function readFormSettings(env: FormEnv, problems: SettingProblem[] = []):
       perDay: number("FORM_RATE_LIMIT_PER_DAY", DEFAULT_RATE_LIMITS.perDay, 1),
     },
     extraOrigins: parseExtraOrigins(text(env.FORM_ALLOWED_ORIGINS)),
+    consoleEmbeds: new Map(),
   };
 }
 
@@ -58,9 +67,18 @@ export function rateLimitsFor(form: FormDef, settings: FormSettings): RateLimits
   return form.rateLimit ?? settings.defaultRateLimits;
 }
 
-/** The form's allowedOrigins plus those FORM_ALLOWED_ORIGINS adds for it. */
+/**
+ * The origins that may post to a form and frame its page: its definition's allowedOrigins plus those
+ * FORM_ALLOWED_ORIGINS adds for it, or, when the environment names the form not, the console's (ADR 076).
+ */
 export function allowedOriginsFor(form: FormDef, settings: FormSettings): readonly string[] {
-  return [...form.allowedOrigins, ...(settings.extraOrigins.get(form.id) ?? [])];
+  const added = settings.extraOrigins.get(form.id) ?? settings.consoleEmbeds.get(form.id)?.origins ?? [];
+  return [...new Set([...form.allowedOrigins, ...added])];
+}
+
+/** The hostnames the console lets a form's tokens come from besides Gatepost's own (none when unset). */
+export function embedHostnamesFor(form: Pick<FormDef, "id">, settings: FormSettings): readonly string[] {
+  return settings.consoleEmbeds.get(form.id)?.hostnames ?? [];
 }
 
 /** "contact=https://a.example,https://b.example newsletter=…"; what is not an exact origin is ignored, never widened. */

@@ -3,6 +3,7 @@ import { readAdminConfig, type AdminConfig } from "./admin.server";
 import { checkDestinationSettings } from "./destination-settings.server";
 import { readFormSettings, type FormSettings } from "./forms.server";
 import { parsePlan, type Plan } from "../platform/budget.server";
+import { readLocalSink, type LocalSink } from "./local-sink.server";
 import type { SettingProblem } from "./setting-problem";
 import { readSiteSettings, type SiteSettings } from "./site.server";
 import { readTurnstileSettings, type TurnstileSettings } from "./turnstile.server";
@@ -32,6 +33,35 @@ export function formSettingName(formId: string, suffix: FormSettingSuffix): stri
   return `${formId.toUpperCase().replaceAll("-", "_")}_${suffix}`;
 }
 
+/** Two forms' settings that would be one variable: `name` is `formId`'s `suffix` and `otherFormId`'s `otherSuffix`. */
+export interface SettingNameClash {
+  name: string;
+  suffix: FormSettingSuffix;
+  otherFormId: string;
+  otherSuffix: FormSettingSuffix;
+}
+
+/**
+ * Where a setting of form `formId` would also be a setting of a form with a shorter id, whether or not
+ * that form exists yet: `contact-slack`'s WEBHOOK_URL is CONTACT_SLACK_WEBHOOK_URL, form `contact`'s
+ * SLACK_WEBHOOK_URL. Null when none can be. Of any two ids that clash, this names the longer one only,
+ * so refusing it at create keeps every form's settings its own (the shorter id is always free to use).
+ */
+export function findSettingNameClash(formId: string): SettingNameClash | null {
+  for (const suffix of FORM_SETTING_SUFFIXES) {
+    const name = formSettingName(formId, suffix);
+    for (const otherSuffix of FORM_SETTING_SUFFIXES) {
+      if (otherSuffix.length <= suffix.length || !name.endsWith(`_${otherSuffix}`)) continue;
+      const otherFormId = name
+        .slice(0, -otherSuffix.length - 1)
+        .toLowerCase()
+        .replaceAll("_", "-");
+      if (otherFormId) return { name, suffix, otherFormId, otherSuffix };
+    }
+  }
+  return null;
+}
+
 /** One form's own settings, trimmed; "" where unset. Checked by the destination that uses them. */
 export type FormEnvSettings = Readonly<Record<FormSettingSuffix, string>>;
 
@@ -44,6 +74,8 @@ export interface Settings {
   uploads: UploadSettings;
   /** Local dev only: plain http to loopback hosts is allowed for webhook-style destinations. */
   allowLoopbackHttp: boolean;
+  /** `npm start` only: the local sink console forms deliver to while their destinations are unset. */
+  localSink: LocalSink | null;
   /** EMAIL_FROM; null when unset or invalid. */
   emailFrom: string | null;
   /** PUBLIC_URL, for links in notifications; null when unset. */
@@ -148,6 +180,7 @@ export function parseSettings(env: RawEnv): Settings {
     });
   }
   problems.push(...checkDestinationSettings(env, { allowLoopbackHttp: loopback === "true", emailFrom }));
+  const localSink = readLocalSink(env, loopback === "true", problems);
   const perForm = new Map<string, FormEnvSettings>();
   const environmentForm = (formId: string) => {
     let values = perForm.get(formId);
@@ -166,6 +199,7 @@ export function parseSettings(env: RawEnv): Settings {
     site,
     uploads,
     allowLoopbackHttp: loopback === "true",
+    localSink,
     emailFrom,
     publicUrl,
     encryptionKeys,

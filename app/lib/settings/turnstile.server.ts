@@ -27,8 +27,9 @@ export function readTurnstileSettings(env: Partial<Env>): TurnstileSettings {
 }
 
 /** The hostnames a token may come back with: the configured list, else the request's own host. */
-export function expectedHostnames(settings: TurnstileSettings, request: Request): string[] {
-  return settings.allowedHostnames.length > 0 ? settings.allowedHostnames : [new URL(request.url).hostname];
+export function expectedHostnames(settings: TurnstileSettings, request: Request, formHostnames: readonly string[] = []): string[] {
+  // TURNSTILE_ALLOWED_HOSTNAMES wins; without it, this site and the hostnames the console set for the form.
+  return settings.allowedHostnames.length > 0 ? settings.allowedHostnames : [new URL(request.url).hostname, ...formHostnames];
 }
 
 function text(value: unknown): string {

@@ -5,6 +5,7 @@ import { skippedIds, type ConfirmationStatements } from "~/lib/storage/confirmat
 import { rateLimitStatement, verdictOfRows, withinRateLimits } from "~/lib/storage/rate-limits.server";
 import { classifyD1Failure, storageCodeOf, tryD1, type RetryOptions } from "~/lib/storage/d1-failure.server";
 import { countStatements, parseRows, runBatch, statement } from "~/lib/storage/sql.server";
+import { plannedState } from "~/lib/storage/submission-state.server";
 import {
   guardedSubmissionInsert,
   isKeyConflict,
@@ -61,7 +62,11 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput, re
     conditions.map((condition) => sql`(${condition})`),
     " AND ",
   );
-  const insert = guardedSubmissionInsert(db, submission, { nowMs, idempotencyKey: key, fingerprint, onlyIf });
+  const state = plannedState({
+    quarantined: Boolean(submission.quarantineReason),
+    deliveries: outbox.deliveries.length + (outbox.confirmation ? 1 : 0),
+  });
+  const insert = guardedSubmissionInsert(db, submission, { nowMs, idempotencyKey: key, fingerprint, onlyIf, state });
   const parts = {
     count: rules.length > 0 ? rateLimitStatement(db, rules, nowMs) : null,
     insert: insert.statement,

@@ -2,7 +2,8 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import type { RateRule } from "~/lib/http/rate-limit.server";
 import { rateLimitStatement, ruleIsFull } from "~/lib/storage/rate-limits.server";
-import { parseRows, statement } from "~/lib/storage/sql.server";
+import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
+import { deleteInChunks, parseRows, statement } from "~/lib/storage/sql.server";
 import type { Lease } from "~/lib/storage/deliveries.server";
 
 // The confirmation_limits table and the accept batch's statements that queue a confirmation only
@@ -68,7 +69,8 @@ export function confirmationStatements(db: D1Database, row: ConfirmationRow, che
     db,
     sql`INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at)
        SELECT ${formId}, ${mailboxKey}, ${id}, ${nowMs} WHERE ${queued}
-       ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at`,
+       ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at,
+         started_logs = NULL`,
   );
   const skippedLog = statement(
     db,
@@ -89,7 +91,15 @@ export function skippedIds(queued: D1Result): string[] {
 
 const SlotRowSchema = z.object({ delivery_id: z.string() });
 
-/** Takes the mailbox's slot for a pending delivery in one upsert: true when it may send (or is a retry of the holder). D1 errors throw. */
+/** Why a confirmation may not go now: the mailbox had one within the window, or this delivery already started sending one. */
+export type SlotVerdict = "reserved" | "limited" | "replayed";
+
+/**
+ * Takes the mailbox's slot for a pending delivery in one upsert: "reserved" when it may send (the
+ * batch's reservation, or a retry after a logged failure of the holder); "replayed" when this delivery
+ * started a send that never logged how it went (the Worker stopped mid-send: it may have gone, so it is
+ * not sent again); "limited" when another delivery holds the slot. D1 errors throw.
+ */
 export async function reserveConfirmationSlot(
   db: D1Database,
   {
@@ -99,20 +109,35 @@ export async function reserveConfirmationSlot(
     nowMs,
     windowMs,
   }: { formId: string; mailboxKey: string; deliveryId: string; nowMs: number; windowMs: number },
-): Promise<boolean> {
+): Promise<SlotVerdict> {
+  // Attempts logged so far; a config hold is logged before any send starts, so it does not count.
+  const logged = sql`(SELECT COUNT(*) FROM delivery_attempts WHERE delivery_id = ${deliveryId} AND (error IS NULL OR error <> 'config'))`;
   const row = await statement(
     db,
-    sql`INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at)
-       SELECT ${formId}, ${mailboxKey}, ${deliveryId}, ${nowMs} WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ${deliveryId} AND status = 'pending')
-       ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at
-       WHERE confirmation_limits.sent_at <= ${nowMs - windowMs} OR confirmation_limits.delivery_id = excluded.delivery_id
+    sql`INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at, started_logs)
+       SELECT ${formId}, ${mailboxKey}, ${deliveryId}, ${nowMs}, ${logged}
+       WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ${deliveryId} AND status = 'pending')
+       ON CONFLICT (form_id, address_key) DO UPDATE SET delivery_id = excluded.delivery_id, sent_at = excluded.sent_at,
+         started_logs = excluded.started_logs
+       WHERE confirmation_limits.sent_at <= ${nowMs - windowMs}
+         OR (confirmation_limits.delivery_id = excluded.delivery_id
+           AND (confirmation_limits.started_logs IS NULL OR confirmation_limits.started_logs < excluded.started_logs))
        RETURNING delivery_id`,
   ).first();
-  return row !== null && SlotRowSchema.parse(row).delivery_id === deliveryId;
+  if (row !== null && SlotRowSchema.parse(row).delivery_id === deliveryId) return "reserved";
+  const holder = await statement(
+    db,
+    sql`SELECT delivery_id FROM confirmation_limits WHERE form_id = ${formId} AND address_key = ${mailboxKey}`,
+  ).first();
+  return holder !== null && SlotRowSchema.parse(holder).delivery_id === deliveryId ? "replayed" : "limited";
 }
 
-/** Forgets slots older than `windowMs` (the cron's prune job). Returns rows removed. D1 errors throw. */
-export async function pruneConfirmationLimits(db: D1Database, nowMs: number, windowMs: number): Promise<number> {
-  const result = await statement(db, sql`DELETE FROM confirmation_limits WHERE sent_at <= ${nowMs - windowMs}`).run();
-  return result.meta.changes ?? 0;
+/** Forgets slots older than `windowMs`, in chunks while `budget` lasts (the cron's prune job). Returns rows removed. D1 errors throw. */
+export async function pruneConfirmationLimits(
+  db: D1Database,
+  nowMs: number,
+  windowMs: number,
+  budget: InvocationBudget = budgetFor("free"),
+): Promise<number> {
+  return (await deleteInChunks(db, "confirmation_limits", sql`sent_at <= ${nowMs - windowMs}`, budget)).deleted;
 }

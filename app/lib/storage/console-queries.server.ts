@@ -1,30 +1,26 @@
-import sql, { empty, join, type Sql } from "sql-template-tag";
+import sql from "sql-template-tag";
 import { z } from "zod";
 import { AttemptRowSchema, DeliveryRowSchema } from "~/lib/storage/deliveries.server";
-import { foldForSearch } from "~/lib/storage/search-text.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
+import { stateOf } from "~/lib/storage/submission-state.server";
 import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
-import { storedSubmissionOf, SubmissionRowSchema, type StoredSubmission } from "~/lib/storage/submissions.server";
+import { storedSubmissionOf, SubmissionRowSchema } from "~/lib/storage/submissions.server";
 
-// The operator console's reads. A submission's state is derived, not stored: quarantined, else dead if
-// any destination gave up, else pending while any is still queued, else delivered; "stored" means it
-// had no destination at all.
+// The operator console's reads besides the list (submission-list.server.ts). Each reads what its page
+// shows, never the table: the dashboard its counts (migration 0021, docs/decisions/060), a submission
+// its own rows. A row the backfill has not moved yet is derived as before (stateOf).
+// A console "Send a test" (submissions.test = 1) is listed, marked, but never counted.
 
-export const PAGE_SIZE = 25;
 const DAY_MS = 86_400_000;
 
-export const STATE_SQL = sql`CASE
-  WHEN s.status = 'quarantined' THEN 'quarantined'
-  WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.submission_id = s.id AND d.status = 'dead') THEN 'dead'
-  WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.submission_id = s.id AND d.status = 'pending') THEN 'pending'
-  WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.submission_id = s.id) THEN 'delivered'
-  ELSE 'stored' END`;
+/** The stored state, or for a row not yet moved the derived one. */
+export const CURRENT_STATE = sql`coalesce(s.state, ${stateOf("s")})`;
 
 const StateSchema = z.enum(SUBMISSION_STATES);
-// A submission row (`s.*`) with its derived state beside it.
-export const ListedRowSchema = SubmissionRowSchema.extend({ state: StateSchema }).transform((row) => ({
+// A submission row (`s.*`) with its state beside it (selected as current_state).
+export const ListedRowSchema = SubmissionRowSchema.extend({ current_state: StateSchema }).transform((row) => ({
   submission: storedSubmissionOf(row),
-  state: row.state,
+  state: row.current_state,
 }));
 
 export interface FormCounts {
@@ -41,36 +37,37 @@ export interface DayBucket {
 }
 
 // Counts that are not numbers, or states that are not states, are bugs to surface, not values to render.
-const CountSchema = z
-  .number()
-  .nullable()
-  .transform((n) => n ?? 0);
-const PerFormRowSchema = z.object({ form_id: z.string(), today: CountSchema, week: CountSchema, quarantined: CountSchema });
-const DeadRowSchema = z.object({ form_id: z.string(), dead: z.number() });
-const DayRowSchema = z.object({ day: z.string(), state: StateSchema, n: z.number() });
-const TotalRowSchema = z.object({ n: z.number() });
+const CountRowSchema = z.object({ form_id: z.string(), day: z.string(), state: StateSchema, n: z.number() });
+const DeadRowSchema = z.object({ form_id: z.string(), n: z.number() });
 
 function emptyCounts(): Record<SubmissionState, number> {
   return Object.fromEntries(SUBMISSION_STATES.map((state) => [state, 0])) as Record<SubmissionState, number>;
 }
 
-/** Counts per form (UTC today, last 7 days, quarantined, dead deliveries) and 14 daily buckets. D1 errors throw. */
+/**
+ * Counts per form (UTC today, the last 7 UTC days, quarantined, dead deliveries) and 14 daily buckets,
+ * from the kept counts plus rows not yet moved, tests left out. Reads rows per form and day, not per submission. D1 errors throw.
+ */
 export async function loadDashboard(db: D1Database, formIds: readonly string[], nowMs: number) {
-  const todayStart = new Date(nowMs - (nowMs % DAY_MS)).toISOString();
-  const weekStart = new Date(nowMs - 7 * DAY_MS).toISOString();
-  const chartStartMs = nowMs - (nowMs % DAY_MS) - 13 * DAY_MS;
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const today = dayOf(nowMs);
+  const weekStart = dayOf(nowMs - 6 * DAY_MS);
+  const chartStart = dayOf(nowMs - 13 * DAY_MS);
   const done = await runBatch(db, {
-    perForm: statement(
-      db,
-      sql`SELECT form_id, SUM(received_at >= ${todayStart}) AS today, SUM(received_at >= ${weekStart}) AS week,
-          SUM(status = 'quarantined') AS quarantined
-        FROM submissions GROUP BY form_id`,
-    ),
-    dead: statement(db, sql`SELECT form_id, COUNT(*) AS dead FROM deliveries WHERE status = 'dead' GROUP BY form_id`),
     days: statement(
       db,
-      sql`SELECT substr(s.received_at, 1, 10) AS day, ${STATE_SQL} AS state, COUNT(*) AS n
-        FROM submissions s WHERE s.received_at >= ${new Date(chartStartMs).toISOString()} GROUP BY day, state`,
+      sql`SELECT form_id, day, state, SUM(n) AS n FROM submission_counts WHERE day >= ${chartStart} AND test = 0 GROUP BY form_id, day, state`,
+    ),
+    quarantined: statement(
+      db,
+      sql`SELECT form_id, '' AS day, state, SUM(n) AS n FROM submission_totals WHERE state = 'quarantined' AND test = 0 GROUP BY form_id`,
+    ),
+    dead: statement(db, sql`SELECT form_id, n FROM dead_delivery_counts`),
+    // Rows the backfill has not reached: none once it is done, so this reads nothing then.
+    unmoved: statement(
+      db,
+      sql`SELECT s.form_id, substr(s.received_at, 1, 10) AS day, ${stateOf("s")} AS state, COUNT(*) AS n
+        FROM submissions s INDEXED BY submissions_state_received WHERE s.state IS NULL AND s.test = 0 GROUP BY 1, 2, 3`,
     ),
   });
   const counts = new Map<string, FormCounts>();
@@ -79,75 +76,22 @@ export async function loadDashboard(db: D1Database, formIds: readonly string[], 
     return counts.get(formId)!;
   };
   formIds.forEach(entry);
-  for (const row of parseRows(PerFormRowSchema, done.perForm.results)) {
-    Object.assign(entry(row.form_id), { today: row.today, week: row.week, quarantined: row.quarantined });
-  }
-  for (const row of parseRows(DeadRowSchema, done.dead.results)) entry(row.form_id).dead = row.dead;
-
-  const buckets: DayBucket[] = Array.from({ length: 14 }, (_, i) => ({
-    day: new Date(chartStartMs + i * DAY_MS).toISOString().slice(0, 10),
-    counts: emptyCounts(),
-  }));
-  for (const row of parseRows(DayRowSchema, done.days.results)) {
+  const buckets: DayBucket[] = Array.from({ length: 14 }, (_, i) => ({ day: dayOf(nowMs - (13 - i) * DAY_MS), counts: emptyCounts() }));
+  const addDay = (row: z.infer<typeof CountRowSchema>) => {
+    const form = entry(row.form_id);
+    if (row.day === today) form.today += row.n;
+    if (row.day >= weekStart && row.day <= today) form.week += row.n;
     const bucket = buckets.find((b) => b.day === row.day);
     if (bucket) bucket.counts[row.state] += row.n;
+  };
+  parseRows(CountRowSchema, done.days.results).forEach(addDay);
+  for (const row of parseRows(CountRowSchema, done.quarantined.results)) entry(row.form_id).quarantined += row.n;
+  for (const row of parseRows(CountRowSchema, done.unmoved.results)) {
+    if (row.day >= chartStart) addDay(row);
+    if (row.state === "quarantined") entry(row.form_id).quarantined += row.n;
   }
+  for (const row of parseRows(DeadRowSchema, done.dead.results)) entry(row.form_id).dead = row.n;
   return { forms: [...counts.values()], days: buckets };
-}
-
-export interface ListFilters {
-  formId?: string;
-  state?: SubmissionState;
-  /** YYYY-MM-DD, inclusive, UTC. */
-  from?: string;
-  to?: string;
-  q?: string;
-  page: number;
-}
-
-/** The exclusive upper bound of an inclusive YYYY-MM-DD "to" date: the end of that day, as an ISO prefix. */
-function endOfDay(date: string): string {
-  // "T24" sorts after every time of that day and before the next day, for any year zod accepts.
-  return `${date}T24`;
-}
-
-export interface ListedSubmission {
-  submission: StoredSubmission;
-  state: SubmissionState;
-}
-
-/** The list's filters but state, as SQL conditions over `submissions s` (state filters the derived column). */
-export function filterClauses(filters: Omit<ListFilters, "page" | "state">): Sql[] {
-  const clauses: Sql[] = [];
-  if (filters.formId) clauses.push(sql`s.form_id = ${filters.formId}`);
-  if (filters.from) clauses.push(sql`s.received_at >= ${filters.from}`);
-  if (filters.to) clauses.push(sql`s.received_at < ${endOfDay(filters.to)}`);
-  if (filters.q) {
-    // instr, not LIKE: D1 refuses LIKE patterns over 50 bytes ("pattern too complex", a 500), and
-    // instr needs no escaping. A row stored before the folded search text existed (migration 0010) is
-    // read as before, ASCII case only.
-    const { q } = filters;
-    clauses.push(
-      sql`(s.id = ${q} OR instr(s.search_text, ${foldForSearch(q)}) > 0 OR (s.search_text IS NULL AND instr(lower(s.fields), lower(${q})) > 0))`,
-    );
-  }
-  return clauses;
-}
-
-/** One page of submissions matching the filters, newest first, with the total count. D1 errors throw. */
-export async function listSubmissions(db: D1Database, filters: ListFilters) {
-  const clauses = filterClauses(filters);
-  const where = clauses.length > 0 ? sql`WHERE ${join(clauses, " AND ")}` : empty;
-  const inner = sql`SELECT s.*, ${STATE_SQL} AS state FROM submissions s ${where}`;
-  const outerWhere = filters.state ? sql`WHERE state = ${filters.state}` : empty;
-  const offset = (filters.page - 1) * PAGE_SIZE;
-  const done = await runBatch(db, {
-    page: statement(db, sql`SELECT * FROM (${inner}) ${outerWhere} ORDER BY received_at DESC, id DESC LIMIT ${PAGE_SIZE} OFFSET ${offset}`),
-    total: statement(db, sql`SELECT COUNT(*) AS n FROM (${inner}) ${outerWhere}`),
-  });
-  const items: ListedSubmission[] = parseRows(ListedRowSchema, done.page.results);
-  const count = TotalRowSchema.parse(done.total.results[0]).n;
-  return { items, total: count, pages: Math.max(1, Math.ceil(count / PAGE_SIZE)) };
 }
 
 export interface DeliveryView {
@@ -162,10 +106,10 @@ export interface DeliveryView {
   log: Array<{ attemptedAt: string; httpStatus: number | null; error: string | null; latencyMs: number; responseExcerpt: string | null }>;
 }
 
-/** A submission with its derived state and every delivery and attempt, or null. D1 errors throw. */
+/** A submission with its state and every delivery and attempt, or null. D1 errors throw. */
 export async function loadSubmissionDetail(db: D1Database, id: string) {
   const done = await runBatch(db, {
-    submission: statement(db, sql`SELECT s.*, ${STATE_SQL} AS state FROM submissions s WHERE s.id = ${id}`),
+    submission: statement(db, sql`SELECT s.*, ${CURRENT_STATE} AS current_state FROM submissions s WHERE s.id = ${id}`),
     deliveries: statement(db, sql`SELECT * FROM deliveries WHERE submission_id = ${id} ORDER BY destination`),
     attempts: statement(
       db,
@@ -198,29 +142,7 @@ export async function loadSubmissionDetail(db: D1Database, id: string) {
   return { ...listed, deliveries };
 }
 
-/** A value of a submission that may be an e-mail address, for erase by e-mail to compare in the Worker. */
-export interface EmailCandidate {
-  id: string;
-  formId: string;
-  receivedAt: string;
-  value: string;
-}
-
-const CandidateRowSchema = z.object({ id: z.string(), form_id: z.string(), received_at: z.string(), value: z.string() });
-
-/**
- * Every text value holding an "@" and no longer than `maxLength`, oldest submission first: SQLite's
- * lower() folds ASCII only, so the Worker does the comparing (admin/erase.server.ts). D1 errors throw.
- */
-export async function listEmailCandidates(db: D1Database, maxLength: number): Promise<EmailCandidate[]> {
-  const query = sql`SELECT s.id, s.form_id, s.received_at, j.value AS value FROM submissions s, json_each(s.fields) j
-    WHERE j.type = 'text' AND instr(j.value, '@') > 0 AND length(j.value) <= ${maxLength}
-    ORDER BY s.received_at, s.id`;
-  const { results } = await statement(db, query).all();
-  return parseRows(CandidateRowSchema, results).map((row) => ({
-    id: row.id,
-    formId: row.form_id,
-    receivedAt: row.received_at,
-    value: row.value,
-  }));
+/** The deliveries with every receiver's reply excerpt dropped: what a viewer may read. */
+export function withoutReplyExcerpts(deliveries: readonly DeliveryView[]): DeliveryView[] {
+  return deliveries.map((d) => ({ ...d, log: d.log.map((attempt) => ({ ...attempt, responseExcerpt: null })) }));
 }

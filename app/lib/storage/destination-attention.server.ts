@@ -4,7 +4,13 @@ import { parseRows, statement } from "~/lib/storage/sql.server";
 
 // What the console's dashboard and /healthz show about destinations that need a person: deliveries
 // held on a missing or bad setting (still queued, waiting for the fix) and destinations that said they
-// no longer exist (a deleted Slack or Discord webhook answering 404). Read from the outbox itself.
+// no longer exist (a deleted Slack or Discord webhook answering 404). Read from the outbox itself,
+// starting from the attempts that said so (a partial index holds only those, migration 0021), the
+// newest ATTENTION_WINDOW of them, so the dashboard reads a bounded number of rows however many
+// deliveries are queued or dead (docs/decisions/060).
+
+/** Flagging attempts looked at, newest first; the counts are of the deliveries they belong to. */
+export const ATTENTION_WINDOW = 300;
 
 export interface DestinationAttention {
   formId: string;
@@ -27,17 +33,21 @@ const AttentionRowSchema = z.object({
 
 /** Destinations with held or gone deliveries, by form and kind. Throws only if D1 fails. */
 export async function readDestinationAttention(db: D1Database): Promise<DestinationAttention[]> {
-  const query = sql`WITH latest AS (
-      SELECT d.form_id, d.destination, d.status, d.last_error,
-        (SELECT a.error FROM delivery_attempts a WHERE a.delivery_id = d.id ORDER BY a.id DESC LIMIT 1) AS error
-      FROM deliveries d WHERE d.status IN ('pending', 'dead'))
-    SELECT form_id, destination,
-      SUM(status = 'pending' AND error = 'config') AS held,
-      SUM(status = 'dead' AND error = 'gone') AS gone,
-      MAX(CASE WHEN error IN ('config', 'gone') THEN last_error END) AS reason
-    FROM latest GROUP BY form_id, destination
+  // A delivery counts when its latest attempt is the flagging one: held while pending, gone when dead.
+  // CROSS JOIN keeps the flagged attempts outermost (SQLite never reorders it), so no queued delivery is read.
+  const query = sql`WITH flagged AS MATERIALIZED (
+      SELECT a.id, a.delivery_id, a.error FROM delivery_attempts a INDEXED BY delivery_attempts_attention
+      WHERE a.error IN ('config', 'gone') ORDER BY a.id DESC LIMIT ${ATTENTION_WINDOW})
+    SELECT d.form_id, d.destination,
+      SUM(d.status = 'pending' AND f.error = 'config') AS held,
+      SUM(d.status = 'dead' AND f.error = 'gone') AS gone,
+      MAX(d.last_error) AS reason
+    FROM flagged f CROSS JOIN deliveries d ON d.id = f.delivery_id
+    WHERE d.status IN ('pending', 'dead')
+      AND f.id = (SELECT a2.id FROM delivery_attempts a2 WHERE a2.delivery_id = f.delivery_id ORDER BY a2.id DESC LIMIT 1)
+    GROUP BY d.form_id, d.destination
     HAVING held > 0 OR gone > 0
-    ORDER BY form_id, destination`;
+    ORDER BY d.form_id, d.destination`;
   const { results } = await statement(db, query).all();
   return parseRows(AttentionRowSchema, results).map((row) => ({
     formId: row.form_id,

@@ -1,6 +1,7 @@
 import sql from "sql-template-tag";
 import { z } from "zod";
 import { parseRows, statement } from "~/lib/storage/sql.server";
+import { embedRowsStatement, embedSitesByForm, type EmbedSites } from "~/lib/storage/embed-sites.server";
 
 // Console forms in D1 (docs/decisions/040-console-forms-in-d1.md): one `forms` row per form with its
 // draft, and one `form_versions` row per publish, kept. Definitions are stored as JSON exactly as the
@@ -37,26 +38,42 @@ export type PublishedRow = z.infer<typeof PublishedRowSchema>;
 const SettingRowSchema = z.object({ form_id: z.string(), name: z.string(), value: z.string(), updated_at: z.number() });
 export type SettingRow = z.infer<typeof SettingRowSchema>;
 
-/** The most console forms one deployment keeps; the catalog holds them all in each isolate. */
+/**
+ * The most console forms one deployment keeps, archived ones included; the catalog holds them all in
+ * each isolate. Enforced at create by a trigger (migrations/0047_console_form_cap.sql), so the reads
+ * below need no LIMIT and no published form is ever left out of them.
+ */
 export const MAX_CONSOLE_FORMS = 200;
 
+/** True for the error D1 throws when an insert would pass MAX_CONSOLE_FORMS. */
+export function isFormLimitError(error: unknown): boolean {
+  return String(error).includes("gatepost_form_limit_reached");
+}
+
 /** What every isolate's form catalog is built from, in one round trip. D1 errors throw. */
-export async function readCatalogRows(db: D1Database): Promise<{ published: PublishedRow[]; settings: SettingRow[] }> {
-  const [published, settings] = await db.batch<Record<string, unknown>>([
+export async function readCatalogRows(
+  db: D1Database,
+): Promise<{ published: PublishedRow[]; settings: SettingRow[]; embeds: Map<string, EmbedSites> }> {
+  const [published, settings, embeds] = await db.batch<Record<string, unknown>>([
     statement(
       db,
       sql`SELECT f.id, v.version, v.definition, f.archived_at FROM forms f
           JOIN form_versions v ON v.form_id = f.id AND v.version = f.published_version
-          ORDER BY f.id LIMIT ${MAX_CONSOLE_FORMS}`,
+          ORDER BY f.id`,
     ),
     statement(db, sql`SELECT form_id, name, value, updated_at FROM form_settings ORDER BY form_id, name`),
+    embedRowsStatement(db),
   ]);
-  return { published: parseRows(PublishedRowSchema, published.results), settings: parseRows(SettingRowSchema, settings.results) };
+  return {
+    published: parseRows(PublishedRowSchema, published.results),
+    settings: parseRows(SettingRowSchema, settings.results),
+    embeds: embedSitesByForm(embeds.results),
+  };
 }
 
 /** Every console form's row, by id. D1 errors throw. */
 export async function listFormRows(db: D1Database): Promise<FormRow[]> {
-  const { results } = await statement(db, sql`SELECT * FROM forms ORDER BY id LIMIT ${MAX_CONSOLE_FORMS}`).all();
+  const { results } = await statement(db, sql`SELECT * FROM forms ORDER BY id`).all();
   return parseRows(FormRowSchema, results);
 }
 

@@ -6,14 +6,17 @@ import { runBatch, statement } from "~/lib/storage/sql.server";
 // also cascades, but the statements say it explicitly so the rule holds even where foreign keys are
 // off, and all three go in one batch so nothing is left half-deleted.
 
-export type PurgeSelector = { ids: readonly string[] } | { formId: string; receivedBefore: string };
+// Always by ids, so every DELETE is bounded by the chunk its caller read (docs/decisions/060).
+export type PurgeSelector = { ids: readonly string[] };
 
 function selected(selector: PurgeSelector): Sql {
-  if ("ids" in selector) return sql`SELECT value FROM json_each(${JSON.stringify(selector.ids)})`;
-  return sql`SELECT id FROM submissions WHERE form_id = ${selector.formId} AND received_at < ${selector.receivedBefore}`;
+  return sql`SELECT value FROM json_each(${JSON.stringify(selector.ids)})`;
 }
 
-/** The three DELETEs, children first; `submissions.meta.changes` is the number of submissions removed. */
+/**
+ * The three DELETEs, children first; `submissions.results` holds one row per submission removed (not
+ * `meta.changes`, which counts what the triggers of migration 0021 wrote too).
+ */
 export function purgeStatements(
   db: D1Database,
   selector: PurgeSelector,
@@ -25,7 +28,7 @@ export function purgeStatements(
       sql`DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE submission_id IN (${ids}))`,
     ),
     deliveries: statement(db, sql`DELETE FROM deliveries WHERE submission_id IN (${ids})`),
-    submissions: statement(db, sql`DELETE FROM submissions WHERE id IN (${ids})`),
+    submissions: statement(db, sql`DELETE FROM submissions WHERE id IN (${ids}) RETURNING id`),
   };
 }
 

@@ -8,7 +8,8 @@ import {
   type RateRule,
   type RateVerdict,
 } from "~/lib/http/rate-limit.server";
-import { parseRows, statement } from "~/lib/storage/sql.server";
+import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
+import { deleteInChunks, parseRows, statement } from "~/lib/storage/sql.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
 // Rate-limit counts in D1. Each window is one atomic upsert that returns the new count, so concurrent
@@ -39,6 +40,15 @@ export function rateLimitStatement(
        ON CONFLICT (key, window_start) DO UPDATE SET count = count + 1
        RETURNING key, count`,
   );
+}
+
+/**
+ * Takes back one hit from each rule's current window (never below zero): for an attempt that turned out
+ * to be no abuse, such as a sign-in with the right password.
+ */
+export function refundRateLimitStatement(db: D1Database, rules: readonly RateRule[], nowMs: number): D1PreparedStatement {
+  const windows = rules.map((rule) => sql`(key = ${windowKey(rule)} AND window_start = ${windowStart(rule, nowMs)})`);
+  return statement(db, sql`UPDATE rate_limits SET count = count - 1 WHERE count > 0 AND (${join(windows, " OR ")})`);
 }
 
 /** SQL true when one more hit would put the rule's window over its limit: for guards that decide before counting. */
@@ -76,7 +86,7 @@ export async function hitRateLimits(db: D1Database, rules: readonly RateRule[], 
   return verdictOfRows(rules, done.value.results, nowMs);
 }
 
-/** Deletes windows that ended more than a day ago (the cron's prune job). */
-export async function pruneRateLimits(db: D1Database, nowMs: number): Promise<void> {
-  await statement(db, sql`DELETE FROM rate_limits WHERE window_start < ${Math.floor(nowMs / 1000) - 2 * 86_400}`).run();
+/** Deletes windows that ended more than a day ago, in chunks while `budget` lasts (the cron's prune job). D1 errors throw. */
+export async function pruneRateLimits(db: D1Database, nowMs: number, budget: InvocationBudget = budgetFor("free")) {
+  return deleteInChunks(db, "rate_limits", sql`window_start < ${Math.floor(nowMs / 1000) - 2 * 86_400}`, budget);
 }

@@ -1,4 +1,4 @@
-import sql, { type Sql } from "sql-template-tag";
+import sql, { raw, type Sql } from "sql-template-tag";
 import type { z } from "zod";
 
 // The one shape of SQL in Gatepost (docs/decisions/032): sql-template-tag turns every value into a
@@ -63,4 +63,32 @@ function flatten(part: BatchPart, into: D1PreparedStatement[]): void {
 /** One trivial read: throws when the binding or the database is broken (the health check). */
 export async function pingDatabase(db: D1Database): Promise<void> {
   await statement(db, sql`SELECT 1`).first();
+}
+
+/** Rows one pruning DELETE takes at most (docs/decisions/060: no DELETE is unbounded). */
+export const PRUNE_CHUNK = 1000;
+
+/**
+ * Deletes the rows of `table` that `where` selects (through an index on its column), PRUNE_CHUNK at a
+ * time while `budget` allows another DELETE; `more` says some were left for the next run. D1 errors throw.
+ */
+export async function deleteInChunks(
+  db: D1Database,
+  table: "rate_limits" | "confirmation_limits",
+  where: Sql,
+  budget: { trySpend(cost: { d1Queries: number }): boolean },
+  chunk = PRUNE_CHUNK,
+): Promise<{ deleted: number; more: boolean }> {
+  let deleted = 0;
+  for (;;) {
+    if (!budget.trySpend({ d1Queries: 1 })) return { deleted, more: true };
+    const name = raw(table);
+    const result = await statement(
+      db,
+      sql`DELETE FROM ${name} WHERE rowid IN (SELECT rowid FROM ${name} WHERE ${where} LIMIT ${chunk})`,
+    ).run();
+    const changes = result.meta.changes ?? 0;
+    deleted += changes;
+    if (changes < chunk) return { deleted, more: false };
+  }
 }

@@ -4,6 +4,7 @@ import type { FieldValue } from "~/forms/schema";
 import { searchTextOf } from "~/lib/storage/search-text.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
+import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
 
 // The submissions table. Its idempotency key and fingerprint are columns of the row
 // (docs/decisions/013), so a key exists exactly when its submission does.
@@ -24,6 +25,8 @@ export interface NewSubmission {
   quarantineReason?: string;
   /** A console "Send a test": sample values for one destination. */
   test?: boolean;
+  /** The language the sender saw the form in (migration 0040); the confirmation speaks it. */
+  lang?: string | null;
 }
 
 export interface StoredSubmission {
@@ -37,6 +40,8 @@ export interface StoredSubmission {
   quarantineReason: string | null;
   verification: VerificationSummary | null;
   test: boolean;
+  /** Null (or absent) for submissions stored before languages were recorded (migration 0040): the form's own. */
+  lang?: string | null;
 }
 
 // The stored fields are JSON written by Gatepost; anything else reads as no fields.
@@ -64,6 +69,10 @@ export const SubmissionRowSchema = z.object({
   search_text: z.string().nullable(),
   form_version: z.string().nullable(),
   test: z.number().int(),
+  // Absent from selects that name their columns and predate it.
+  lang: z.string().nullish(),
+  /** NULL until the backfill moves a row stored before migration 0021 (docs/decisions/060). */
+  state: z.enum(SUBMISSION_STATES).nullable(),
 });
 type SubmissionRow = z.infer<typeof SubmissionRowSchema>;
 
@@ -82,6 +91,7 @@ export function storedSubmissionOf(row: SubmissionRow): StoredSubmission {
         ? null
         : { hostname: row.verify_hostname, action: row.verify_action ?? "", challengeTs: row.verify_challenge_ts ?? "" },
     test: row.test === 1,
+    lang: row.lang ?? null,
   };
 }
 
@@ -98,9 +108,22 @@ export interface GuardedInsert {
 export function guardedSubmissionInsert(
   db: D1Database,
   submission: NewSubmission,
-  { nowMs, idempotencyKey, fingerprint, onlyIf }: { nowMs: number; idempotencyKey: string | null; fingerprint: string | null; onlyIf: Sql },
+  {
+    nowMs,
+    idempotencyKey,
+    fingerprint,
+    onlyIf,
+    state,
+  }: {
+    nowMs: number;
+    idempotencyKey: string | null;
+    fingerprint: string | null;
+    onlyIf: Sql;
+    /** plannedState of its outbox rows, inserted after it in the same batch (the triggers keep it from there). */
+    state: SubmissionState;
+  },
 ): GuardedInsert {
-  const { id, formId, fields, verification, quarantineReason, formVersion, test } = submission;
+  const { id, formId, fields, verification, quarantineReason, formVersion, test, lang } = submission;
   const row: SubmissionRow = {
     id,
     form_id: formId,
@@ -116,12 +139,14 @@ export function guardedSubmissionInsert(
     search_text: searchTextOf(fields),
     form_version: formVersion ?? null,
     test: test ? 1 : 0,
+    lang: lang ?? null,
+    state,
   };
   const insert = sql`INSERT INTO submissions (id, form_id, fields, received_at, status, quarantine_reason, verify_hostname,
-      verify_action, verify_challenge_ts, idempotency_key, idempotency_fingerprint, search_text, form_version, test)
+      verify_action, verify_challenge_ts, idempotency_key, idempotency_fingerprint, search_text, form_version, test, lang, state)
     SELECT ${row.id}, ${row.form_id}, ${JSON.stringify(row.fields)}, ${row.received_at}, ${row.status}, ${row.quarantine_reason},
       ${row.verify_hostname}, ${row.verify_action}, ${row.verify_challenge_ts}, ${row.idempotency_key},
-      ${row.idempotency_fingerprint}, ${row.search_text}, ${row.form_version}, ${row.test}
+      ${row.idempotency_fingerprint}, ${row.search_text}, ${row.form_version}, ${row.test}, ${row.lang}, ${row.state}
     WHERE ${onlyIf} RETURNING id`;
   return { statement: statement(db, insert), stored: storedSubmissionOf(row) };
 }
@@ -182,19 +207,4 @@ export async function submissionStatus(db: D1Database, id: string): Promise<{ fo
 /** Flips a quarantined submission to accepted; `meta.changes` is 0 when it was not in quarantine. */
 export function releaseStatement(db: D1Database, id: string): D1PreparedStatement {
   return statement(db, sql`UPDATE submissions SET status = 'accepted' WHERE id = ${id} AND status = 'quarantined'`);
-}
-
-const UnfoldedRowSchema = SubmissionRowSchema.pick({ id: true, fields: true });
-
-/** Folds the search text of up to `limit` rows stored before migration 0010; returns how many. D1 errors throw. */
-export async function foldMissingSearchTexts(db: D1Database, limit = 500): Promise<number> {
-  const { results } = await statement(db, sql`SELECT id, fields FROM submissions WHERE search_text IS NULL LIMIT ${limit}`).all();
-  const rows = parseRows(UnfoldedRowSchema, results);
-  if (rows.length === 0) return 0;
-  await db.batch(
-    rows.map((row) =>
-      statement(db, sql`UPDATE submissions SET search_text = ${searchTextOf(row.fields)} WHERE id = ${row.id} AND search_text IS NULL`),
-    ),
-  );
-  return rows.length;
 }

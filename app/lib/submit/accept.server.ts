@@ -2,7 +2,7 @@ import type { FormDef } from "~/forms/schema";
 import { checkOrigin } from "~/lib/http/cors.server";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
-import { allowedOriginsFor, rateLimitsFor } from "~/lib/settings/forms.server";
+import { allowedOriginsFor, embedHostnamesFor, rateLimitsFor } from "~/lib/settings/forms.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/submit/field-names";
 import { judgeApiPost, judgePagePost, type PageVerdict } from "~/lib/submit/honeypot.server";
@@ -19,6 +19,9 @@ import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
+import { messagesOf } from "~/lib/i18n/catalogue.server";
+import type { Lang } from "~/lib/i18n/languages";
+import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { describeFiles, fileTooLargeErrors, fingerprintValues, uploadLimitsOf, withFiles } from "~/lib/submit/uploads.server";
 import { deleteFileObjects, putFileObjects, uploadsBucket, type FileToStore } from "~/lib/storage/file-objects.server";
 import { budgetFor } from "~/lib/platform/budget.server";
@@ -73,11 +76,14 @@ export interface AcceptInput {
   /** The send_email binding's mailer (null: e-mail deliveries are held until the Worker has one). */
   mailer: Mailer | null;
   now: () => number;
+  /** The visitor's language, of those the form offers: field errors speak it, and the submission keeps it. */
+  lang?: Lang;
 }
 
 /** Runs the accept pipeline. Expected refusals come back as codes; it throws only on bugs. */
 export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult> {
   const { request, form, formVersion, env, settings, ctx, mailer, channel, now } = input;
+  const lang = input.lang ?? languagesOf(form)[0]!;
   // Checks on headers alone come first: a post refused by them is never read or parsed.
   const uploads = uploadLimitsOf(form);
   const declared = declaresTooLarge(request, uploads);
@@ -106,7 +112,9 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings, judged.signed, now()) };
   const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid: key.key } : undefined;
 
-  const validation = validateFields(form, fields, body.files);
+  // Errors name the fields by the labels the visitor saw; the owner's notifications keep the form's own.
+  const { page, validation: texts } = messagesOf(lang);
+  const validation = validateFields(localizeForm(form, lang), fields, body.files, { lang, page, validation: texts });
   if (!validation.ok) return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, keep };
   const echo = Object.fromEntries(Object.entries(validation.values).map(([k, v]) => [k, v === null ? "" : String(v)]));
   // Files with nowhere to go are refused before the provider is asked, so the token is not spent.
@@ -131,7 +139,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     verifyUrl: settings.turnstile.verifyUrl,
     remoteIp: ip,
     expectedAction: form.id,
-    expectedHostnames: expectedHostnames(settings.turnstile, request),
+    expectedHostnames: expectedHostnames(settings.turnstile, request, embedHostnamesFor(form, formSettings)),
   });
   // Read after the provider's answer, which may take seconds: the hit counts in the window it lands in.
   const nowMs = now();
@@ -178,6 +186,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
         id,
         formId: form.id,
         formVersion,
+        lang,
         fields: values,
         verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
         quarantineReason: judged.bot ? judged.reason : undefined,

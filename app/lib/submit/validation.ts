@@ -1,12 +1,20 @@
 import { DEFAULT_CAP, type FieldDef, type FieldValue, type FormDef } from "~/forms/schema";
 import { matchesPattern } from "~/lib/forms/pattern";
-import { countOf } from "~/lib/text/count";
+import { fill } from "~/lib/text/fill";
+import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
 import { fileLimitsOf, formatBytes, sniffFileType, typeLabels, uploadLimitOf } from "~/lib/uploads/file-types";
+import { en } from "~/lib/i18n/messages/en";
+import type { PageLanguage } from "~/lib/i18n/messages/types";
 
 // Server validation driven by the form's schema. Client-safe, so the page can show the same
 // constraints as HTML attributes. Unknown fields are dropped; every field has a length cap. A file
 // field's files are checked here by count, size and the type their leading bytes show; their values
-// (ids, digests) are made once the post is verified (app/lib/submit/uploads.server.ts).
+// (ids, digests) are made once the post is verified (app/lib/submit/uploads.server.ts). Messages come
+// in the visitor's language (`texts`), around the owner's labels in the same language.
+
+/** The texts a validation speaks in: one language's (English unless given). */
+export type ValidationLanguage = Pick<PageLanguage, "lang" | "page" | "validation">;
+const ENGLISH: ValidationLanguage = { lang: "en", page: en.page, validation: en.validation };
 
 export type FieldErrors = Record<string, string>;
 
@@ -27,10 +35,14 @@ export type ValidationResult =
   | { ok: true; values: Record<string, FieldValue>; files: AcceptedFile[] }
   | { ok: false; errors: FieldErrors; values: Record<string, string> };
 
-const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@(?=.{1,253}$)[^\s@"<>()[\]\\,;:.]+(\.[^\s@"<>()[\]\\,;:.]+)+$/u;
-
 /** Validates input and files against the form. Never throws, whatever shape the input has. */
-export function validateFields(form: FormDef, input: Record<string, unknown>, received: readonly ReceivedFile[] = []): ValidationResult {
+export function validateFields(
+  form: FormDef,
+  input: Record<string, unknown>,
+  received: readonly ReceivedFile[] = [],
+  texts: ValidationLanguage = ENGLISH,
+): ValidationResult {
+  const v = texts.validation;
   const errors: FieldErrors = {};
   const values: Record<string, FieldValue> = {};
   const echo: Record<string, string> = {};
@@ -40,7 +52,7 @@ export function validateFields(form: FormDef, input: Record<string, unknown>, re
     if (field.type === "file") {
       // A file cannot be shown again: the person picks it anew.
       echo[field.name] = "";
-      const result = checkFiles(field, raw, received);
+      const result = checkFiles(field, raw, received, texts);
       if ("error" in result) errors[field.name] = result.error;
       else files.push(...result.files);
       continue;
@@ -48,17 +60,17 @@ export function validateFields(form: FormDef, input: Record<string, unknown>, re
     const text = toText(raw);
     echo[field.name] = text ?? "";
     if (text === null) {
-      errors[field.name] = `${field.label} must be a single value.`;
+      errors[field.name] = fill(v.single, { label: field.label });
       continue;
     }
-    const result = checkValue(field, text);
+    const result = checkValue(field, text, texts);
     if (typeof result === "object" && result !== null && "error" in result) errors[field.name] = result.error;
     else values[field.name] = result as FieldValue;
   }
   const total = files.reduce((sum, file) => sum + file.bytes.byteLength, 0);
   const first = form.fields.find((field) => field.type === "file");
   if (first && total > uploadLimitOf(form) && !errors[first.name]) {
-    errors[first.name] = `The files together must be at most ${formatBytes(uploadLimitOf(form))}.`;
+    errors[first.name] = fill(v.uploadTotal, { size: formatBytes(uploadLimitOf(form)) });
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors, values: echo };
   return { ok: true, values, files };
@@ -71,21 +83,28 @@ function quoted(name: string): string {
 }
 
 /** One file field: its files by count, size and the type their leading bytes show. */
-function checkFiles(field: FieldDef, raw: unknown, received: readonly ReceivedFile[]): { files: AcceptedFile[] } | { error: string } {
+function checkFiles(
+  field: FieldDef,
+  raw: unknown,
+  received: readonly ReceivedFile[],
+  { lang, page, validation }: ValidationLanguage,
+): { files: AcceptedFile[] } | { error: string } {
   const limits = fileLimitsOf(field);
+  const label = field.label;
   // Text under a file field's name (JSON, URL-encoded) cannot be a file; empty text is no file.
-  if (raw !== undefined && raw !== "") return { error: `${field.label} must be sent as a file, in a multipart/form-data post.` };
+  if (raw !== undefined && raw !== "") return { error: fill(validation.asFile, { label }) };
   const mine = received.filter((file) => file.field === field.name);
-  if (mine.length === 0) return field.required ? { error: `Choose a file for ${field.label}.` } : { files: [] };
-  if (mine.length > limits.maxFiles) return { error: `${field.label} takes at most ${countOf(limits.maxFiles, "file", "files")}.` };
+  if (mine.length === 0) return field.required ? { error: fill(validation.chooseFile, { label }) } : { files: [] };
+  if (mine.length > limits.maxFiles) return { error: fill(page.fileTooMany, { label, count: limits.maxFiles }, lang) };
   const files: AcceptedFile[] = [];
   for (const file of mine) {
     const size = file.bytes.byteLength;
-    if (size === 0) return { error: `${quoted(file.name)} is empty: choose the file again.` };
-    if (size > limits.maxBytes) return { error: `${quoted(file.name)} is larger than ${formatBytes(limits.maxBytes)}.` };
+    const name = quoted(file.name);
+    if (size === 0) return { error: fill(page.fileEmpty, { name }) };
+    if (size > limits.maxBytes) return { error: fill(page.fileTooLarge, { name, size: formatBytes(limits.maxBytes) }) };
     const type = sniffFileType(file.bytes);
     if (!type || !limits.types.includes(type)) {
-      return { error: `${field.label} must be a ${typeLabels(limits.types)} file, and ${quoted(file.name)} is not one.` };
+      return { error: fill(page.fileWrongType, { label, name, types: typeLabels(limits.types, lang) }) };
     }
     files.push({ ...file, type });
   }
@@ -99,48 +118,51 @@ function toText(raw: unknown): string | null {
   return null;
 }
 
-function checkValue(field: FieldDef, rawText: string): FieldValue | { error: string } {
+function checkValue(field: FieldDef, rawText: string, { lang, validation: v }: ValidationLanguage): FieldValue | { error: string } {
+  const label = field.label;
   const text = field.type === "textarea" ? rawText.replace(/\r\n/g, "\n") : rawText.trim();
   const cap = field.maxLength ?? DEFAULT_CAP[field.type];
   if (field.type === "checkbox") {
     const checked = ["on", "true", "1", "yes"].includes(text.toLowerCase());
-    if (field.required && !checked) return { error: `${field.label} must be ticked to continue.` };
+    if (field.required && !checked) return { error: fill(v.ticked, { label }) };
     return checked;
   }
   if (text.trim() === "") {
-    return field.required ? { error: `${field.label} is required.` } : null;
+    return field.required ? { error: fill(v.required, { label }) } : null;
   }
-  if ([...text].length > cap) return { error: `${field.label} must be at most ${countOf(cap, "character", "characters")}.` };
+  if ([...text].length > cap) return { error: fill(v.tooLong, { label, count: cap }, lang) };
   if (field.minLength !== undefined && [...text.trim()].length < field.minLength) {
-    return { error: `${field.label} must be at least ${countOf(field.minLength, "character", "characters")}.` };
+    return { error: fill(v.tooShort, { label, count: field.minLength }, lang) };
   }
   // RE2, never RegExp: a pattern costs time linear in the value, whatever it is (ADR 044).
   if (field.pattern !== undefined && !matchesPattern(field.pattern, text)) {
-    return { error: field.patternMessage ?? `${field.label} is not in the expected format.` };
+    return { error: field.patternMessage ?? fill(v.format, { label }) };
   }
   switch (field.type) {
     case "email":
-      return EMAIL.test(text) ? text : { error: `${field.label} must be a valid e-mail address, like name@example.com.` };
+      return EMAIL_ADDRESS.test(text) ? text : { error: fill(v.email, { label }) };
     case "url":
-      return isWebUrl(text) ? text : { error: `${field.label} must be a web address starting with https://.` };
+      return isWebUrl(text) ? text : { error: fill(v.url, { label }) };
     case "select":
-      return field.options?.some((o) => o.value === text) ? text : { error: `Choose one of the listed options for ${field.label}.` };
+      return field.options?.some((o) => o.value === text) ? text : { error: fill(v.option, { label }) };
     case "number":
-      return checkNumber(field, text);
+      return checkNumber(field, text, v);
     default:
       return text;
   }
 }
 
-function checkNumber(field: FieldDef, text: string): number | { error: string } {
+function checkNumber(field: FieldDef, text: string, v: ValidationLanguage["validation"]): number | { error: string } {
   const n = Number(text);
-  if (!/^-?\d+(\.\d+)?$/.test(text) || !Number.isFinite(n)) return { error: `${field.label} must be a number.` };
-  if (field.min !== undefined && n < field.min) return { error: `${field.label} must be at least ${field.min}.` };
-  if (field.max !== undefined && n > field.max) return { error: `${field.label} must be at most ${field.max}.` };
+  const label = field.label;
+  if (!/^-?\d+(\.\d+)?$/.test(text) || !Number.isFinite(n)) return { error: fill(v.number, { label }) };
+  if (field.min !== undefined && n < field.min) return { error: fill(v.min, { label, min: field.min }) };
+  if (field.max !== undefined && n > field.max) return { error: fill(v.max, { label, max: field.max }) };
   return n;
 }
 
 function isWebUrl(text: string): boolean {
+  if (!WEB_ADDRESS.test(text)) return false;
   try {
     const url = new URL(text);
     return url.protocol === "https:" || url.protocol === "http:";

@@ -13,3 +13,9 @@ export function byCount<T>(n: number, one: T, other: T): T {
 export function countOf(n: number, one: string, other: string): string {
   return `${n} ${byCount(n, one, other)}`;
 }
+
+/** A wait as a person reads it, never shorter than `seconds`: "45 seconds", "1 minute", "15 minutes". */
+export function waitOf(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  return whole < 60 ? countOf(whole, "second", "seconds") : countOf(Math.ceil(whole / 60), "minute", "minutes");
+}

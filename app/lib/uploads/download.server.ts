@@ -1,5 +1,5 @@
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
-import { ERRORS, type ErrorCode } from "~/lib/http/errors";
+import { ERRORS, isErrorCode, type ErrorCode } from "~/lib/http/errors";
 import { fileKey, findStoredFile } from "~/lib/storage/file-objects.server";
 import { attachmentDisposition } from "~/lib/uploads/file-names";
 import { servedType } from "~/lib/uploads/file-types";
@@ -22,6 +22,30 @@ export function downloadRefusal(code: ErrorCode): Response {
     status,
     headers: { ...DOWNLOAD_HEADERS, "Content-Type": "text/plain; charset=utf-8", [ERROR_CODE_HEADER]: code },
   });
+}
+
+/**
+ * Runs a download route: a refusal it throws (no session, storage down, a bad id) answers as
+ * downloadRefusal does, with the download headers, and so does a failure (storage_unavailable,
+ * logged). Anything else thrown (a redirect) passes. Never throws a refusal.
+ */
+export async function answerAsDownload(handler: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handler();
+  } catch (error) {
+    if (error instanceof Response) {
+      const code = error.headers.get(ERROR_CODE_HEADER);
+      if (isErrorCode(code)) return downloadRefusal(code);
+      throw error;
+    }
+    console.error("download failed:", error);
+    return downloadRefusal("storage_unavailable");
+  }
+}
+
+/** The answer to anything but GET (and HEAD) on a download route. */
+export function refuseDownloadMethod(): Response {
+  return downloadRefusal("method_not_allowed");
 }
 
 /** The file as an attachment, or not_found / uploads_not_configured. D1 and R2 errors throw. */

@@ -91,8 +91,9 @@ export function uploadLimitOf(form: Pick<FormDef, "fields" | "maxUploadBytes">):
 }
 
 /** "PDF", "PNG or JPEG". */
-export function typeLabels(types: readonly string[]): string {
+export function typeLabels(types: readonly string[], lang = "en"): string {
   const labels = FILE_TYPES.filter((t) => types.includes(t.type)).map((t) => t.label);
+  if (lang !== "en") return new Intl.ListFormat(lang, { type: "disjunction" }).format(labels);
   return labels.length <= 1 ? (labels[0] ?? "") : `${labels.slice(0, -1).join(", ")} or ${labels[labels.length - 1]}`;
 }
 

@@ -1,6 +1,7 @@
 import sql from "sql-template-tag";
 import { z } from "zod";
 import { deleteFileObjects, FILE_KEY_PREFIX, fileKey } from "~/lib/storage/file-objects.server";
+import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
 // Removes uploaded files whose submission was never stored, walking the time-ordered keys once from a
@@ -31,7 +32,7 @@ export async function sweepOrphanedFiles(
   db: D1Database,
   bucket: R2Bucket | null,
   nowMs: number,
-  { maxPages = MAX_PAGES }: { maxPages?: number } = {},
+  { maxPages = MAX_PAGES, budget }: { maxPages?: number; budget?: InvocationBudget } = {},
 ): Promise<SweepReport> {
   const report: SweepReport = { judged: 0, removed: 0 };
   if (!bucket) return report;
@@ -39,7 +40,8 @@ export async function sweepOrphanedFiles(
   let after = parseRows(CursorRowSchema, stored.results)[0]?.value ?? FILE_KEY_PREFIX;
   const start = after;
   const youngFrom = keyFloorAt(nowMs - SWEEP_GRACE_MS);
-  for (let page = 0; page < maxPages; page++) {
+  // Each page: one R2 list, one D1 read and at most one R2 delete, while the invocation's budget allows.
+  for (let page = 0; page < maxPages && (budget?.trySpend({ d1Queries: 1, subrequests: 2 }) ?? true); page++) {
     // `include` works at the Worker's compatibility date; tsconfig's workers-types entry omits it.
     const options = { prefix: FILE_KEY_PREFIX, startAfter: after, limit: 1000, include: ["customMetadata"] };
     const listed = await bucket.list(options as R2ListOptions);

@@ -1,0 +1,34 @@
+import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers.server";
+
+// A form's page framed on another site (/f/:id?embed=1, made by /embed.js): it may be framed by
+// exactly the form's allowed origins (frame-ancestors), shows no site header or footer, and tells the
+// embedding page its height, posting only to the page that framed it when that page is allowed
+// (docs/decisions/076). Every page of the visit (a refused post, the thank-you page) stays framed.
+
+export interface EmbedView {
+  embed: boolean;
+  /** The embedding page's origin, when it is allowed: the one target of the height messages. */
+  parent: string | null;
+}
+
+/** Whether a request asks for the framed page, and from which allowed page. Never throws. */
+export function embedViewOf(request: Request, allowedOrigins: readonly string[]): EmbedView {
+  const query = new URL(request.url).searchParams;
+  if (query.get("embed") !== "1") return { embed: false, parent: null };
+  const parent = query.get("parent");
+  return { embed: true, parent: parent !== null && allowedOrigins.includes(parent) ? parent : null };
+}
+
+/** The headers that let the allowed origins frame an embedded page; nothing for a page that is not. */
+export function embedHeaders(view: EmbedView, allowedOrigins: readonly string[], headers = new Headers()): Headers {
+  if (view.embed && allowedOrigins.length > 0) headers.set(FRAME_ANCESTORS_HEADER, allowedOrigins.join(" "));
+  return headers;
+}
+
+/** The query that keeps the next page of the visit framed ("" when not embedded). */
+export function embedQuery(view: EmbedView): string {
+  if (!view.embed) return "";
+  const query = new URLSearchParams({ embed: "1" });
+  if (view.parent) query.set("parent", view.parent);
+  return `?${query}`;
+}

@@ -1,0 +1,52 @@
+import { isLoopbackHost } from "../http/loopback";
+import type { SettingProblem } from "./setting-problem";
+
+// The local sink of `npm start` (tests/support/webhook-sink.mjs), as the Worker knows it: where a console
+// form's destinations go while the console leaves them unset, and the secret its webhooks are signed
+// with then (docs/decisions/066-console-forms-in-the-local-loop.md). Local development only: honoured
+// with ALLOW_LOOPBACK_WEBHOOKS and a loopback http origin, so a deployed Worker has no local sink.
+
+export interface LocalSink {
+  /** http://127.0.0.1:<port>, the sink's origin. */
+  origin: string;
+  /** The sink's own whsec_ secret: what signs a console form's webhook until the console makes one. */
+  secret: string;
+}
+
+/** Reads LOCAL_SINK_URL and LOCAL_SINK_SECRET; null unless both are set and allowed. Never throws. */
+export function readLocalSink(
+  env: { LOCAL_SINK_URL?: unknown; LOCAL_SINK_SECRET?: unknown },
+  allowLoopbackHttp: boolean,
+  problems: SettingProblem[],
+): LocalSink | null {
+  const raw = typeof env.LOCAL_SINK_URL === "string" ? env.LOCAL_SINK_URL.trim() : "";
+  const secret = typeof env.LOCAL_SINK_SECRET === "string" ? env.LOCAL_SINK_SECRET.trim() : "";
+  if (raw === "") return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!allowLoopbackHttp || !url || url.protocol !== "http:" || !isLoopbackHost(url.hostname) || !secret.startsWith("whsec_")) {
+    problems.push({
+      variable: "LOCAL_SINK_URL",
+      message:
+        "LOCAL_SINK_URL is for `npm start` only: an http origin on this computer, with ALLOW_LOOPBACK_WEBHOOKS and a whsec_ LOCAL_SINK_SECRET; it is ignored",
+    });
+    return null;
+  }
+  return { origin: url.origin, secret };
+}
+
+/** The destination settings a console form falls back to under `npm start`: every kind to the sink. */
+export function localSinkSettings(sink: LocalSink) {
+  return {
+    WEBHOOK_URL: `${sink.origin}/webhook`,
+    WEBHOOK_SECRET: sink.secret,
+    SLACK_WEBHOOK_URL: `${sink.origin}/slack`,
+    DISCORD_WEBHOOK_URL: `${sink.origin}/discord`,
+    // The Worker's simulated send_email hands every e-mail to the sink's page, whoever it is to.
+    EMAIL_TO: "owner@localhost",
+  } as const;
+}

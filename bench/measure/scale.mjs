@@ -1,0 +1,185 @@
+// Gatepost at a million submissions (issue 36, docs/decisions/060), in Miniflare: `npm run seed`
+// fills a database of the bench's own with BENCH_SCALE_SUBMISSIONS (1,000,000) submissions; then, on
+// that database beside an empty one, accepted posts (no destination) in alternating rounds, req/s and
+// workerd CPU per post; each console view's time (sequential GETs with a signed-in session, loopback,
+// p50/p95 over BENCH_SCALE_VIEWS requests: the server's time plus a loopback round trip); and the
+// export of one form as it exists (GET /admin/export), its time, size and workerd's peak memory.
+// Rows read per view are not visible from outside the Worker: tests/workers/scale.test.ts holds them.
+import { randomBytes } from "node:crypto";
+import { hashPassword } from "../../scripts/hash-password.mjs";
+import { applyLocalMigrations } from "../../scripts/worker-dev.mjs";
+import { seedInto } from "../../scripts/seed-into.mjs";
+import { loadPost, loadTrial, warmUp } from "../lib/load.mjs";
+import { alternateLoads } from "../lib/rounds.mjs";
+import { freshState, startServer } from "../lib/servers.mjs";
+import { pairedRatio, round } from "../lib/stats.mjs";
+import { gatepostBodies } from "../lib/submit.mjs";
+import { loadTable } from "../lib/tables.mjs";
+import { atLeast, atMost } from "../lib/targets.mjs";
+
+export const name = "scale";
+export const title = "A million submissions";
+export const order = 70;
+export const perRuntime = false;
+
+const SUBMISSIONS = Number(process.env.BENCH_SCALE_SUBMISSIONS || 1_000_000);
+const VIEW_REQUESTS = Number(process.env.BENCH_SCALE_VIEWS || 20);
+const RUNTIME = "miniflare";
+const VARIANT = "noDestination";
+
+/** The console views measured, by label; dates are filled in from the seed's last day. */
+function views(lastDay) {
+  return {
+    dashboard: "/admin",
+    list: "/admin/submissions",
+    "list, one form": "/admin/submissions?form=contact",
+    "list, dead": "/admin/submissions?status=dead",
+    "list, one form's dead": "/admin/submissions?form=apply&status=dead",
+    "list, one day": `/admin/submissions?from=${lastDay}&to=${lastDay}`,
+    "list, form + state + dates": `/admin/submissions?form=contact&status=delivered&from=${lastDay}&to=${lastDay}`,
+    "search, common word": "/admin/submissions?q=please",
+    "search, an address": "/admin/submissions?q=zoe.angstrom",
+    "search + dead": "/admin/submissions?q=invoice&status=dead",
+    "audit log": "/admin/audit",
+    forms: "/admin/forms",
+  };
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function signIn(server, password) {
+  const response = await fetch(`${server.url}/admin/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url, "sec-fetch-site": "same-origin" },
+    body: new URLSearchParams({ password, next: "/admin" }).toString(),
+  });
+  const cookie = response.headers.get("set-cookie")?.split(";")[0];
+  if (response.status !== 303 || !cookie) throw new Error(`sign-in answered ${response.status}`);
+  return cookie;
+}
+
+async function timeView(server, cookie, path) {
+  const get = () => fetch(`${server.url}${path}`, { headers: { cookie, "sec-fetch-site": "same-origin" } });
+  const first = await get();
+  if (first.status !== 200) throw new Error(`GET ${path} answered ${first.status}`);
+  await first.arrayBuffer();
+  const times = [];
+  const before = server.cpuMs();
+  for (let i = 0; i < VIEW_REQUESTS; i++) {
+    const start = performance.now();
+    const response = await get();
+    await response.arrayBuffer();
+    times.push(performance.now() - start);
+  }
+  const cpuMs = (server.cpuMs() - before) / VIEW_REQUESTS;
+  times.sort((a, b) => a - b);
+  return { p50: round(percentile(times, 50), 1), p95: round(percentile(times, 95), 1), cpuMs: round(cpuMs, 1) };
+}
+
+async function timeExport(server, cookie) {
+  server.resetPeak();
+  const start = performance.now();
+  const response = await fetch(`${server.url}/admin/export?form=contact&format=csv`, {
+    headers: { cookie, origin: server.url, "sec-fetch-site": "same-origin" },
+  });
+  const bytes = (await response.arrayBuffer()).byteLength;
+  return {
+    status: response.status,
+    seconds: round((performance.now() - start) / 1000, 1),
+    megabytes: round(bytes / 1e6, 1),
+    peakMemoryMiB: round(server.memoryKiB().hwm / 1024, 0),
+  };
+}
+
+export async function run({ apps, settings, opts, between, log }) {
+  const app = apps.gatepost;
+  const password = randomBytes(18).toString("base64url");
+  const bindings = { ...settings[VARIANT], ADMIN_PASSWORD_HASH: await hashPassword(password) };
+  const persistTo = freshState(`scale-seeded-${RUNTIME}`);
+  applyLocalMigrations({ persistTo, config: app.config });
+  log(`seeding ${SUBMISSIONS} submissions`);
+  const seedSeconds = round(seedInto(persistTo, SUBMISSIONS), 1);
+  const full = await startServer(RUNTIME, app, { bindings, name: "scale-seeded", reuseState: persistTo });
+  const empty = await startServer(RUNTIME, app, { bindings, name: "scale-empty" });
+  try {
+    const trials = {};
+    for (const [subject, server] of Object.entries({ empty, full })) {
+      const url = `${server.url}/f/contact`;
+      const makeBody = await gatepostBodies(url, "contact", { signingSecret: bindings.FORM_SIGNING_SECRET });
+      const headers = { origin: server.url };
+      await warmUp(url, () => ({
+        method: "POST",
+        body: makeBody(),
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+      }));
+      trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.paired.load, headers }));
+    }
+    const loads = await alternateLoads(trials, {
+      rounds: opts.paired.rounds,
+      between,
+      expect: { empty: "303", full: "303" },
+      log,
+      label: "scale accept",
+    });
+    const cookie = await signIn(full, password);
+    const lastDay = new Date().toISOString().slice(0, 10);
+    const timed = {};
+    for (const [label, path] of Object.entries(views(lastDay))) timed[label] = { path, ...(await timeView(full, cookie, path)) };
+    const exported = await timeExport(full, cookie);
+    return {
+      submissions: SUBMISSIONS,
+      seedSeconds,
+      rounds: opts.paired.rounds,
+      secondsPerRound: opts.paired.load.duration,
+      loads,
+      ratios: { rps: pairedRatio(loads.full, loads.empty).median, cpu: pairedRatio(loads.full, loads.empty, "cpuPerRound").median },
+      views: timed,
+      exported,
+    };
+  } finally {
+    await Promise.allSettled([full.stop(), empty.stop()]);
+  }
+}
+
+export function targets(data) {
+  const ok = !data.failed;
+  const slowest = ok ? Math.max(...Object.values(data.views).map((v) => v.p95)) : null;
+  return [
+    atMost(`Every console view's p95 at ${SUBMISSIONS} submissions (ms, loopback)`, 150, { [RUNTIME]: slowest }, " ms"),
+    atLeast(`Accepts at ${SUBMISSIONS} ÷ on an empty database, req/s`, 0.95, { [RUNTIME]: ok ? data.ratios.rps : null }),
+    atLeast(`Accepts at ${SUBMISSIONS} ÷ on an empty database, CPU per post (empty's ÷ full's)`, 0.95, {
+      [RUNTIME]: ok ? data.ratios.cpu : null,
+    }),
+  ];
+}
+
+export function render(data) {
+  if (data.failed) return [`Not measured: ${data.failed}`, ""];
+  return [
+    `**${RUNTIME}**, ${data.submissions} submissions seeded by \`npm run seed\` in ${data.seedSeconds} s. Console views, ${VIEW_REQUESTS} sequential requests each (ms, client-side on loopback; workerd CPU ms per view):`,
+    "",
+    "| View | Path | p50 | p95 | CPU |",
+    "|---|---|---|---|---|",
+    ...Object.entries(data.views).map(([label, v]) => `| ${label} | \`${v.path}\` | ${v.p50} | ${v.p95} | ${v.cpuMs} |`),
+    "",
+    `Export of one form (\`GET /admin/export?form=contact&format=csv\`): ${data.exported.status}, ${data.exported.megabytes} MB in ${data.exported.seconds} s, workerd peak ${data.exported.peakMemoryMiB} MiB.`,
+    "",
+    `Accepted posts, no destination (${data.rounds} rounds of ${data.secondsPerRound} s, paired):`,
+    "",
+    ...loadTable([
+      { label: "Gatepost POST /f/contact, empty database", load: data.loads.empty, against: null },
+      { label: `Gatepost POST /f/contact, ${data.submissions} submissions, vs empty`, load: data.loads.full, against: data.loads.empty },
+    ]),
+    "",
+  ];
+}
+
+export function summarize(data) {
+  if (data.failed) return { failed: true };
+  return {
+    ...data.ratios,
+    views: Object.fromEntries(Object.entries(data.views).map(([label, v]) => [label, v.p95])),
+    exported: data.exported,
+  };
+}

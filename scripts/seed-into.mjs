@@ -1,0 +1,22 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * Runs `npm run seed` (scripts/seed.ts) into the local state folder `persistTo`, whose migrations the
+ * caller applied (the bench's and the browser tests' own databases). Resolves to its seconds; throws with
+ * its output when it fails.
+ */
+export function seedInto(persistTo, submissions, { timeoutMs = 15 * 60_000 } = {}) {
+  const start = Date.now();
+  const args = ["vite-node", "--config", "vitest.config.ts", "scripts/seed.ts", "--", "--submissions", String(submissions)];
+  const done = spawnSync("npx", [...args, "--skip-migrations", "--persist-to", persistTo], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: timeoutMs,
+  });
+  if (done.status !== 0) throw new Error(`npm run seed failed:\n${done.stdout}\n${done.stderr}`);
+  return (Date.now() - start) / 1000;
+}

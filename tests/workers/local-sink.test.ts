@@ -1,0 +1,157 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { env } from "cloudflare:test";
+import { parseSettings } from "~/lib/settings/settings.server";
+import { adminEnv, adminPost, sessionCookie } from "./admin-helpers";
+import { appFetch, clearTables, formPost, sink, standin, standinToken } from "./helpers";
+import { API_TOKEN, ENCRYPTION_KEY, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
+
+// The local loop for console forms (ADR 066): under `npm start` (LOCAL_SINK_URL and LOCAL_SINK_SECRET,
+// with ALLOW_LOOPBACK_WEBHOOKS) a console form's unset destinations go to the local sink, a secret made
+// in the console is told to the sink, which then verifies with it, and a delivery it refuses is listed
+// with the reason. A form file's settings are `npm start`'s own, and without the switch none of it exists.
+
+interface SinkState {
+  requests: Array<{ kind: string; signatureValid: boolean; status: number }>;
+  unique: Array<{ payload: { form: string; submission: { id: string } } }>;
+  messages: Array<{ kind: string; reference: string | null }>;
+  refused: Array<{ title: string; headers: Array<[string, string]> }>;
+}
+
+async function sinkState(): Promise<SinkState> {
+  return (await fetch(`${(await import("vitest")).inject("sinkControl")}/state`)).json();
+}
+
+function localEnv(overrides: Partial<Record<string, string>> = {}): Promise<Env> {
+  return adminEnv({
+    ADMIN_API_TOKEN: API_TOKEN,
+    SETTINGS_ENCRYPTION_KEY: ENCRYPTION_KEY,
+    ALLOW_LOOPBACK_WEBHOOKS: "true",
+    LOCAL_SINK_URL: new URL(sink.url()).origin,
+    LOCAL_SINK_SECRET: sink.secret(),
+    EMAIL_FROM: "gatepost@localhost",
+    ...overrides,
+  });
+}
+
+async function destinations(formId: string, fields: Record<string, string>, e: Env) {
+  const route = encodeURIComponent("routes/admin.forms.$formId_.destinations");
+  return appFetch(adminPost(`/admin/forms/${formId}/destinations?_data=${route}`, fields, { Cookie: await sessionCookie("admin", e) }), e);
+}
+
+async function submit(formId: string, e: Env): Promise<string> {
+  const fields = { name: "Ada", email: "ada@example.org", rating: "good", "cf-turnstile-response": standinToken({ action: formId }) };
+  const response = await appFetch(formPost(`/f/${formId}`, fields), e);
+  expect(response.status).toBe(303);
+  return response.headers.get("location")!.split("/").pop()!;
+}
+
+async function deliveriesOf(id: string) {
+  const { results } = await env.DB.prepare("SELECT destination, status FROM deliveries WHERE submission_id = ?1 ORDER BY destination")
+    .bind(id)
+    .all<{ destination: string; status: string }>();
+  return results;
+}
+
+beforeEach(async () => {
+  await standin.reset();
+  await sink.reset();
+  await clearTables();
+  await resetConsoleForms();
+});
+
+describe("a console form under npm start", () => {
+  it("is delivered to the local sink, every kind, without a setting touched, its webhook verified", async () => {
+    const e = await localEnv();
+    await putAndPublish("lunch", sampleDefinition(), e);
+    const id = await submit("lunch", e);
+    expect(await deliveriesOf(id)).toEqual(
+      ["discord", "email", "slack", "webhook"].map((destination) => ({ destination, status: "delivered" })),
+    );
+    const state = await sinkState();
+    expect(state.unique.map((u) => [u.payload.form, u.payload.submission.id])).toEqual([["lunch", id]]);
+    expect(state.requests.filter((r) => r.kind === "webhook").map((r) => r.signatureValid)).toEqual([true]);
+    expect(
+      state.messages
+        .filter((m) => m.reference === id)
+        .map((m) => m.kind)
+        .sort(),
+    ).toEqual(["discord", "slack"]);
+  });
+
+  it("says so on its destinations page, where each may still be set elsewhere", async () => {
+    const e = await localEnv();
+    await putAndPublish("lunch", sampleDefinition(), e);
+    const html = await (
+      await appFetch(
+        new Request("http://localhost/admin/forms/lunch/destinations", {
+          headers: { Cookie: await sessionCookie("admin", e) },
+        }),
+        e,
+      )
+    ).text();
+    const text = html.replace(/<!-- -->/g, "");
+    expect(text).toContain(`Not set here, so under npm start it goes to the local sink: ${new URL(sink.url()).origin}/webhook.`);
+    expect(text).toContain("Not set here, so under npm start the local sink&#x27;s own secret signs");
+    expect(text).toContain("Send a test to the webhook");
+    // Only the confirmation is off: the sender's e-mail is opt-in, under npm start too.
+    expect(text.split("Not set: off.")).toHaveLength(2);
+  });
+
+  it("signs with a secret made in the console, which the sink learns and verifies with, rotated too", async () => {
+    const e = await localEnv();
+    await putAndPublish("lunch", sampleDefinition(), e);
+    const made = (await (await destinations("lunch", { intent: "secret" }, e)).json()) as { secret: string };
+    expect(made.secret).toMatch(/^whsec_/);
+    const first = await submit("lunch", e);
+    const rotated = (await (await destinations("lunch", { intent: "secret" }, e)).json()) as { secret: string };
+    expect(rotated.secret).not.toBe(made.secret);
+    await destinations("lunch", { intent: "retire" }, e);
+    const second = await submit("lunch", e);
+    const state = await sinkState();
+    expect(state.unique.map((u) => u.payload.submission.id)).toEqual([first, second]);
+    expect(state.requests.filter((r) => r.kind === "webhook").map((r) => [r.signatureValid, r.status])).toEqual([
+      [true, 200],
+      [true, 200],
+    ]);
+    expect(state.refused).toEqual([]);
+  });
+
+  it("lists a delivery the sink refuses on its page, with the reason", async () => {
+    // A secret made while the Worker knew no sink: the sink was never told it.
+    await putAndPublish("lunch", sampleDefinition(), await localEnv());
+    await destinations("lunch", { intent: "secret" }, await localEnv({ LOCAL_SINK_URL: "", LOCAL_SINK_SECRET: "" }));
+    const id = await submit("lunch", await localEnv());
+    expect((await deliveriesOf(id)).find((d) => d.destination === "webhook")?.status).toBe("pending");
+    const [refused] = (await sinkState()).refused;
+    expect(refused.title).toBe("webhook refused with 401 (form lunch)");
+    expect(Object.fromEntries(refused.headers).Why).toContain("does not verify with the sink's secret");
+    const page = await (await fetch(new URL(sink.url()).origin)).text();
+    expect(page).toContain("webhook refused with 401 (form lunch)");
+    expect(page).not.toContain("Nothing yet");
+  });
+});
+
+describe("what the local sink does not touch", () => {
+  it("leaves a form file's unset destinations off: their settings are npm start's own", async () => {
+    const e = await localEnv();
+    const fields = { name: "Ada", email: "ada@example.org", message: "A form file, nothing set.", "cf-turnstile-response": standinToken() };
+    const response = await appFetch(formPost("/f/contact", fields), e);
+    expect(response.status).toBe(303);
+    expect(await deliveriesOf(response.headers.get("location")!.split("/").pop()!)).toEqual([]);
+  });
+
+  it("does not exist without the local-dev switch or on a non-loopback origin", async () => {
+    for (const overrides of [
+      { ALLOW_LOOPBACK_WEBHOOKS: "" },
+      { LOCAL_SINK_URL: "http://sink.example.org:8789" },
+      { LOCAL_SINK_SECRET: "" },
+    ]) {
+      const e = await localEnv(overrides);
+      const settings = parseSettings(e);
+      expect(settings.localSink).toBeNull();
+      expect(settings.problems.map((p) => p.variable)).toContain("LOCAL_SINK_URL");
+      await putAndPublish("lunch", sampleDefinition(), e);
+      expect(await deliveriesOf(await submit("lunch", e))).toEqual([]);
+    }
+  });
+});
