@@ -162,7 +162,7 @@ describe.each([
     await seedMix();
     const test = await seedSubmission({ fields: { name: "Sample Sam" }, test: true, deliveries: [{ status: "delivered" }] });
     const { html } = await page("/admin/submissions");
-    expect(textOf(html)).toContain("6 submissions found.");
+    expect(textOf(html)).toContain("6 submissions on this page.");
     const rows = html.split("<tr").filter((row) => row.includes("/admin/submissions/"));
     const marked = rows.filter((row) => />Test</.test(row));
     expect(marked).toHaveLength(1);
