@@ -6,7 +6,7 @@ import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
 import { FieldList } from "~/components/admin/field-list";
 import { formCatalog } from "~/lib/forms/live.server";
 import { labelsAt } from "~/lib/admin/form-versions.server";
-import { deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin/actions.server";
+import { actionContext, deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin/actions.server";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
@@ -35,13 +35,12 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
 const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release"]) });
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
-  const env = context.cloudflare.env;
   const user = await requireAdminAction(request, context);
   const parsedId = TokenSchema.safeParse(params.id);
   if (!parsedId.success) throw refusal("not_found");
   const id = parsedId.data;
   const { intent } = await readAdminForm(request, IntentSchema);
-  const ctx = { env, settings: context.settings, user, request, ctx: context.cloudflare.ctx, mailer: context.mailer, now: context.now };
+  const ctx = actionContext(context, user, request);
   if (intent === "delete") {
     const result = await deleteSubmission(ctx, id);
     if (result.ok) throw redirect("/admin/submissions?deleted=1", 303);

@@ -181,7 +181,8 @@ export default function SubmissionList() {
       <Form method="get" action="/admin/export" reloadDocument className="filters" aria-label="Export submissions">
         <label>
           Form
-          <select name="form" defaultValue={filters.form ?? forms[0]}>
+          <select name="form" defaultValue={filters.form ?? ""}>
+            <option value="">All forms</option>
             {forms.map((f) => (
               <option key={f} value={f}>
                 {formTitle(f)}

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { redeliverDeadInBulk } from "~/lib/admin/actions.server";
-import { apiRefusal, asProblem, readJsonBody, refuseApiRead, requireApiUser } from "~/lib/admin/api-auth.server";
+import { apiRefusal, asProblem, readJsonBody, refuseMethod, requireApiUser } from "~/lib/admin/api-auth.server";
 import { BulkRedeliverySchema, deadFilterOf } from "~/lib/admin/bulk-redelivery.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 
@@ -8,7 +8,7 @@ import { consoleRoute } from "~/lib/admin/console-route.server";
 // destination's, created in [from, to)), in chunks within this request's budget; `remaining` says how
 // many are still dead, so a caller posts again until it is 0 (docs/api.md).
 
-export const loader = consoleRoute(({ request, context }: LoaderFunctionArgs) => refuseApiRead(request, context));
+export const loader = consoleRoute(({ request, context }: LoaderFunctionArgs) => refuseMethod(request, context));
 
 export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
   try {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { consoleRoute } from "~/lib/admin/console-route.server";
-import { apiRefusal, asProblem, readJsonBody, refuseApiRead, requireApiUser } from "~/lib/admin/api-auth.server";
+import { apiRefusal, asProblem, readJsonBody, refuseMethod, requireApiUser } from "~/lib/admin/api-auth.server";
 import { publishDraft } from "~/lib/admin/forms.server";
 import { TokenSchema } from "~/lib/admin/input.server";
 
@@ -8,7 +8,7 @@ import { TokenSchema } from "~/lib/admin/input.server";
 // removing fields that hold data needs {"confirmFieldNames": true}: webhook receivers depend on field
 // names (docs/api.md). A body is optional.
 
-export const loader = consoleRoute(({ request, context }: LoaderFunctionArgs) => refuseApiRead(request, context));
+export const loader = consoleRoute(({ request, context }: LoaderFunctionArgs) => refuseMethod(request, context));
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   try {

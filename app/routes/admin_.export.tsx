@@ -1,39 +1,40 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { findForm } from "~/lib/forms/live.server";
-import { auditExport } from "~/lib/admin/actions.server";
+import { formCatalog, findForm } from "~/lib/forms/live.server";
 import { requireSameOriginRead, requireUser } from "~/lib/admin/auth.server";
-import { ExportParamsSchema, loadExportRows, toCsv, toJson } from "~/lib/admin/export.server";
+import { ExportParamsSchema } from "~/lib/admin/export-params.server";
+import { exportFileResponse, pendingExportResponse, requestBudget, startExport } from "~/lib/admin/exports.server";
+import { exportLimits, workOnExport } from "~/lib/exports/run.server";
 import { queryValues } from "~/lib/admin/input.server";
 import { refusal } from "~/lib/http/responses.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { uploadsBucket } from "~/lib/storage/file-objects.server";
 
-// GET /admin/export?form=contact&from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json — a file download.
-// Data, not a page: without a session it answers 401 rather than redirecting. Viewers may export.
-// It writes an audit row, so only the console's own pages may ask for it (Sec-Fetch-Site).
+// GET /admin/export?form=contact&from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json (form blank: every
+// form) — starts an export job (docs/decisions/085) and answers with the file when it is done within
+// this request, else 202 with the job's address to poll. Data, not a page: without a session it answers
+// 401. Viewers may export. It writes an audit row, so only the console's own pages may ask (Sec-Fetch-Site).
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   requireSameOriginRead(request);
   const user = await requireUser(request, context, "data");
   const params = ExportParamsSchema.safeParse(queryValues(request));
   if (!params.success) throw refusal("admin_bad_request");
-  const { from, to, format } = params.data;
-  const found = await findForm(context, params.data.form);
-  if (!found.ok) throw refusal(found.code);
-  const form = found.live.form;
+  const { form: formId, from, to, format } = params.data;
   const env = context.cloudflare.env;
-  const { columns, rows } = await loadExportRows(env.DB, form, { from, to });
-  await auditExport({ env, settings: context.settings, user, request, now: context.now }, form.id, {
-    format,
-    from: from ?? null,
-    to: to ?? null,
-    rows: rows.length,
-  });
-  const name = `gatepost-${form.id}-${from ?? "start"}-to-${to ?? "now"}.${format}`;
-  return new Response(format === "csv" ? toCsv(columns, rows) : toJson(columns, rows), {
-    headers: {
-      "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${name}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  const bucket = uploadsBucket(env);
+  if (!bucket) throw refusal("export_storage_missing");
+  let defined: string[];
+  if (formId) {
+    const found = await findForm(context, formId);
+    if (!found.ok) throw refusal(found.code);
+    defined = found.live.form.fields.map((f) => f.name);
+  } else {
+    const names = [...(await formCatalog(context)).forms.values()].flatMap((live) => live.form.fields.map((f) => f.name));
+    defined = [...new Set(names)];
+  }
+  const nowMs = context.now();
+  const started = await startExport({ db: env.DB, user, request, nowMs }, { formId: formId ?? null, from, to, format }, defined);
+  const { plan } = context.settings;
+  const job = (await workOnExport({ db: env.DB, bucket }, started.id, requestBudget(plan), nowMs, exportLimits(plan))) ?? started;
+  if (job.state.phase === "ready") return (await exportFileResponse(bucket, job)) ?? refusal("export_expired");
+  return pendingExportResponse(job, request);
 });

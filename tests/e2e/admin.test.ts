@@ -118,7 +118,7 @@ describe("operator console in Chromium", () => {
 
     await page.getByRole("link", { name: "Submissions", exact: true }).click();
     await page.getByRole("heading", { name: "Submissions" }).waitFor(WAIT);
-    // The export's form list starts with the first form by id (apply sorts before contact); this one is contact.
+    // The export's form list starts with "All forms"; this one is contact.
     await page.getByRole("form", { name: "Export submissions" }).locator("select[name=form]").selectOption("contact");
     const downloadPromise = page.waitForEvent("download", WAIT);
     await page.getByRole("button", { name: "Download export" }).click();
@@ -128,7 +128,7 @@ describe("operator console in Chromium", () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parseCsv(bytes.subarray(3).toString("utf8"));
     const header = rows[0];
-    expect(header.slice(0, 3)).toEqual(["id", "received_at", "state"]);
+    expect(header.slice(0, 5)).toEqual(["id", "form_id", "received_at", "state", "test"]);
     const mine = rows.find((r) => r[0] === reference);
     expect(mine, "the export holds the submission").toBeDefined();
     expect(mine![header.indexOf("field:name")]).toBe(name);

@@ -15,16 +15,32 @@ const LIB = path.join(APP, "lib");
 
 /** What each folder may import besides itself (and ~/forms, the form definitions). */
 const ALLOWED: Record<string, readonly string[]> = {
-  maintenance: ["i18n", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text"],
+  maintenance: ["i18n", "delivery", "uploads", "exports", "forms", "storage", "http", "settings", "crypto", "platform", "text"],
   submit: ["i18n", "turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text"],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
   // The embed snippet names the fields Gatepost reads beside a form's own (submit/field-names.ts).
-  admin: ["submit", "i18n", "turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text"],
+  admin: [
+    "submit",
+    "i18n",
+    "turnstile",
+    "delivery",
+    "uploads",
+    "exports",
+    "forms",
+    "storage",
+    "http",
+    "settings",
+    "crypto",
+    "platform",
+    "text",
+  ],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
   turnstile: ["storage", "http", "settings", "crypto", "platform", "text"],
   delivery: ["i18n", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text"],
   // Uploaded files: their types, names, download links and the orphan sweep (R2 itself: storage).
   uploads: ["storage", "http", "settings", "crypto", "platform", "text"],
+  // Export files built as jobs in R2, a step per budget (docs/decisions/085): the console starts them, the cron carries them on.
+  exports: ["storage", "http", "settings", "platform", "text"],
   // The form catalog (files and the console's forms, ADR 045), patterns, the JSON Schema export.
   forms: ["storage", "http", "settings", "crypto", "platform", "text"],
   // Gatepost's own words in every language, and which one a visitor gets (docs/decisions/075).

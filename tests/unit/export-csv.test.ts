@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, toCsv, toJson } from "~/lib/admin/export.server";
+import { csvCell, toCsv, toJson } from "~/lib/exports/format.server";
 
 describe("CSV export", () => {
   it.each([

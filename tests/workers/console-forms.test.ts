@@ -6,17 +6,21 @@ import { MAX_JSON_BYTES } from "~/lib/admin/api-auth.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { FORMS } from "~/forms/registry";
 import { appFetch, countRows, formPost, apiPost, sink, standin, standinToken, clearTables } from "./helpers";
-import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
-import { api, API_TOKEN, ENCRYPTION_KEY, consoleEnv, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
+import { adminGet, adminPost, sessionCookie } from "./admin-helpers";
+import {
+  api,
+  API_TOKEN,
+  consoleAdminEnv,
+  consoleEnv,
+  makeApiToken,
+  putAndPublish,
+  resetConsoleForms,
+  sampleDefinition,
+} from "./console-helpers";
 
 // Forms made in the console, end to end through the real Worker: drafts and versions through the admin
 // API, the page and both post channels, archive (410), the field-name confirmation, the audit trail, the
 // published JSON Schema checked with a kept validator, and every way into the API.
-
-/** The console env with the admin and viewer passwords, for requests with a session cookie. */
-function consoleAdminEnv(): Promise<Env> {
-  return adminEnv({ ADMIN_API_TOKEN: API_TOKEN, SETTINGS_ENCRYPTION_KEY: ENCRYPTION_KEY });
-}
 
 const FIELDS = { name: "Ada Lovelace", email: "ada@example.org", rating: "good" };
 
@@ -372,18 +376,7 @@ describe("the published JSON Schema", () => {
 });
 
 describe("the admin API's doors", () => {
-  async function makeToken(role: "admin" | "viewer"): Promise<string> {
-    const appEnv = await consoleAdminEnv();
-    const admin = await sessionCookie("admin", appEnv);
-    const made = await appFetch(
-      adminPost("/admin/tokens?_data=routes%2Fadmin.tokens", { intent: "create", name: `${role} script`, role }, { Cookie: admin }),
-      appEnv,
-    );
-    expect(made.status).toBe(200);
-    const { token } = (await made.json()) as { token: string };
-    expect(token).toMatch(/^gpat_[A-Za-z0-9_-]{43}$/);
-    return token;
-  }
+  const makeToken = makeApiToken;
 
   it("refuses a body over its own limit with 413, naming that limit", async () => {
     const big = JSON.stringify({ ...sampleDefinition(), description: "x".repeat(MAX_JSON_BYTES) });

@@ -1,4 +1,6 @@
 import { env } from "cloudflare:test";
+import { expect } from "vitest";
+import { adminEnv, adminPost, sessionCookie } from "./admin-helpers";
 import { appFetch, testEnv } from "./helpers";
 
 // Fixtures for console forms: an env with the admin API token and the settings key, the admin API
@@ -10,6 +12,25 @@ export const ENCRYPTION_KEY = "workers-settings-encryption-key-0123456789";
 
 export function consoleEnv(overrides: Partial<Record<string, string>> = {}): Env {
   return testEnv({ ADMIN_API_TOKEN: API_TOKEN, SETTINGS_ENCRYPTION_KEY: ENCRYPTION_KEY, ...overrides });
+}
+
+/** The console env with the admin and viewer passwords, for requests with a session cookie. */
+export function consoleAdminEnv(): Promise<Env> {
+  return adminEnv({ ADMIN_API_TOKEN: API_TOKEN, SETTINGS_ENCRYPTION_KEY: ENCRYPTION_KEY });
+}
+
+/** A new API token of `role`, made in the console by a signed-in admin, as a person would. */
+export async function makeApiToken(role: "admin" | "viewer"): Promise<string> {
+  const appEnv = await consoleAdminEnv();
+  const admin = await sessionCookie("admin", appEnv);
+  const made = await appFetch(
+    adminPost("/admin/tokens?_data=routes%2Fadmin.tokens", { intent: "create", name: `${role} script`, role }, { Cookie: admin }),
+    appEnv,
+  );
+  expect(made.status).toBe(200);
+  const { token } = (await made.json()) as { token: string };
+  expect(token).toMatch(/^gpat_[A-Za-z0-9_-]{43}$/);
+  return token;
 }
 
 /** One admin API call with a bearer token (ADMIN_API_TOKEN unless given), as a script makes it. */

@@ -215,7 +215,14 @@ export function apiPost(
  * The app's D1 binding with a log of round trips (each batch, exec or statement run is one, listed
  * with the tables its statements write or read), so a test can hold the accept path to its budget.
  */
-export function countingDb(db: D1Database): {
+/** How a round trip fails, for countingDb's `fail`: before it runs (nothing committed) or after (committed, answer lost). */
+export type TripFailure = { when: "before" | "after"; message: string } | null;
+
+export function countingDb(
+  db: D1Database,
+  /** Decides, for each round trip's statements (SQL), whether it fails and how. */
+  fail: (statements: string[]) => TripFailure = () => null,
+): {
   db: D1Database;
   trips: () => number;
   log: () => string[][];
@@ -226,6 +233,13 @@ export function countingDb(db: D1Database): {
   const sqlLog: string[][] = [];
   const real = new WeakMap<object, D1PreparedStatement>();
   const sqlOf = new WeakMap<object, string>();
+  const failing = async <T>(sqls: string[], run: () => Promise<T>): Promise<T> => {
+    const failure = fail(sqls);
+    if (failure?.when === "before") throw new Error(failure.message);
+    const result = await run();
+    if (failure?.when === "after") throw new Error(failure.message);
+    return result;
+  };
   const table = (sql: string) => /\b(?:INTO|FROM|UPDATE)\s+(\w+)/i.exec(sql)?.[1] ?? sql.slice(0, 20);
   const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
@@ -235,7 +249,7 @@ export function countingDb(db: D1Database): {
           return (...args: unknown[]) => {
             log.push([table(sql)]);
             sqlLog.push([sql]);
-            return (target[key] as (...a: unknown[]) => unknown)(...args);
+            return failing([sql], () => (target[key] as (...a: unknown[]) => Promise<unknown>)(...args));
           };
         }
         const value = Reflect.get(target, key);
@@ -253,7 +267,10 @@ export function countingDb(db: D1Database): {
         return (statements: D1PreparedStatement[]) => {
           log.push(statements.map((s) => table(sqlOf.get(s) ?? "")));
           sqlLog.push(statements.map((s) => sqlOf.get(s) ?? "?"));
-          return target.batch(statements.map((s) => real.get(s) ?? s));
+          return failing(
+            statements.map((s) => sqlOf.get(s) ?? "?"),
+            () => target.batch(statements.map((s) => real.get(s) ?? s)),
+          );
         };
       }
       if (key === "exec") {

@@ -20,6 +20,7 @@ describe("the Worker's scheduled handler", () => {
       "reseal-settings",
       "backfill-submissions",
       "sweep-orphaned-files",
+      "tend-exports",
     ]);
   });
 

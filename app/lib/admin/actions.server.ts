@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { catalogSettings, findForm } from "~/lib/forms/live.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import type { AdminUser } from "~/lib/admin/auth.server";
@@ -13,6 +14,7 @@ import type { DeadFilter } from "~/lib/storage/deliveries.server";
 import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
 import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
+import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
 import { runBatch } from "~/lib/storage/sql.server";
 import { releaseStatement, submissionStatus } from "~/lib/storage/submissions.server";
 import { byCount, countOf } from "~/lib/text/count";
@@ -22,7 +24,7 @@ import { byCount, countOf } from "~/lib/text/count";
 
 export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
 
-interface Ctx {
+export interface Ctx {
   env: Env;
   settings: Settings;
   user: AdminUser;
@@ -32,6 +34,12 @@ interface Ctx {
   /** Sends the e-mail kinds of that delivery (null: they wait for the binding, held). */
   mailer?: Mailer | null;
   now: () => number;
+}
+
+/** The context of an action for `user`, from the request's load context. */
+export function actionContext(context: AppLoadContext, user: AdminUser, request: Request): Ctx {
+  const { env, ctx } = context.cloudflare;
+  return { env, settings: context.settings, user, request, ctx, mailer: context.mailer, now: context.now };
 }
 
 /** Deletes one submission with its deliveries, attempts and files (first). Returns ok:false when it did not exist. */
@@ -112,12 +120,21 @@ export async function redeliverFormDead(ctx: Ctx, formId: string): Promise<Actio
   return describeBulkRedelivery(formId, await redeliverDeadInBulk(ctx, { formId }));
 }
 
-/** Queues one submission's deliveries again (same webhook-ids) and tries them at once, after the response. */
-export async function redeliverOne({ env, settings, user, request, ctx, mailer, now }: Ctx, id: string): Promise<ActionResult> {
+/**
+ * Queues one submission's deliveries again (same webhook-ids), audited either way, and tries them at
+ * once after the response. Fails with the requeue's code (storage_unavailable among them).
+ */
+export async function requeueOne({ env, settings, user, request, ctx, mailer, now }: Ctx, id: string): Promise<RedeliveryResult> {
   const result = await redeliverSubmission(env.DB, id, now());
   await auditRequeue({ env, user, request, now }, "submission.redeliver", id, result);
+  if (result.ok) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer, now }));
+  return result;
+}
+
+/** The console's redeliver button: requeueOne, said in words. */
+export async function redeliverOne(context: Ctx, id: string): Promise<ActionResult> {
+  const result = await requeueOne(context, id);
   if (!result.ok) return refused(result.code);
-  ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer, now }));
   const kept = result.keptConfirmations > 0 ? " The confirmation to the sender is not sent again." : "";
   return { ok: true, message: `Queued ${countOf(result.requeued, "delivery", "deliveries")} again.${kept}` };
 }
@@ -147,7 +164,7 @@ export async function releaseQuarantined({ env, settings, user, request, ctx, ma
   } catch (error) {
     // A second release fails on the outbox's UNIQUE index: the submission is no longer in quarantine.
     // Any other failure is the database's (console-route.server.ts answers it).
-    if (!isUniqueConflict(error)) throw error;
+    if (!isConstraintFailure(error)) throw error;
     return { ok: false, message: ERRORS.admin_not_quarantined.message };
   }
   if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer, now }));
@@ -158,8 +175,4 @@ export async function releaseQuarantined({ env, settings, user, request, ctx, ma
 function refused(code: ErrorCode): ActionResult {
   if (code === "storage_unavailable") throw refusal(code);
   return { ok: false, message: ERRORS[code].message };
-}
-
-function isUniqueConflict(error: unknown): boolean {
-  return /UNIQUE constraint failed/i.test(String(error instanceof Error ? error.message : error));
 }

@@ -60,6 +60,19 @@ export async function requireApiUser(
 }
 
 /**
+ * The answer of an API route to a method it does not take: 405, after authenticating for `need` (a
+ * stranger gets 401, a viewer's write 403, as on every other route).
+ */
+export async function refuseMethod(request: Request, context: AdminContext, need: "read" | "write" = "read"): Promise<Response> {
+  try {
+    await requireApiUser(request, context, need);
+    throw apiRefusal("method_not_allowed");
+  } catch (error) {
+    return asProblem(error);
+  }
+}
+
+/**
  * The request's JSON body (at most MAX_JSON_BYTES), or throws a 4xx problem+json. With `optional`, an
  * empty body (with or without a content type) is `{}`.
  */
@@ -74,15 +87,5 @@ export async function readJsonBody(request: Request, { optional = false }: { opt
     return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(read.bytes)) as unknown;
   } catch {
     throw apiRefusal("malformed_body");
-  }
-}
-
-/** The loader of a POST-only API route: a GET is authenticated (401 first), then 405 method_not_allowed. */
-export async function refuseApiRead(request: Request, context: AdminContext): Promise<Response> {
-  try {
-    await requireApiUser(request, context, "read");
-    throw apiRefusal("method_not_allowed");
-  } catch (error) {
-    return asProblem(error);
   }
 }

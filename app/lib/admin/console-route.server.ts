@@ -1,43 +1,53 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { refusal } from "~/lib/http/responses.server";
+import { classifyD1Failure, isReadOnlySql, withD1Retry } from "~/lib/storage/d1-failure.server";
 
-// The one place a console storage failure becomes an answer: a query D1 refuses for its own reasons
-// (busy, unreachable, over a limit) is thrown as 503 storage_unavailable, not a bug's 500, and logged.
-// A constraint refusing a write (the caller's signal) and our own SQL mistakes pass through unchanged.
-
-const NOT_STORAGE_TROUBLE =
-  /constraint failed|SQLITE_CONSTRAINT|SQLITE_ERROR|syntax error|no such (?:table|column)|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND/i;
+// The one place a console storage failure becomes an answer, by the rule of storage/d1-failure.server.ts:
+// a read that fails transiently is tried again; what D1 refuses for its own reasons (busy, unreachable,
+// over a limit) is thrown as 503 storage_unavailable, not a bug's 500, and logged. A constraint refusing
+// a write (the caller's signal) and our own SQL mistakes pass through unchanged.
 
 function storageFailure(error: unknown): never {
-  if (error instanceof Response || NOT_STORAGE_TROUBLE.test(String(error instanceof Error ? error.message : error))) throw error;
+  const kind = classifyD1Failure(error);
+  if (error instanceof Response || kind === "constraint" || kind === "bug") throw error;
   console.error("console storage unavailable:", error);
   throw refusal("storage_unavailable");
 }
 
-const failing = <T>(promise: Promise<T>): Promise<T> => promise.catch(storageFailure);
+/** Runs one round trip; a read-only one is retried on a transient failure (a write may have committed). */
+const failing = <T>(run: () => Promise<T>, readOnly: boolean): Promise<T> => (readOnly ? withD1Retry(run) : run()).catch(storageFailure);
 
 /** The binding with every round trip's failure turned into the storage refusal; statements are unwrapped for batch. */
 function guardedDb(db: D1Database): D1Database {
-  const real = new WeakMap<object, D1PreparedStatement>();
-  const statement = (stmt: D1PreparedStatement): D1PreparedStatement => {
+  const real = new WeakMap<object, { stmt: D1PreparedStatement; readOnly: boolean }>();
+  const statement = (stmt: D1PreparedStatement, readOnly: boolean): D1PreparedStatement => {
     const guarded = new Proxy(stmt, {
       get(target, key) {
-        if (key === "bind") return (...values: unknown[]) => statement(target.bind(...values));
+        if (key === "bind") return (...values: unknown[]) => statement(target.bind(...values), readOnly);
         if (key === "first" || key === "all" || key === "run" || key === "raw") {
-          return (...args: unknown[]) => failing((target[key] as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+          return (...args: unknown[]) =>
+            failing(() => (target[key] as (...a: unknown[]) => Promise<unknown>).apply(target, args), readOnly);
         }
         const value: unknown = Reflect.get(target, key);
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    real.set(guarded, stmt);
+    real.set(guarded, { stmt, readOnly });
     return guarded;
   };
   return new Proxy(db, {
     get(target, key) {
-      if (key === "prepare") return (query: string) => statement(target.prepare(query));
-      if (key === "batch") return (stmts: D1PreparedStatement[]) => failing(target.batch(stmts.map((s) => real.get(s) ?? s)));
-      if (key === "exec") return (query: string) => failing(target.exec(query));
+      if (key === "prepare") return (query: string) => statement(target.prepare(query), isReadOnlySql(query));
+      if (key === "batch") {
+        return (stmts: D1PreparedStatement[]) => {
+          const unwrapped = stmts.map((s) => real.get(s) ?? { stmt: s, readOnly: false });
+          return failing(
+            () => target.batch(unwrapped.map((u) => u.stmt)),
+            unwrapped.every((u) => u.readOnly),
+          );
+        };
+      }
+      if (key === "exec") return (query: string) => failing(() => target.exec(query), false);
       const value: unknown = Reflect.get(target, key);
       return typeof value === "function" ? value.bind(target) : value;
     },

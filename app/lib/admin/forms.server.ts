@@ -3,6 +3,7 @@ import { findCodeForm } from "~/forms/registry";
 import type { FormDef } from "~/forms/schema";
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
+import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
 import { forgetFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";
 import { describeChanges } from "~/lib/forms/changes";
 import type { ErrorCode } from "~/lib/http/errors";
@@ -102,7 +103,7 @@ export async function saveDraft(
     await ctx.db.batch([write, audit]);
   } catch (error) {
     if (isFormLimitError(error)) return { ok: false, code: "form_limit_reached" };
-    if (/UNIQUE|PRIMARY KEY|constraint failed/i.test(String(error))) return { ok: false, code: "form_exists" };
+    if (isConstraintFailure(error)) return { ok: false, code: "form_exists" };
     throw error;
   }
   return { ok: true, created: !existing, problems: full.ok ? [] : full.problems };

@@ -8,6 +8,7 @@ import { rateLimitStatement, refundRateLimitStatement, verdictOfRows } from "~/l
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
+import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
 // Password sign-in and sign-out. Every attempt is counted before any hashing (PBKDF2 must not be a free
 // oracle or a CPU sink) against the address (IPv6 by /64), its /48 and the whole site (docs/decisions/014).
@@ -56,13 +57,10 @@ export async function signIn(
   const ip = clientIp(request);
   const rules = signInRateRules(ip);
   const own = rules.filter((rule) => rule.key !== SITE_KEY);
-  let rows: unknown[];
-  try {
-    rows = (await rateLimitStatement(db, rules, nowMs).all()).results;
-  } catch (error) {
-    console.error("sign-in budget check failed:", error);
-    return { ok: false, code: "storage_unavailable" };
-  }
+  // It counts the attempt, so a transient failure is not repeated.
+  const counted = await tryD1(() => rateLimitStatement(db, rules, nowMs).all(), { retry: false });
+  if (!counted.ok) return { ok: false, code: storageCodeOf(counted, "sign-in budget check") };
+  const rows = counted.value.results;
   const ownVerdict = verdictOfRows(own, rows, nowMs);
   if (!ownVerdict.ok) return { ok: false, code: "admin_rate_limited", retryAfterSeconds: Math.max(1, ownVerdict.resetSeconds) };
   const checkNeeded = !verdictOfRows(rules, rows, nowMs).ok;
@@ -95,16 +93,14 @@ export async function signIn(
       session.set("sub", user.id);
       session.set("role", role);
       session.set("ver", await fingerprint(hash));
-      try {
-        const cookie = await storage.commitSession(session);
-        // The attempt was counted before hashing; a right password is no guess, so it does not count
-        // toward the lock-out (an owner signing in often never locks themself out).
-        await refundRateLimitStatement(db, rules, nowMs).run();
-        return { ok: true, user, cookie };
-      } catch (error) {
-        console.error("admin session could not be stored:", error);
-        return { ok: false, code: "storage_unavailable" };
-      }
+      // A new random id each try, so a repeat after an unknown outcome leaves at most an unused row.
+      const stored = await tryD1(() => storage.commitSession(session));
+      if (!stored.ok) return { ok: false, code: storageCodeOf(stored, "storing the admin session") };
+      // The attempt was counted before hashing; a right password is no guess, so it does not count
+      // toward the lock-out (an owner signing in often never locks themself out). A refund is not repeated.
+      const refunded = await tryD1(() => refundRateLimitStatement(db, rules, nowMs).run(), { retry: false });
+      if (!refunded.ok) return { ok: false, code: storageCodeOf(refunded, "refunding the sign-in attempt") };
+      return { ok: true, user, cookie: stored.value };
     }
   }
   return { ok: false, code: "admin_sign_in_failed", captcha: checkNeeded };

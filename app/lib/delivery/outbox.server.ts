@@ -4,6 +4,7 @@ import { configuredDestinations, destinationName } from "~/lib/delivery/destinat
 import { confirmationStatements, type ConfirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { OutboxBatch } from "~/lib/storage/accept-batch.server";
+import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 import { insertDeliveryStatement, requeueDead, requeueSubmission, type Claim, type Lease } from "~/lib/storage/deliveries.server";
 
 // The outbox: one row per (submission, destination) in the submission's own batch, so "accepted" means
@@ -72,23 +73,18 @@ function plannedClaims(settings: Settings, form: FormDef, submissionId: string):
 
 /** Re-queues one submission's deliveries. Fails with redelivery_unknown_submission, redelivery_no_destination or storage_unavailable. */
 export async function redeliverSubmission(db: D1Database, submissionId: string, nowMs: number): Promise<RedeliveryResult> {
-  try {
-    const { found, requeued, kept } = await requeueSubmission(db, submissionId, nowMs);
-    if (!found) return { ok: false, code: "redelivery_unknown_submission" };
-    if (requeued === 0) return { ok: false, code: "redelivery_no_destination" };
-    return { ok: true, requeued, keptConfirmations: kept };
-  } catch (error) {
-    console.error("redeliverSubmission failed:", error);
-    return { ok: false, code: "storage_unavailable" };
-  }
+  // A write: not repeated after a transient failure, since its first try may have committed.
+  const done = await tryD1(() => requeueSubmission(db, submissionId, nowMs), { retry: false });
+  if (!done.ok) return { ok: false, code: storageCodeOf(done, "redeliverSubmission") };
+  const { found, requeued, kept } = done.value;
+  if (!found) return { ok: false, code: "redelivery_unknown_submission" };
+  if (requeued === 0) return { ok: false, code: "redelivery_no_destination" };
+  return { ok: true, requeued, keptConfirmations: kept };
 }
 
 /** Re-queues all dead deliveries of one form (the caller knows it exists). Fails with storage_unavailable. */
 export async function redeliverDead(db: D1Database, formId: string, nowMs: number): Promise<RedeliveryResult> {
-  try {
-    return { ok: true, requeued: await requeueDead(db, formId, nowMs), keptConfirmations: 0 };
-  } catch (error) {
-    console.error("redeliverDead failed:", error);
-    return { ok: false, code: "storage_unavailable" };
-  }
+  const done = await tryD1(() => requeueDead(db, formId, nowMs), { retry: false });
+  if (!done.ok) return { ok: false, code: storageCodeOf(done, "redeliverDead") };
+  return { ok: true, requeued: done.value, keptConfirmations: 0 };
 }

@@ -141,6 +141,11 @@ export const ERRORS = {
       "That redelivery cannot be done: give formId, optionally one destination (webhook, email, slack, discord or confirmation) and a time range from/to in ISO 8601, from before to.",
   },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
+  export_storage_missing: {
+    status: 503,
+    message: "Exports are built in the R2 bucket bound as UPLOADS, which this deployment does not have (docs/deploy.md).",
+  },
+  export_expired: { status: 410, message: "This export is no longer kept: files go a day after they were asked for. Export again." },
   admin_body_too_large: { status: 413, message: "What you sent to the admin API is too large (the limit is 256 KiB)." },
   internal_error: ROUTER_ERRORS.internal_error,
   // lazy route discovery (/__manifest, ADR 055)

@@ -10,6 +10,7 @@ import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { backfillSubmissions } from "~/lib/storage/backfill.server";
 import { sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
+import { tendExports } from "~/lib/exports/run.server";
 
 // The jobs the Worker's cron runs every minute (functions/scheduled.ts).
 
@@ -96,6 +97,8 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
   // list per run while nothing new was uploaded.
   { name: "sweep-orphaned-files", run: ({ db, bucket, now, budget }) => sweepOrphanedFiles(db, bucket, now(), { budget }) },
+  // Export jobs (docs/decisions/085): the oldest unfinished one carried on, those a day old deleted.
+  { name: "tend-exports", run: ({ db, bucket, settings, now }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now() }) },
 ];
 
 /** Runs every job side by side; a failing job is logged and never stops the others. */

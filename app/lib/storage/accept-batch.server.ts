@@ -1,8 +1,10 @@
 import sql, { join } from "sql-template-tag";
+import { z } from "zod";
 import { judgeRateLimits, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
 import { skippedIds, type ConfirmationStatements } from "~/lib/storage/confirmation-limits.server";
 import { rateLimitStatement, verdictOfRows, withinRateLimits } from "~/lib/storage/rate-limits.server";
-import { runBatch } from "~/lib/storage/sql.server";
+import { classifyD1Failure, storageCodeOf, tryD1, type RetryOptions } from "~/lib/storage/d1-failure.server";
+import { countStatements, parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { plannedState } from "~/lib/storage/submission-state.server";
 import {
   guardedSubmissionInsert,
@@ -46,8 +48,14 @@ export interface AcceptBatchInput {
   outbox: OutboxBatch;
 }
 
-/** Counts, claims and stores in one batch. D1 failures come back as `failed`; it never throws. */
-export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput): Promise<StoreOutcome> {
+/**
+ * Counts, claims and stores in one batch. A transient D1 failure is tried again within `retry` (the
+ * rule of d1-failure.server.ts): the batch is safe to repeat after an unknown outcome, since the
+ * submission's id (its primary key, and the outbox rows' "only beside it") and its key's guard let it
+ * commit at most once, and a repeat that finds the first try committed answers "stored" for it.
+ * D1 failures come back as `failed`; it never throws but for a bug in our SQL.
+ */
+export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput, retry: RetryOptions = {}): Promise<StoreOutcome> {
   const { rules, nowMs, submission, key, fingerprint, outbox } = input;
   const conditions = [withinRateLimits(rules, nowMs), ...(key ? [keyIsNew(submission.formId, key)] : [])];
   const onlyIf = join(
@@ -59,29 +67,69 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput): P
     deliveries: outbox.deliveries.length + (outbox.confirmation ? 1 : 0),
   });
   const insert = guardedSubmissionInsert(db, submission, { nowMs, idempotencyKey: key, fingerprint, onlyIf, state });
-  try {
-    const done = await runBatch(db, {
-      count: rules.length > 0 ? rateLimitStatement(db, rules, nowMs) : null,
-      insert: insert.statement,
-      deliveries: outbox.deliveries,
-      confirmation: outbox.confirmation,
-      holder: key ? keyHolderStatement(db, submission.formId, key) : null,
-    });
-    const verdict = verdictOfRows(rules, done.count?.results ?? [], nowMs);
-    if (done.insert.results.length > 0) {
-      const settled = new Set(done.confirmation ? skippedIds(done.confirmation.queue) : []);
-      return { kind: "stored", stored: insert.stored, verdict, settled };
-    }
-    if (!verdict.ok) return { kind: "rate_limited", verdict };
-    const holder = done.holder ? parseKeyHolder(done.holder.results) : null;
-    if (holder) return answerFor(holder, fingerprint, verdict);
-    console.error(`accept batch stored nothing and found no reason (form ${submission.formId})`);
-    return { kind: "failed" };
-  } catch (error) {
-    if (key && isKeyConflict(error)) return settleKeyConflict(db, submission.formId, key, fingerprint, nowMs);
-    console.error("accept batch failed:", error);
+  const parts = {
+    count: rules.length > 0 ? rateLimitStatement(db, rules, nowMs) : null,
+    insert: insert.statement,
+    deliveries: outbox.deliveries,
+    confirmation: outbox.confirmation,
+    holder: key ? keyHolderStatement(db, submission.formId, key) : null,
+  };
+  let retried = false;
+  const cost = { d1Queries: countStatements(parts) };
+  retry.budget?.spend(cost); // the first try; retries ask the budget first
+  const done = await tryD1(() => runBatch(db, parts), {
+    ...retry,
+    cost,
+    onRetry: (error) => {
+      retried = true;
+      console.warn(`accept batch of ${submission.id} failed transiently, trying again:`, error);
+    },
+  });
+  if (!done.ok) {
+    if (key && isKeyConflict(done.error)) return settleKeyConflict(db, submission.formId, key, fingerprint, nowMs);
+    // After an unknown outcome, the repeat meets the first try's rows: it committed.
+    if (retried && done.kind === "constraint") return recoverCommitted(db, insert.stored, nowMs);
+    storageCodeOf(done, "accept batch");
     return { kind: "failed" };
   }
+  const result = done.value;
+  const verdict = verdictOfRows(rules, result.count?.results ?? [], nowMs);
+  if (result.insert.results.length > 0) {
+    const settled = new Set(result.confirmation ? skippedIds(result.confirmation.queue) : []);
+    return { kind: "stored", stored: insert.stored, verdict, settled };
+  }
+  const holder = result.holder ? parseKeyHolder(result.holder.results) : null;
+  // A repeat whose key is held by this very submission: the first try committed.
+  if (holder && holder.id === submission.id) return recoverCommitted(db, insert.stored, nowMs);
+  if (!verdict.ok) return { kind: "rate_limited", verdict };
+  if (holder) return answerFor(holder, fingerprint, verdict);
+  console.error(`accept batch stored nothing and found no reason (form ${submission.formId})`);
+  return { kind: "failed" };
+}
+
+const IdRowSchema = z.object({ id: z.string() });
+
+/** Whether submission `id` is stored, with the ids of its outbox rows no longer pending (settled by its batch). */
+async function readCommitted(db: D1Database, id: string): Promise<{ settled: Set<string> } | null> {
+  const done = await runBatch(db, {
+    row: statement(db, sql`SELECT id FROM submissions WHERE id = ${id}`),
+    settled: statement(db, sql`SELECT id FROM deliveries WHERE submission_id = ${id} AND status <> 'pending'`),
+  });
+  if (done.row.results.length === 0) return null;
+  return { settled: new Set(parseRows(IdRowSchema, done.settled.results).map((row) => row.id)) };
+}
+
+/**
+ * The answer for a submission whose first try committed though its answer was lost: "stored", with the
+ * outbox rows that batch settled at once read back. Its verdict was lost with it: the unlimited one.
+ */
+async function recoverCommitted(db: D1Database, stored: StoredSubmission, nowMs: number): Promise<StoreOutcome> {
+  const found = await tryD1(() => readCommitted(db, stored.id), { cost: { d1Queries: 2 } });
+  if (!found.ok || !found.value) {
+    if (!found.ok) storageCodeOf(found, "reading back a committed submission");
+    return { kind: "failed" };
+  }
+  return { kind: "stored", stored, verdict: judgeRateLimits([], [], nowMs), settled: found.value.settled };
 }
 
 /**
@@ -109,7 +157,8 @@ export async function findReplay(
     if (!verdict.ok) return { kind: "rate_limited", verdict };
     return answerFor(holder, fingerprint, verdict);
   } catch (error) {
-    console.error("idempotency look-up failed:", error);
+    // It counts a hit, so a transient failure is not repeated (the count may have committed).
+    storageCodeOf({ kind: classifyD1Failure(error), error }, "idempotency look-up");
     return { kind: "failed" };
   }
 }
@@ -133,10 +182,9 @@ async function settleKeyConflict(
   fingerprint: string | null,
   nowMs: number,
 ): Promise<StoreOutcome> {
-  const holder = await keyHolderStatement(db, formId, key)
-    .all()
-    .then(({ results }) => parseKeyHolder(results))
-    .catch(() => null);
+  const read = await tryD1(() => keyHolderStatement(db, formId, key).all());
+  const holder = read.ok ? parseKeyHolder(read.value.results) : null;
+  if (!read.ok) storageCodeOf(read, "reading the holder of a conflicting key");
   if (!holder) return { kind: "failed" };
   // The rolled-back batch counted nothing; the verdict is the unlimited one rather than a guess.
   return answerFor(holder, fingerprint, judgeRateLimits([], [], nowMs));

@@ -1,26 +1,24 @@
-import sql, { empty } from "sql-template-tag";
+import sql from "sql-template-tag";
 import { z } from "zod";
 import { AttemptRowSchema, DeliveryRowSchema } from "~/lib/storage/deliveries.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { stateOf } from "~/lib/storage/submission-state.server";
 import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
 import { storedSubmissionOf, SubmissionRowSchema } from "~/lib/storage/submissions.server";
-import type { ListedSubmission } from "~/lib/storage/submission-list.server";
 
 // The operator console's reads besides the list (submission-list.server.ts). Each reads what its page
 // shows, never the table: the dashboard its counts (migration 0021, docs/decisions/060), a submission
 // its own rows. A row the backfill has not moved yet is derived as before (stateOf).
 // A console "Send a test" (submissions.test = 1) is listed, marked, but never counted.
 
-export const EXPORT_LIMIT = 50_000;
 const DAY_MS = 86_400_000;
 
 /** The stored state, or for a row not yet moved the derived one. */
-const CURRENT_STATE = sql`coalesce(s.state, ${stateOf("s")})`;
+export const CURRENT_STATE = sql`coalesce(s.state, ${stateOf("s")})`;
 
 const StateSchema = z.enum(SUBMISSION_STATES);
-// A submission row (`s.*`) with its state beside it.
-const ListedRowSchema = SubmissionRowSchema.extend({ current_state: StateSchema }).transform((row) => ({
+// A submission row (`s.*`) with its state beside it (selected as current_state).
+export const ListedRowSchema = SubmissionRowSchema.extend({ current_state: StateSchema }).transform((row) => ({
   submission: storedSubmissionOf(row),
   state: row.current_state,
 }));
@@ -94,23 +92,6 @@ export async function loadDashboard(db: D1Database, formIds: readonly string[], 
   }
   for (const row of parseRows(DeadRowSchema, done.dead.results)) entry(row.form_id).dead = row.n;
   return { forms: [...counts.values()], days: buckets };
-}
-
-/** The exclusive upper bound of an inclusive YYYY-MM-DD "to" date: the end of that day, as an ISO prefix. */
-function endOfDay(date: string): string {
-  // "T24" sorts after every time of that day and before the next day, for any year zod accepts.
-  return `${date}T24`;
-}
-
-/** One form's submissions received in the range (YYYY-MM-DD, inclusive), oldest first, with their states. D1 errors throw. */
-export async function listForExport(db: D1Database, formId: string, range: { from?: string; to?: string }): Promise<ListedSubmission[]> {
-  const query = sql`SELECT s.*, ${CURRENT_STATE} AS current_state FROM submissions s
-    WHERE s.form_id = ${formId}
-      ${range.from ? sql`AND s.received_at >= ${range.from}` : empty}
-      ${range.to ? sql`AND s.received_at < ${endOfDay(range.to)}` : empty}
-    ORDER BY s.received_at, s.id LIMIT ${EXPORT_LIMIT}`;
-  const { results } = await statement(db, query).all();
-  return parseRows(ListedRowSchema, results);
 }
 
 export interface DeliveryView {

@@ -10,6 +10,7 @@ import {
 } from "~/lib/http/rate-limit.server";
 import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
 import { deleteInChunks, parseRows, statement } from "~/lib/storage/sql.server";
+import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
 // Rate-limit counts in D1. Each window is one atomic upsert that returns the new count, so concurrent
 // requests can never both read "4" and both pass a limit of 5 (docs/decisions/002). The accept batch
@@ -79,13 +80,10 @@ export function verdictOfRows(rules: readonly RateRule[], rows: readonly unknown
 /** Counts one hit against every rule in one round trip. D1 failures come back as storage_unavailable. */
 export async function hitRateLimits(db: D1Database, rules: readonly RateRule[], nowMs: number): Promise<RateLimitResult> {
   if (rules.length === 0) return judgeRateLimits(rules, [], nowMs);
-  try {
-    const { results } = await rateLimitStatement(db, rules, nowMs).all();
-    return verdictOfRows(rules, results, nowMs);
-  } catch (error) {
-    console.error("rate limit check failed:", error);
-    return { ok: false, code: "storage_unavailable" };
-  }
+  // It counts, so a transient failure is not repeated: the count may have committed.
+  const done = await tryD1(() => rateLimitStatement(db, rules, nowMs).all(), { retry: false });
+  if (!done.ok) return { ok: false, code: storageCodeOf(done, "rate limit check") };
+  return verdictOfRows(rules, done.value.results, nowMs);
 }
 
 /** Deletes windows that ended more than a day ago, in chunks while `budget` lasts (the cron's prune job). D1 errors throw. */

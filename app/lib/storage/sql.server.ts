@@ -42,6 +42,13 @@ export async function runBatch<P extends BatchPart>(db: D1Database, parts: P): P
   return rebuild(parts) as BatchResult<P>;
 }
 
+/** How many statements `parts` holds: what a batch of them spends of the invocation's D1 queries. */
+export function countStatements(parts: BatchPart): number {
+  const statements: D1PreparedStatement[] = [];
+  flatten(parts, statements);
+  return statements.length;
+}
+
 function isStatement(part: BatchPart): part is D1PreparedStatement {
   return typeof (part as { bind?: unknown } | null)?.bind === "function";
 }

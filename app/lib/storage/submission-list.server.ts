@@ -77,6 +77,11 @@ function decodeCursor(cursor: string | null, search: boolean): Position | null {
   return parsed.t === undefined || parsed.i === undefined ? null : { dir, key: { at: parsed.t, id: parsed.i } };
 }
 
+/** Whether `cursor` is one this list handed out for a listing with (`search`) or without a search. */
+export function isListCursor(cursor: string, search: boolean): boolean {
+  return decodeCursor(cursor, search) !== null;
+}
+
 /** The exclusive upper bound of an inclusive YYYY-MM-DD "to" date: the end of that day, as an ISO prefix. */
 function endOfDay(date: string): string {
   // "T24" sorts after every time of that day and before the next day, for any year zod accepts.

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { FieldValue } from "~/forms/schema";
 import { searchTextOf } from "~/lib/storage/search-text.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
+import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
 import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
 
 // The submissions table. Its idempotency key and fingerprint are columns of the row
@@ -152,8 +153,7 @@ export function guardedSubmissionInsert(
 
 /** True when a D1 error is the idempotency key's unique index refusing a second submission. */
 export function isKeyConflict(error: unknown): boolean {
-  const text = String(error instanceof Error ? error.message : error);
-  return /UNIQUE constraint failed: submissions\.form_id, submissions\.idempotency_key/i.test(text);
+  return isConstraintFailure(error, "submissions.form_id, submissions.idempotency_key");
 }
 
 /** Reads one submission of one form, or null. D1 errors throw. */

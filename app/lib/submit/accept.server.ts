@@ -25,6 +25,7 @@ import type { Lang } from "~/lib/i18n/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { describeFiles, fileTooLargeErrors, fingerprintValues, uploadLimitsOf, withFiles } from "~/lib/submit/uploads.server";
 import { deleteFileObjects, putFileObjects, uploadsBucket, type FileToStore } from "~/lib/storage/file-objects.server";
+import { budgetFor } from "~/lib/platform/budget.server";
 
 // The one path every submission takes, page and API alike: body size → origin → body → stamp and
 // honeypot → schema → throttle (docs/decisions/028) → Turnstile → one atomic D1 batch → answer. The
@@ -174,22 +175,27 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   if (stored.length > 0 && !(await putFileObjects(bucket!, id, stored))) {
     return { ok: false, code: "uploads_unavailable", values: echo, keep };
   }
-  const outcome = await storeInOneTrip(env.DB, {
-    rules,
-    nowMs,
-    key: key.key,
-    fingerprint,
-    outbox,
-    submission: {
-      id,
-      formId: form.id,
-      formVersion,
-      lang,
-      fields: values,
-      verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
-      quarantineReason: judged.bot ? judged.reason : undefined,
+  const outcome = await storeInOneTrip(
+    env.DB,
+    {
+      rules,
+      nowMs,
+      key: key.key,
+      fingerprint,
+      outbox,
+      submission: {
+        id,
+        formId: form.id,
+        formVersion,
+        lang,
+        fields: values,
+        verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
+        quarantineReason: judged.bot ? judged.reason : undefined,
+      },
     },
-  });
+    // A transient failure is tried again while the plan's per-invocation budget allows (ADR 087).
+    { budget: budgetFor(settings.plan) },
+  );
   // A refused batch's files go now; a failed one's stay for the sweep, since D1 may have stored it.
   if (stored.length > 0 && outcome.kind !== "stored" && outcome.kind !== "failed") {
     await deleteFileObjects(

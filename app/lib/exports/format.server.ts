@@ -1,0 +1,100 @@
+import type { StoredFile } from "~/forms/schema";
+import { filesOf } from "~/lib/storage/file-objects.server";
+import type { ListedSubmission } from "~/lib/storage/submission-list.server";
+
+// Exports for one form and date range, columns in a fixed order (metadata, the form's fields, then
+// stored fields the form no longer has, sorted) so yesterday's spreadsheet still lines up. A file
+// field lists its files: objects in JSON, one line per file in a CSV cell.
+// The CSV writer is home-made on purpose: csv-stringify and papaparse neutralise a formula only at the
+// start of a cell, while a cell read with another locale's separator (`;`, tab) starts after each one.
+
+const META_COLUMNS = [
+  "id",
+  "form_id",
+  "received_at",
+  "state",
+  "test",
+  "quarantine_reason",
+  "verify_hostname",
+  "verify_action",
+  "verify_challenge_ts",
+] as const;
+/**
+ * A formula's start: = + - @ (or their full-width forms) at the text's start or after any locale's
+ * separator or a line break, behind any spaces or invisible characters spreadsheets skip; or tab, CR.
+ */
+const FORMULA_AT_CELL_START =
+  // eslint-disable-next-line no-control-regex -- vertical tab and form feed are spaces a spreadsheet skips too
+  /(?<=^|[,;\t\r\n])(?:[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}\u000b\u000c\u0085\u2028\u2029]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/gu;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NEEDS_QUOTES = /[",;\t\r\n]/;
+
+export type Row = Record<string, string | number | boolean | null | readonly StoredFile[]>;
+
+/** The export's columns: metadata, the form's fields as defined, then names only stored rows hold, sorted. */
+export function exportColumns(defined: readonly string[], extra: readonly string[]): string[] {
+  const fields = [...defined, ...extra.filter((name) => !defined.includes(name)).sort()];
+  return [...META_COLUMNS, ...fields.map((name) => `field:${name}`)];
+}
+
+/** One submission flattened to the export's columns (a file field's value: its files). */
+export function exportRow({ submission: s, state }: ListedSubmission): Row {
+  const row: Row = {
+    id: s.id,
+    form_id: s.formId,
+    received_at: s.receivedAt,
+    state,
+    test: s.test,
+    quarantine_reason: s.quarantineReason,
+    verify_hostname: s.verification?.hostname ?? null,
+    verify_action: s.verification?.action ?? null,
+    verify_challenge_ts: s.verification?.challengeTs ?? null,
+  };
+  for (const [key, value] of Object.entries(s.fields)) row[`field:${key}`] = Array.isArray(value) ? filesOf(value) : (value as Row[string]);
+  return row;
+}
+
+/**
+ * One CSV cell: an apostrophe before every formula start (OWASP), quoted when it holds a quote, any
+ * locale's separator or a line break (RFC 4180). Numbers stay as they are: -3 is a value, not a formula.
+ */
+export function csvCell(value: unknown): string {
+  const plain = Array.isArray(value) ? filesOf(value).map(fileLine).join("\n") : value;
+  let text = plain === null || plain === undefined ? "" : String(plain).replace(LONE_SURROGATE, "\uFFFD");
+  if (typeof value !== "number") text = text.replace(FORMULA_AT_CELL_START, "'$&");
+  return NEEDS_QUOTES.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function fileLine(file: StoredFile): string {
+  return `${file.name} (${file.type}, ${file.size} bytes, sha256 ${file.sha256}, id ${file.id})`;
+}
+
+/** The CSV file's start: UTF-8 BOM (so Excel reads the encoding) and the header row. Never throws. */
+export function csvHead(columns: readonly string[]): string {
+  return `\uFEFF${columns.map(csvCell).join(",")}\r\n`;
+}
+
+/** CSV lines for `rows`, each ended by CRLF. Never throws. */
+export function csvLines(columns: readonly string[], rows: readonly Row[]): string {
+  return rows.map((row) => `${columns.map((c) => csvCell(row[c])).join(",")}\r\n`).join("");
+}
+
+/** CSV text: csvHead then csvLines. Never throws. */
+export function toCsv(columns: readonly string[], rows: readonly Row[]): string {
+  return csvHead(columns) + csvLines(columns, rows);
+}
+
+/** One row per line inside the JSON array, keys in the CSV's order; `first`: no comma before it. Never throws. */
+export function jsonLines(columns: readonly string[], rows: readonly Row[], first: boolean): string {
+  return rows
+    .map((row, i) => `${first && i === 0 ? "\n" : ",\n"}${JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c] ?? null])))}`)
+    .join("");
+}
+
+export const JSON_HEAD = "[";
+export const JSON_TAIL = "\n]\n";
+
+/** JSON text: an array of rows with the CSV's keys in the CSV's order. Never throws. */
+export function toJson(columns: readonly string[], rows: readonly Row[]): string {
+  return JSON_HEAD + jsonLines(columns, rows, true) + JSON_TAIL;
+}

@@ -1,0 +1,90 @@
+import sql, { empty, join, type Sql } from "sql-template-tag";
+import { z } from "zod";
+import { CURRENT_STATE, ListedRowSchema } from "~/lib/storage/console-queries.server";
+import type { ListedSubmission } from "~/lib/storage/submission-list.server";
+import { parseRows, statement } from "~/lib/storage/sql.server";
+
+// Keyset (cursor) pages over (received_at, id), oldest first, for the export job (docs/decisions/085;
+// the lists' newest-first pages are submission-list.server.ts). A page starts strictly after the last
+// row handed out, so rows stored meanwhile never shift a page: no gaps, no repeats, whatever arrives.
+// The state is the stored one, derived for a row the backfill has not moved yet.
+
+/** Where the previous page ended: the last row's received_at and id. */
+export interface PageCursor {
+  receivedAt: string;
+  id: string;
+}
+
+export interface SubmissionPage {
+  items: ListedSubmission[];
+  /** Where the next page starts; null after the last. */
+  next: PageCursor | null;
+}
+
+/** The export's filter: one form (or every form) and an inclusive date range. */
+export interface ExportFilter {
+  formId: string | null;
+  from?: string;
+  to?: string;
+}
+
+/** The export filter's conditions over `submissions s`, and the keyset's start after `cursor`. */
+function exportClauses(filter: ExportFilter, cursor: PageCursor | null): Sql {
+  const clauses: Sql[] = [];
+  if (filter.formId) clauses.push(sql`s.form_id = ${filter.formId}`);
+  if (filter.from) clauses.push(sql`s.received_at >= ${filter.from}`);
+  // "T24" sorts after every time of that day and before the next day: the inclusive "to" date's end.
+  if (filter.to) clauses.push(sql`s.received_at < ${`${filter.to}T24`}`);
+  if (cursor) clauses.push(sql`(s.received_at, s.id) > (${cursor.receivedAt}, ${cursor.id})`);
+  return clauses.length > 0 ? sql`WHERE ${join(clauses, " AND ")}` : empty;
+}
+
+/** One page of the export, oldest first, after `cursor`. D1 errors throw. */
+export async function readExportPage(
+  db: D1Database,
+  filter: ExportFilter,
+  cursor: PageCursor | null,
+  limit: number,
+): Promise<SubmissionPage> {
+  const query = sql`SELECT s.*, ${CURRENT_STATE} AS current_state FROM submissions s ${exportClauses(filter, cursor)}
+    ORDER BY s.received_at, s.id LIMIT ${limit + 1}`;
+  return pageOf(parseRows(ListedRowSchema, (await statement(db, query).all()).results), limit);
+}
+
+const KeyRowSchema = z.object({ key: z.string() });
+const EdgeRowSchema = z.object({ received_at: z.string(), id: z.string(), n: z.number() });
+
+/**
+ * The field names used by a page of up to `limit` submissions of the export after `cursor`, and where
+ * that page ended (null after the last). Two reads, no row leaves D1. D1 errors throw.
+ */
+export async function readExportKeys(
+  db: D1Database,
+  filter: ExportFilter,
+  cursor: PageCursor | null,
+  limit: number,
+): Promise<{ keys: string[]; next: PageCursor | null }> {
+  const page = sql`SELECT s.fields, s.received_at, s.id FROM submissions s ${exportClauses(filter, cursor)} ORDER BY s.received_at, s.id LIMIT ${limit}`;
+  const [keys, edge] = await db.batch([
+    statement(db, sql`SELECT DISTINCT j.key AS key FROM (${page}) p, json_each(p.fields) j`),
+    statement(
+      db,
+      sql`SELECT received_at, id, (SELECT COUNT(*) FROM (${page})) AS n FROM (${page}) ORDER BY received_at DESC, id DESC LIMIT 1`,
+    ),
+  ]);
+  const last = parseRows(EdgeRowSchema, edge.results)[0];
+  return {
+    keys: parseRows(KeyRowSchema, keys.results).map((row) => row.key),
+    // A full page may have a successor (at worst one empty page more); a short one is the last.
+    next: last && last.n === limit ? { receivedAt: last.received_at, id: last.id } : null,
+  };
+}
+
+function pageOf(rows: ListedSubmission[], limit: number): SubmissionPage {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return {
+    items,
+    next: rows.length > limit && last ? { receivedAt: last.submission.receivedAt, id: last.submission.id } : null,
+  };
+}
