@@ -11,6 +11,8 @@ import { adminEnv, adminGet, adminPost, clearAdminTables, sessionCookie, seedSub
 // viewer may take. Nothing else is exempt.
 const PUBLIC = new Set(["routes/admin_.login"]);
 const VIEWER_ALLOWED = new Set(["routes/admin_.logout"]);
+// A download's action takes nothing: it answers every POST 405 with the download headers (ADR 051), session or not.
+const METHOD_REFUSED = new Set(["routes/admin_.files.$submissionId.$fileId"]);
 
 const adminRoutes = ADMIN_ROUTES;
 let submissionId = "";
@@ -59,7 +61,20 @@ describe("the admin route manifest", () => {
     },
   );
 
-  it.each(adminRoutes.filter((r) => r.module.action && !PUBLIC.has(r.id)).map((r) => [r.id, r]))(
+  it.each(adminRoutes.filter((r) => METHOD_REFUSED.has(r.id)).map((r) => [r.id, r]))(
+    "POST %s does nothing: 405 with or without a session",
+    async (_id, route) => {
+      const appEnv = await adminEnv();
+      const fields = { intent: "delete" };
+      for (const headers of [{}, { Cookie: await sessionCookie("admin") }]) {
+        const response = await appFetch(adminPost(urlFor(route), fields, headers), appEnv);
+        expect(response.status).toBe(405);
+        expect(response.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
+      }
+    },
+  );
+
+  it.each(adminRoutes.filter((r) => r.module.action && !PUBLIC.has(r.id) && !METHOD_REFUSED.has(r.id)).map((r) => [r.id, r]))(
     "POST %s refuses no session (401), a viewer (403) and another origin (403)",
     async (_id, route) => {
       const appEnv = await adminEnv();

@@ -108,6 +108,7 @@ describe("with DELIVERY_QUEUE bound", () => {
     const appEnv = { ...sinkEnv(), DELIVERY_QUEUE: keepingQueue({ refuse: true }) } as Env;
     expect((await post(appEnv)).status).toBe(303);
     expect(refused()).toHaveLength(1);
+    console.warn("DBG", JSON.stringify(await deliveryRows()));
     expect((await deliveryRows())[0]).toMatchObject({ status: "delivered", attempts: 1 });
   });
 
@@ -169,12 +170,16 @@ describe("with DELIVERY_QUEUE bound", () => {
 
     await clearTables();
     await storeDue(3, parseSettings(sinkEnv()), Date.now());
-    const refused = expectConsoleErrors(/sending 3 deliveries to the delivery queue failed/);
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), {
-      ...sinkEnv(),
-      DELIVERY_QUEUE: keepingQueue({ refuse: true }),
-    } as Env);
-    expect(refused()).toHaveLength(1);
+    const refused = expectConsoleErrors(/sending \d deliveries to the delivery queue failed/);
+    // On Free a tick affords a few deliveries beside the other jobs: the rest wait for the next tick,
+    // and none spends an attempt it did not make.
+    for (let tick = 0; tick < 3 && (await deliveryRows()).some((row) => row.status !== "delivered"); tick += 1) {
+      await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), {
+        ...sinkEnv(),
+        DELIVERY_QUEUE: keepingQueue({ refuse: true }),
+      } as Env);
+    }
+    expect(refused().length).toBeGreaterThanOrEqual(1);
     expect((await deliveryRows()).every((row) => row.status === "delivered" && row.attempts === 1)).toBe(true);
   });
 });
