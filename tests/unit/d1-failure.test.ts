@@ -24,6 +24,7 @@ describe("classifyD1Failure", () => {
     ["D1_ERROR: database is locked: SQLITE_BUSY", "unavailable"],
     ["Too many API requests by single worker invocation.", "unavailable"],
     ["D1_ERROR: UNIQUE constraint failed: submissions.id: SQLITE_CONSTRAINT", "constraint"],
+    ["D1_ERROR: gatepost_form_limit_reached: SQLITE_CONSTRAINT", "constraint"],
     ['D1_ERROR: near "SELEC": syntax error at offset 0: SQLITE_ERROR', "bug"],
     ["D1_ERROR: no such column: stat: SQLITE_ERROR", "bug"],
     ["D1_TYPE_ERROR: Type 'undefined' not supported for value 'undefined'", "bug"],

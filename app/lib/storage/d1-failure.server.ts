@@ -19,7 +19,8 @@ export type D1FailureKind = "transient" | "constraint" | "bug" | "unavailable";
 // so it is not retried). Matching is on the message, as Cloudflare's own retry example does.
 const TRANSIENT =
   /Network connection lost|storage caused object to be reset|reset because its code was updated|transient issue on remote node|exceeded its memory limit and was reset|overloaded\. Requests queued for too long/i;
-const CONSTRAINT = /constraint failed/i;
+// "constraint failed" from SQLite's own checks; SQLITE_CONSTRAINT alone from a trigger's RAISE (the console form cap, migration 0047).
+const CONSTRAINT = /constraint failed|SQLITE_CONSTRAINT/i;
 const BUG = /SQLITE_ERROR|syntax error|no such (?:table|column)|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND|too many SQL variables|incomplete input/i;
 
 function messageOf(error: unknown): string {
