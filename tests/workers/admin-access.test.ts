@@ -66,7 +66,8 @@ describe("the admin route manifest", () => {
     async (_id, route) => {
       const appEnv = await adminEnv();
       const fields = { intent: "delete" };
-      for (const headers of [{}, { Cookie: await sessionCookie("admin") }]) {
+      const sessions: Record<string, string>[] = [{}, { Cookie: await sessionCookie("admin") }];
+      for (const headers of sessions) {
         const response = await appFetch(adminPost(urlFor(route), fields, headers), appEnv);
         expect(response.status).toBe(405);
         expect(response.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
