@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { ErrorCode } from "~/lib/http/errors";
-import { catalogSettings, findForm } from "~/lib/forms/live.server";
+import { catalogFormSettings, catalogSettings, findForm } from "~/lib/forms/live.server";
 import { acceptSubmission } from "~/lib/submit/accept.server";
 import { acceptedJson, problemHtml, problemJson, wantsJson } from "~/lib/http/responses.server";
 import { answerPreflight, checkOrigin, corsHeaders } from "~/lib/http/cors.server";
@@ -20,7 +20,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (request.method !== "OPTIONS") return problemJson("method_not_allowed", new Headers({ Allow: ALLOW }));
   const found = await findForm(context, params.formId);
   if (!found.ok) return problemJson(found.code, new Headers({ Vary: "Origin" }));
-  const allowed = allowedOriginsFor(found.live.form, catalogSettings(context.settings, found.catalog).forms);
+  const allowed = allowedOriginsFor(found.live.form, catalogFormSettings(context.settings, found.catalog));
   return answerPreflight(request, allowed) ?? problemJson("origin_not_allowed", new Headers({ Vary: "Origin" }));
 }
 
@@ -32,7 +32,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { live, catalog } = found;
   const form = live.form;
   // A visitor's language of the form's (?lang= on the action, else Accept-Language): messages speak it.
-  const lang = chooseLanguage(languagesOf(form), request);
+  const lang = chooseLanguage(languagesOf(form), new URL(request.url).searchParams, request.headers.get("accept-language"));
   const shown = localizeForm(form, lang);
   const refuse = (code: ErrorCode, headers: Headers, fieldErrors?: Record<string, string>) =>
     json

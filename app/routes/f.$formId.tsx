@@ -11,7 +11,7 @@ import { useEffect, useState } from "react";
 import { CaptchaWidget, type CaptchaStatus } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
 import { FormField } from "~/components/form-field";
-import { catalogSettings, findForm } from "~/lib/forms/live.server";
+import { catalogFormSettings, catalogSettings, findForm } from "~/lib/forms/live.server";
 import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers.server";
 import { allowedOriginsFor } from "~/lib/settings/forms.server";
@@ -42,18 +42,19 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 };
 
 /** The language of this visit, of those the form offers (?lang=, then Accept-Language). */
-function languageFor(form: FormDef, request: Request) {
-  return chooseLanguage(languagesOf(form), request);
+function languageFor(form: FormDef, query: URLSearchParams, request: Request) {
+  return chooseLanguage(languagesOf(form), query, request.headers.get("accept-language"));
 }
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const found = await findForm(context, params.formId);
   if (!found.ok) throw refusal(found.code);
-  const lang = languageFor(found.live.form, request);
+  const query = new URL(request.url).searchParams;
+  const lang = languageFor(found.live.form, query, request);
   if (found.live.archived) throw refusal("form_archived", refusalPage("form_archived", lang));
   const form = localizeForm(found.live.form, lang);
-  const allowed = allowedOriginsFor(form, catalogSettings(context.settings, found.catalog).forms);
-  const view = embedViewOf(request, allowed);
+  const allowed = allowedOriginsFor(form, catalogFormSettings(context.settings, found.catalog));
+  const view = embedViewOf(query, allowed);
   const { turnstile, forms } = context.settings;
   const secret = forms.signingSecret;
   const { id, title, description, fields } = form;
@@ -83,7 +84,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (found.live.archived) throw refusal("form_archived");
   const { live, catalog } = found;
   const form = live.form;
-  const lang = languageFor(form, request);
+  const query = new URL(request.url).searchParams;
+  const lang = languageFor(form, query, request);
   if (request.method !== "POST") return refuse("method_not_allowed", lang, new Headers({ Allow: "GET, POST" }));
   const { env, ctx } = context.cloudflare;
   const { mailer, now } = context;
@@ -101,7 +103,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     lang,
   });
   // The thank-you page speaks the language the submission was made in (kept with it); framed, it stays framed.
-  const view = embedViewOf(request, allowedOriginsFor(form, settings.forms));
+  const view = embedViewOf(query, allowedOriginsFor(form, settings.forms));
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}${embedQuery(view)}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));

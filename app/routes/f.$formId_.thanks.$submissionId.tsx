@@ -1,6 +1,6 @@
 import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { catalogSettings, findForm } from "~/lib/forms/live.server";
+import { catalogFormSettings, findForm } from "~/lib/forms/live.server";
 import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
 import { allowedOriginsFor } from "~/lib/settings/forms.server";
 import { pageMeta } from "~/lib/http/meta";
@@ -25,11 +25,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const offered = languagesOf(found.live.form);
   const submission = await getSubmission(context.cloudflare.env.DB, found.live.form.id, params.submissionId ?? "");
   const kept = submission && isLang(submission.lang) && offered.includes(submission.lang) ? submission.lang : offered[0]!;
-  const lang = new URL(request.url).searchParams.has("lang") ? chooseLanguage(offered, request) : kept;
+  const query = new URL(request.url).searchParams;
+  const lang = query.has("lang") ? chooseLanguage(offered, query, request.headers.get("accept-language")) : kept;
   if (!submission) throw refusal("not_found", refusalPage("not_found", lang));
   const form = localizeForm(found.live.form, lang);
-  const allowed = allowedOriginsFor(form, catalogSettings(context.settings, found.catalog).forms);
-  const view = embedViewOf(request, allowed);
+  const allowed = allowedOriginsFor(form, catalogFormSettings(context.settings, found.catalog));
+  const view = embedViewOf(query, allowed);
   return json(
     {
       title: form.title,

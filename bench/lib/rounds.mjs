@@ -15,28 +15,37 @@ export function checkStatuses(label, result, expect) {
 }
 
 /**
- * Runs `trials` ({ name: async () => result }) for `rounds` rounds. `between()` runs before every
- * trial (let the last one's after-response work finish, make the providers forget it). `expect` maps
- * a trial's name to the one status its results may carry (checked after every run), when they are
- * load runs. Resolves to { name: [result per round] }.
+ * Runs `trials` ({ name: async () => result }) for `rounds` rounds, after `warmUpRounds` uncounted
+ * ones. `between()` runs before every trial (let the last one's after-response work finish, make the
+ * providers forget it). `expect` maps a trial's name to the one status its results may carry
+ * (checked after every run, warm-up too), when they are load runs. Resolves to { name: [result per
+ * counted round] }.
  */
-export async function alternateRounds(trials, { rounds, between = async () => {}, expect = {}, log = () => {}, label = "" }) {
+export async function alternateRounds(
+  trials,
+  { rounds, warmUpRounds = 0, between = async () => {}, expect = {}, log = () => {}, label = "" },
+) {
   const results = Object.fromEntries(Object.keys(trials).map((name) => [name, []]));
-  for (let round = 0; round < rounds; round++) {
-    log(`${label} round ${round + 1}/${rounds}`);
+  for (let round = -warmUpRounds; round < rounds; round++) {
+    log(round < 0 ? `${label} warm-up round` : `${label} round ${round + 1}/${rounds}`);
     const order = Object.entries(trials);
     for (const [name, trial] of round % 2 === 0 ? order : order.reverse()) {
       await between(name);
       const result = await trial();
       if (expect[name]) checkStatuses(`${label} ${name}`, result, expect[name]);
-      results[name].push(result);
+      if (round >= 0) results[name].push(result);
     }
   }
   return results;
 }
 
-/** alternateRounds for load runs, each subject's rounds combined into medians (stats.combineRounds). */
+/**
+ * alternateRounds for load runs, each subject's rounds combined into medians (stats.combineRounds).
+ * One uncounted round under the same load comes first: a few sequential requests leave V8 still
+ * compiling the app's hot paths, and the first rounds under load ran up to half as slow again
+ * (docs/performance.md, Method).
+ */
 export async function alternateLoads(trials, options) {
-  const results = await alternateRounds(trials, options);
+  const results = await alternateRounds(trials, { warmUpRounds: 1, ...options });
   return Object.fromEntries(Object.entries(results).map(([name, list]) => [name, combineRounds(list)]));
 }

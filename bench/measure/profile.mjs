@@ -88,7 +88,7 @@ export async function run({ apps, settings, opts, between, log }) {
       servers.push(server);
       trials[subject] = await profileTrial(server, subject, spec, { settings, opts });
     }
-    const rounds = await alternateRounds(trials, { rounds: opts.rounds, between, log, label: "profile" });
+    const rounds = await alternateRounds(trials, { rounds: opts.rounds, warmUpRounds: 1, between, log, label: "profile" });
     return Object.fromEntries(Object.entries(rounds).map(([subject, list]) => [subject, combine(list)]));
   } finally {
     for (const server of servers) await server.stop();

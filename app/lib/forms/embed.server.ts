@@ -11,9 +11,8 @@ export interface EmbedView {
   parent: string | null;
 }
 
-/** Whether a request asks for the framed page, and from which allowed page. Never throws. */
-export function embedViewOf(request: Request, allowedOrigins: readonly string[]): EmbedView {
-  const query = new URL(request.url).searchParams;
+/** Whether a request's query asks for the framed page, and from which allowed page. Never throws. */
+export function embedViewOf(query: URLSearchParams, allowedOrigins: readonly string[]): EmbedView {
   if (query.get("embed") !== "1") return { embed: false, parent: null };
   const parent = query.get("parent");
   return { embed: true, parent: parent !== null && allowedOrigins.includes(parent) ? parent : null };

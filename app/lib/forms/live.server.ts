@@ -40,6 +40,14 @@ export async function findForm(context: FormsContext, id: string | undefined, no
 }
 
 /**
+ * The request's form settings with the console's embed sites layered in: what a page view needs
+ * (allowedOriginsFor) without layering every destination setting as catalogSettings does.
+ */
+export function catalogFormSettings(settings: Settings, catalog: FormCatalog): Settings["forms"] {
+  return { ...settings.forms, consoleEmbeds: catalog.embeds };
+}
+
+/**
  * The request's settings with the console's form settings (destinations, embed sites) layered under the
  * environment's, and under `npm start` the local sink under a console form's (a form file's come from
  * `npm start` itself).
@@ -50,5 +58,5 @@ export function catalogSettings(settings: Settings, catalog: FormCatalog): Setti
     const own = catalog.settings.get(formId);
     return local && catalog.forms.get(formId)?.source === "console" ? { ...local, ...own } : own;
   });
-  return { ...layered, forms: { ...layered.forms, consoleEmbeds: catalog.embeds } };
+  return { ...layered, forms: catalogFormSettings(layered, catalog) };
 }

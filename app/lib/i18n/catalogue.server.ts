@@ -30,8 +30,7 @@ export function errorText(code: ErrorCode, lang: Lang): string {
 
 /** What a form page's loader hands its page: one language's texts, never the catalogues. */
 export function pageLanguage(lang: Lang): PageLanguage {
-  const { page, validation } = CATALOGUES[lang];
-  return { lang, dir: textDirection(lang), page, validation };
+  return { lang, dir: textDirection(lang), page: CATALOGUES[lang].page };
 }
 
 /** A refused page in `lang`: its message and the error page's own words (refusal() in responses.server.ts). */

@@ -37,14 +37,13 @@ export function preferredLanguages(header: string | null): string[] {
 
 /**
  * The language to show of those `offered` (the form's, first = its own): a `?lang=` it offers, else
- * the first of Accept-Language it offers, else the first offered. Never throws.
+ * the first of Accept-Language it offers, else the first offered. The query comes parsed, so a route
+ * parses its URL once. Never throws.
  */
-export function chooseLanguage(offered: readonly Lang[], request: Request): Lang {
+export function chooseLanguage(offered: readonly Lang[], query: URLSearchParams, acceptLanguage: string | null): Lang {
   const fallback = offered[0] ?? "en";
-  const asked = new URL(request.url).searchParams.get("lang");
+  const asked = query.get("lang");
   if (isLang(asked) && offered.includes(asked)) return asked;
-  const wanted = preferredLanguages(request.headers.get("accept-language")).find(
-    (tag): tag is Lang => isLang(tag) && offered.includes(tag),
-  );
+  const wanted = preferredLanguages(acceptLanguage).find((tag): tag is Lang => isLang(tag) && offered.includes(tag));
   return wanted ?? fallback;
 }

@@ -4,7 +4,8 @@ import { fill } from "~/lib/text/fill";
 import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
 import { fileLimitsOf, formatBytes, sniffFileType, typeLabels, uploadLimitOf } from "~/lib/uploads/file-types";
 import { en } from "~/lib/i18n/messages/en";
-import type { PageLanguage } from "~/lib/i18n/messages/types";
+import type { PageTexts, ValidationTexts } from "~/lib/i18n/messages/types";
+import type { Lang } from "~/lib/i18n/languages";
 
 // Server validation driven by the form's schema. Client-safe, so the page can show the same
 // constraints as HTML attributes. Unknown fields are dropped; every field has a length cap. A file
@@ -13,7 +14,11 @@ import type { PageLanguage } from "~/lib/i18n/messages/types";
 // in the visitor's language (`texts`), around the owner's labels in the same language.
 
 /** The texts a validation speaks in: one language's (English unless given). */
-export type ValidationLanguage = Pick<PageLanguage, "lang" | "page" | "validation">;
+export interface ValidationLanguage {
+  lang: Lang;
+  page: PageTexts;
+  validation: ValidationTexts;
+}
 const ENGLISH: ValidationLanguage = { lang: "en", page: en.page, validation: en.validation };
 
 export type FieldErrors = Record<string, string>;

@@ -3,8 +3,8 @@ import type { Lang } from "~/lib/i18n/languages";
 import type { Message, PluralText } from "~/lib/text/fill";
 
 // The shape of one language's texts: everything Gatepost writes around an owner's form. A page gets its
-// language's `page` and `validation` parts from its loader (never the catalogues themselves), so each
-// page ships one language's texts. {name} marks a placeholder (app/lib/text/fill.ts).
+// language's `page` part from its loader (never the catalogues themselves, nor the validation texts the
+// server alone speaks), so each page ships one language's texts. {name} marks a placeholder (app/lib/text/fill.ts).
 
 export interface PageTexts {
   optional: string;
@@ -88,7 +88,6 @@ export interface PageLanguage {
   lang: Lang;
   dir: "ltr" | "rtl";
   page: PageTexts;
-  validation: ValidationTexts;
 }
 
 /** What a form field says besides the owner's texts. */
