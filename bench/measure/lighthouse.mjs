@@ -153,6 +153,9 @@ export async function run({ apps, settings, opts, log }) {
     const pages = [
       { name: "/", url: `${gatepost.url}/` },
       { name: "/f/contact", url: `${gatepost.url}/f/contact` },
+      // Every language's page ships only its own texts; these three cover a long-word, a CJK and a
+      // right-to-left page (issue 40: the budgets hold in every language).
+      ...["de", "ja", "ar"].map((lang) => ({ name: `/f/contact?lang=${lang}`, url: `${gatepost.url}/f/contact?lang=${lang}` })),
       { name: "thank-you view", url: await createThankYouPage(gatepost.url) },
       { name: "/admin/login", url: `${gatepost.url}/admin/login` },
     ];
