@@ -8,7 +8,7 @@ import { checkFormDef, suggestionsFor } from "~/forms/check";
 import type { FormDef } from "~/forms/schema";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { applyFieldEdit, readEditorPost } from "~/lib/admin/form-editor.server";
-import { discardDraft, listForms, loadConsoleForm, publishDraft, saveDraft, setArchived } from "~/lib/admin/forms.server";
+import { discardDraft, listForms, loadConsoleForm, publishDraft, saveDraft, setArchived, type FieldInUse } from "~/lib/admin/forms.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { formIdParam } from "~/lib/admin/input.server";
@@ -93,7 +93,7 @@ interface EditorAnswer {
   ok: boolean;
   message: string;
   problems: string[];
-  fieldsInUse: { name: string; submissions: number }[];
+  fieldsInUse: FieldInUse[];
   /** The field to focus after an add, move or remove. */
   focus: number | null;
   /** A draft that could not be saved, shown again as typed. */
@@ -267,12 +267,12 @@ export default function FormPage() {
               <section className="notice error" aria-labelledby="names-title">
                 <h2 id="names-title">Field names in use</h2>
                 <p>
-                  These fields hold data and would be renamed or removed. Webhook receivers, exports and scripts find values by field name,
-                  so they will stop seeing them:
+                  These fields hold data, or may in older submissions, and would be renamed or removed. Webhook receivers, exports and
+                  scripts find values by field name, so they will stop seeing them:
                 </p>
                 <ul>
                   {result.fieldsInUse.map((f) => (
-                    <li key={f.name}>{`${f.name}: in ${f.submissions} submission${f.submissions === 1 ? "" : "s"}`}</li>
+                    <li key={f.name}>{fieldUseText(f)}</li>
                   ))}
                 </ul>
                 <div className="field checkbox">
@@ -380,4 +380,14 @@ function FieldTable({ fields }: { fields: readonly { name: string; type: string;
       </table>
     </div>
   );
+}
+
+/** What a publish found of a field it would rename or remove, in the reads' own bounds. */
+function fieldUseText({ name, submissions, read, more }: FieldInUse): string {
+  const plural = (n: number) => `${n.toLocaleString("en")} submission${n === 1 ? "" : "s"}`;
+  if (!more) return `${name}: in ${plural(submissions)}`;
+  const newest = `the newest ${plural(read)}`;
+  return submissions > 0
+    ? `${name}: in ${submissions.toLocaleString("en")} of ${newest}, and perhaps in older ones`
+    : `${name}: in none of ${newest}, but perhaps in older ones`;
 }

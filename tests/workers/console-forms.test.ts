@@ -119,7 +119,7 @@ describe("console forms: drafts, versions and the live form", () => {
     const problem = (await refused.json()) as { code: string; title: string; fields: unknown };
     expect(problem.code).toBe("form_field_names_in_use");
     expect(problem.title).toMatch(/webhook receivers depend on field names/);
-    expect(problem.fields).toEqual([{ name: "name", submissions: 1 }]);
+    expect(problem.fields).toEqual([{ name: "name", submissions: 1, read: 1, more: false }]);
     // Nothing was published.
     expect((await (await api("GET", "/admin/api/forms/feedback")).json()) as object).toMatchObject({ version: "1" });
     const confirmed = await api("POST", "/admin/api/forms/feedback/publish", { body: { confirmFieldNames: true } });

@@ -36,8 +36,17 @@ export interface FormsActionContext {
   nowMs: number;
 }
 
-export type FormChange<T = object> =
-  ({ ok: true } & T) | { ok: false; code: ErrorCode; problems?: string[]; fieldsInUse?: { name: string; submissions: number }[] };
+/** A field a publish would rename or remove while stored submissions may hold it (countFieldValues). */
+export interface FieldInUse {
+  name: string;
+  /** Submissions holding it among the `read` newest. */
+  submissions: number;
+  read: number;
+  /** The form has older submissions than those read: they may hold it too. */
+  more: boolean;
+}
+
+export type FormChange<T = object> = ({ ok: true } & T) | { ok: false; code: ErrorCode; problems?: string[]; fieldsInUse?: FieldInUse[] };
 
 /** A console form as the console and the API show it. */
 export interface ConsoleFormState {
@@ -149,7 +158,11 @@ export async function publishDraft(
     const kept = new Set(form.fields.map((f) => f.name));
     const gone = state.published.fields.map((f) => f.name).filter((name) => !kept.has(name));
     const counts = await countFieldValues(ctx.db, id, gone);
-    const fieldsInUse = gone.filter((name) => (counts.get(name) ?? 0) > 0).map((name) => ({ name, submissions: counts.get(name)! }));
+    // Bounded reads (countFieldValues): a field not seen in the newest rows of a larger form may still
+    // be in older ones, so it needs the same confirmation.
+    const fieldsInUse = gone
+      .map((name) => ({ name, ...(counts.get(name) ?? { submissions: 0, read: 0, more: false }) }))
+      .filter((use) => use.submissions > 0 || use.more);
     if (fieldsInUse.length > 0 && !confirmFieldNames) return { ok: false, code: "form_field_names_in_use", fieldsInUse };
   }
   const version = (state.row.published_version ?? 0) + 1;

@@ -164,18 +164,44 @@ export function archiveStatement(db: D1Database, id: string, archived: boolean, 
       );
 }
 
-/** How many stored submissions of a form hold a value for each of `names` (for renames and removals). */
-export async function countFieldValues(db: D1Database, formId: string, names: readonly string[]): Promise<Map<string, number>> {
+/** How many of a form's newest submissions a publish looks through for a field's values. */
+export const FIELD_USE_SCAN = 2000;
+
+/** A field's values among the `read` newest submissions; `more`: older ones went unread. */
+export interface FieldUse {
+  submissions: number;
+  read: number;
+  more: boolean;
+}
+
+/**
+ * Which of `names` hold values in form `formId`'s stored submissions, reading at most FIELD_USE_SCAN
+ * rows per name (newest first, through the (form_id, received_at, id) index) whatever the table's
+ * size. A form with more submissions than that is answered `more: true`: its older rows may hold the
+ * field, so a caller treats the field as in use. D1 errors throw.
+ */
+export async function countFieldValues(db: D1Database, formId: string, names: readonly string[]): Promise<Map<string, FieldUse>> {
   if (names.length === 0) return new Map();
-  const results = await db.batch<{ n: number }>(
+  const results = await db.batch<{ examined: number; holding: number | null }>(
     names.map((name) =>
       statement(
         db,
-        sql`SELECT COUNT(*) AS n FROM submissions WHERE form_id = ${formId} AND json_type(fields, ${`$."${name}"`}) NOT IN ('null')`,
+        sql`SELECT COUNT(*) AS examined, SUM(json_type(fields, ${`$."${name}"`}) NOT IN ('null')) AS holding
+            FROM (SELECT fields FROM submissions WHERE form_id = ${formId} ORDER BY received_at DESC, id DESC LIMIT ${FIELD_USE_SCAN + 1})`,
       ),
     ),
   );
-  return new Map(names.map((name, i) => [name, z.number().parse(results[i].results[0]?.n ?? 0)]));
+  return new Map(
+    names.map((name, i) => {
+      const row = results[i].results[0];
+      const examined = z.number().parse(row?.examined ?? 0);
+      const holding = z.number().parse(row?.holding ?? 0);
+      // The one row past FIELD_USE_SCAN only tells that there are more: its value is not counted.
+      const more = examined > FIELD_USE_SCAN;
+      const extra = more && holding > FIELD_USE_SCAN ? 1 : 0;
+      return [name, { submissions: Math.min(holding - extra, FIELD_USE_SCAN), read: Math.min(examined, FIELD_USE_SCAN), more }];
+    }),
+  );
 }
 
 /** One form's console settings (sealed values). D1 errors throw. */
