@@ -1,5 +1,5 @@
 import { defineForm } from "~/forms/schema";
-import { LANGUAGES } from "~/lib/i18n/languages";
+import { LANGUAGES } from "~/lib/text/languages";
 import { CONTACT_TRANSLATIONS } from "~/forms/translations/contact";
 
 export const contactForm = defineForm({

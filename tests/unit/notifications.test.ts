@@ -278,7 +278,7 @@ describe("bad notification settings are reported by name", () => {
 
 describe("the form registry's destination checks", () => {
   it("refuses a kind listed twice and a confirmation without its text; with no e-mail field it is never queued", async () => {
-    const { checkForms } = await import("~/forms/check");
+    const { checkForms } = await import("~/lib/forms/check");
     const { newsletterForm } = await import("~/forms/newsletter");
     const twice = { ...contactForm, id: "twice", destinations: [{ kind: "slack" as const }, { kind: "slack" as const }] };
     expect(() => checkForms([twice])).toThrowError(/twice: destination "slack" is listed twice/);

@@ -3,7 +3,7 @@ import { EmailMessage } from "cloudflare:email";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { inject } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { FORMS } from "~/forms/registry";
+import { FORMS } from "~/lib/forms/registry";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";

@@ -4,7 +4,7 @@ import { buildMime } from "~/lib/delivery/email.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
 import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { pruneConfirmationLimits, reserveConfirmationSlot, type SlotVerdict } from "~/lib/storage/confirmation-limits.server";
-import { textDirection, type Lang } from "~/lib/i18n/languages";
+import { textDirection, type Lang } from "~/lib/text/languages";
 import { fill, type Message } from "~/lib/text/fill";
 import { en } from "~/lib/i18n/messages/en";
 

@@ -13,7 +13,7 @@ import { buildConfirmationEmail, reserveConfirmation } from "~/lib/delivery/conf
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
 import { linkedFiles } from "~/lib/delivery/file-links.server";
-import { isLang, type Lang } from "~/lib/i18n/languages";
+import { isLang, type Lang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { messagesOf } from "~/lib/i18n/catalogue.server";
 

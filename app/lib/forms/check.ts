@@ -3,9 +3,9 @@ import { isExactOrigin } from "~/lib/http/origin";
 import { isLoopbackHost } from "~/lib/http/loopback";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
 import { patternProblem, publishedPatternProblem } from "~/lib/forms/pattern";
-import { RESERVED_FIELDS } from "~/lib/submit/field-names";
+import { RESERVED_FIELDS } from "~/lib/forms/field-names";
 import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
-import { LANGUAGES } from "~/lib/i18n/languages";
+import { LANGUAGES } from "~/lib/text/languages";
 
 // The one check of a form definition, whether it comes from a file in app/forms/ or from the console
 // (stored in D1): a zod schema for its shape and bounds, then the rules that span fields. Whatever an
