@@ -6,7 +6,8 @@ import { buildNotificationEmail } from "~/lib/delivery/email.server";
 import { buildConfirmationEmail, confirmationKey } from "~/lib/delivery/confirmation.server";
 import { buildSlackMessage, escapeSlack, SLACK_LIMITS } from "~/lib/delivery/slack.server";
 import { buildDiscordMessage, DISCORD_LIMITS } from "~/lib/delivery/discord.server";
-import { configuredDestinations, resolveDestination, submitterAddress } from "~/lib/delivery/destinations.server";
+import { configuredDestinations, resolveDestination } from "~/lib/delivery/destinations.server";
+import { submitterAddress } from "~/lib/delivery/submitter-address.server";
 import { parseRetryAfter, postAttempt } from "~/lib/delivery/attempt.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 // @ts-expect-error - plain ESM helper of the local sink

@@ -1,6 +1,14 @@
 import escapeHtml from "escape-html";
 import { sha256Hex } from "~/lib/crypto/digest";
+import type { ConfirmationDestination } from "~/forms/schema";
 import { buildMime } from "~/lib/delivery/email.server";
+import { defineSender, held, NO_EMAIL_FROM, NO_MAILER, skipped, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
+import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { confirmationField, submitterAddress } from "~/lib/delivery/submitter-address.server";
+import { isConfirmationOn } from "~/lib/settings/kinds/confirmation";
+import { isLang } from "~/lib/text/languages";
+import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
+import { messagesOf } from "~/lib/i18n/catalogue.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
 import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { pruneConfirmationLimits, reserveConfirmationSlot, type SlotVerdict } from "~/lib/storage/confirmation-limits.server";
@@ -68,3 +76,44 @@ export async function reserveConfirmation(
 export function pruneConfirmationSlots(db: D1Database, nowMs: number, budget?: InvocationBudget): Promise<number> {
   return pruneConfirmationLimits(db, nowMs, CONFIRMATION_WINDOW_MS, budget);
 }
+
+/** The confirmation kind's sending half (its settings: app/lib/settings/kinds/confirmation.ts). */
+export const confirmationSender = defineSender<ResolvedDestination & { from: string; field: string; subject: string; text: string }>({
+  kind: "confirmation",
+  applies: (form) => confirmationField(form) !== undefined,
+  resolve({ settings, form, destination, own, name, variable }) {
+    if (!isConfirmationOn(own.CONFIRMATION)) return { ok: false, reason: `${variable("CONFIRMATION")} is not "on"` };
+    if (!settings.emailFrom) return { ok: false, reason: NO_EMAIL_FROM };
+    const field = confirmationField(form);
+    if (!field) return { ok: false, reason: `form ${form.id} has no e-mail field to confirm to` };
+    const { subject, text } = destination as ConfirmationDestination;
+    return { ok: true, destination: { kind: "confirmation", name, from: settings.emailFrom, field: field.name, subject, text } };
+  },
+  async attempt(destination, { db, form, claim, submission, nowMs, mailer }) {
+    if (!mailer) return held(NO_MAILER);
+    const to = submitterAddress(form, submission.fields);
+    if (!to) return skipped("the sender's address is missing or not a valid e-mail address");
+    const slot = await reserveConfirmation(db, form.id, to, claim.id, nowMs);
+    if (slot === "limited") return skipped("this address already got a confirmation from this form in the last 24 h");
+    // At most once (ADR 065): an earlier attempt began sending and never said how it went.
+    if (slot === "replayed") return skipped("an earlier attempt began sending it and the Worker stopped before it was recorded");
+    // The sender's own language, which the form may have stopped offering since: then its own.
+    const lang: Lang = isLang(submission.lang) && languagesOf(form).includes(submission.lang) ? submission.lang : languagesOf(form)[0]!;
+    const shown = localizeForm(form, lang);
+    const own = shown.destinations.find((d): d is ConfirmationDestination => d.kind === destination.kind);
+    const raw = buildConfirmationEmail({
+      from: destination.from,
+      to,
+      formTitle: shown.title,
+      subject: own?.subject ?? destination.subject,
+      text: own?.text ?? destination.text,
+      submissionId: submission.id,
+      lang,
+      reference: messagesOf(lang).email.reference,
+    });
+    const sent = await sendEmailAttempt(mailer, destination.from, [to], raw);
+    // An address the e-mail service will never take (Email Routing reaches verified addresses only):
+    // settled as not sent, with the reason, rather than asked again for 44 h.
+    return sent.recipientRefused ? skipped(sent.detail ?? "the e-mail service refused this address") : sent;
+  },
+});

@@ -1,8 +1,7 @@
 import escapeHtml from "escape-html";
 import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
-import { resolveDestination } from "~/lib/delivery/destinations.server";
-import { buildMime } from "~/lib/delivery/email.server";
+import { buildMime, emailSender, ownerMailbox } from "~/lib/delivery/email.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
 import { PAUSE_AFTER_FAILURES, PROBE_INTERVAL_MS } from "~/lib/delivery/settle.server";
@@ -10,7 +9,7 @@ import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { claimPauseNotice, type DestinationHealth } from "~/lib/storage/destination-health.server";
 
 // The owner hears of a pause once (docs/decisions/071): the first settle that sees the destination
-// paused and untold claims the notice in D1, then sends it to the form's owner addresses (EMAIL_TO).
+// paused and untold claims the notice in D1, then sends it to the form's owner addresses (its owner e-mail's).
 // The claim comes first, so two drainers never both send it; a send that fails is logged, not retried.
 
 /** What telling the owner of one pause costs: the claim, and the e-mail. */
@@ -26,11 +25,11 @@ export async function tellOwnerOfPause(
 ): Promise<boolean> {
   if (!health || health.pausedAt === null || health.notifiedAt !== null || !form || !mailer) return false;
   // The owner's own notification e-mail being the paused destination, it cannot carry the news.
-  if (health.destination === "email") return false;
-  const owner = resolveDestination(settings, form, "email");
-  if (!owner.ok || owner.destination.kind !== "email") return false;
+  if (health.destination === emailSender.kind) return false;
+  const owner = ownerMailbox(settings, form);
+  if (!owner) return false;
   if (budget && !budget.trySpend(NOTICE_COST)) return false;
-  const { from, to } = owner.destination;
+  const { from, to } = owner;
   try {
     if (!(await claimPauseNotice(db, form.id, health.destination, nowMs))) return false;
     const sent = await sendEmailAttempt(mailer, from, to, pauseNotice(settings, form, health, from, to));

@@ -1,4 +1,5 @@
 import { isLoopbackHost } from "../http/loopback";
+import { KIND_SPECS, type FormSettingSuffix } from "./kinds/registry";
 import type { SettingProblem } from "./setting-problem";
 
 // The local sink of `npm start` (tests/support/webhook-sink.mjs), as the Worker knows it: where a console
@@ -40,13 +41,10 @@ export function readLocalSink(
 }
 
 /** The destination settings a console form falls back to under `npm start`: every kind to the sink. */
-export function localSinkSettings(sink: LocalSink) {
-  return {
-    WEBHOOK_URL: `${sink.origin}/webhook`,
-    WEBHOOK_SECRET: sink.secret,
-    SLACK_WEBHOOK_URL: `${sink.origin}/slack`,
-    DISCORD_WEBHOOK_URL: `${sink.origin}/discord`,
-    // The Worker's simulated send_email hands every e-mail to the sink's page, whoever it is to.
-    EMAIL_TO: "owner@localhost",
-  } as const;
+export function localSinkSettings(sink: LocalSink): Partial<Record<FormSettingSuffix, string>> {
+  const values: Partial<Record<FormSettingSuffix, string>> = {};
+  for (const spec of KIND_SPECS) {
+    for (const setting of spec.settings) if (setting.local) values[setting.suffix] = setting.local(sink);
+  }
+  return values;
 }

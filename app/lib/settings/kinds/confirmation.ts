@@ -1,0 +1,40 @@
+import { z } from "zod";
+import type { KindSpec } from "./kind";
+
+/** CONFIRMATION is "on" or "off"/empty; anything else is a typo worth reporting. */
+export function isConfirmationOn(value: string): boolean {
+  return value.toLowerCase() === "on";
+}
+
+/**
+ * The fixed e-mail to the sender (ADR 017, 025); delivery/kinds/confirmation.server.ts sends it. Its
+ * subject and text are the form's own, in its definition; the setting only switches it on.
+ */
+export const confirmation = {
+  kind: "confirmation",
+  label: "Confirmation to the sender",
+  testLabel: null,
+  settings: [
+    {
+      suffix: "CONFIRMATION",
+      title: "Confirmation to the sender",
+      input: "",
+      hint: "Your fixed text (in the form's definition), at most once a day per address.",
+      type: "text",
+      shown: "full",
+      check: (value) => (value === "on" ? { ok: true, value } : { ok: false, message: 'Confirmation is either "on" or cleared.' }),
+      problem: (value) =>
+        isConfirmationOn(value) || value.toLowerCase() === "off"
+          ? null
+          : `is either "on" or empty (it is ${JSON.stringify(value.slice(0, 20))}); no confirmation is sent`,
+      wantsEmailFrom: isConfirmationOn,
+    },
+  ],
+  isOn: (value) => isConfirmationOn(value("CONFIRMATION")),
+  email: true,
+  // Each goes to another sender's mailbox: one failing says nothing of the next.
+  pausable: false,
+  onConsoleForms: false,
+  definition: ({ line, paragraph }) => z.strictObject({ kind: z.literal("confirmation"), subject: line(200), text: paragraph(5000) }),
+  docs: "docs/destinations.md#confirmation-to-the-sender-confirmation",
+} as const satisfies KindSpec;
