@@ -290,6 +290,7 @@ export default function Destinations() {
           <section key={view.name} aria-labelledby={`title-${view.name}`} className="destination">
             <h2 id={`title-${view.name}`}>{label.title}</h2>
             <p className="small">{label.hint}</p>
+            {label.needs ? <p className="notice">{label.needs}</p> : null}
             <Source view={view} />
             {view.name === "WEBHOOK_SECRET" ? (
               <>

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
+import { CONFIRMATION_NEEDS } from "~/lib/settings/kinds/confirmation";
 import { expectConsoleErrors } from "../support/fail-on-console";
 import { appFetch, clearTables, countRows, formPost, sink, standin, standinToken } from "./helpers";
 import { API_TOKEN, ENCRYPTION_KEY, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
@@ -109,6 +110,9 @@ describe("destinations set in the console", () => {
     // A secret from the environment was never shown here, so nothing says "shown once".
     expect(html).toContain("Set by the environment (CONTACT_WEBHOOK_SECRET), which wins: change it there.");
     expect(html).not.toMatch(/shown once/i);
+    // Where confirmations are switched on, the console says what they need to reach the public (ADR 091).
+    const confirmationSection = html.slice(html.indexOf('id="title-CONFIRMATION"'));
+    expect(confirmationSection.slice(0, confirmationSection.indexOf("</section>")).replaceAll("&#x27;", "'")).toContain(CONFIRMATION_NEEDS);
     // Where a value is typed, its label says "URL" as the title does.
     const open = await appFetch(adminGet("/admin/forms/newsletter/destinations", await sessionCookie("admin", e)), e);
     const labels = [...(await open.text()).matchAll(/<label[^>]*>([^<]+)</g)].map((m) => m[1]);

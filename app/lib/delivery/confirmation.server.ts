@@ -5,7 +5,7 @@ import { buildMime } from "~/lib/delivery/email.server";
 import { defineSender, held, NO_EMAIL_FROM, NO_MAILER, skipped, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
 import { confirmationField, submitterAddress } from "~/lib/delivery/submitter-address.server";
-import { isConfirmationOn } from "~/lib/settings/kinds/confirmation";
+import { CONFIRMATION_NEEDS, isConfirmationOn } from "~/lib/settings/kinds/confirmation";
 import { isLang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { messagesOf } from "~/lib/i18n/catalogue.server";
@@ -113,7 +113,9 @@ export const confirmationSender = defineSender<ResolvedDestination & { from: str
     });
     const sent = await sendEmailAttempt(mailer, destination.from, [to], raw);
     // An address the e-mail service will never take (Email Routing reaches verified addresses only):
-    // settled as not sent, with the reason, rather than asked again for 44 h.
-    return sent.recipientRefused ? skipped(sent.detail ?? "the e-mail service refused this address") : sent;
+    // settled as not sent, with the reason and what confirmations need, rather than asked again for 44 h (ADR 091).
+    if (sent.recipientRefused) return skipped(`${sent.detail ?? "the e-mail service refused this address"}. ${CONFIRMATION_NEEDS}`);
+    // Its sending limit: retried as the outbox does, saying what confirmations need, never shown as delivered.
+    return sent.error === "rate_limited" ? { ...sent, detail: `${sent.detail}. ${CONFIRMATION_NEEDS}` } : sent;
   },
 });

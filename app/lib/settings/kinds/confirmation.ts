@@ -1,6 +1,14 @@
 import { z } from "zod";
 import type { KindSpec } from "./kind";
 
+/**
+ * What a confirmation needs to reach the public (ADR 091): Cloudflare's send_email reaches only the
+ * account's verified addresses until the sending domain is onboarded to Email Sending, which needs Workers
+ * Paid; an HTTP e-mail provider reaches anyone on every plan. Said in the console and in the timeline.
+ */
+export const CONFIRMATION_NEEDS =
+  "A confirmation reaches the public only through Cloudflare Email Sending (Workers Paid, with your sending domain onboarded) or an HTTP e-mail provider (EMAIL_PROVIDER: Resend or Postmark). On the Free plan, send_email reaches only your account's verified addresses, never a visitor's.";
+
 /** CONFIRMATION is "on" or "off"/empty; anything else is a typo worth reporting. */
 export function isConfirmationOn(value: string): boolean {
   return value.toLowerCase() === "on";
@@ -28,6 +36,7 @@ export const confirmation = {
           ? null
           : `is either "on" or empty (it is ${JSON.stringify(value.slice(0, 20))}); no confirmation is sent`,
       wantsEmailFrom: isConfirmationOn,
+      needs: CONFIRMATION_NEEDS,
     },
   ],
   isOn: (value) => isConfirmationOn(value("CONFIRMATION")),

@@ -36,6 +36,8 @@ export interface KindSetting {
   problem?(value: string, context: SettingCheckContext): string | null;
   /** This value asks for e-mail to be sent, so EMAIL_FROM must be set. */
   wantsEmailFrom?(value: string): boolean;
+  /** What the setting needs beyond its value to work, said where it is switched on. */
+  needs?: string;
   /** Under `npm start`, a console form's value while unset. */
   local?(sink: SinkAddress): string;
 }
