@@ -4,7 +4,8 @@ import { encodeBase64 } from "~/lib/crypto/base64";
 import { isEmailAddress, parseEmailList } from "~/lib/settings/destination-settings";
 import { linkedFiles } from "~/lib/delivery/file-links.server";
 import type { FormDef } from "~/forms/schema";
-import { defineSender, held, NO_EMAIL_FROM, NO_MAILER, settingVariable, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
+import { emailTransport } from "~/lib/delivery/email-provider.server";
+import { defineSender, held, NO_EMAIL_FROM, settingVariable, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { describeSubmission, type MessageContent } from "~/lib/delivery/message-content.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
@@ -112,7 +113,12 @@ export function notificationHtml(content: MessageContent): string {
 
 /** The owner's notification for one submission. `replyTo` must be the submitter's checked address or null. */
 export function buildNotificationEmail(content: MessageContent, from: string, to: readonly string[], replyTo: string | null): string {
-  return buildMime({
+  return buildMime(notificationParts(content, from, to, replyTo));
+}
+
+/** The parts the notification's MIME text is built from (an HTTP provider sends these). */
+export function notificationParts(content: MessageContent, from: string, to: readonly string[], replyTo: string | null): EmailParts {
+  return {
     from,
     to,
     replyTo,
@@ -121,7 +127,7 @@ export function buildNotificationEmail(content: MessageContent, from: string, to
     text: notificationText(content),
     html: notificationHtml(content),
     headers: { "Auto-Submitted": "auto-generated", "X-Gatepost-Submission": content.submissionId },
-  });
+  };
 }
 
 /** The owner e-mail kind's sending half (its settings: app/lib/settings/kinds/email.ts). */
@@ -133,12 +139,13 @@ export const emailSender = defineSender<ResolvedDestination & { from: string; to
     if (!to) return { ok: false, reason: `${variable("EMAIL_TO")} must be one or more e-mail addresses` };
     return { ok: true, destination: { kind: "email", name, from: settings.emailFrom, to } };
   },
-  async attempt(destination, { settings, form, submission, nowMs, mailer }) {
-    if (!mailer) return held(NO_MAILER);
+  async attempt(destination, { settings, form, submission, nowMs, mailer, fetch }) {
+    const transport = emailTransport(settings, form, mailer, fetch);
+    if (!transport.ok) return held(transport.reason);
     const files = await linkedFiles(settings, form, submission, nowMs);
     const content = describeSubmission(form, submission, settings.publicUrl, files);
-    const raw = buildNotificationEmail(content, destination.from, destination.to, submitterAddress(form, submission.fields));
-    return sendEmailAttempt(mailer, destination.from, destination.to, raw);
+    const parts = notificationParts(content, destination.from, destination.to, submitterAddress(form, submission.fields));
+    return sendEmailAttempt(transport.mailer, destination.from, destination.to, buildMime(parts), parts);
   },
 });
 

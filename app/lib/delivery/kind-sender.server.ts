@@ -73,9 +73,8 @@ export function skipped(detail: string): AttemptRecord {
   return { delivered: true, httpStatus: null, error: "skipped", detail: `not sent: ${detail}`, latencyMs: 0, excerpt: null };
 }
 
-/** Why e-mail cannot go out yet, or null: EMAIL_FROM and the binding. */
+/** Why e-mail cannot go out yet: EMAIL_FROM is missing. */
 export const NO_EMAIL_FROM = "EMAIL_FROM is not set (or not an address)";
-export const NO_MAILER = "the Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)";
 
 /** A URL setting read at attempt time: set, and one Gatepost may POST to (ADR 088). */
 export function resolveUrl(input: ResolveInput, suffix: FormSettingSuffix): { ok: true; url: string } | { ok: false; reason: string } {

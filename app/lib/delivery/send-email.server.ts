@@ -1,6 +1,6 @@
 import { budgetRefused, errorText, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { isBudgetRefusal } from "~/lib/platform/budget.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
+import type { Mailer, OutgoingParts } from "~/lib/delivery/mailer.server";
 import { countOf } from "~/lib/text/count";
 
 /** send_email's refusals of a recipient it will never take (platform reference: Email Service error codes). */
@@ -32,11 +32,17 @@ export function isRecipientRefusal(error: unknown): boolean {
  * Sends `raw` to each recipient in turn (send_email takes one envelope recipient per message).
  * A refusal stops there and is logged as `rejected`; the retry sends to every recipient again.
  */
-export async function sendEmailAttempt(mailer: Mailer, from: string, recipients: readonly string[], raw: string): Promise<AttemptRecord> {
+export async function sendEmailAttempt(
+  mailer: Mailer,
+  from: string,
+  recipients: readonly string[],
+  raw: string,
+  parts?: OutgoingParts,
+): Promise<AttemptRecord> {
   const started = Date.now();
   for (const to of recipients) {
     try {
-      await mailer.send({ from, to, raw });
+      await mailer.send({ from, to, raw, ...(parts ? { parts } : {}) });
     } catch (error) {
       // Not the provider's refusal but the platform's (this invocation's allowance is spent): not counted.
       if (isBudgetRefusal(error)) return budgetRefused(error, Date.now() - started);
@@ -45,7 +51,7 @@ export async function sendEmailAttempt(mailer: Mailer, from: string, recipients:
           delivered: false,
           httpStatus: null,
           error: "rate_limited",
-          detail: `the e-mail service's sending limit is reached (${codeOf(error) ?? errorText(error)}); tried again later`,
+          detail: `the e-mail service's sending limit is reached (${[codeOf(error), errorText(error)].filter(Boolean).join(": ")}); tried again later`,
           latencyMs: Date.now() - started,
           excerpt: null,
         };
