@@ -50,6 +50,8 @@ export const contactForm = defineForm({
       subject: "We received your message",
       text: "Thank you for writing to us. Your message has reached us and we will reply by e-mail.\n\nIf you did not write to us, you can ignore this e-mail: nothing else will be sent to you.",
     },
+    // Off until CONTACT_SHEETS_SPREADSHEET_ID is set (docs/destinations.md#google-sheets-sheets).
+    { kind: "sheets" },
   ],
   allowedOrigins: [],
   successMessage: "Thank you — your message has reached us. We will reply by e-mail.",

@@ -110,7 +110,13 @@ export interface ConfirmationDestination {
   text: string;
 }
 
-export type Destination = WebhookDestination | EmailDestination | SlackDestination | DiscordDestination | ConfirmationDestination;
+/** One row per submission appended to a Google Sheets tab (<FORM>_SHEETS_SPREADSHEET_ID, docs/destinations.md). */
+export interface SheetsDestination {
+  kind: "sheets";
+}
+
+export type Destination =
+  WebhookDestination | EmailDestination | SlackDestination | DiscordDestination | ConfirmationDestination | SheetsDestination;
 
 export type DestinationKind = Destination["kind"];
 

@@ -3,12 +3,13 @@ import { confirmation } from "./confirmation";
 import { discord } from "./discord";
 import { email } from "./email";
 import type { KindSetting, KindSpec } from "./kind";
+import { sheets } from "./sheets";
 import { slack } from "./slack";
 import { webhook } from "./webhook";
 
 // Every destination kind, one line each: the only list of kinds (ADR 090). The order is the console's.
 
-const SPECS = [webhook, email, slack, discord, confirmation] as const satisfies readonly KindSpec[];
+const SPECS = [webhook, email, slack, discord, confirmation, sheets] as const satisfies readonly KindSpec[];
 
 export const KIND_SPECS: readonly KindSpec[] = SPECS;
 
