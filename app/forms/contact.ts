@@ -52,6 +52,8 @@ export const contactForm = defineForm({
     },
     // Off until CONTACT_SHEETS_SPREADSHEET_ID is set (docs/destinations.md#google-sheets-sheets).
     { kind: "sheets" },
+    // Off until CONTACT_AIRTABLE_BASE_ID is set (docs/destinations.md#airtable-airtable).
+    { kind: "airtable" },
   ],
   allowedOrigins: [],
   successMessage: "Thank you — your message has reached us. We will reply by e-mail.",

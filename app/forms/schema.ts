@@ -115,8 +115,19 @@ export interface SheetsDestination {
   kind: "sheets";
 }
 
+/** One record per submission in an Airtable table (<FORM>_AIRTABLE_BASE_ID, docs/destinations.md). */
+export interface AirtableDestination {
+  kind: "airtable";
+}
+
 export type Destination =
-  WebhookDestination | EmailDestination | SlackDestination | DiscordDestination | ConfirmationDestination | SheetsDestination;
+  | WebhookDestination
+  | EmailDestination
+  | SlackDestination
+  | DiscordDestination
+  | ConfirmationDestination
+  | SheetsDestination
+  | AirtableDestination;
 
 export type DestinationKind = Destination["kind"];
 

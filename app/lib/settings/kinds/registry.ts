@@ -1,4 +1,5 @@
 import type { DestinationKind } from "~/forms/schema";
+import { airtable } from "./airtable";
 import { confirmation } from "./confirmation";
 import { discord } from "./discord";
 import { email } from "./email";
@@ -9,7 +10,7 @@ import { webhook } from "./webhook";
 
 // Every destination kind, one line each: the only list of kinds (ADR 090). The order is the console's.
 
-const SPECS = [webhook, email, slack, discord, confirmation, sheets] as const satisfies readonly KindSpec[];
+const SPECS = [webhook, email, slack, discord, confirmation, sheets, airtable] as const satisfies readonly KindSpec[];
 
 export const KIND_SPECS: readonly KindSpec[] = SPECS;
 
