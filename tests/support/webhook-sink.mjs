@@ -6,6 +6,8 @@
 // - captureEmail(raw) (and POST /email) keeps an e-mail the Worker's simulated send_email wrote;
 // - POST /resend/emails and /postmark/email stand in for those providers' send APIs (ADR 092): the
 //   message is kept and shown like any e-mail, with the provider's name; a call without its key is 401;
+// - /sheets/… and /airtable/… stand in for Google Sheets and Airtable (sink-tables.mjs): each row and
+//   record is shown on the page; `sheetsKey` is the service account key the Sheets stand-in trusts;
 // - GET / is a small HTML page listing every webhook and message, newest first (it fits a phone);
 //   GET /messages is the e-mail, Slack and Discord messages as JSON (webhooks: the control port's /state).
 // - POST /console-secrets {form, secrets} learns the secrets the console made for a form (the local Worker
@@ -18,6 +20,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
+import { startTableStandins } from "./sink-tables.mjs";
 import {
   describeEmail,
   describeChat,
@@ -94,6 +97,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     for (const line of message.text.split("\n")) console.log(`  | ${line}`);
   }
 
+  // Google Sheets and Airtable stand-ins, made once the port (their token URI) is known.
+  let tables = null;
   const server = createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
@@ -116,6 +121,11 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     if (req.method === "GET" && path === "/messages") {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(state.messages));
+    }
+    const table = tables?.handle(req.method, path, req.headers, body);
+    if (table) {
+      res.writeHead(table.status, { "content-type": "application/json" });
+      return res.end(JSON.stringify(table.body));
     }
     const provider = req.method === "POST" ? PROVIDER_PATHS[path] : undefined;
     if (provider) {
@@ -327,6 +337,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
   }
 
   const boundPort = await listen(port);
+  tables = startTableStandins(`http://${host}:${boundPort}`, keep);
   const control = createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
@@ -387,6 +398,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     url: `${origin}/webhook`,
     webhookUrl: `${origin}/webhook`,
     slackUrl: `${origin}/slack`,
+    /** The service account key (JSON) whose JWTs the Sheets stand-in at `${origin}/sheets` accepts. */
+    sheetsKey: tables.sheetsKey,
     discordUrl: `${origin}/discord`,
     /** The page listing every message the sink got, as a person would read it. */
     pageUrl: `${origin}/`,
