@@ -379,6 +379,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       unique: [...state.unique.values()],
       messages: state.messages,
       refused: state.refused,
+      // The service account key its Sheets stand-in trusts (tests in workerd read it here).
+      sheetsKey: tables?.sheetsKey ?? null,
     };
   }
 

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { KIND_SPECS } from "~/lib/settings/kinds/registry";
 import { env } from "cloudflare:test";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { adminEnv, adminPost, sessionCookie } from "./admin-helpers";
@@ -93,8 +94,11 @@ describe("a console form under npm start", () => {
     expect(text).toContain(`Not set here, so under npm start it goes to the local sink: ${new URL(sink.url()).origin}/webhook.`);
     expect(text).toContain("Not set here, so under npm start the local sink&#x27;s own secret signs");
     expect(text).toContain("Send a test to the webhook");
-    // Only the confirmation is off: the sender's e-mail is opt-in, under npm start too.
-    expect(text.split("Not set: off.")).toHaveLength(2);
+    // Off: each setting the sink does not stand in for a console form (its kind's module says): the
+    // confirmation (the sender's e-mail is opt-in, under npm start too), the e-mail provider's, Sheets' and Airtable's.
+    const withoutStandin = KIND_SPECS.flatMap((spec) => spec.settings).filter((setting) => !setting.local);
+    expect(withoutStandin.map((setting) => setting.suffix)).toContain("CONFIRMATION");
+    expect(text.split("Not set: off.")).toHaveLength(withoutStandin.length + 1);
   });
 
   it("signs with a secret made in the console, which the sink learns and verifies with, rotated too", async () => {
