@@ -330,7 +330,15 @@ export default function Destinations() {
               <Form method="post" className="filters">
                 <label className="wide" htmlFor={inputId}>
                   {label.input}
-                  <input id={inputId} name="value" type={label.type} required maxLength={2000} autoComplete="off" spellCheck={false} />
+                  <input
+                    id={inputId}
+                    name="value"
+                    type={label.type}
+                    required
+                    maxLength={label.maxLength ?? 2000}
+                    autoComplete="off"
+                    spellCheck={false}
+                  />
                 </label>
                 <button type="submit" name="intent" value={`set:${view.name}`}>
                   Save

@@ -28,6 +28,8 @@ export interface KindSetting {
   input: string;
   hint: string;
   type: "url" | "text";
+  /** The longest value the console's input takes (default 2,000 characters). */
+  maxLength?: number;
   /** What the console may show of a stored value: in full, a URL's host and last characters, or nothing. */
   shown: "full" | "url" | "never";
   /** How a person's value is checked; absent when Gatepost makes the value itself (a signing secret). */

@@ -78,6 +78,7 @@ export const sheets = {
       input: "New service account key (JSON)",
       hint: "The JSON key of a service account (docs/destinations.md#google-sheets-sheets). Sealed; never shown again.",
       type: "text",
+      maxLength: 10_000,
       shown: "never",
       check: checkKey,
       problem: (value, context) => {
