@@ -34,7 +34,7 @@ describe("Google Sheets and Airtable from the console", () => {
     const settings: [string, string, string][] = [
       ["Google Sheets spreadsheet id", "New spreadsheet id", "1LocalSinkSpreadsheet0000000"],
       ["Google service account key", "New service account key (JSON)", sheetsKey],
-      ["Google Sheets API URL", "New Sheets API URL", `${sinkOrigin}/sheets`],
+      ["Google Sheets API URL", "New Google Sheets API URL", `${sinkOrigin}/sheets`],
       ["Airtable base id", "New base id (app…)", "appLocalSink00000"],
       ["Airtable table", "New table name or id", "Submissions"],
       ["Airtable personal access token", "New personal access token (pat…)", `patLocalSink00000.${"0".repeat(64)}`],

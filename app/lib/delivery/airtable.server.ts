@@ -1,8 +1,7 @@
 import type { FormDef } from "~/forms/schema";
 import { postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { linkedFiles, type LinkedFile } from "~/lib/delivery/file-links.server";
-import { defineSender, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
-import { webhookUrlProblem } from "~/lib/settings/destination-settings";
+import { defineSender, resolveApiBase, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
 // Airtable (ADR 094): one record per submission, its fields named as the form's fields plus the
@@ -74,17 +73,17 @@ function describeRefusal(status: number): string {
 /** The Airtable kind's sending half (its settings: app/lib/settings/kinds/airtable.ts). */
 export const airtableSender = defineSender<AirtableTarget>({
   kind: "airtable",
-  resolve({ settings, own, name, variable }) {
+  resolve(input) {
+    const { own, name, variable } = input;
     const baseId = own.AIRTABLE_BASE_ID;
     if (!baseId) return { ok: false, reason: `${variable("AIRTABLE_BASE_ID")} is not set` };
     if (!own.AIRTABLE_TABLE) return { ok: false, reason: `${variable("AIRTABLE_TABLE")} is not set` };
     if (!own.AIRTABLE_TOKEN) return { ok: false, reason: `${variable("AIRTABLE_TOKEN")} is not set` };
-    const api = own.AIRTABLE_API_URL || API;
-    const problem = webhookUrlProblem(api, settings.allowLoopbackHttp);
-    if (problem) return { ok: false, reason: `${variable("AIRTABLE_API_URL")} ${problem}` };
+    const api = resolveApiBase(input, "AIRTABLE_API_URL", API);
+    if (!api.ok) return api;
     return {
       ok: true,
-      destination: { kind: "airtable", name, baseId, table: own.AIRTABLE_TABLE, token: own.AIRTABLE_TOKEN, api: api.replace(/\/$/, "") },
+      destination: { kind: "airtable", name, baseId, table: own.AIRTABLE_TABLE, token: own.AIRTABLE_TOKEN, api: api.url },
     };
   },
   async attempt(target, { settings, form, submission, nowMs, timeoutMs, fetch }): Promise<AttemptRecord> {

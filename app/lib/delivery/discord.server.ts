@@ -1,7 +1,6 @@
 import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { describeSubmission, ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
-import { defineSender, resolveUrl, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
-import { linkedFiles } from "~/lib/delivery/file-links.server";
+import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
+import { messageSender } from "~/lib/delivery/kind-sender.server";
 
 // A Discord embed per submission. `allowed_mentions: {parse: []}` stops every ping, and markdown in
 // submitted text is backslash-escaped so a value cannot add links, headings or spoilers. A "Files"
@@ -93,14 +92,4 @@ export function sendDiscord(
 }
 
 /** The Discord kind's sending half (its settings: app/lib/settings/kinds/discord.ts). */
-export const discordSender = defineSender<ResolvedDestination & { url: string }>({
-  kind: "discord",
-  resolve(input) {
-    const url = resolveUrl(input, "DISCORD_WEBHOOK_URL");
-    return url.ok ? { ok: true, destination: { kind: "discord", name: input.name, url: url.url } } : url;
-  },
-  async attempt(destination, { settings, form, submission, nowMs, timeoutMs, fetch }) {
-    const files = await linkedFiles(settings, form, submission, nowMs);
-    return sendDiscord(destination.url, describeSubmission(form, submission, settings.publicUrl, files), { timeoutMs, fetch });
-  },
-});
+export const discordSender = messageSender("discord", "DISCORD_WEBHOOK_URL", sendDiscord);

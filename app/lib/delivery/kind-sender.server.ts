@@ -1,5 +1,7 @@
 import type { Destination, DestinationKind, FormDef } from "~/forms/schema";
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
+import { linkedFiles } from "~/lib/delivery/file-links.server";
+import { describeSubmission, type MessageContent } from "~/lib/delivery/message-content.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { formSettingName, type FormEnvSettings, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
 import type { Claim } from "~/lib/storage/deliveries.server";
@@ -82,4 +84,37 @@ export function resolveUrl(input: ResolveInput, suffix: FormSettingSuffix): { ok
   if (!url) return { ok: false, reason: `${input.variable(suffix)} is not set` };
   const problem = webhookUrlProblem(url, input.settings.allowLoopbackHttp);
   return problem ? { ok: false, reason: `${input.variable(suffix)} ${problem}` } : { ok: true, url };
+}
+
+/** A service's API base: its stand-in URL setting when set (ADR 088's rules), else `own`; no trailing slash. */
+export function resolveApiBase(
+  input: ResolveInput,
+  suffix: FormSettingSuffix,
+  service: string,
+): { ok: true; url: string } | { ok: false; reason: string } {
+  const url = input.own[suffix] || service;
+  const problem = webhookUrlProblem(url, input.settings.allowLoopbackHttp);
+  return problem ? { ok: false, reason: `${input.variable(suffix)} ${problem}` } : { ok: true, url: url.replace(/\/$/, "") };
+}
+
+/**
+ * A kind that POSTs a message about the submission to one URL setting (the chat webhooks): `send` builds
+ * and posts it from the submission's content (its fields in order, file links, the console link).
+ */
+export function messageSender(
+  kind: DestinationKind,
+  suffix: FormSettingSuffix,
+  send: (url: string, content: MessageContent, options: { timeoutMs: number; fetch?: typeof fetch }) => Promise<AttemptRecord>,
+): KindSender {
+  return defineSender<ResolvedDestination & { url: string }>({
+    kind,
+    resolve(input) {
+      const url = resolveUrl(input, suffix);
+      return url.ok ? { ok: true, destination: { kind, name: input.name, url: url.url } } : url;
+    },
+    async attempt(destination, { settings, form, submission, nowMs, timeoutMs, fetch }) {
+      const files = await linkedFiles(settings, form, submission, nowMs);
+      return send(destination.url, describeSubmission(form, submission, settings.publicUrl, files), { timeoutMs, fetch });
+    },
+  });
 }

@@ -2,9 +2,8 @@ import { importPKCS8, SignJWT } from "jose";
 import type { FormDef } from "~/forms/schema";
 import { errorText, postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { linkedFiles, type LinkedFile } from "~/lib/delivery/file-links.server";
-import { defineSender, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
+import { defineSender, resolveApiBase, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
-import { webhookUrlProblem } from "~/lib/settings/destination-settings";
 import { parseServiceAccountKey, type ServiceAccountKey } from "~/lib/settings/kinds/sheets";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
@@ -153,19 +152,16 @@ async function tabIsEmpty(target: SheetsTarget, token: string, doFetch: typeof f
 /** The Google Sheets kind's sending half (its settings: app/lib/settings/kinds/sheets.ts). */
 export const sheetsSender = defineSender<SheetsTarget>({
   kind: "sheets",
-  resolve({ settings, own, name, variable }) {
+  resolve(input) {
+    const { settings, own, name, variable } = input;
     const spreadsheetId = own.SHEETS_SPREADSHEET_ID;
     if (!spreadsheetId) return { ok: false, reason: `${variable("SHEETS_SPREADSHEET_ID")} is not set` };
     if (!own.SHEETS_SERVICE_ACCOUNT_KEY) return { ok: false, reason: `${variable("SHEETS_SERVICE_ACCOUNT_KEY")} is not set` };
     const key = parseServiceAccountKey(own.SHEETS_SERVICE_ACCOUNT_KEY, settings);
     if (!key.ok) return { ok: false, reason: `${variable("SHEETS_SERVICE_ACCOUNT_KEY")} ${key.problem}` };
-    const api = own.SHEETS_API_URL || API;
-    const problem = webhookUrlProblem(api, settings.allowLoopbackHttp);
-    if (problem) return { ok: false, reason: `${variable("SHEETS_API_URL")} ${problem}` };
-    return {
-      ok: true,
-      destination: { kind: "sheets", name, spreadsheetId, tab: own.SHEETS_TAB || "Sheet1", key: key.key, api: api.replace(/\/$/, "") },
-    };
+    const api = resolveApiBase(input, "SHEETS_API_URL", API);
+    if (!api.ok) return api;
+    return { ok: true, destination: { kind: "sheets", name, spreadsheetId, tab: own.SHEETS_TAB || "Sheet1", key: key.key, api: api.url } };
   },
   async attempt(target, { settings, form, submission, nowMs, timeoutMs, fetch: given }) {
     const doFetch = given ?? fetch;

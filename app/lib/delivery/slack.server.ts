@@ -1,8 +1,7 @@
 import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { describeSubmission, ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
+import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
 import { countOf } from "~/lib/text/count";
-import { defineSender, resolveUrl, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
-import { linkedFiles } from "~/lib/delivery/file-links.server";
+import { messageSender } from "~/lib/delivery/kind-sender.server";
 
 // A Slack Block Kit message. Labels and submitted values go in `plain_text` objects, since mrkdwn has
 // no escape for * _ ~ ` or a leading > (docs/decisions/026); only Gatepost's own text is mrkdwn.
@@ -77,14 +76,4 @@ export function sendSlack(
 }
 
 /** The Slack kind's sending half (its settings: app/lib/settings/kinds/slack.ts). */
-export const slackSender = defineSender<ResolvedDestination & { url: string }>({
-  kind: "slack",
-  resolve(input) {
-    const url = resolveUrl(input, "SLACK_WEBHOOK_URL");
-    return url.ok ? { ok: true, destination: { kind: "slack", name: input.name, url: url.url } } : url;
-  },
-  async attempt(destination, { settings, form, submission, nowMs, timeoutMs, fetch }) {
-    const files = await linkedFiles(settings, form, submission, nowMs);
-    return sendSlack(destination.url, describeSubmission(form, submission, settings.publicUrl, files), { timeoutMs, fetch });
-  },
-});
+export const slackSender = messageSender("slack", "SLACK_WEBHOOK_URL", sendSlack);

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { webhookUrlProblem } from "../destination-settings";
 import type { KindSpec } from "./kind";
-import { checkUrl } from "./url-setting";
+import { standinUrlSetting } from "./url-setting";
 
 // Airtable: one record per submission in a base and table the owner names (ADR 094); airtable.server.ts
 // in app/lib/delivery sends it. The personal access token is a secret, sealed when set in the console.
@@ -51,19 +50,7 @@ export const airtable = {
         TOKEN.test(value) ? { ok: true, value } : { ok: false, message: "Paste the token as Airtable shows it once (pat….…)." },
       problem: (value) => (TOKEN.test(value) ? null : "is not a personal access token (pat….…); records are held"),
     },
-    {
-      suffix: "AIRTABLE_API_URL",
-      title: "Airtable API URL",
-      input: "New Airtable API URL",
-      hint: "Empty: https://api.airtable.com. Set only for a stand-in.",
-      type: "url",
-      shown: "url",
-      check: checkUrl,
-      problem: (value, { allowLoopbackHttp }) => {
-        const problem = webhookUrlProblem(value, allowLoopbackHttp);
-        return problem ? `${problem}; records are held` : null;
-      },
-    },
+    standinUrlSetting("AIRTABLE_API_URL", "Airtable", "https://api.airtable.com", "records"),
   ],
   isOn: (value) => value("AIRTABLE_BASE_ID") !== "",
   email: false,

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { parseEmailList } from "../destination-settings";
-import { webhookUrlProblem } from "../destination-settings";
 import type { KindSpec } from "./kind";
-import { checkUrl } from "./url-setting";
+import { standinUrlSetting } from "./url-setting";
 
 /** The HTTP e-mail providers Gatepost can send through instead of send_email (ADR 092). */
 export const EMAIL_PROVIDERS = ["resend", "postmark"] as const;
@@ -59,19 +58,12 @@ export const email = {
       check: (value) =>
         isApiKey(value) ? { ok: true, value } : { ok: false, message: "Paste the key as the provider shows it: no spaces." },
     },
-    {
-      suffix: "EMAIL_PROVIDER_URL",
-      title: "E-mail provider API URL",
-      input: "New e-mail provider API URL",
-      hint: "Empty: the provider's own (https://api.resend.com, https://api.postmarkapp.com). Set only for a stand-in.",
-      type: "url",
-      shown: "url",
-      check: checkUrl,
-      problem: (value, { allowLoopbackHttp }) => {
-        const problem = webhookUrlProblem(value, allowLoopbackHttp);
-        return problem ? `${problem}; e-mails are held` : null;
-      },
-    },
+    standinUrlSetting(
+      "EMAIL_PROVIDER_URL",
+      "E-mail provider",
+      "the provider's own (https://api.resend.com, https://api.postmarkapp.com)",
+      "e-mails",
+    ),
   ],
   isOn: (value) => value("EMAIL_TO") !== "",
   email: true,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { webhookUrlProblem } from "../destination-settings";
 import type { KindSpec, SettingCheck, SettingCheckContext } from "./kind";
-import { checkUrl } from "./url-setting";
+import { standinUrlSetting } from "./url-setting";
 
 // Google Sheets: one row per submission appended to a tab the owner names (ADR 093); sheets.server.ts
 // in app/lib/delivery sends it. The service account's JSON key is a secret, sealed when set in the console.
@@ -86,19 +86,7 @@ export const sheets = {
         return key.ok ? null : `${key.problem}; rows are held`;
       },
     },
-    {
-      suffix: "SHEETS_API_URL",
-      title: "Google Sheets API URL",
-      input: "New Sheets API URL",
-      hint: "Empty: https://sheets.googleapis.com. Set only for a stand-in.",
-      type: "url",
-      shown: "url",
-      check: checkUrl,
-      problem: (value, { allowLoopbackHttp }) => {
-        const problem = webhookUrlProblem(value, allowLoopbackHttp);
-        return problem ? `${problem}; rows are held` : null;
-      },
-    },
+    standinUrlSetting("SHEETS_API_URL", "Google Sheets", "https://sheets.googleapis.com", "rows"),
   ],
   isOn: (value) => value("SHEETS_SPREADSHEET_ID") !== "",
   email: false,

@@ -33,3 +33,23 @@ export function urlSetting<S extends string>(
     local: (sink) => `${sink.origin}/${path}`,
   };
 }
+
+/**
+ * The optional base URL of a service's API, for a stand-in only (the local sink, tests): empty means the
+ * service's own (`service`); what it holds when broken is named by `held` ("rows", "e-mails"…).
+ */
+export function standinUrlSetting<S extends string>(suffix: S, name: string, service: string, held: string): KindSetting & { suffix: S } {
+  return {
+    suffix,
+    title: `${name} API URL`,
+    input: `New ${name} API URL`,
+    hint: `Empty: ${service}. Set only for a stand-in.`,
+    type: "url",
+    shown: "url",
+    check: checkUrl,
+    problem: (value, { allowLoopbackHttp }) => {
+      const problem = webhookUrlProblem(value, allowLoopbackHttp);
+      return problem ? `${problem}; ${held} are held` : null;
+    },
+  };
+}
