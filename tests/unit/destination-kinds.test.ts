@@ -7,7 +7,7 @@ import { FORM_SETTING_SUFFIXES, KIND_SPECS } from "~/lib/settings/kinds/registry
 import type { KindSpec } from "~/lib/settings/kinds/kind";
 
 // A destination kind has one home (ADR 090): its settings half (app/lib/settings/kinds/<kind>.ts) and its
-// sending half (app/lib/delivery/<kind>*.server.ts), listed once each by the two registries. Measured
+// sending half (app/lib/delivery/<kind>*.server.ts) and any other module of app/lib named after it, listed once each by the two registries. Measured
 // here: a kind's name, as code uses it (a quoted kind, one of its setting names, or the product it posts
 // to, that word anywhere, comments included), appears in no file of app/ outside those,
 // the registries and the form definitions (app/forms/, data).
@@ -41,7 +41,8 @@ function isHome(file: string, spec: KindSpec): boolean {
   const base = path.basename(file);
   if (relative.startsWith("forms/")) return true;
   if (relative === "lib/settings/kinds/registry.ts" || relative === "lib/delivery/senders.server.ts") return true;
-  return (relative.startsWith("lib/settings/kinds/") || relative.startsWith("lib/delivery/")) && base.startsWith(spec.kind);
+  // A kind's own modules, in whichever layer: its settings, its sender, its storage (confirmation-limits).
+  return relative.startsWith("lib/") && base.startsWith(spec.kind);
 }
 
 /** "kind path" for each file outside a kind's home that names it. */
@@ -63,7 +64,6 @@ const NOT_YET_HOME = [
   "confirmation components/admin/form-editor.tsx",
   "confirmation lib/admin/form-editor.server.ts",
   "confirmation lib/i18n/localize-form.ts",
-  "confirmation lib/storage/confirmation-limits.server.ts",
   "confirmation lib/storage/deliveries.server.ts",
   "confirmation routes/admin.forms.$formId_.destinations.tsx",
   "webhook lib/admin/destinations.server.ts",
