@@ -1,7 +1,8 @@
 import escapeHtml from "escape-html";
 import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
-import { buildMime, emailSender, ownerMailbox } from "~/lib/delivery/email.server";
+import { buildMime, emailSender, ownerMailbox, type EmailParts } from "~/lib/delivery/email.server";
+import { emailTransport } from "~/lib/delivery/email-provider.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
 import { PAUSE_AFTER_FAILURES, PROBE_INTERVAL_MS } from "~/lib/delivery/settle.server";
@@ -23,7 +24,10 @@ export async function tellOwnerOfPause(
   health: DestinationHealth | null,
   { mailer, nowMs, budget }: { mailer: Mailer | null; nowMs: number; budget?: InvocationBudget },
 ): Promise<boolean> {
-  if (!health || health.pausedAt === null || health.notifiedAt !== null || !form || !mailer) return false;
+  if (!health || health.pausedAt === null || health.notifiedAt !== null || !form) return false;
+  // The form's own way of sending e-mail: its HTTP provider when it has one, else the binding.
+  const transport = emailTransport(settings, form, mailer);
+  if (!transport.ok) return false;
   // The owner's own notification e-mail being the paused destination, it cannot carry the news.
   if (health.destination === emailSender.kind) return false;
   const owner = ownerMailbox(settings, form);
@@ -32,7 +36,8 @@ export async function tellOwnerOfPause(
   const { from, to } = owner;
   try {
     if (!(await claimPauseNotice(db, form.id, health.destination, nowMs))) return false;
-    const sent = await sendEmailAttempt(mailer, from, to, pauseNotice(settings, form, health, from, to));
+    const parts = pauseNoticeParts(settings, form, health, from, to);
+    const sent = await sendEmailAttempt(transport.mailer, from, to, buildMime(parts), parts);
     if (!sent.delivered) console.error(`the pause notice for ${form.id}/${health.destination} was not sent: ${sent.detail}`);
     return sent.delivered;
   } catch (error) {
@@ -41,8 +46,14 @@ export async function tellOwnerOfPause(
   }
 }
 
-/** The notice's MIME text: which destination, why, what happens now, and where to resume it. */
-export function pauseNotice(settings: Settings, form: FormDef, health: DestinationHealth, from: string, to: readonly string[]): string {
+/** The notice (which destination, why, what happens now, where to resume it) as the parts of its MIME text (ADR 092). */
+export function pauseNoticeParts(
+  settings: Settings,
+  form: FormDef,
+  health: DestinationHealth,
+  from: string,
+  to: readonly string[],
+): EmailParts {
   const where = `${form.title}'s ${health.destination}`;
   const page = settings.publicUrl ? `${settings.publicUrl}/admin/forms/${encodeURIComponent(form.id)}/destinations` : null;
   const lines = [
@@ -61,7 +72,7 @@ export function pauseNotice(settings: Settings, form: FormDef, health: Destinati
     .filter(Boolean)
     .map((line) => `<p>${escapeHtml(line)}</p>`)
     .join("")}</body></html>`;
-  return buildMime({
+  return {
     from,
     to,
     replyTo: null,
@@ -70,5 +81,5 @@ export function pauseNotice(settings: Settings, form: FormDef, health: Destinati
     text: lines.join("\n"),
     html,
     headers: { "Auto-Submitted": "auto-generated" },
-  });
+  };
 }
