@@ -89,6 +89,22 @@ describe("destination kinds", () => {
     expect(namedOutsideHome(files, KIND_SPECS)).toEqual(NOT_YET_HOME);
   });
 
+  it("each have their docs section, where their module says", () => {
+    // GitHub's heading anchors: lower case, punctuation dropped, spaces as dashes.
+    const slug = (heading: string) =>
+      heading
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} -]/gu, "")
+        .replaceAll(" ", "-");
+    for (const spec of KIND_SPECS) {
+      const [file, anchor] = spec.docs.split("#");
+      const text = readFileSync(path.resolve(APP, "..", file!), "utf8");
+      const anchors = [...text.matchAll(/^#{2,3} (.+)$/gm)].map((m) => slug(m[1]!));
+      if (anchor) expect(anchors, spec.kind).toContain(anchor);
+      expect(text.length, spec.kind).toBeGreaterThan(500);
+    }
+  });
+
   it("would catch a kind named elsewhere, by its quoted name, a setting or the proper noun", () => {
     const slack = KIND_SPECS.find((spec) => spec.kind === "slack")!;
     const email = KIND_SPECS.find((spec) => spec.kind === "email")!;
