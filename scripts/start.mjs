@@ -157,6 +157,8 @@ async function startLocalSink(forms, settings) {
   );
   settings.LOCAL_SINK_URL = started.origin;
   settings.LOCAL_SINK_SECRET = secret;
+  // The key its Google Sheets stand-in trusts: a console form's Sheets rows go there too (ADR 093).
+  settings.LOCAL_SINK_SHEETS_KEY = started.sheetsKey;
   localSink = started;
   cleanups.push(() => started.close());
   const { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } = await import("../tests/support/sink-tables.mjs");

@@ -4,6 +4,8 @@ import { airtableSender, forgetAirtableSends } from "~/lib/delivery/airtable.ser
 import { settingVariable, type KindAttempt, type KindSender } from "~/lib/delivery/kind-sender.server";
 import { forgetSheetsTokens, sheetsSender } from "~/lib/delivery/sheets.server";
 import { parseSettings } from "~/lib/settings/settings.server";
+import { LOCAL_AIRTABLE } from "~/lib/settings/kinds/airtable";
+import { LOCAL_SPREADSHEET_ID } from "~/lib/settings/kinds/sheets";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 // @ts-expect-error - plain ESM test support shared with npm start
 import { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } from "../support/sink-tables.mjs";
@@ -82,6 +84,11 @@ describe("the local sink's Google Sheets and Airtable", () => {
     const page = await (await fetch(started.pageUrl)).text();
     expect(page).toContain("record rec1 in table Submissions");
     expect(page).toContain("row 2 of tab Sheet1");
+  });
+
+  it("uses the ids and token the Worker's own local defaults name (a console form under npm start)", () => {
+    expect(AIRTABLE_LOCAL).toEqual(LOCAL_AIRTABLE);
+    expect(SHEETS_LOCAL_ID).toBe(LOCAL_SPREADSHEET_ID);
   });
 
   it("refuses a JWT signed by another key", async () => {

@@ -22,13 +22,16 @@ async function sinkState(): Promise<SinkState> {
   return (await fetch(`${(await import("vitest")).inject("sinkControl")}/state`)).json();
 }
 
-function localEnv(overrides: Partial<Record<string, string>> = {}): Promise<Env> {
+async function localEnv(overrides: Partial<Record<string, string>> = {}): Promise<Env> {
+  // npm start hands the Worker the key its Google Sheets stand-in trusts (scripts/start.mjs).
+  const { sheetsKey } = (await sinkState()) as unknown as { sheetsKey: string };
   return adminEnv({
     ADMIN_API_TOKEN: API_TOKEN,
     SETTINGS_ENCRYPTION_KEY: ENCRYPTION_KEY,
     ALLOW_LOOPBACK_WEBHOOKS: "true",
     LOCAL_SINK_URL: new URL(sink.url()).origin,
     LOCAL_SINK_SECRET: sink.secret(),
+    LOCAL_SINK_SHEETS_KEY: sheetsKey,
     EMAIL_FROM: "gatepost@localhost",
     ...overrides,
   });
@@ -63,10 +66,12 @@ beforeEach(async () => {
 describe("a console form under npm start", () => {
   it("is delivered to the local sink, every kind, without a setting touched, its webhook verified", async () => {
     const e = await localEnv();
-    await putAndPublish("lunch", sampleDefinition(), e);
+    const definition = sampleDefinition();
+    const destinations = [...(definition.destinations as object[]), { kind: "sheets" }, { kind: "airtable" }];
+    await putAndPublish("lunch", { ...definition, destinations }, e);
     const id = await submit("lunch", e);
     expect(await deliveriesOf(id)).toEqual(
-      ["discord", "email", "slack", "webhook"].map((destination) => ({ destination, status: "delivered" })),
+      ["airtable", "discord", "email", "sheets", "slack", "webhook"].map((destination) => ({ destination, status: "delivered" })),
     );
     const state = await sinkState();
     expect(state.unique.map((u) => [u.payload.form, u.payload.submission.id])).toEqual([["lunch", id]]);
@@ -76,7 +81,7 @@ describe("a console form under npm start", () => {
         .filter((m) => m.reference === id)
         .map((m) => m.kind)
         .sort(),
-    ).toEqual(["discord", "slack"]);
+    ).toEqual(["airtable", "discord", "sheets", "slack"]);
   });
 
   it("says so on its destinations page, where each may still be set elsewhere", async () => {

@@ -10,6 +10,9 @@ const BASE_ID = /^app[A-Za-z0-9]{14}$/;
 const TABLE = /^[^\u0000-\u001f\u007f/]{1,100}$/;
 const TOKEN = /^pat[A-Za-z0-9]{14}\.[a-f0-9]{64}$/;
 
+/** The base, table and token of the local sink's Airtable stand-in (tests/support/sink-tables.mjs). */
+export const LOCAL_AIRTABLE = { baseId: "appLocalSink00000", table: "Submissions", token: `patLocalSink00000.${"0".repeat(64)}` };
+
 export const airtable = {
   kind: "airtable",
   product: "Airtable",
@@ -28,6 +31,7 @@ export const airtable = {
           ? { ok: true, value }
           : { ok: false, message: "Use the base id from its address: app and 14 letters or digits." },
       problem: (value) => (BASE_ID.test(value) ? null : "is not a base id (app…); records are held"),
+      local: () => LOCAL_AIRTABLE.baseId,
     },
     {
       suffix: "AIRTABLE_TABLE",
@@ -38,6 +42,7 @@ export const airtable = {
       shown: "full",
       check: (value) => (TABLE.test(value) ? { ok: true, value } : { ok: false, message: "Use the table's name or id (no /)." }),
       problem: (value) => (TABLE.test(value) ? null : "is not a table name; records are held"),
+      local: () => LOCAL_AIRTABLE.table,
     },
     {
       suffix: "AIRTABLE_TOKEN",
@@ -49,8 +54,12 @@ export const airtable = {
       check: (value) =>
         TOKEN.test(value) ? { ok: true, value } : { ok: false, message: "Paste the token as Airtable shows it once (pat….…)." },
       problem: (value) => (TOKEN.test(value) ? null : "is not a personal access token (pat….…); records are held"),
+      local: () => LOCAL_AIRTABLE.token,
     },
-    standinUrlSetting("AIRTABLE_API_URL", "Airtable", "https://api.airtable.com", "records"),
+    {
+      ...standinUrlSetting("AIRTABLE_API_URL", "Airtable", "https://api.airtable.com", "records"),
+      local: (sink) => `${sink.origin}/airtable`,
+    },
   ],
   isOn: (value) => value("AIRTABLE_BASE_ID") !== "",
   email: false,

@@ -18,6 +18,8 @@ export interface SettingCheckContext {
 export interface SinkAddress {
   origin: string;
   secret: string;
+  /** The service account key the sink's spreadsheet stand-in trusts, when `npm start` gave one. */
+  sheetsKey?: string | null;
 }
 
 export interface KindSetting {
@@ -40,8 +42,8 @@ export interface KindSetting {
   wantsEmailFrom?(value: string): boolean;
   /** What the setting needs beyond its value to work, said where it is switched on. */
   needs?: string;
-  /** Under `npm start`, a console form's value while unset. */
-  local?(sink: SinkAddress): string;
+  /** Under `npm start`, a console form's value while unset; null where the sink has none to give. */
+  local?(sink: SinkAddress): string | null;
 }
 
 /** The zod pieces a definition's own texts are checked with (app/lib/forms/check.ts). */

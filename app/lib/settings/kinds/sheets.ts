@@ -34,6 +34,8 @@ export function parseServiceAccountKey(
 }
 
 const SPREADSHEET_ID = /^[A-Za-z0-9_-]{20,100}$/;
+/** The local sink's spreadsheet (tests/support/sink-tables.mjs), used when `npm start` gave its key. */
+export const LOCAL_SPREADSHEET_ID = "1LocalSinkSpreadsheet0000000";
 // eslint-disable-next-line no-control-regex -- a tab name is one line of text
 const TAB = /^[^\u0000-\u001f\u007f'!]{1,100}$/;
 
@@ -61,6 +63,7 @@ export const sheets = {
           ? { ok: true, value }
           : { ok: false, message: "Use the id from the sheet's address (letters, digits, - and _)." },
       problem: (value) => (SPREADSHEET_ID.test(value) ? null : "is not a spreadsheet id; rows are held"),
+      local: (sink) => (sink.sheetsKey ? LOCAL_SPREADSHEET_ID : null),
     },
     {
       suffix: "SHEETS_TAB",
@@ -79,6 +82,7 @@ export const sheets = {
       hint: "The JSON key of a service account (docs/destinations.md#google-sheets-sheets). Sealed; never shown again.",
       type: "text",
       maxLength: 10_000,
+      local: (sink) => sink.sheetsKey ?? null,
       shown: "never",
       check: checkKey,
       problem: (value, context) => {
@@ -86,7 +90,10 @@ export const sheets = {
         return key.ok ? null : `${key.problem}; rows are held`;
       },
     },
-    standinUrlSetting("SHEETS_API_URL", "Google Sheets", "https://sheets.googleapis.com", "rows"),
+    {
+      ...standinUrlSetting("SHEETS_API_URL", "Google Sheets", "https://sheets.googleapis.com", "rows"),
+      local: (sink) => (sink.sheetsKey ? `${sink.origin}/sheets` : null),
+    },
   ],
   isOn: (value) => value("SHEETS_SPREADSHEET_ID") !== "",
   email: false,
