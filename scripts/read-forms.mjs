@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = new URL("..", import.meta.url);
 const FORMS_DIR = new URL("app/forms/", ROOT);
 /** The files in app/forms/ that are not forms; the same list as app/forms/modules.ts' glob. */
-export const NOT_FORMS = new Set(["modules.ts", "registry.ts", "schema.ts", "check.ts"]);
+export const NOT_FORMS = new Set(["modules.ts", "schema.ts"]);
 
 /** The form files' names ("contact.ts", …), sorted. Throws if app/forms/ is unreadable. */
 export function listFormFiles(dir = FORMS_DIR) {
@@ -27,7 +27,7 @@ export async function loadForms(root = ROOT) {
   const files = listFormFiles(new URL("app/forms/", root));
   const entry = [
     `import { FORM_SETTING_SUFFIXES, formSettingName } from "./app/lib/settings/settings.server";`,
-    `import { checkForms, collectForms } from "./app/forms/check";`,
+    `import { checkForms, collectForms } from "./app/lib/forms/check";`,
     ...files.map((file, i) => `import * as form${i} from "./app/forms/${file.slice(0, -3)}";`),
     `const forms = checkForms(collectForms({ ${files.map((file, i) => `"./${file}": form${i}`).join(", ")} }));`,
     `export default forms.map((form) => ({`,

@@ -28,6 +28,8 @@ const SINK_SUFFIXES = {
   discord: "DISCORD_WEBHOOK_URL",
   email: "EMAIL_TO",
   confirmation: "CONFIRMATION",
+  sheets: "SHEETS_SPREADSHEET_ID",
+  airtable: "AIRTABLE_BASE_ID",
 };
 /** How often the Worker's cron runs locally (deployed: every minute), so retries need no request. */
 const TICK_MS = 15_000;
@@ -155,13 +157,40 @@ async function startLocalSink(forms, settings) {
   );
   settings.LOCAL_SINK_URL = started.origin;
   settings.LOCAL_SINK_SECRET = secret;
+  // The key its Google Sheets stand-in trusts: a console form's Sheets rows go there too (ADR 093).
+  settings.LOCAL_SINK_SHEETS_KEY = started.sheetsKey;
   localSink = started;
   cleanups.push(() => started.close());
+  const { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } = await import("../tests/support/sink-tables.mjs");
+  // The sink's Google Sheets and Airtable stand-ins: their ids, key and token, beside the one named setting.
+  const tableSettings = {
+    sheets: (own) => ({
+      [own.SHEETS_SERVICE_ACCOUNT_KEY]: started.sheetsKey,
+      [own.SHEETS_API_URL]: `${started.origin}/sheets`,
+    }),
+    airtable: (own) => ({
+      [own.AIRTABLE_TABLE]: AIRTABLE_LOCAL.table,
+      [own.AIRTABLE_TOKEN]: AIRTABLE_LOCAL.token,
+      [own.AIRTABLE_API_URL]: `${started.origin}/airtable`,
+    }),
+  };
   const pointed = [];
   for (const { form, kind, name } of wanted) {
-    const value = kind === "email" ? "owner@localhost" : kind === "confirmation" ? "on" : sinkEndpoint(started, kind);
+    const value =
+      kind === "email"
+        ? "owner@localhost"
+        : kind === "confirmation"
+          ? "on"
+          : kind === "sheets"
+            ? SHEETS_LOCAL_ID
+            : kind === "airtable"
+              ? AIRTABLE_LOCAL.baseId
+              : sinkEndpoint(started, kind);
     if (!value) continue;
     settings[name] = value;
+    for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings) ?? {})) {
+      if (process.env[variable] === undefined) settings[variable] = local;
+    }
     if (kind === "webhook" && !settings[form.settings.WEBHOOK_SECRET]) settings[form.settings.WEBHOOK_SECRET] = secret;
     pointed.push(name);
   }
@@ -203,7 +232,7 @@ function printReadyBlock() {
   lines.push(`  Console         ${site}/admin`);
   if (localPassword) lines.push(`  Local password  ${localPassword}`);
   if (sink.url) {
-    lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, Slack and Discord message)`);
+    lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, Slack and Discord message, Sheets row, Airtable record)`);
     lines.push(`  Webhook sink    ${sink.url}  (prints each delivery below)`);
     if (sink.pointed.length > 0) lines.push(`                  receives ${sink.pointed.join(", ")}`);
     lines.push(`                  and every console form's destinations left unset`);

@@ -1,5 +1,5 @@
 import { defineForm } from "~/forms/schema";
-import { LANGUAGES } from "~/lib/i18n/languages";
+import { LANGUAGES } from "~/lib/text/languages";
 import { APPLY_TRANSLATIONS } from "~/forms/translations/apply";
 
 // A job application with a CV: the example of a form that takes a file (docs/forms.md#file-fields).

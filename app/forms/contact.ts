@@ -1,5 +1,5 @@
 import { defineForm } from "~/forms/schema";
-import { LANGUAGES } from "~/lib/i18n/languages";
+import { LANGUAGES } from "~/lib/text/languages";
 import { CONTACT_TRANSLATIONS } from "~/forms/translations/contact";
 
 export const contactForm = defineForm({
@@ -50,6 +50,10 @@ export const contactForm = defineForm({
       subject: "We received your message",
       text: "Thank you for writing to us. Your message has reached us and we will reply by e-mail.\n\nIf you did not write to us, you can ignore this e-mail: nothing else will be sent to you.",
     },
+    // Off until CONTACT_SHEETS_SPREADSHEET_ID is set (docs/destinations.md#google-sheets-sheets).
+    { kind: "sheets" },
+    // Off until CONTACT_AIRTABLE_BASE_ID is set (docs/destinations.md#airtable-airtable).
+    { kind: "airtable" },
   ],
   allowedOrigins: [],
   successMessage: "Thank you — your message has reached us. We will reply by e-mail.",

@@ -2,6 +2,6 @@
 // Vite builds the app and runs both vitest layers, so all of them see the glob; the Worker reaches
 // the app only through Vite's server build (functions/server-build.ts, ADR 030).
 export const FORM_MODULES: Record<string, Record<string, unknown>> = import.meta.glob(
-  ["./*.ts", "!./modules.ts", "!./registry.ts", "!./schema.ts", "!./check.ts", "!./*.test.ts"],
+  ["./*.ts", "!./modules.ts", "!./schema.ts", "!./*.test.ts"],
   { eager: true },
 );

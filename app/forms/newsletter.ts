@@ -1,5 +1,5 @@
 import { defineForm } from "~/forms/schema";
-import { LANGUAGES } from "~/lib/i18n/languages";
+import { LANGUAGES } from "~/lib/text/languages";
 import { NEWSLETTER_TRANSLATIONS } from "~/forms/translations/newsletter";
 
 export const newsletterForm = defineForm({

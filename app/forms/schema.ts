@@ -1,4 +1,4 @@
-import type { Lang } from "~/lib/i18n/languages";
+import type { Lang } from "~/lib/text/languages";
 
 // The shape of a form definition. One definition drives the rendered page, the server validation
 // and the type of the delivered payload (FormValues), so the three cannot drift apart.
@@ -110,7 +110,24 @@ export interface ConfirmationDestination {
   text: string;
 }
 
-export type Destination = WebhookDestination | EmailDestination | SlackDestination | DiscordDestination | ConfirmationDestination;
+/** One row per submission appended to a Google Sheets tab (<FORM>_SHEETS_SPREADSHEET_ID, docs/destinations.md). */
+export interface SheetsDestination {
+  kind: "sheets";
+}
+
+/** One record per submission in an Airtable table (<FORM>_AIRTABLE_BASE_ID, docs/destinations.md). */
+export interface AirtableDestination {
+  kind: "airtable";
+}
+
+export type Destination =
+  | WebhookDestination
+  | EmailDestination
+  | SlackDestination
+  | DiscordDestination
+  | ConfirmationDestination
+  | SheetsDestination
+  | AirtableDestination;
 
 export type DestinationKind = Destination["kind"];
 

@@ -4,7 +4,7 @@ import { FormEditorFields } from "~/components/admin/form-editor";
 import { renderToStaticMarkup } from "react-dom/server";
 import { FormField } from "~/components/form-field";
 import { en } from "~/lib/i18n/messages/en";
-import { checkFormDef, suggestionsFor } from "~/forms/check";
+import { checkFormDef, suggestionsFor } from "~/lib/forms/check";
 import type { FormDef } from "~/forms/schema";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import { applyFieldEdit, readEditorPost } from "~/lib/admin/form-editor.server";

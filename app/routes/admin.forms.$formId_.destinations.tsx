@@ -15,6 +15,8 @@ import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
 import { sendTest, TESTABLE_KINDS } from "~/lib/admin/test-delivery.server";
+import type { KindSetting } from "~/lib/settings/kinds/kind";
+import { KIND_SPECS } from "~/lib/settings/kinds/registry";
 import { loadDestinationHealth, resumePausedDestination } from "~/lib/admin/destination-health.server";
 import { describeBulkRedelivery, redeliverDeadInBulk } from "~/lib/admin/actions.server";
 import { consoleRedelivery, deadFilterOf } from "~/lib/admin/bulk-redelivery.server";
@@ -31,47 +33,17 @@ import type { loader as layoutLoader } from "~/routes/admin";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  adminMeta(data ? `Destinations of ${data.id}` : "Destinations", "Where a form's submissions go: webhook, e-mail, Slack, Discord.");
+  adminMeta(
+    data ? `Destinations of ${data.id}` : "Destinations",
+    `Where a form's submissions go: ${KIND_SPECS.map((spec) => spec.label).join(", ")}.`,
+  );
 
-const LABELS: Record<SettingView["name"], { title: string; input: string; hint: string; type: string }> = {
-  WEBHOOK_URL: {
-    title: "Webhook URL",
-    input: "New webhook URL",
-    hint: "Each submission is POSTed here, signed (docs/webhooks.md). https.",
-    type: "url",
-  },
-  WEBHOOK_SECRET: {
-    title: "Webhook signing secret",
-    input: "",
-    hint: "Signs each webhook, so the receiver knows it came from here.",
-    type: "text",
-  },
-  EMAIL_TO: {
-    title: "Owner e-mail addresses",
-    input: "New owner e-mail addresses",
-    hint: "A notification per submission, to these addresses (comma-separated).",
-    type: "text",
-  },
-  SLACK_WEBHOOK_URL: {
-    title: "Slack incoming-webhook URL",
-    input: "New Slack incoming-webhook URL",
-    hint: "A message per submission. https://hooks.slack.com/…",
-    type: "url",
-  },
-  DISCORD_WEBHOOK_URL: {
-    title: "Discord webhook URL",
-    input: "New Discord webhook URL",
-    hint: "A message per submission. https://discord.com/api/webhooks/…",
-    type: "url",
-  },
-  CONFIRMATION: {
-    title: "Confirmation to the sender",
-    input: "",
-    hint: "Your fixed text (in the form's definition), at most once a day per address.",
-    type: "text",
-  },
-};
-const TEST_LABELS: Record<string, string> = { webhook: "the webhook", email: "the owner e-mail", slack: "Slack", discord: "Discord" };
+/** Each setting's words, from its kind's module (app/lib/settings/kinds/). */
+const LABELS = Object.fromEntries(KIND_SPECS.flatMap((spec) => spec.settings.map((setting) => [setting.suffix, setting]))) as Record<
+  SettingView["name"],
+  KindSetting
+>;
+const TEST_LABELS = Object.fromEntries(KIND_SPECS.map((spec) => [spec.kind, spec.testLabel ?? spec.label])) as Record<string, string>;
 
 async function formExists(context: LoaderFunctionArgs["context"], id: string) {
   const catalog = await formCatalog(context);
@@ -318,6 +290,7 @@ export default function Destinations() {
           <section key={view.name} aria-labelledby={`title-${view.name}`} className="destination">
             <h2 id={`title-${view.name}`}>{label.title}</h2>
             <p className="small">{label.hint}</p>
+            {label.needs ? <p className="notice">{label.needs}</p> : null}
             <Source view={view} />
             {view.name === "WEBHOOK_SECRET" ? (
               <>
@@ -357,7 +330,15 @@ export default function Destinations() {
               <Form method="post" className="filters">
                 <label className="wide" htmlFor={inputId}>
                   {label.input}
-                  <input id={inputId} name="value" type={label.type} required maxLength={2000} autoComplete="off" spellCheck={false} />
+                  <input
+                    id={inputId}
+                    name="value"
+                    type={label.type}
+                    required
+                    maxLength={label.maxLength ?? 2000}
+                    autoComplete="off"
+                    spellCheck={false}
+                  />
                 </label>
                 <button type="submit" name="intent" value={`set:${view.name}`}>
                   Save

@@ -16,7 +16,7 @@ import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { readAdminForm } from "~/lib/admin/input.server";
 import { signIn, SIGN_IN_CAPTCHA_ACTION } from "~/lib/admin/sign-in.server";
-import { TOKEN_FIELD } from "~/lib/submit/field-names";
+import { TOKEN_FIELD } from "~/lib/forms/field-names";
 import { ERRORS } from "~/lib/http/errors";
 import { pageMeta } from "~/lib/http/meta";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";

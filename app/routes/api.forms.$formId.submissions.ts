@@ -7,7 +7,7 @@ import { answerPreflight, checkOrigin, corsHeaders } from "~/lib/http/cors.serve
 import { allowedOriginsFor } from "~/lib/settings/forms.server";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 import { errorText, htmlRefusalWords } from "~/lib/i18n/catalogue.server";
-import { chooseLanguage } from "~/lib/i18n/languages";
+import { chooseLanguage } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 
 // POST /api/forms/:formId/submissions — the public API other sites post to, with fetch or a plain

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { checkFormShape } from "~/forms/check";
+import { checkFormShape } from "~/lib/forms/check";
 import { findForm } from "~/lib/forms/live.server";
 import { formJsonSchema } from "~/lib/forms/json-schema";
 import { problemJson } from "~/lib/http/responses.server";

@@ -7,7 +7,7 @@ import { pageMeta } from "~/lib/http/meta";
 import { refusal } from "~/lib/http/responses.server";
 import { getSubmission } from "~/lib/storage/submissions.server";
 import { messagesOf, pageLanguage, refusalPage } from "~/lib/i18n/catalogue.server";
-import { chooseLanguage, isLang } from "~/lib/i18n/languages";
+import { chooseLanguage, isLang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { fill } from "~/lib/text/fill";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { readDestinationAttention } from "~/lib/storage/destination-attention.server";
 import { pingDatabase } from "~/lib/storage/sql.server";
-import { FORMS } from "~/forms/registry";
+import { FORMS } from "~/lib/forms/registry";
 import { uploadProblems } from "~/lib/uploads/attention.server";
 
 // Liveness plus a one-row D1 probe, so a monitor sees a broken database binding, not just a live

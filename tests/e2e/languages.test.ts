@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it, inject } from "vitest";
 import { CATALOGUES } from "~/lib/i18n/catalogue.server";
-import type { Lang } from "~/lib/i18n/languages";
+import type { Lang } from "~/lib/text/languages";
 import { CONTACT_TRANSLATIONS } from "~/forms/translations/contact";
 import { PHONE, WAIT, axeViolations, pageWidth, phonePage, useBrowser } from "./browser-page";
 

@@ -7,8 +7,9 @@ import { copyWorkingTree, removeScratch, startInScratch, type ScratchStart } fro
 
 // A newcomer's first console form, timed: in a fresh copy of the tree (a clone's state: no forms, no
 // D1 rows), `npm run start:offline`, then in Chromium sign in with the printed password, create a form,
-// publish it, send it as a visitor, and see its verified delivery on the sink page, nothing set and no
-// source read (ADR 066). Then a secret made in the console, and after a restart the same sink address,
+// publish it, send it as a visitor, and see its verified delivery on the sink page (its Google Sheets
+// row and Airtable record too), nothing set and no source read (ADR 066). Then a secret made in the
+// console, and after a restart the same sink address,
 // still verifying it. The times are written to tests/artifacts/newcomer-timing.json and printed; they
 // depend on the machine, so no bound is asserted on them.
 
@@ -102,6 +103,16 @@ describe("a newcomer's first console form", () => {
       expect(
         await page
           .locator("article", { hasText: "Lunch poll" })
+          .filter({ has: page.locator(".kind", { hasText: kind }) })
+          .count(),
+        kind,
+      ).toBeGreaterThan(0);
+    }
+    // And its Google Sheets row and Airtable record, on the sink's stand-ins, with the submission's text.
+    for (const kind of ["sheets", "airtable"]) {
+      expect(
+        await page
+          .locator("article", { hasText: "Soup, please, on Fridays." })
           .filter({ has: page.locator(".kind", { hasText: kind }) })
           .count(),
         kind,

@@ -63,6 +63,33 @@ export function describeEmail(raw) {
   };
 }
 
+/** An e-mail an HTTP provider was asked to send (its JSON), kept as a person would read it. */
+export function describeProviderEmail(provider, body) {
+  const resend = provider === "resend";
+  const headerList = resend ? Object.entries(body.headers ?? {}) : (body.Headers ?? []).map((h) => [h.Name, h.Value]);
+  const subject = String((resend ? body.subject : body.Subject) ?? "");
+  const shown = [
+    ["From", resend ? body.from : body.From],
+    ["To", resend ? (body.to ?? []).join(", ") : body.To],
+    ["Reply-To", resend ? body.reply_to : body.ReplyTo],
+    ["Subject", subject],
+    ...headerList.filter(([name]) => name === "Auto-Submitted"),
+    ["Sent through", provider],
+  ].filter(([, value]) => value);
+  const text = String((resend ? body.text : body.TextBody) ?? "").trimEnd();
+  return {
+    kind: "email",
+    at: new Date().toISOString(),
+    title: subject || "(no subject)",
+    headers: shown,
+    allHeaders: Object.fromEntries(headerList),
+    text,
+    html: (resend ? body.html : body.HtmlBody) ?? null,
+    reference: UUID.exec(text)?.[0] ?? null,
+    provider,
+  };
+}
+
 /** Slack mrkdwn as it reads on screen: links as "text (url)", *bold* plain, entities decoded last. */
 function readSlack(text) {
   return text

@@ -4,6 +4,10 @@
 // - /slack and /discord take what Slack's and Discord's webhooks would, and keep it as a person would
 //   read it (title, each field, reference);
 // - captureEmail(raw) (and POST /email) keeps an e-mail the Worker's simulated send_email wrote;
+// - POST /resend/emails and /postmark/email stand in for those providers' send APIs (ADR 092): the
+//   message is kept and shown like any e-mail, with the provider's name; a call without its key is 401;
+// - /sheets/… and /airtable/… stand in for Google Sheets and Airtable (sink-tables.mjs): each row and
+//   record is shown on the page; `sheetsKey` is the service account key the Sheets stand-in trusts;
 // - GET / is a small HTML page listing every webhook and message, newest first (it fits a phone);
 //   GET /messages is the e-mail, Slack and Discord messages as JSON (webhooks: the control port's /state).
 // - POST /console-secrets {form, secrets} learns the secrets the console made for a form (the local Worker
@@ -16,7 +20,18 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
-import { describeEmail, describeChat, describeRefusal, describeWebhook, renderMessagesPage } from "./sink-messages.mjs";
+import { startTableStandins } from "./sink-tables.mjs";
+import {
+  describeEmail,
+  describeChat,
+  describeProviderEmail,
+  describeRefusal,
+  describeWebhook,
+  renderMessagesPage,
+} from "./sink-messages.mjs";
+
+/** The stand-in send APIs of the HTTP e-mail providers, by path (the provider's base URL is the sink's origin + /resend or /postmark). */
+const PROVIDER_PATHS = { "/resend/emails": "resend", "/postmark/email": "postmark" };
 
 export const SINK_MODES = ["normal", "down", "http500", "slow", "reset", "http429", "http404"];
 
@@ -82,6 +97,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     for (const line of message.text.split("\n")) console.log(`  | ${line}`);
   }
 
+  // Google Sheets and Airtable stand-ins, made once the port (their token URI) is known.
+  let tables = null;
   const server = createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
@@ -104,6 +121,57 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     if (req.method === "GET" && path === "/messages") {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(state.messages));
+    }
+    const table = tables?.handle(req.method, path, req.headers, body);
+    if (table) {
+      res.writeHead(table.status, { "content-type": "application/json" });
+      return res.end(JSON.stringify(table.body));
+    }
+    const provider = req.method === "POST" ? PROVIDER_PATHS[path] : undefined;
+    if (provider) {
+      const key =
+        provider === "resend"
+          ? /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ""))?.[1]
+          : req.headers["x-postmark-server-token"];
+      const record = {
+        at: new Date().toISOString(),
+        kind: provider,
+        id: "",
+        timestamp: "",
+        mode: state.mode,
+        outcome: "",
+        status: 0,
+        signatureValid: false,
+        signatures: 0,
+      };
+      state.requests.push(record);
+      if (!key) {
+        refuse(record, 401, `no ${provider} API key on the request`);
+        return answer(res, record, 401, "rejected", JSON.stringify({ name: "missing_api_key", ErrorCode: 10 }));
+      }
+      if (state.mode === "http429")
+        return answer(res, record, 429, "http429", JSON.stringify({ name: "rate_limit_exceeded" }), { "retry-after": state.retryAfter });
+      let payload = null;
+      try {
+        payload = JSON.parse(body);
+      } catch {
+        // refused below
+      }
+      if (!payload) {
+        refuse(record, 422, `the body is not JSON, as ${provider} refuses it`);
+        return answer(res, record, 422, "rejected", JSON.stringify({ name: "validation_error", ErrorCode: 300 }));
+      }
+      const message = describeProviderEmail(provider, payload);
+      record.reference = message.reference;
+      keep(message);
+      const id = `standin-${state.requests.length}`;
+      return answer(
+        res,
+        record,
+        200,
+        "accepted",
+        JSON.stringify(provider === "resend" ? { id } : { MessageID: id, ErrorCode: 0, Message: "OK" }),
+      );
     }
     if (req.method === "POST" && path === "/email") {
       keep(describeEmail(body));
@@ -269,6 +337,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
   }
 
   const boundPort = await listen(port);
+  tables = startTableStandins(`http://${host}:${boundPort}`, keep);
   const control = createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
@@ -310,6 +379,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       unique: [...state.unique.values()],
       messages: state.messages,
       refused: state.refused,
+      // The service account key its Sheets stand-in trusts (tests in workerd read it here).
+      sheetsKey: tables?.sheetsKey ?? null,
     };
   }
 
@@ -329,6 +400,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     url: `${origin}/webhook`,
     webhookUrl: `${origin}/webhook`,
     slackUrl: `${origin}/slack`,
+    /** The service account key (JSON) whose JWTs the Sheets stand-in at `${origin}/sheets` accepts. */
+    sheetsKey: tables.sheetsKey,
     discordUrl: `${origin}/discord`,
     /** The page listing every message the sink got, as a person would read it. */
     pageUrl: `${origin}/`,

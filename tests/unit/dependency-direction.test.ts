@@ -5,22 +5,38 @@ import { describe, expect, it } from "vitest";
 // The folders of app/lib are the architecture (README, "What is where"): each may import only the
 // folders below it, so the dependency direction stays one way: submit → delivery → uploads → storage ← admin,
 // with turnstile below submit and admin, maintenance (the cron's jobs) beside them, and http,
-// settings and crypto at the bottom; text (words for counts) sits under everything and imports
-// nothing. A new import that points up (storage importing delivery, settings importing admin) fails
-// here with the file and the line. Inside a folder, and across app/, no module may reach itself again
+// settings and crypto at the bottom; the form definitions and their model (app/forms, "~/forms" here)
+// sit under every lib folder and import only text (words for counts, the languages), which imports
+// nothing. Nothing is exempt: app/forms is checked like a folder of app/lib. A new import that points
+// up (storage importing delivery, settings importing admin, a form file importing submit) fails here
+// with the file and the line. Inside a folder, and across app/, no module may reach itself again
 // through its imports, type-only imports included (import-x/no-cycle skips those, so it is not used).
 
 const APP = path.resolve(__dirname, "../../app");
 const LIB = path.join(APP, "lib");
+const FORMS = path.join(APP, "forms");
+/** The map's name for app/forms, the form definitions and their model. */
+const DEFINITIONS = "~/forms";
 
-/** What each folder may import besides itself (and ~/forms, the form definitions). */
+/** What each folder may import besides itself. */
 const ALLOWED: Record<string, readonly string[]> = {
-  maintenance: ["i18n", "delivery", "uploads", "exports", "forms", "storage", "http", "settings", "crypto", "platform", "text"],
-  submit: ["i18n", "turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text"],
+  maintenance: [
+    "i18n",
+    "delivery",
+    "uploads",
+    "exports",
+    "forms",
+    "storage",
+    "http",
+    "settings",
+    "crypto",
+    "platform",
+    "text",
+    DEFINITIONS,
+  ],
+  submit: ["i18n", "turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
-  // The embed snippet names the fields Gatepost reads beside a form's own (submit/field-names.ts).
   admin: [
-    "submit",
     "i18n",
     "turnstile",
     "delivery",
@@ -33,26 +49,51 @@ const ALLOWED: Record<string, readonly string[]> = {
     "crypto",
     "platform",
     "text",
+    DEFINITIONS,
   ],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
-  turnstile: ["storage", "http", "settings", "crypto", "platform", "text"],
-  delivery: ["i18n", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text"],
+  turnstile: ["storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  delivery: ["i18n", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
   // Uploaded files: their types, names, download links and the orphan sweep (R2 itself: storage).
-  uploads: ["storage", "http", "settings", "crypto", "platform", "text"],
+  uploads: ["storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
   // Export files built as jobs in R2, a step per budget (docs/decisions/085): the console starts them, the cron carries them on.
-  exports: ["storage", "http", "settings", "platform", "text"],
-  // The form catalog (files and the console's forms, ADR 045), patterns, the JSON Schema export.
-  forms: ["storage", "http", "settings", "crypto", "platform", "text"],
+  exports: ["storage", "http", "settings", "platform", "text", DEFINITIONS],
+  // The form catalog (files and the console's forms, ADR 045), the one definition check (check.ts, which
+  // knows the upload limits), patterns, the JSON Schema export.
+  forms: ["uploads", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
   // Gatepost's own words in every language, and which one a visitor gets (docs/decisions/075).
-  i18n: ["uploads", "http", "text"],
-  storage: ["http", "settings", "crypto", "platform", "text"],
-  settings: ["http", "crypto", "platform", "text"],
-  http: ["crypto", "text"],
+  i18n: ["uploads", "http", "text", DEFINITIONS],
+  storage: ["http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  settings: ["http", "crypto", "platform", "text", DEFINITIONS],
+  http: ["crypto", "text", DEFINITIONS],
   crypto: ["text"],
   // The plan's per-invocation limits and the budget each looping job spends (platform/budget.server.ts).
   platform: [],
   text: [],
+  // The form definitions and their model: data, beneath every folder that reads a form.
+  [DEFINITIONS]: ["text"],
 };
+
+/**
+ * The map as layers, top first, each folder's layer one above the highest it imports: "a, b → c → …".
+ * An import can only point right, so this one line is the map's direction, and README prints it.
+ */
+export function layersOf(allowed: Readonly<Record<string, readonly string[]>>): string {
+  const depth = new Map<string, number>();
+  const depthOf = (folder: string): number => {
+    const known = depth.get(folder);
+    if (known !== undefined) return known;
+    const own = Math.max(-1, ...(allowed[folder] ?? []).map(depthOf)) + 1;
+    depth.set(folder, own);
+    return own;
+  };
+  const layers: string[][] = [];
+  for (const folder of Object.keys(allowed)) (layers[depthOf(folder)] ??= []).push(folder);
+  return layers
+    .reverse()
+    .map((layer) => layer.sort().join(", "))
+    .join(" → ");
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -60,15 +101,21 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** The app/lib folder an import specifier of `file` lands in, or null when it leaves app/lib. */
+/** The map's folder an import specifier of `file` lands in (app/forms: "~/forms"), or null when it leaves both. */
 function targetFolder(file: string, specifier: string): string | null {
   const resolved = specifier.startsWith("~/")
     ? path.resolve(LIB, "..", specifier.slice(2))
     : specifier.startsWith(".")
       ? path.resolve(path.dirname(file), specifier)
       : null;
+  if (resolved?.startsWith(`${FORMS}${path.sep}`)) return DEFINITIONS;
   if (!resolved || !resolved.startsWith(`${LIB}${path.sep}`)) return null;
   return path.relative(LIB, resolved).split(path.sep)[0];
+}
+
+/** The directory of a folder of the map. */
+function folderPath(folder: string): string {
+  return folder === DEFINITIONS ? FORMS : path.join(LIB, folder);
 }
 
 /** The app/ file an import specifier of `file` names, or null when it leaves app/ (a package). */
@@ -116,7 +163,11 @@ describe("app/lib dependency direction", () => {
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
       .sort();
-    expect(folders).toEqual(Object.keys(ALLOWED).sort());
+    expect(folders).toEqual(
+      Object.keys(ALLOWED)
+        .filter((folder) => folder !== DEFINITIONS)
+        .sort(),
+    );
     // Nothing sits in app/lib outside a folder.
     expect(readdirSync(LIB).filter((name) => /\.tsx?$/.test(name))).toEqual([]);
   });
@@ -125,7 +176,7 @@ describe("app/lib dependency direction", () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const [folder, allowed] of Object.entries(ALLOWED)) {
-      for (const file of sourceFiles(path.join(LIB, folder))) {
+      for (const file of sourceFiles(folderPath(folder))) {
         for (const { specifier, line } of importsOf(file)) {
           const target = targetFolder(file, specifier);
           if (target === null || target === folder) continue;
@@ -156,6 +207,13 @@ describe("app/lib dependency direction", () => {
     expect([...graph.values()].flat().length).toBeGreaterThan(200);
   });
 
+  it("is the chain README prints", () => {
+    const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
+    const chain = layersOf(ALLOWED);
+    expect(chain.split(" → ").length).toBeGreaterThan(5);
+    expect(readme).toContain(`\n${chain}\n`);
+  });
+
   it("would catch a circle, however long", () => {
     const graph = new Map([
       ["a.ts", ["b.ts"]],
@@ -172,5 +230,11 @@ describe("app/lib dependency direction", () => {
     expect(targetFolder(settingsFile, "~/lib/admin/auth.server")).toBe("admin");
     expect(ALLOWED.settings.includes("admin")).toBe(false);
     expect(importsOf(settingsFile).length).toBeGreaterThan(0);
+    // app/forms is a folder of the map too: a form file reaching up into lib is named.
+    const formFile = path.join(FORMS, "contact.ts");
+    expect(targetFolder(formFile, "~/lib/submit/accept.server")).toBe("submit");
+    expect(targetFolder(path.join(LIB, "forms/catalog.server.ts"), "~/forms/schema")).toBe(DEFINITIONS);
+    expect(ALLOWED[DEFINITIONS].includes("submit")).toBe(false);
+    expect(sourceFiles(folderPath(DEFINITIONS))).toContain(formFile);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkFormDef, checkFormShape } from "~/forms/check";
+import { checkFormDef, checkFormShape } from "~/lib/forms/check";
 import { contactForm } from "~/forms/contact";
 import type { FieldDef, FormDef } from "~/forms/schema";
 import { applyFieldEdit, draftOf, formFileText, starterDefinition } from "~/lib/admin/form-editor.server";

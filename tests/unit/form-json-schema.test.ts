@@ -2,7 +2,7 @@ import { Validator } from "@cfworker/json-schema";
 import { Ajv2020 } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { checkFormDef } from "~/forms/check";
+import { checkFormDef } from "~/lib/forms/check";
 import { contactForm } from "~/forms/contact";
 import { newsletterForm } from "~/forms/newsletter";
 import type { FormDef } from "~/forms/schema";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FORMS } from "~/forms/registry";
+import { FORMS } from "~/lib/forms/registry";
 import { FORM_SETTING_SUFFIXES, findSettingNameClash, formSettingName } from "~/lib/settings/settings.server";
 
 // A form's settings are named after its id (contact → CONTACT_WEBHOOK_URL). An id whose names could be

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { checkForms, collectForms, suggestionsFor } from "~/forms/check";
+import { checkForms, collectForms, suggestionsFor } from "~/lib/forms/check";
 import { contactForm } from "~/forms/contact";
 import { FORM_MODULES } from "~/forms/modules";
-import { FORMS, findCodeForm } from "~/forms/registry";
+import { FORMS, findCodeForm } from "~/lib/forms/registry";
 import { defineForm, type FormValues } from "~/forms/schema";
 import { newsletterForm } from "~/forms/newsletter";
 import { validateFields } from "~/lib/submit/validation";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { FORMS } from "~/forms/registry";
-import { checkFormDef } from "~/forms/check";
+import { FORMS } from "~/lib/forms/registry";
+import { checkFormDef } from "~/lib/forms/check";
 import { VISITOR_ERROR_CODES } from "~/lib/http/errors";
 import { CATALOGUES, errorText, htmlRefusalWords } from "~/lib/i18n/catalogue.server";
-import { chooseLanguage, LANGUAGES, preferredLanguages, textDirection, type Lang } from "~/lib/i18n/languages";
+import { chooseLanguage, LANGUAGES, preferredLanguages, textDirection, type Lang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { fill } from "~/lib/text/fill";
 import { validateFields } from "~/lib/submit/validation";

@@ -6,7 +6,8 @@ import { buildNotificationEmail } from "~/lib/delivery/email.server";
 import { buildConfirmationEmail, confirmationKey } from "~/lib/delivery/confirmation.server";
 import { buildSlackMessage, escapeSlack, SLACK_LIMITS } from "~/lib/delivery/slack.server";
 import { buildDiscordMessage, DISCORD_LIMITS } from "~/lib/delivery/discord.server";
-import { configuredDestinations, resolveDestination, submitterAddress } from "~/lib/delivery/destinations.server";
+import { configuredDestinations, resolveDestination } from "~/lib/delivery/destinations.server";
+import { submitterAddress } from "~/lib/delivery/submitter-address.server";
 import { parseRetryAfter, postAttempt } from "~/lib/delivery/attempt.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 // @ts-expect-error - plain ESM helper of the local sink
@@ -278,7 +279,7 @@ describe("bad notification settings are reported by name", () => {
 
 describe("the form registry's destination checks", () => {
   it("refuses a kind listed twice and a confirmation without its text; with no e-mail field it is never queued", async () => {
-    const { checkForms } = await import("~/forms/check");
+    const { checkForms } = await import("~/lib/forms/check");
     const { newsletterForm } = await import("~/forms/newsletter");
     const twice = { ...contactForm, id: "twice", destinations: [{ kind: "slack" as const }, { kind: "slack" as const }] };
     expect(() => checkForms([twice])).toThrowError(/twice: destination "slack" is listed twice/);

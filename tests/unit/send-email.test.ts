@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRecipientRefusal, sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { isLimitRefusal, isRecipientRefusal, sendEmailAttempt } from "~/lib/delivery/send-email.server";
 
 // send_email's refusals: one of the recipient itself is final (the confirmation is then not sent),
 // anything else is a failure of the moment, asked again on the outbox's schedule.
@@ -26,5 +26,21 @@ describe("a refusal by the e-mail service", () => {
     const busy = await sendEmailAttempt(refuse(new Error("try later")), "a@example.org", ["b@example.org"], "raw");
     expect(busy).toMatchObject({ delivered: false, error: "rejected" });
     expect(busy).not.toHaveProperty("recipientRefused");
+  });
+
+  it("is its sending limit's, retried as a 429 is, by code or wording", async () => {
+    expect(isLimitRefusal(Object.assign(new Error("x"), { code: "E_DAILY_LIMIT_EXCEEDED" }))).toBe(true);
+    expect(isLimitRefusal(Object.assign(new Error("x"), { code: "E_RATE_LIMIT_EXCEEDED" }))).toBe(true);
+    expect(isLimitRefusal(new Error("daily sending limit reached"))).toBe(true);
+    expect(isLimitRefusal(Object.assign(new Error("x"), { code: "E_RECIPIENT_NOT_ALLOWED" }))).toBe(false);
+    const limited = await sendEmailAttempt(
+      { send: () => Promise.reject(Object.assign(new Error("x"), { code: "E_DAILY_LIMIT_EXCEEDED" })) },
+      "a@example.org",
+      ["b@example.org"],
+      "raw",
+    );
+    expect(limited).toMatchObject({ delivered: false, error: "rate_limited" });
+    expect(limited.detail).toContain("E_DAILY_LIMIT_EXCEEDED");
+    expect(limited).not.toHaveProperty("recipientRefused");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkForms } from "~/forms/check";
+import { checkForms } from "~/lib/forms/check";
 import { applyForm } from "~/forms/apply";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, defineForm, type FieldDef, type UploadType } from "~/forms/schema";
 import { validateFields } from "~/lib/submit/validation";

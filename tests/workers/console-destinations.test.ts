@@ -3,6 +3,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
+import { CONFIRMATION_NEEDS } from "~/lib/settings/kinds/confirmation";
+// @ts-expect-error - plain ESM test support shared with npm start
+import { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } from "../support/sink-tables.mjs";
 import { expectConsoleErrors } from "../support/fail-on-console";
 import { appFetch, clearTables, countRows, formPost, sink, standin, standinToken } from "./helpers";
 import { API_TOKEN, ENCRYPTION_KEY, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
@@ -109,6 +112,9 @@ describe("destinations set in the console", () => {
     // A secret from the environment was never shown here, so nothing says "shown once".
     expect(html).toContain("Set by the environment (CONTACT_WEBHOOK_SECRET), which wins: change it there.");
     expect(html).not.toMatch(/shown once/i);
+    // Where confirmations are switched on, the console says what they need to reach the public (ADR 091).
+    const confirmationSection = html.slice(html.indexOf('id="title-CONFIRMATION"'));
+    expect(confirmationSection.slice(0, confirmationSection.indexOf("</section>")).replaceAll("&#x27;", "'")).toContain(CONFIRMATION_NEEDS);
     // Where a value is typed, its label says "URL" as the title does.
     const open = await appFetch(adminGet("/admin/forms/newsletter/destinations", await sessionCookie("admin", e)), e);
     const labels = [...(await open.text()).matchAll(/<label[^>]*>([^<]+)</g)].map((m) => m[1]);
@@ -272,6 +278,42 @@ describe("send a test", () => {
     expect(timeline).toContain("A test sent from the console");
     const audit = await env.DB.prepare("SELECT detail FROM audit_log WHERE action = 'form.test'").first();
     expect(JSON.parse(String(audit!.detail))).toEqual({ destination: "webhook", submission: id });
+  });
+
+  it("keeps Google Sheets' and Airtable's settings sealed, and a test of each arrives at the sink's stand-ins", async () => {
+    const e = await appEnv();
+    const origin = new URL(sink.url()).origin;
+    const { sheetsKey } = (await sink.state()) as unknown as { sheetsKey: string };
+    const values: Record<string, string> = {
+      SHEETS_SPREADSHEET_ID: SHEETS_LOCAL_ID,
+      SHEETS_SERVICE_ACCOUNT_KEY: sheetsKey,
+      SHEETS_API_URL: `${origin}/sheets`,
+      AIRTABLE_BASE_ID: AIRTABLE_LOCAL.baseId,
+      AIRTABLE_TABLE: AIRTABLE_LOCAL.table,
+      AIRTABLE_TOKEN: AIRTABLE_LOCAL.token,
+      AIRTABLE_API_URL: `${origin}/airtable`,
+    };
+    for (const [name, value] of Object.entries(values)) {
+      const saved = await destinations("contact", { intent: `set:${name}`, value }, e);
+      expect([name, saved.status]).toEqual([name, 200]);
+    }
+    // Sealed: neither secret is in D1 as text, and the page never shows them again.
+    const { results } = await env.DB.prepare("SELECT value FROM form_settings WHERE form_id = 'contact'").all<{ value: string }>();
+    expect(results.some((row) => row.value.includes("PRIVATE KEY") || row.value.includes(AIRTABLE_LOCAL.token))).toBe(false);
+    const page = await (await appFetch(adminGet("/admin/forms/contact/destinations", await sessionCookie("admin", e)), e)).text();
+    expect(page).not.toContain(AIRTABLE_LOCAL.token);
+    expect(page).toContain("Send a test to Google Sheets");
+    expect(page).toContain("Send a test to Airtable");
+    for (const kind of ["sheets", "airtable"]) {
+      const sent = await appFetch(
+        adminPost("/admin/forms/contact/destinations", { intent: `test:${kind}` }, { Cookie: await sessionCookie("admin", e) }),
+        e,
+      );
+      expect(sent.status).toBe(303);
+    }
+    const messages = (await sink.state()).messages;
+    expect(messages.map((m) => m.kind).sort()).toEqual(["airtable", "sheets"]);
+    expect(messages.find((m) => m.kind === "airtable")?.text).toContain("email: test@example.org");
   });
 
   it("refuses a test to a destination that is not set up", async () => {

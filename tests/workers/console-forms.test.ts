@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
 import { MAX_JSON_BYTES } from "~/lib/admin/api-auth.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { FORMS } from "~/forms/registry";
+import { FORMS } from "~/lib/forms/registry";
 import { appFetch, countRows, formPost, apiPost, sink, standin, standinToken, clearTables } from "./helpers";
 import { adminGet, adminPost, sessionCookie } from "./admin-helpers";
 import {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { KIND_SPECS } from "~/lib/settings/kinds/registry";
 import { env } from "cloudflare:test";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { adminEnv, adminPost, sessionCookie } from "./admin-helpers";
@@ -21,13 +22,16 @@ async function sinkState(): Promise<SinkState> {
   return (await fetch(`${(await import("vitest")).inject("sinkControl")}/state`)).json();
 }
 
-function localEnv(overrides: Partial<Record<string, string>> = {}): Promise<Env> {
+async function localEnv(overrides: Partial<Record<string, string>> = {}): Promise<Env> {
+  // npm start hands the Worker the key its Google Sheets stand-in trusts (scripts/start.mjs).
+  const { sheetsKey } = (await sinkState()) as unknown as { sheetsKey: string };
   return adminEnv({
     ADMIN_API_TOKEN: API_TOKEN,
     SETTINGS_ENCRYPTION_KEY: ENCRYPTION_KEY,
     ALLOW_LOOPBACK_WEBHOOKS: "true",
     LOCAL_SINK_URL: new URL(sink.url()).origin,
     LOCAL_SINK_SECRET: sink.secret(),
+    LOCAL_SINK_SHEETS_KEY: sheetsKey,
     EMAIL_FROM: "gatepost@localhost",
     ...overrides,
   });
@@ -62,10 +66,12 @@ beforeEach(async () => {
 describe("a console form under npm start", () => {
   it("is delivered to the local sink, every kind, without a setting touched, its webhook verified", async () => {
     const e = await localEnv();
-    await putAndPublish("lunch", sampleDefinition(), e);
+    const definition = sampleDefinition();
+    const destinations = [...(definition.destinations as object[]), { kind: "sheets" }, { kind: "airtable" }];
+    await putAndPublish("lunch", { ...definition, destinations }, e);
     const id = await submit("lunch", e);
     expect(await deliveriesOf(id)).toEqual(
-      ["discord", "email", "slack", "webhook"].map((destination) => ({ destination, status: "delivered" })),
+      ["airtable", "discord", "email", "sheets", "slack", "webhook"].map((destination) => ({ destination, status: "delivered" })),
     );
     const state = await sinkState();
     expect(state.unique.map((u) => [u.payload.form, u.payload.submission.id])).toEqual([["lunch", id]]);
@@ -75,7 +81,7 @@ describe("a console form under npm start", () => {
         .filter((m) => m.reference === id)
         .map((m) => m.kind)
         .sort(),
-    ).toEqual(["discord", "slack"]);
+    ).toEqual(["airtable", "discord", "sheets", "slack"]);
   });
 
   it("says so on its destinations page, where each may still be set elsewhere", async () => {
@@ -93,8 +99,11 @@ describe("a console form under npm start", () => {
     expect(text).toContain(`Not set here, so under npm start it goes to the local sink: ${new URL(sink.url()).origin}/webhook.`);
     expect(text).toContain("Not set here, so under npm start the local sink&#x27;s own secret signs");
     expect(text).toContain("Send a test to the webhook");
-    // Only the confirmation is off: the sender's e-mail is opt-in, under npm start too.
-    expect(text.split("Not set: off.")).toHaveLength(2);
+    // Off: each setting the sink does not stand in for a console form (its kind's module says): the
+    // confirmation (the sender's e-mail is opt-in, under npm start too), the e-mail provider's, Sheets' and Airtable's.
+    const withoutStandin = KIND_SPECS.flatMap((spec) => spec.settings).filter((setting) => !setting.local);
+    expect(withoutStandin.map((setting) => setting.suffix)).toContain("CONFIRMATION");
+    expect(text.split("Not set: off.")).toHaveLength(withoutStandin.length + 1);
   });
 
   it("signs with a secret made in the console, which the sink learns and verifies with, rotated too", async () => {

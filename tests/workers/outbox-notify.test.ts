@@ -3,13 +3,14 @@ import { EmailMessage } from "cloudflare:email";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { inject } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { FORMS } from "~/forms/registry";
+import { FORMS } from "~/lib/forms/registry";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import { leasedOutbox, redeliverDead, redeliverSubmission } from "~/lib/delivery/outbox.server";
 import { bindingMailer, type Mailer, type OutgoingEmail, type SendEmailBinding } from "~/lib/delivery/mailer.server";
 import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { reserveConfirmation } from "~/lib/delivery/confirmation.server";
+import { CONFIRMATION_NEEDS } from "~/lib/settings/kinds/confirmation";
 import { eraseByEmail } from "~/lib/admin/erase.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { appFetch, at, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
@@ -300,7 +301,21 @@ describe("a confirmation the e-mail service cannot send", () => {
       const section = page.slice(page.indexOf("Confirmation to the sender"));
       expect(section.replaceAll("<!-- -->", "")).toMatch(/^Confirmation to the sender <span class="badge badge-not-sent">Not sent<\/span>/);
       expect(section.slice(0, section.indexOf("</section>"))).not.toContain(">Delivered<");
+      // The timeline says what confirmations need to reach the public (ADR 091).
+      expect(section.slice(0, section.indexOf("</section>")).replaceAll("&#x27;", "'")).toContain(CONFIRMATION_NEEDS);
     }
+  });
+
+  it("waits out the service's daily limit, saying what confirmations need, and is never shown as delivered", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const limit = Object.assign(new Error("daily limit"), { code: "E_DAILY_LIMIT_EXCEEDED" });
+    const binding: SendEmailBinding = { send: () => Promise.reject(limit) };
+    const id = await accept({ ...onlyConfirmation(), SEND_EMAIL: binding } as unknown as Env);
+    const [confirmation] = await readDeliveryLog(env.DB, id);
+    expect(confirmation.status).toBe("pending");
+    expect(confirmation.log.map((a) => a.error)).toEqual(["rate_limited"]);
+    expect(confirmation.lastError).toContain("E_DAILY_LIMIT_EXCEEDED");
+    expect(confirmation.lastError).toContain(CONFIRMATION_NEEDS);
   });
 
   it("is not sent a second time when the drain that began sending it stopped before recording it", async () => {

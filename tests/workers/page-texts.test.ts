@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { FORMS } from "~/forms/registry";
+import { FORMS } from "~/lib/forms/registry";
 import { appFetch, clearTables, formPost, multipartPost, pdfBytes, standin, standinToken } from "./helpers";
 import { adminEnv, adminGet, clearAdminTables, sessionCookie } from "./admin-helpers";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { FORMS } from "~/forms/registry";
+import { FORMS } from "~/lib/forms/registry";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { signFileLink } from "~/lib/uploads/file-links.server";
 import { sweepOrphanedFiles, SWEEP_GRACE_MS } from "~/lib/uploads/orphan-sweep.server";

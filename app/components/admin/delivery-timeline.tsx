@@ -2,16 +2,8 @@ import { StateBadge } from "~/components/admin/state-badge";
 import { formatUtc } from "~/lib/admin/http";
 // The one shape of a delivery as the console reads it (a type import: nothing server-side reaches the browser).
 import type { DeliveryView as Delivery } from "~/lib/storage/console-queries.server";
+import { kindSpec } from "~/lib/settings/kinds/registry";
 import { countOf } from "~/lib/text/count";
-
-/** How each destination kind is named to a person. */
-const KIND_LABELS: Record<string, string> = {
-  webhook: "Webhook",
-  email: "E-mail to the owner",
-  slack: "Slack",
-  discord: "Discord",
-  confirmation: "Confirmation to the sender",
-};
 
 /** What the delivery is waiting for, beyond its status: a fix of its settings, or nothing (gone). */
 function situation(d: Delivery): string {
@@ -35,10 +27,10 @@ export function DeliveryTimeline({ deliveries, showReplies }: { deliveries: Deli
       {deliveries.map((d) => (
         <section key={d.id} aria-label={`Delivery to ${d.destination}`}>
           <h3>
-            {KIND_LABELS[d.destination] ?? d.destination} <StateBadge state={notSent(d) ? "not-sent" : d.status} />
+            {kindSpec(d.destination)?.label ?? d.destination} <StateBadge state={notSent(d) ? "not-sent" : d.status} />
           </h3>
           <p>
-            {d.destination === "webhook" ? "Webhook id" : "Delivery id"} <code>{d.id}</code>,{" "}
+            {kindSpec(d.destination)?.idLabel ?? "Delivery id"} <code>{d.id}</code>,{" "}
             {`${countOf(d.log.length, "attempt", "attempts")} logged`}
             {d.status === "delivered" ? `, ${notSent(d) ? "settled" : "delivered"} ${formatUtc(d.deliveredAt)}` : ""}
             {d.status === "pending" ? `, next attempt ${formatUtc(new Date(d.nextAttemptAt).toISOString())}` : ""}
@@ -64,9 +56,7 @@ export function DeliveryTimeline({ deliveries, showReplies }: { deliveries: Deli
                 {d.log.map((a, i) => (
                   <tr key={i}>
                     <td className="lead-cell">{formatUtc(a.attemptedAt)}</td>
-                    <td data-label="HTTP status">
-                      {a.httpStatus ?? (d.destination === "email" || d.destination === "confirmation" ? "—" : "no response")}
-                    </td>
+                    <td data-label="HTTP status">{a.httpStatus ?? (kindSpec(d.destination)?.email ? "—" : "no response")}</td>
                     <td className="num" data-label="Latency">
                       {a.latencyMs} ms
                     </td>

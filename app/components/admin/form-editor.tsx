@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
+import { CONFIRMATION_NEEDS } from "~/lib/settings/kinds/confirmation";
 
 // The console's form editor: the whole draft as native, labelled inputs in one plain form, so it works
 // with a keyboard, a screen reader and without JavaScript. Each field is a fieldset whose legend names
@@ -337,6 +338,7 @@ export function FormEditorFields({ draft, revision, focus }: { draft: FormDef; r
       <fieldset className="editor-section">
         <legend>Confirmation e-mail to the sender</legend>
         <p className="small">Sent only while it is switched on in Destinations, at most once a day per address. Empty: none.</p>
+        <p className="small">{CONFIRMATION_NEEDS}</p>
         <Input
           id="e-conf-subject"
           name="confirmationSubject"

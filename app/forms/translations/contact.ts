@@ -1,5 +1,5 @@
 import type { FormTranslation } from "~/forms/schema";
-import type { Lang } from "~/lib/i18n/languages";
+import type { Lang } from "~/lib/text/languages";
 import { REPLY_EMAIL } from "~/forms/translations/reply-email";
 
 // The contact form's texts in every language Gatepost ships besides its own English.

@@ -1,4 +1,4 @@
-import type { Lang } from "~/lib/i18n/languages";
+import type { Lang } from "~/lib/text/languages";
 
 // The e-mail field the contact and apply forms share: the address replies go to. English is the
 // forms' own text.

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { TokenSchema } from "~/lib/admin/input.server";
+import type { DestinationKind } from "~/forms/schema";
+import { DESTINATION_KINDS } from "~/lib/settings/kinds/registry";
 import type { DeadFilter } from "~/lib/storage/deliveries.server";
 
 // What a bulk redelivery may be asked for, from the admin API's JSON or the console's form: one form,
 // optionally one destination kind and a range of creation times (docs/api.md).
 
-export const REDELIVERABLE_KINDS = ["webhook", "email", "slack", "discord", "confirmation"] as const;
+/** Every kind of the registry (a non-empty list, as z.enum wants). */
+export const REDELIVERABLE_KINDS = DESTINATION_KINDS as readonly [DestinationKind, ...DestinationKind[]];
 
 const Instant = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 

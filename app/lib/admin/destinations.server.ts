@@ -14,7 +14,7 @@ import {
 import type { ErrorCode } from "~/lib/http/errors";
 import { tellLocalSink } from "~/lib/admin/local-sink.server";
 import { localSinkSettings } from "~/lib/settings/local-sink.server";
-import { parseEmailList, webhookUrlProblem } from "~/lib/settings/destination-settings.server";
+import { settingSpec } from "~/lib/settings/kinds/registry";
 import { FORM_SETTING_SUFFIXES, formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
 import { deleteSettingStatement, listSettingRows, putSettingStatement } from "~/lib/storage/forms.server";
 
@@ -49,9 +49,9 @@ export interface SettingView {
 
 export type SettingChange<T = object> = ({ ok: true } & T) | { ok: false; code: ErrorCode; message?: string };
 
-/** The settings a person types; WEBHOOK_SECRET is generated, never typed. */
-export const TYPED_SETTINGS = ["WEBHOOK_URL", "EMAIL_TO", "SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL", "CONFIRMATION"] as const;
-export type TypedSetting = (typeof TYPED_SETTINGS)[number];
+/** The settings a person types (each kind's that has a check); a signing secret is generated, never typed. */
+export const TYPED_SETTINGS: readonly FormSettingSuffix[] = FORM_SETTING_SUFFIXES.filter((suffix) => settingSpec(suffix)?.setting.check);
+export type TypedSetting = FormSettingSuffix;
 
 async function keys(settings: Settings): Promise<SealingKey[]> {
   return Promise.all(settings.encryptionKeys.map(sealingKey));
@@ -78,7 +78,8 @@ export async function loadSettingViews(
       if (environment[name] !== "") return { name, variable, source: "environment", shown: null };
       const row = rows.get(name);
       const fallback = local[name];
-      if (!row && fallback !== undefined) return { name, variable, source: "local", shown: name === "WEBHOOK_SECRET" ? null : fallback };
+      if (!row && fallback !== undefined)
+        return { name, variable, source: "local", shown: settingSpec(name)?.setting.shown === "never" ? null : fallback };
       if (!row) return { name, variable, source: "unset", shown: null };
       const plain = await open(opened, row.value, settingContext(formId, name));
       if (plain === null) return { name, variable, source: "console", shown: null, unreadable: true };
@@ -92,9 +93,11 @@ export async function loadSettingViews(
   );
 }
 
-/** URLs carry their owner's token in the path: the console shows the host and the last characters only. */
-function showValue(name: FormSettingSuffix, value: string): string {
-  if (name === "EMAIL_TO" || name === "CONFIRMATION") return value;
+/** What the console shows of a stored value: a URL carries its owner's token in the path, so only its host and end. */
+function showValue(name: FormSettingSuffix, value: string): string | null {
+  const shown = settingSpec(name)?.setting.shown ?? "never";
+  if (shown === "full") return value;
+  if (shown === "never") return null;
   try {
     const url = new URL(value);
     return `${url.protocol}//${url.host}/…${value.slice(-4)}`;
@@ -103,29 +106,11 @@ function showValue(name: FormSettingSuffix, value: string): string {
   }
 }
 
-/** The value as it will be stored, or why it cannot be used. */
+/** The value as it will be stored, or why it cannot be used: the kind's own check. */
 function checkValue(name: TypedSetting, raw: string, settings: Settings): { ok: true; value: string } | { ok: false; message: string } {
-  const value = raw.trim();
-  switch (name) {
-    case "WEBHOOK_URL":
-    case "SLACK_WEBHOOK_URL":
-    case "DISCORD_WEBHOOK_URL": {
-      if (value.length > 2000) return { ok: false, message: "Use a URL of at most 2,000 characters." };
-      const problem = webhookUrlProblem(value, settings.allowLoopbackHttp);
-      return problem
-        ? {
-            ok: false,
-            message: `The URL ${problem}. Use an https URL to a public host name (plain http only to this computer in local development).`,
-          }
-        : { ok: true, value };
-    }
-    case "EMAIL_TO": {
-      const list = parseEmailList(value);
-      return list ? { ok: true, value: list.join(", ") } : { ok: false, message: "Use one or more e-mail addresses, separated by commas." };
-    }
-    case "CONFIRMATION":
-      return value === "on" ? { ok: true, value } : { ok: false, message: 'Confirmation is either "on" or cleared.' };
-  }
+  const check = settingSpec(name)?.setting.check;
+  if (!check) return { ok: false, message: "This setting is not typed." };
+  return check(raw.trim(), { allowLoopbackHttp: settings.allowLoopbackHttp });
 }
 
 async function refuseUnlessWritable(

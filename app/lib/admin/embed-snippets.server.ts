@@ -2,9 +2,9 @@ import escape from "escape-html";
 import type { FieldDef, FormDef } from "~/forms/schema";
 import { messagesOf } from "~/lib/i18n/catalogue.server";
 import { fileLimitsText } from "~/lib/i18n/file-limits";
-import type { Lang } from "~/lib/i18n/languages";
+import type { Lang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
-import { PLAIN_HONEYPOT_FIELD } from "~/lib/submit/field-names";
+import { PLAIN_HONEYPOT_FIELD } from "~/lib/forms/field-names";
 import { acceptAttribute, fileLimitsOf } from "~/lib/uploads/file-types";
 
 // What the console's Embed section hands out, ready to paste (docs/forms.md#embed-on-your-site):

@@ -1,4 +1,5 @@
 import { FIELD_TYPES, UPLOAD_TYPES, type Destination, type FieldDef, type FormDef } from "~/forms/schema";
+import { KIND_SPECS } from "~/lib/settings/kinds/registry";
 import { refusal } from "~/lib/http/responses.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
@@ -60,6 +61,11 @@ function optional<T>(value: T | undefined | ""): T | undefined {
   return value === "" ? undefined : (value ?? undefined);
 }
 
+/** The kinds a console form gets (each kind's module says; its settings decide whether it is on). */
+function consoleFormDestinations(): Destination[] {
+  return KIND_SPECS.filter((spec) => spec.onConsoleForms).map((spec) => ({ kind: spec.kind }) as Destination);
+}
+
 /** The definition the editor's inputs describe. Never throws; the definition check judges it. */
 export function draftOf(params: URLSearchParams, id: string): FormDef {
   const fields: FieldDef[] = [];
@@ -68,7 +74,7 @@ export function draftOf(params: URLSearchParams, id: string): FormDef {
   const perDay = numberOf(params, "perDay");
   const subject = oneLine(params, "confirmationSubject");
   const confirmation = text(params, "confirmationText").trim();
-  const destinations: Destination[] = [{ kind: "webhook" }, { kind: "email" }, { kind: "slack" }, { kind: "discord" }];
+  const destinations: Destination[] = consoleFormDestinations();
   if (subject || confirmation) destinations.push({ kind: "confirmation", subject, text: confirmation });
   const maxUploadBytes = numberOf(params, "maxUploadMb", MB);
   const languages = oneLine(params, "languages").split(/\s+/).filter(Boolean);
@@ -204,7 +210,7 @@ export function starterDefinition(id: string, title: string): FormDef {
       },
       { name: "message", type: "textarea", label: "Message", hint: "What would you like to tell us?", required: true, maxLength: 5000 },
     ],
-    destinations: [{ kind: "webhook" }, { kind: "email" }, { kind: "slack" }, { kind: "discord" }],
+    destinations: consoleFormDestinations(),
     allowedOrigins: [],
     successMessage: "Thank you — we received what you sent.",
     retentionDays: 90,

@@ -1,5 +1,5 @@
-import { checkFormDef, checkFormShape } from "~/forms/check";
-import { findCodeForm } from "~/forms/registry";
+import { checkFormDef, checkFormShape } from "~/lib/forms/check";
+import { findCodeForm } from "~/lib/forms/registry";
 import type { FormDef } from "~/forms/schema";
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";

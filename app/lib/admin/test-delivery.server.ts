@@ -6,6 +6,7 @@ import type { Mailer } from "~/lib/delivery/mailer.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
 import { catalogSettings, findForm } from "~/lib/forms/live.server";
 import type { ErrorCode } from "~/lib/http/errors";
+import { KIND_SPECS } from "~/lib/settings/kinds/registry";
 import type { Settings } from "~/lib/settings/settings.server";
 import sql from "sql-template-tag";
 import { runBatch } from "~/lib/storage/sql.server";
@@ -14,11 +15,11 @@ import { guardedSubmissionInsert } from "~/lib/storage/submissions.server";
 
 // "Send a test" for one destination of a live form: a submission of sample values, marked as a test,
 // goes through the outbox like any other (one row, for that destination), so its attempts show in the
-// submission's delivery timeline. The confirmation to the sender is not offered: it goes to whoever
-// typed an address, at most once a day, so a form sent to oneself is its test (docs/destinations.md).
+// submission's delivery timeline. A kind without a test label is not offered (docs/destinations.md).
 
-export const TESTABLE_KINDS = ["webhook", "email", "slack", "discord"] as const satisfies readonly DestinationKind[];
-export type TestableKind = (typeof TESTABLE_KINDS)[number];
+/** The kinds the console offers a test of: each kind's module says (a confirmation's is a form sent to oneself). */
+export const TESTABLE_KINDS: readonly DestinationKind[] = KIND_SPECS.filter((spec) => spec.testLabel !== null).map((spec) => spec.kind);
+export type TestableKind = DestinationKind;
 
 export interface TestContext {
   env: Env;

@@ -40,7 +40,7 @@ export async function sealingKey(secret: string): Promise<SealingKey> {
   return sealing;
 }
 
-/** Seals `plaintext` under `key`, bound to `context` (e.g. "contact:WEBHOOK_URL"). */
+/** Seals `plaintext` under `key`, bound to `context` (e.g. "contact:<setting suffix>"). */
 export async function seal(key: SealingKey, plaintext: string, context: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const sealed = await crypto.subtle.encrypt(

@@ -1,7 +1,7 @@
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 import { isBudgetRefusal } from "~/lib/platform/budget.server";
 
-// One outbound POST per attempt, shared so webhook, Slack and Discord get the same timeout, redirect
+// One outbound POST per attempt, shared so every kind that POSTs gets the same timeout, redirect
 // refusal, excerpt, 429 and 404 handling; every outcome is a record for the delivery log.
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -36,7 +36,7 @@ export interface PostInput {
   body: string;
   timeoutMs?: number;
   fetch?: typeof fetch;
-  /** Slack and Discord answer 404/410 for a deleted webhook: report it as gone, not as a retryable failure. */
+  /** Chat webhooks answer 404/410 once deleted: report it as gone, not as a retryable failure. */
   goneOn404?: boolean;
 }
 
@@ -107,7 +107,7 @@ export function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 200);
 }
 
-/** Posts a Slack or Discord message; their 404 for a deleted webhook is final (`gone`). Never throws. */
+/** Posts a chat webhook message (JSON); a 404 for a deleted webhook is final (`gone`). Never throws. */
 export function postChatMessage(
   url: string,
   payload: unknown,

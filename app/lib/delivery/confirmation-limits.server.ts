@@ -1,7 +1,8 @@
 import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
 import { CONFIRMATION_WINDOW_MS, confirmationKey } from "~/lib/delivery/confirmation.server";
-import { configuredDestinations, submitterAddress } from "~/lib/delivery/destinations.server";
+import { configuredDestinations } from "~/lib/delivery/destinations.server";
+import { submitterAddress } from "~/lib/delivery/submitter-address.server";
 import { networkSubject } from "~/lib/http/client-ip.server";
 import type { RateRule } from "~/lib/http/rate-limit.server";
 import {
@@ -41,6 +42,14 @@ export function confirmationRateRules(ip: string | null): { network: RateRule; s
   };
 }
 
+/** The confirmation's name as a kind and in the outbox. */
+export const CONFIRMATION_KIND = "confirmation";
+
+/** Whether the accept batch's gate decides this delivery (the confirmation's), rather than the outbox alone. */
+export function isGatedClaim(claim: { destination: string }): boolean {
+  return claim.destination === CONFIRMATION_KIND;
+}
+
 /** The gate for a submission's confirmation, or null when its form sends none. Never throws. */
 export async function confirmationGate(
   settings: Settings,
@@ -48,7 +57,7 @@ export async function confirmationGate(
   fields: Readonly<Record<string, unknown>>,
   ip: string | null,
 ): Promise<ConfirmationGate | null> {
-  if (!configuredDestinations(settings, form).some((d) => d.kind === "confirmation")) return null;
+  if (!configuredDestinations(settings, form).some((d) => d.kind === CONFIRMATION_KIND)) return null;
   const address = submitterAddress(form, fields);
   return { mailboxKey: address ? await confirmationKey(form.id, address) : null, rules: confirmationRateRules(ip) };
 }

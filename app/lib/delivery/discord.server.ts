@@ -1,5 +1,6 @@
 import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
+import { messageSender } from "~/lib/delivery/kind-sender.server";
 
 // A Discord embed per submission. `allowed_mentions: {parse: []}` stops every ping, and markdown in
 // submitted text is backslash-escaped so a value cannot add links, headings or spoilers. A "Files"
@@ -89,3 +90,6 @@ export function sendDiscord(
 ): Promise<AttemptRecord> {
   return postChatMessage(url, buildDiscordMessage(content), options);
 }
+
+/** The Discord kind's sending half (its settings: app/lib/settings/kinds/discord.ts). */
+export const discordSender = messageSender("discord", "DISCORD_WEBHOOK_URL", sendDiscord);

@@ -1,8 +1,15 @@
 import escapeHtml from "escape-html";
 import { createMimeMessage, Mailbox } from "mimetext/browser";
 import { encodeBase64 } from "~/lib/crypto/base64";
-import { isEmailAddress } from "~/lib/settings/destination-settings.server";
-import type { MessageContent } from "~/lib/delivery/message-content.server";
+import { isEmailAddress, parseEmailList } from "~/lib/settings/destination-settings";
+import { linkedFiles } from "~/lib/delivery/file-links.server";
+import type { FormDef } from "~/forms/schema";
+import { emailTransport } from "~/lib/delivery/email-provider.server";
+import { defineSender, held, NO_EMAIL_FROM, settingVariable, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
+import type { Settings } from "~/lib/settings/settings.server";
+import { describeSubmission, type MessageContent } from "~/lib/delivery/message-content.server";
+import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { submitterAddress } from "~/lib/delivery/submitter-address.server";
 
 // The owner's notification e-mail, built by mimetext, never by joining strings. The only header a
 // submitter can reach is Reply-To, and only as a checked address; both bodies are base64, so submitted
@@ -106,7 +113,12 @@ export function notificationHtml(content: MessageContent): string {
 
 /** The owner's notification for one submission. `replyTo` must be the submitter's checked address or null. */
 export function buildNotificationEmail(content: MessageContent, from: string, to: readonly string[], replyTo: string | null): string {
-  return buildMime({
+  return buildMime(notificationParts(content, from, to, replyTo));
+}
+
+/** The parts the notification's MIME text is built from (an HTTP provider sends these). */
+export function notificationParts(content: MessageContent, from: string, to: readonly string[], replyTo: string | null): EmailParts {
+  return {
     from,
     to,
     replyTo,
@@ -115,5 +127,33 @@ export function buildNotificationEmail(content: MessageContent, from: string, to
     text: notificationText(content),
     html: notificationHtml(content),
     headers: { "Auto-Submitted": "auto-generated", "X-Gatepost-Submission": content.submissionId },
-  });
+  };
+}
+
+/** The owner e-mail kind's sending half (its settings: app/lib/settings/kinds/email.ts). */
+export const emailSender = defineSender<ResolvedDestination & { from: string; to: string[] }>({
+  kind: "email",
+  resolve({ settings, own, name, variable }) {
+    if (!settings.emailFrom) return { ok: false, reason: NO_EMAIL_FROM };
+    const to = parseEmailList(own.EMAIL_TO);
+    if (!to) return { ok: false, reason: `${variable("EMAIL_TO")} must be one or more e-mail addresses` };
+    return { ok: true, destination: { kind: "email", name, from: settings.emailFrom, to } };
+  },
+  async attempt(destination, { settings, form, submission, nowMs, mailer, fetch }) {
+    const transport = emailTransport(settings, form, mailer, fetch);
+    if (!transport.ok) return held(transport.reason);
+    const files = await linkedFiles(settings, form, submission, nowMs);
+    const content = describeSubmission(form, submission, settings.publicUrl, files);
+    const parts = notificationParts(content, destination.from, destination.to, submitterAddress(form, submission.fields));
+    return sendEmailAttempt(transport.mailer, destination.from, destination.to, buildMime(parts), parts);
+  },
+});
+
+/** The owner's sender and addresses for news about the form itself (a pause, ADR 071); null when its owner e-mail is off or broken. */
+export function ownerMailbox(settings: Settings, form: FormDef): { from: string; to: string[] } | null {
+  const destination = form.destinations.find((d) => d.kind === emailSender.kind);
+  if (!destination) return null;
+  const own = settings.form(form.id);
+  const resolved = emailSender.resolve({ settings, form, destination, name: destination.kind, own, variable: settingVariable(form.id) });
+  return resolved.ok ? (resolved.destination as unknown as { from: string; to: string[] }) : null;
 }

@@ -2,11 +2,22 @@
 // send_email binding (load-context.ts; only functions/ imports `cloudflare:email`); tests pass a
 // recording one. No `~/` imports: load-context.ts, which Vite's config also loads, imports this file.
 
-/** One message for one envelope recipient, as RFC 5322 text (CRLF line ends). */
+/** What the MIME text was built from: an HTTP provider sends these (the same headers, text and HTML). */
+export interface OutgoingParts {
+  senderName: string;
+  replyTo: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** One message for one envelope recipient, as RFC 5322 text (CRLF line ends), and its parts. */
 export interface OutgoingEmail {
   from: string;
   to: string;
   raw: string;
+  parts?: OutgoingParts;
 }
 
 export interface Mailer {

@@ -1,7 +1,7 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import type { DestinationKind, FormDef } from "~/forms/schema";
 import { configuredDestinations, destinationName } from "~/lib/delivery/destinations.server";
-import { confirmationStatements, type ConfirmationGate } from "~/lib/delivery/confirmation-limits.server";
+import { confirmationStatements, isGatedClaim, type ConfirmationGate } from "~/lib/delivery/confirmation-limits.server";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { OutboxBatch } from "~/lib/storage/accept-batch.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
@@ -53,7 +53,7 @@ export function leasedOutbox(
 ): LeasedOutbox {
   const lease: Lease = { owner, untilMs: nowMs + leaseMs };
   const claims = plannedClaims(settings, form, submissionId).filter((claim) => only === undefined || claim.destination === only);
-  const limited = gate ? claims.find((claim) => claim.destination === "confirmation") : undefined;
+  const limited = gate ? claims.find(isGatedClaim) : undefined;
   const deliveries = claims.filter((claim) => claim !== limited).map((claim) => insertDeliveryStatement(db, claim, nowMs, lease));
   const confirmation =
     limited && gate ? confirmationStatements(db, { id: limited.id, submissionId, formId: form.id, nowMs, lease }, gate) : null;

@@ -1,8 +1,8 @@
 import escapeHtml from "escape-html";
 import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
-import { resolveDestination } from "~/lib/delivery/destinations.server";
-import { buildMime } from "~/lib/delivery/email.server";
+import { buildMime, emailSender, ownerMailbox, type EmailParts } from "~/lib/delivery/email.server";
+import { emailTransport } from "~/lib/delivery/email-provider.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
 import { PAUSE_AFTER_FAILURES, PROBE_INTERVAL_MS } from "~/lib/delivery/settle.server";
@@ -10,7 +10,7 @@ import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { claimPauseNotice, type DestinationHealth } from "~/lib/storage/destination-health.server";
 
 // The owner hears of a pause once (docs/decisions/071): the first settle that sees the destination
-// paused and untold claims the notice in D1, then sends it to the form's owner addresses (EMAIL_TO).
+// paused and untold claims the notice in D1, then sends it to the form's owner addresses (its owner e-mail's).
 // The claim comes first, so two drainers never both send it; a send that fails is logged, not retried.
 
 /** What telling the owner of one pause costs: the claim, and the e-mail. */
@@ -24,16 +24,20 @@ export async function tellOwnerOfPause(
   health: DestinationHealth | null,
   { mailer, nowMs, budget }: { mailer: Mailer | null; nowMs: number; budget?: InvocationBudget },
 ): Promise<boolean> {
-  if (!health || health.pausedAt === null || health.notifiedAt !== null || !form || !mailer) return false;
+  if (!health || health.pausedAt === null || health.notifiedAt !== null || !form) return false;
+  // The form's own way of sending e-mail: its HTTP provider when it has one, else the binding.
+  const transport = emailTransport(settings, form, mailer);
+  if (!transport.ok) return false;
   // The owner's own notification e-mail being the paused destination, it cannot carry the news.
-  if (health.destination === "email") return false;
-  const owner = resolveDestination(settings, form, "email");
-  if (!owner.ok || owner.destination.kind !== "email") return false;
+  if (health.destination === emailSender.kind) return false;
+  const owner = ownerMailbox(settings, form);
+  if (!owner) return false;
   if (budget && !budget.trySpend(NOTICE_COST)) return false;
-  const { from, to } = owner.destination;
+  const { from, to } = owner;
   try {
     if (!(await claimPauseNotice(db, form.id, health.destination, nowMs))) return false;
-    const sent = await sendEmailAttempt(mailer, from, to, pauseNotice(settings, form, health, from, to));
+    const parts = pauseNoticeParts(settings, form, health, from, to);
+    const sent = await sendEmailAttempt(transport.mailer, from, to, buildMime(parts), parts);
     if (!sent.delivered) console.error(`the pause notice for ${form.id}/${health.destination} was not sent: ${sent.detail}`);
     return sent.delivered;
   } catch (error) {
@@ -42,8 +46,14 @@ export async function tellOwnerOfPause(
   }
 }
 
-/** The notice's MIME text: which destination, why, what happens now, and where to resume it. */
-export function pauseNotice(settings: Settings, form: FormDef, health: DestinationHealth, from: string, to: readonly string[]): string {
+/** The notice (which destination, why, what happens now, where to resume it) as the parts of its MIME text (ADR 092). */
+export function pauseNoticeParts(
+  settings: Settings,
+  form: FormDef,
+  health: DestinationHealth,
+  from: string,
+  to: readonly string[],
+): EmailParts {
   const where = `${form.title}'s ${health.destination}`;
   const page = settings.publicUrl ? `${settings.publicUrl}/admin/forms/${encodeURIComponent(form.id)}/destinations` : null;
   const lines = [
@@ -62,7 +72,7 @@ export function pauseNotice(settings: Settings, form: FormDef, health: Destinati
     .filter(Boolean)
     .map((line) => `<p>${escapeHtml(line)}</p>`)
     .join("")}</body></html>`;
-  return buildMime({
+  return {
     from,
     to,
     replyTo: null,
@@ -71,5 +81,5 @@ export function pauseNotice(settings: Settings, form: FormDef, health: Destinati
     text: lines.join("\n"),
     html,
     headers: { "Auto-Submitted": "auto-generated" },
-  });
+  };
 }

@@ -1,4 +1,5 @@
 import type { AttemptRecord } from "~/lib/delivery/attempt.server";
+import { kindSpec } from "~/lib/settings/kinds/registry";
 import { recordFailureStatement, recordSuccessStatement } from "~/lib/storage/destination-health.server";
 import {
   failedAttemptStatement,
@@ -38,8 +39,8 @@ export const PROBE_INTERVAL_MS = 5 * 60_000;
 // What says "the receiver is failing": not a held setting, a skipped confirmation, a 429 (Retry-After
 // paces those), a destination that is gone (dead at once) or the platform's own refusal.
 const COUNTS_TOWARD_PAUSE = new Set(["timeout", "network", "redirect", "http_status", "rejected"]);
-// A confirmation goes to each sender's own mailbox: one failing says nothing of the next.
-const pausable = (claim: Claim) => claim.destination !== "confirmation";
+// Whether a kind pauses is its own (a confirmation goes to each sender's mailbox: one failing says nothing of the next).
+const pausable = (claim: Claim) => kindSpec(claim.destination)?.pausable !== false;
 
 export interface Settled {
   statements: D1PreparedStatement[];

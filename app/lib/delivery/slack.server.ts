@@ -1,6 +1,7 @@
 import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
 import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
 import { countOf } from "~/lib/text/count";
+import { messageSender } from "~/lib/delivery/kind-sender.server";
 
 // A Slack Block Kit message. Labels and submitted values go in `plain_text` objects, since mrkdwn has
 // no escape for * _ ~ ` or a leading > (docs/decisions/026); only Gatepost's own text is mrkdwn.
@@ -73,3 +74,6 @@ export function sendSlack(
 ): Promise<AttemptRecord> {
   return postChatMessage(url, buildSlackMessage(content), options);
 }
+
+/** The Slack kind's sending half (its settings: app/lib/settings/kinds/slack.ts). */
+export const slackSender = messageSender("slack", "SLACK_WEBHOOK_URL", sendSlack);

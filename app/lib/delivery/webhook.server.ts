@@ -1,7 +1,8 @@
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-import type { LinkedFile } from "~/lib/delivery/file-links.server";
-import { signWebhook } from "~/lib/delivery/webhook-signature.server";
+import { linkedFiles, type LinkedFile } from "~/lib/delivery/file-links.server";
+import { parseWebhookSecrets, signWebhook } from "~/lib/delivery/webhook-signature.server";
 import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
+import { defineSender, resolveUrl, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
 
 // One signed POST to a webhook destination, following Standard Webhooks: a fresh timestamp and
 // signature per attempt under a stable webhook-id. It never throws (attempt.server.ts).
@@ -86,3 +87,20 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptRecor
   };
   return postAttempt({ url, headers, body, timeoutMs, fetch });
 }
+
+/** The webhook kind's sending half (its settings: app/lib/settings/kinds/webhook.ts). */
+export const webhookSender = defineSender<ResolvedDestination & { url: string; keys: Uint8Array<ArrayBuffer>[] }>({
+  kind: "webhook",
+  resolve(input) {
+    const url = resolveUrl(input, "WEBHOOK_URL");
+    if (!url.ok) return url;
+    const secrets = parseWebhookSecrets(input.own.WEBHOOK_SECRET);
+    if (!secrets.ok) return { ok: false, reason: `${input.variable("WEBHOOK_SECRET")}: ${secrets.reason}` };
+    return { ok: true, destination: { kind: "webhook", name: input.name, url: url.url, keys: secrets.keys } };
+  },
+  async attempt(destination, { settings, form, claim, submission, nowMs, timeoutMs, fetch }) {
+    const files = await linkedFiles(settings, form, submission, nowMs);
+    const body = JSON.stringify(buildPayload(submission, files));
+    return sendWebhook({ url: destination.url, keys: destination.keys, webhookId: claim.id, body, timeoutMs, fetch });
+  },
+});

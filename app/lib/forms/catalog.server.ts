@@ -1,5 +1,5 @@
-import { checkFormDef } from "~/forms/check";
-import { FORMS } from "~/forms/registry";
+import { checkFormDef } from "~/lib/forms/check";
+import { FORMS } from "~/lib/forms/registry";
 import type { FormDef } from "~/forms/schema";
 import { sha256Hex } from "~/lib/crypto/digest";
 import { sealingKey } from "~/lib/crypto/secret-box.server";

@@ -1,6 +1,6 @@
 import ipaddr from "ipaddr.js";
 
-// Webhook, Slack and Discord URLs come from the console or the environment, and the Worker POSTs to
+// Destination URLs (every kind that POSTs) come from the console or the environment, and the Worker POSTs to
 // them: a host inside (loopback, a private network, a cloud's metadata address) must never be one
 // (docs/decisions/088-destinations-cannot-reach-inside.md). The hostname is the one WHATWG URL parsing
 // gives, which already writes every IPv4 spelling (2130706433, 0177.0.0.1, 0x7f.1, 127.1) as

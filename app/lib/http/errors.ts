@@ -120,7 +120,7 @@ export const ERRORS = {
   form_id_settings_clash: {
     status: 409,
     message:
-      "That form id would share a setting's name with another form (contact-slack's CONTACT_SLACK_WEBHOOK_URL is form contact's Slack URL). Choose an id that does not end in -slack or -discord.",
+      "That form id would share a setting's name with another form's (its settings are named after the id, and one destination's setting name ends another's). Choose an id that does not end in a part of a setting's name.",
   },
   form_draft_missing: { status: 409, message: "There is no draft to publish: save one first." },
   form_publish_conflict: { status: 409, message: "Someone else published this form meanwhile. Reload it and publish again." },
@@ -138,7 +138,7 @@ export const ERRORS = {
   redelivery_invalid: {
     status: 422,
     message:
-      "That redelivery cannot be done: give formId, optionally one destination (webhook, email, slack, discord or confirmation) and a time range from/to in ISO 8601, from before to.",
+      "That redelivery cannot be done: give formId, optionally one destination kind (as docs/destinations.md names them) and a time range from/to in ISO 8601, from before to.",
   },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
   export_storage_missing: {

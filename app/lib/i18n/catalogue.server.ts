@@ -1,7 +1,7 @@
 import { ERRORS, isVisitorErrorCode, type ErrorCode } from "~/lib/http/errors";
 import type { HtmlRefusalWords, RefusalPage } from "~/lib/http/refusal-words";
 import { fill } from "~/lib/text/fill";
-import { textDirection, type Lang } from "~/lib/i18n/languages";
+import { textDirection, type Lang } from "~/lib/text/languages";
 import { ar } from "~/lib/i18n/messages/ar";
 import { de } from "~/lib/i18n/messages/de";
 import { en } from "~/lib/i18n/messages/en";

@@ -1,5 +1,5 @@
 import type { FormDef } from "~/forms/schema";
-import type { Lang } from "~/lib/i18n/languages";
+import type { Lang } from "~/lib/text/languages";
 
 // A form as shown in one language: the owner's translated texts over its own, field by field. Names,
 // values, types and limits never change with the language, so validation and payloads stay the same.

@@ -1,4 +1,5 @@
 import { isLoopbackHost } from "../http/loopback";
+import { KIND_SPECS, type FormSettingSuffix } from "./kinds/registry";
 import type { SettingProblem } from "./setting-problem";
 
 // The local sink of `npm start` (tests/support/webhook-sink.mjs), as the Worker knows it: where a console
@@ -11,11 +12,13 @@ export interface LocalSink {
   origin: string;
   /** The sink's own whsec_ secret: what signs a console form's webhook until the console makes one. */
   secret: string;
+  /** The service account key its spreadsheet stand-in trusts (LOCAL_SINK_SHEETS_KEY); null: none. */
+  sheetsKey?: string | null;
 }
 
 /** Reads LOCAL_SINK_URL and LOCAL_SINK_SECRET; null unless both are set and allowed. Never throws. */
 export function readLocalSink(
-  env: { LOCAL_SINK_URL?: unknown; LOCAL_SINK_SECRET?: unknown },
+  env: { LOCAL_SINK_URL?: unknown; LOCAL_SINK_SECRET?: unknown; LOCAL_SINK_SHEETS_KEY?: unknown },
   allowLoopbackHttp: boolean,
   problems: SettingProblem[],
 ): LocalSink | null {
@@ -36,17 +39,19 @@ export function readLocalSink(
     });
     return null;
   }
-  return { origin: url.origin, secret };
+  const sheetsKey =
+    typeof env.LOCAL_SINK_SHEETS_KEY === "string" && env.LOCAL_SINK_SHEETS_KEY.trim() ? env.LOCAL_SINK_SHEETS_KEY.trim() : null;
+  return { origin: url.origin, secret, sheetsKey };
 }
 
 /** The destination settings a console form falls back to under `npm start`: every kind to the sink. */
-export function localSinkSettings(sink: LocalSink) {
-  return {
-    WEBHOOK_URL: `${sink.origin}/webhook`,
-    WEBHOOK_SECRET: sink.secret,
-    SLACK_WEBHOOK_URL: `${sink.origin}/slack`,
-    DISCORD_WEBHOOK_URL: `${sink.origin}/discord`,
-    // The Worker's simulated send_email hands every e-mail to the sink's page, whoever it is to.
-    EMAIL_TO: "owner@localhost",
-  } as const;
+export function localSinkSettings(sink: LocalSink): Partial<Record<FormSettingSuffix, string>> {
+  const values: Partial<Record<FormSettingSuffix, string>> = {};
+  for (const spec of KIND_SPECS) {
+    for (const setting of spec.settings) {
+      const local = setting.local?.(sink);
+      if (local) values[setting.suffix] = local;
+    }
+  }
+  return values;
 }

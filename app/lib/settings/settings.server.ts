@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "./admin.server";
-import { checkDestinationSettings } from "./destination-settings.server";
+import { checkDestinationSettings } from "./destination-problems";
+import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "./kinds/registry";
 import { readFormSettings, type FormSettings } from "./forms.server";
 import { parsePlan, type Plan } from "../platform/budget.server";
 import { readLocalSink, type LocalSink } from "./local-sink.server";
@@ -17,18 +18,10 @@ import { readUploadSettings, type UploadSettings } from "./uploads.server";
 /** The shortest SETTINGS_ENCRYPTION_KEY value accepted: 32 characters, about 190 bits when random. */
 export const MIN_ENCRYPTION_KEY_LENGTH = 32;
 
-/** What a form's settings are called after its prefix. */
-export const FORM_SETTING_SUFFIXES = [
-  "WEBHOOK_URL",
-  "WEBHOOK_SECRET",
-  "EMAIL_TO",
-  "SLACK_WEBHOOK_URL",
-  "DISCORD_WEBHOOK_URL",
-  "CONFIRMATION",
-] as const;
-export type FormSettingSuffix = (typeof FORM_SETTING_SUFFIXES)[number];
+// What a form's settings are called after its prefix: every destination kind's (kinds/registry.ts).
+export { FORM_SETTING_SUFFIXES, type FormSettingSuffix };
 
-/** The one place a form setting's name is made: `contact` + `WEBHOOK_URL` → `CONTACT_WEBHOOK_URL`. */
+/** The one place a form setting's name is made: `contact` + `X_URL` → `CONTACT_X_URL`. */
 export function formSettingName(formId: string, suffix: FormSettingSuffix): string {
   return `${formId.toUpperCase().replaceAll("-", "_")}_${suffix}`;
 }
@@ -43,8 +36,8 @@ export interface SettingNameClash {
 
 /**
  * Where a setting of form `formId` would also be a setting of a form with a shorter id, whether or not
- * that form exists yet: `contact-slack`'s WEBHOOK_URL is CONTACT_SLACK_WEBHOOK_URL, form `contact`'s
- * SLACK_WEBHOOK_URL. Null when none can be. Of any two ids that clash, this names the longer one only,
+ * that form exists yet: when one suffix ends another (`X_URL` and `URL`), form `a-x`'s `URL` is form `a`'s
+ * `X_URL`. Null when none can be. Of any two ids that clash, this names the longer one only,
  * so refusing it at create keeps every form's settings its own (the shorter id is always free to use).
  */
 export function findSettingNameClash(formId: string): SettingNameClash | null {

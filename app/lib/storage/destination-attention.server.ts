@@ -4,7 +4,7 @@ import { parseRows, statement } from "~/lib/storage/sql.server";
 
 // What the console's dashboard and /healthz show about destinations that need a person: deliveries
 // held on a missing or bad setting (still queued, waiting for the fix) and destinations that said they
-// no longer exist (a deleted Slack or Discord webhook answering 404). Read from the outbox itself,
+// no longer exist (a deleted chat webhook answering 404). Read from the outbox itself,
 // starting from the attempts that said so (a partial index holds only those, migration 0021), the
 // newest ATTENTION_WINDOW of them, so the dashboard reads a bounded number of rows however many
 // deliveries are queued or dead (docs/decisions/060).

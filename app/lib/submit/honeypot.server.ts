@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
+import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/forms/field-names";
 import { checkFormStamp } from "~/lib/submit/form-stamp.server";
 
 // Bot traps that cost humans nothing: a hidden field and a signed render time (form-stamp.server.ts) on

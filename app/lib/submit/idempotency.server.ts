@@ -1,5 +1,5 @@
 import { sha256Hex } from "~/lib/crypto/digest";
-import { SUBMISSION_ID_FIELD } from "~/lib/submit/field-names";
+import { SUBMISSION_ID_FIELD } from "~/lib/forms/field-names";
 
 // Idempotency keys (docs/decisions/013): the same key with the same fields gets the first answer and
 // stores nothing; with other fields it is refused.

@@ -1,5 +1,5 @@
 import type { VisitorErrorCode } from "~/lib/http/errors";
-import type { Lang } from "~/lib/i18n/languages";
+import type { Lang } from "~/lib/text/languages";
 import type { Message, PluralText } from "~/lib/text/fill";
 
 // The shape of one language's texts: everything Gatepost writes around an owner's form. A page gets its

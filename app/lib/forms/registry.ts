@@ -1,5 +1,5 @@
 import type { FormDef } from "~/forms/schema";
-import { checkForms, collectForms } from "~/forms/check";
+import { checkForms, collectForms } from "~/lib/forms/check";
 import { FORM_MODULES } from "~/forms/modules";
 
 // Every form file's form: each export of each form file that is a form definition, ordered by id.

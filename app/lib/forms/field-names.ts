@@ -1,5 +1,5 @@
 // Names Gatepost itself posts beside a form's own fields. Client-safe, so the page renders the same
-// names the server reads; app/forms/check.ts keeps form fields from using them.
+// names the server reads; check.ts keeps form fields from using them.
 
 /** The Turnstile token, as the widget names it. */
 export const TOKEN_FIELD = "cf-turnstile-response";

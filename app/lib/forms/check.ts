@@ -1,16 +1,17 @@
-import { z } from "zod";
+import { z, type ZodObject } from "zod";
+import { KIND_SPECS } from "~/lib/settings/kinds/registry";
 import { isExactOrigin } from "~/lib/http/origin";
 import { isLoopbackHost } from "~/lib/http/loopback";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
 import { patternProblem, publishedPatternProblem } from "~/lib/forms/pattern";
-import { RESERVED_FIELDS } from "~/lib/submit/field-names";
+import { RESERVED_FIELDS } from "~/lib/forms/field-names";
 import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
-import { LANGUAGES } from "~/lib/i18n/languages";
+import { LANGUAGES } from "~/lib/text/languages";
 
 // The one check of a form definition, whether it comes from a file in app/forms/ or from the console
 // (stored in D1): a zod schema for its shape and bounds, then the rules that span fields. Whatever an
 // owner types can never hurt visitors or the server (ADR 044): ids, names, texts, lists and numbers are
-// bounded; texts are plain text (no control characters; the page, e-mails and Slack show them as text,
+// bounded; texts are plain text (no control characters; the page, e-mails and chat messages show them as text,
 // never as markup); a pattern must be matchable in linear time; URLs are https.
 
 /** 32 characters at most: the id is the form's Turnstile action, which Cloudflare caps at 32. */
@@ -70,13 +71,11 @@ const FieldSchema = z.strictObject({
   maxBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
 });
 
-const DestinationSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("webhook") }),
-  z.strictObject({ kind: z.literal("email") }),
-  z.strictObject({ kind: z.literal("slack") }),
-  z.strictObject({ kind: z.literal("discord") }),
-  z.strictObject({ kind: z.literal("confirmation"), subject: line(200), text: paragraph(5000) }),
-]);
+// Each kind's shape is its module's (app/lib/settings/kinds/), its texts bounded as every text here.
+const DestinationSchema = z.discriminatedUnion(
+  "kind",
+  KIND_SPECS.map((spec) => spec.definition({ line, paragraph })) as unknown as [ZodObject, ...ZodObject[]],
+);
 
 /** The owner's texts in one more language, bounded as the originals are. */
 const TranslationSchema = z.strictObject({
@@ -109,7 +108,7 @@ export const FormDefSchema = z.strictObject({
   title: line(120).min(1),
   description: paragraph(1000),
   fields: z.array(FieldSchema).min(1).max(MAX_FIELDS),
-  destinations: z.array(DestinationSchema).max(5),
+  destinations: z.array(DestinationSchema).max(KIND_SPECS.length),
   allowedOrigins: z.array(z.string().max(200)).max(20),
   redirectUrl: z.string().max(2000).optional(),
   successMessage: paragraph(1000).min(1),
@@ -140,7 +139,7 @@ export function checkFormShape(value: unknown): DefinitionCheck {
   const parsed = FormDefSchema.safeParse(value);
   const id = typeof (value as { id?: unknown } | null)?.id === "string" ? (value as { id: string }).id : "form";
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => describeIssue(id, value, issue)) };
-  return { ok: true, form: parsed.data as FormDef };
+  return { ok: true, form: parsed.data as unknown as FormDef };
 }
 
 /** Checks one definition from anywhere (a file's export, a console draft, an imported JSON). Never throws. */
@@ -284,8 +283,10 @@ function checkDestinations(form: FormDef): string[] {
   for (const destination of form.destinations) {
     if (kinds.has(destination.kind)) problems.push(`${form.id}: destination "${destination.kind}" is listed twice`);
     kinds.add(destination.kind);
-    if (destination.kind === "confirmation") {
-      if (!destination.subject.trim() || !destination.text.trim()) problems.push(`${form.id}: a confirmation needs its subject and text`);
+    // A kind's own texts (a confirmation's subject and text) are its words to a person: none blank.
+    const texts = Object.entries(destination).filter(([key, value]) => key !== "kind" && typeof value === "string");
+    if (texts.some(([, value]) => !String(value).trim())) {
+      problems.push(`${form.id}: a ${destination.kind} needs its ${texts.map(([key]) => key).join(" and ")}`);
     }
   }
   return problems;

@@ -1,0 +1,34 @@
+import { KIND_SPECS } from "./kinds/registry";
+import type { SettingProblem } from "./setting-problem";
+
+// Every form's destination settings in the environment, checked once per parse so a bad one is named on
+// /healthz before any delivery is held on it; found by suffix (the longest a name ends with), so no form
+// list is needed. Each kind's setting says what is wrong with a value (kinds/*.ts).
+
+const SETTINGS = KIND_SPECS.flatMap((spec) => spec.settings).sort((a, b) => b.suffix.length - a.suffix.length);
+
+/** Problems in every form's destination settings in `env`, each naming its variable. Never throws. */
+export function checkDestinationSettings(
+  env: object,
+  { allowLoopbackHttp, emailFrom }: { allowLoopbackHttp: boolean; emailFrom: string | null },
+): SettingProblem[] {
+  const problems: SettingProblem[] = [];
+  const wantsEmail: string[] = [];
+  for (const [variable, rawValue] of Object.entries(env)) {
+    if (typeof rawValue !== "string" || !/^[A-Z][A-Z0-9_]*$/.test(variable)) continue;
+    const value = rawValue.trim();
+    if (value === "") continue;
+    const setting = SETTINGS.find((s) => variable.endsWith(`_${s.suffix}`));
+    if (!setting) continue;
+    if (setting.wantsEmailFrom?.(value)) wantsEmail.push(variable);
+    const problem = setting.problem?.(value, { allowLoopbackHttp });
+    if (problem) problems.push({ variable, message: `${variable} ${problem}` });
+  }
+  if (wantsEmail.length > 0 && !emailFrom) {
+    problems.push({
+      variable: "EMAIL_FROM",
+      message: `EMAIL_FROM must be set to a sender on your domain for ${wantsEmail.join(", ")}; e-mails are held until it is`,
+    });
+  }
+  return problems;
+}

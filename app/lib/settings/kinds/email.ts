@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { parseEmailList } from "../destination-settings";
+import type { KindSpec } from "./kind";
+import { standinUrlSetting } from "./url-setting";
+
+/** The HTTP e-mail providers Gatepost can send through instead of send_email (ADR 092). */
+export const EMAIL_PROVIDERS = ["resend", "postmark"] as const;
+export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
+
+const isProvider = (value: string) => (EMAIL_PROVIDERS as readonly string[]).includes(value.toLowerCase());
+/** An API key as providers issue them: printable, no spaces, bounded. */
+const isApiKey = (value: string) => /^[\x21-\x7e]{8,500}$/.test(value);
+
+/** A notification e-mail to the owner per submission; delivery/kinds/email.server.ts sends it. */
+export const email = {
+  kind: "email",
+  label: "E-mail to the owner",
+  testLabel: "the owner e-mail",
+  settings: [
+    {
+      suffix: "EMAIL_TO",
+      title: "Owner e-mail addresses",
+      input: "New owner e-mail addresses",
+      hint: "A notification per submission, to these addresses (comma-separated).",
+      type: "text",
+      shown: "full",
+      check: (value) => {
+        const list = parseEmailList(value);
+        return list
+          ? { ok: true, value: list.join(", ") }
+          : { ok: false, message: "Use one or more e-mail addresses, separated by commas." };
+      },
+      problem: (value) => (parseEmailList(value) ? null : "must be one or more e-mail addresses separated by commas; e-mails are held"),
+      wantsEmailFrom: () => true,
+      // The Worker's simulated send_email hands every e-mail to the sink's page, whoever it is to.
+      local: () => "owner@localhost",
+    },
+    {
+      suffix: "EMAIL_PROVIDER",
+      title: "E-mail provider",
+      input: "New e-mail provider (resend or postmark)",
+      hint: "Empty: Cloudflare's send_email. resend or postmark: the owner's e-mails and confirmations go through that provider's API, the same messages.",
+      type: "text",
+      shown: "full",
+      check: (value) =>
+        isProvider(value)
+          ? { ok: true, value: value.toLowerCase() }
+          : { ok: false, message: `Use ${EMAIL_PROVIDERS.join(" or ")}, or clear it.` },
+      problem: (value) => (isProvider(value) ? null : `must be ${EMAIL_PROVIDERS.join(" or ")} (or empty); e-mails are held`),
+    },
+    {
+      suffix: "EMAIL_PROVIDER_API_KEY",
+      title: "E-mail provider API key",
+      input: "New e-mail provider API key",
+      hint: "The provider's API key (Resend: re_…; Postmark: the server token). Sealed; never shown again.",
+      type: "text",
+      shown: "never",
+      check: (value) =>
+        isApiKey(value) ? { ok: true, value } : { ok: false, message: "Paste the key as the provider shows it: no spaces." },
+    },
+    standinUrlSetting(
+      "EMAIL_PROVIDER_URL",
+      "E-mail provider",
+      "the provider's own (https://api.resend.com, https://api.postmarkapp.com)",
+      "e-mails",
+    ),
+  ],
+  isOn: (value) => value("EMAIL_TO") !== "",
+  email: true,
+  pausable: true,
+  onConsoleForms: true,
+  definition: () => z.strictObject({ kind: z.literal("email") }),
+  docs: "docs/destinations.md#e-mail-to-the-owner-email",
+} as const satisfies KindSpec;

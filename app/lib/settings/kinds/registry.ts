@@ -1,0 +1,39 @@
+import type { DestinationKind } from "~/forms/schema";
+import { airtable } from "./airtable";
+import { confirmation } from "./confirmation";
+import { discord } from "./discord";
+import { email } from "./email";
+import type { KindSetting, KindSpec } from "./kind";
+import { sheets } from "./sheets";
+import { slack } from "./slack";
+import { webhook } from "./webhook";
+
+// Every destination kind, one line each: the only list of kinds (ADR 090). The order is the console's.
+
+const SPECS = [webhook, email, slack, discord, confirmation, sheets, airtable] as const satisfies readonly KindSpec[];
+
+export const KIND_SPECS: readonly KindSpec[] = SPECS;
+
+/** What a form's settings are called after its prefix, every kind's. */
+export type FormSettingSuffix = (typeof SPECS)[number]["settings"][number]["suffix"];
+
+export const FORM_SETTING_SUFFIXES = KIND_SPECS.flatMap((spec) =>
+  spec.settings.map((setting) => setting.suffix),
+) as readonly FormSettingSuffix[];
+
+/** A kind's spec; undefined for a name no kind has (an old outbox row, a typo in a request). */
+export function kindSpec(kind: string): KindSpec | undefined {
+  return KIND_SPECS.find((spec) => spec.kind === kind);
+}
+
+/** The setting of that suffix, and its kind. */
+export function settingSpec(suffix: string): { spec: KindSpec; setting: KindSetting } | undefined {
+  for (const spec of KIND_SPECS) {
+    const setting = spec.settings.find((s) => s.suffix === suffix);
+    if (setting) return { spec, setting };
+  }
+  return undefined;
+}
+
+/** Every kind's name, in the registry's order. */
+export const DESTINATION_KINDS: readonly DestinationKind[] = KIND_SPECS.map((spec) => spec.kind);

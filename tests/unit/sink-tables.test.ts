@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { contactForm } from "~/forms/contact";
+import { airtableSender, forgetAirtableSends } from "~/lib/delivery/airtable.server";
+import { settingVariable, type KindAttempt, type KindSender } from "~/lib/delivery/kind-sender.server";
+import { forgetSheetsTokens, sheetsSender } from "~/lib/delivery/sheets.server";
+import { parseSettings } from "~/lib/settings/settings.server";
+import { LOCAL_AIRTABLE } from "~/lib/settings/kinds/airtable";
+import { LOCAL_SPREADSHEET_ID } from "~/lib/settings/kinds/sheets";
+import type { StoredSubmission } from "~/lib/storage/submissions.server";
+// @ts-expect-error - plain ESM test support shared with npm start
+import { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } from "../support/sink-tables.mjs";
+// @ts-expect-error - plain ESM test support shared with npm start and the bench
+import { startWebhookSink } from "../support/webhook-sink.mjs";
+
+// Under `npm start` the local sink stands in for Google Sheets and Airtable (scripts/start.mjs points the
+// form files' settings at it): the real senders, over loopback, make a row and a record appear on its page.
+
+interface Sink {
+  origin: string;
+  pageUrl: string;
+  sheetsKey: string;
+  snapshot(): { messages: { kind: string; text: string; reference: string | null }[] };
+  close(): Promise<void>;
+}
+let sink: Sink | null = null;
+afterEach(async () => {
+  await sink?.close();
+  sink = null;
+});
+
+const submission: StoredSubmission = {
+  id: "7f1c2a9e-0000-4000-8000-000000000001",
+  formId: "contact",
+  formVersion: "v1",
+  fields: { name: "Grace", email: "grace@example.org", message: "=1+1" },
+  receivedAt: "2026-11-26T21:00:00.000Z",
+  status: "accepted",
+  quarantineReason: null,
+  verification: null,
+  test: false,
+};
+
+async function send(sender: KindSender, vars: Record<string, string>) {
+  const settings = parseSettings({ ALLOW_LOOPBACK_WEBHOOKS: "true", ...vars });
+  const destination = contactForm.destinations.find((d) => d.kind === sender.kind)!;
+  const own = settings.form("contact");
+  const target = sender.resolve({ settings, form: contactForm, destination, name: sender.kind, own, variable: settingVariable("contact") });
+  if (!target.ok) throw new Error(target.reason);
+  return sender.attempt(target.destination, {
+    settings,
+    form: contactForm,
+    submission,
+    nowMs: Date.now(),
+    timeoutMs: 5000,
+    mailer: null,
+  } as unknown as KindAttempt);
+}
+
+describe("the local sink's Google Sheets and Airtable", () => {
+  it("takes a row (the JWT checked against its own key) and a record, and shows both on its page", async () => {
+    forgetSheetsTokens();
+    forgetAirtableSends();
+    const started: Sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 7).toString("base64")}` });
+    sink = started;
+    const row = await send(sheetsSender, {
+      CONTACT_SHEETS_SPREADSHEET_ID: SHEETS_LOCAL_ID,
+      CONTACT_SHEETS_SERVICE_ACCOUNT_KEY: started.sheetsKey,
+      CONTACT_SHEETS_API_URL: `${started.origin}/sheets`,
+    });
+    expect(row).toMatchObject({ delivered: true });
+    const record = await send(airtableSender, {
+      CONTACT_AIRTABLE_BASE_ID: AIRTABLE_LOCAL.baseId,
+      CONTACT_AIRTABLE_TABLE: AIRTABLE_LOCAL.table,
+      CONTACT_AIRTABLE_TOKEN: AIRTABLE_LOCAL.token,
+      CONTACT_AIRTABLE_API_URL: `${started.origin}/airtable`,
+    });
+    expect(record).toMatchObject({ delivered: true });
+    const messages = started.snapshot().messages;
+    expect(messages.map((m) => [m.kind, m.reference])).toEqual([
+      ["sheets", submission.id],
+      ["airtable", submission.id],
+    ]);
+    expect(messages[0].text).toContain("Message: =1+1");
+    const page = await (await fetch(started.pageUrl)).text();
+    expect(page).toContain("record rec1 in table Submissions");
+    expect(page).toContain("row 2 of tab Sheet1");
+  });
+
+  it("uses the ids and token the Worker's own local defaults name (a console form under npm start)", () => {
+    expect(AIRTABLE_LOCAL).toEqual(LOCAL_AIRTABLE);
+    expect(SHEETS_LOCAL_ID).toBe(LOCAL_SPREADSHEET_ID);
+  });
+
+  it("refuses a JWT signed by another key", async () => {
+    forgetSheetsTokens();
+    const started: Sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 7).toString("base64")}` });
+    sink = started;
+    const other: Sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 8).toString("base64")}` });
+    const forged = JSON.stringify({
+      ...JSON.parse(other.sheetsKey),
+      token_uri: `${started.origin}/sheets/token`,
+      client_email: JSON.parse(started.sheetsKey).client_email,
+    });
+    await other.close();
+    const row = await send(sheetsSender, {
+      CONTACT_SHEETS_SPREADSHEET_ID: SHEETS_LOCAL_ID,
+      CONTACT_SHEETS_SERVICE_ACCOUNT_KEY: forged,
+      CONTACT_SHEETS_API_URL: `${started.origin}/sheets`,
+    });
+    expect(row).toMatchObject({ delivered: false, httpStatus: 400 });
+    expect(started.snapshot().messages).toEqual([]);
+  });
+});

