@@ -5,7 +5,7 @@ import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
 import { fileLimitsOf, formatBytes, sniffFileType, typeLabels, uploadLimitOf } from "~/lib/uploads/file-types";
 import { en } from "~/lib/i18n/messages/en";
 import type { PageTexts, ValidationTexts } from "~/lib/i18n/messages/types";
-import type { Lang } from "~/lib/i18n/languages";
+import type { Lang } from "~/lib/text/languages";
 
 // Server validation driven by the form's schema. Client-safe, so the page can show the same
 // constraints as HTML attributes. Unknown fields are dropped; every field has a length cap. A file
