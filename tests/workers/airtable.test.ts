@@ -1,11 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { forgetAirtableSends } from "~/lib/delivery/airtable.server";
-import { drainOutbox } from "~/lib/delivery/drain.server";
-import { parseSettings } from "~/lib/settings/settings.server";
-import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { AIRTABLE_STANDIN_ORIGIN, STANDIN_TOKEN, startAirtableStandin } from "../support/airtable-standin";
-import { appFetch, at, formPost, sinkEnv, standinToken } from "./helpers";
+import { sinkEnv } from "./helpers";
+import { acceptThenDrain } from "./outbox-helpers";
 
 // Airtable on the outbox, in workerd with the real local D1: the contact form lists the kind, its
 // settings switch it on, and the drain creates the record through the stand-in.
@@ -33,18 +31,8 @@ describe("Airtable on the outbox", () => {
       CONTACT_AIRTABLE_TOKEN: STANDIN_TOKEN,
       CONTACT_AIRTABLE_API_URL: AIRTABLE_STANDIN_ORIGIN,
     });
-    const res = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }), appEnv);
-    expect(res.status).toBe(303);
-    const id = (res.headers.get("location") ?? "").split("/").pop()!;
-    const due = await env.DB.prepare("SELECT MAX(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'").first<{
-      due: number | null;
-    }>();
-    await drainOutbox(env.DB, parseSettings(appEnv as unknown as Record<string, string>), {
-      mailer: null,
-      fetch: standin.fetch,
-      now: at((due?.due ?? Date.now()) + 1),
-    });
-    const [airtable] = (await loadSubmissionDetail(env.DB, id))?.deliveries ?? [];
+    const { id, deliveries } = await acceptThenDrain(appEnv, VALID, standin.fetch);
+    const [airtable] = deliveries;
     expect([airtable.destination, airtable.status, airtable.lastError]).toEqual(["airtable", "delivered", null]);
     expect(standin.records.get(`${BASE}/Leads`)).toEqual([
       { fields: expect.objectContaining({ Submission: id, ...VALID }), typecast: true },

@@ -1,12 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { drainOutbox } from "~/lib/delivery/drain.server";
 import { forgetSheetsTokens, headerRow } from "~/lib/delivery/sheets.server";
-import { parseSettings } from "~/lib/settings/settings.server";
-import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { STANDIN_ORIGIN, startSheetsStandin } from "../support/sheets-standin";
-import { appFetch, at, formPost, sinkEnv, standinToken } from "./helpers";
+import { sinkEnv } from "./helpers";
+import { acceptThenDrain } from "./outbox-helpers";
 
 // Google Sheets on the outbox, in workerd with the real local D1: the contact form (a code form) lists the
 // kind, its settings switch it on, and the drain appends the row through the stand-in that checks the
@@ -36,18 +34,8 @@ describe("Google Sheets on the outbox", () => {
       CONTACT_SHEETS_API_URL: STANDIN_ORIGIN,
     };
     const appEnv = sinkEnv(vars);
-    const res = await appFetch(formPost("/f/contact", { ...VALID, "cf-turnstile-response": standinToken() }), appEnv);
-    expect(res.status).toBe(303);
-    const id = (res.headers.get("location") ?? "").split("/").pop()!;
-    const due = await env.DB.prepare("SELECT MAX(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'").first<{
-      due: number | null;
-    }>();
-    await drainOutbox(env.DB, parseSettings(appEnv as unknown as Record<string, string>), {
-      mailer: null,
-      fetch: standin.fetch,
-      now: at((due?.due ?? Date.now()) + 1),
-    });
-    const [sheets] = (await loadSubmissionDetail(env.DB, id))?.deliveries ?? [];
+    const { id, deliveries } = await acceptThenDrain(appEnv, VALID, standin.fetch);
+    const [sheets] = deliveries;
     expect([sheets.destination, sheets.status, sheets.lastError]).toEqual(["sheets", "delivered", null]);
     const rows = standin.rows.get(`${SPREADSHEET}/Sheet1`) ?? [];
     expect(rows[0]).toEqual(headerRow(contactForm));
