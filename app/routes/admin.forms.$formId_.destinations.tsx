@@ -35,7 +35,7 @@ export const headers = adminHeaders;
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   adminMeta(
     data ? `Destinations of ${data.id}` : "Destinations",
-    `Where a form's submissions go: ${KIND_SPECS.map((spec) => spec.label).join(", ")}.`,
+    `Where a form's submissions go: ${data ? Object.values(data.testLabels).join(", ") : "every destination kind"}.`,
   );
 
 /** Each setting's words, from its kind's module (app/lib/settings/kinds/). */
@@ -63,11 +63,20 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
   // A form file's settings come from `npm start`; the local sink stands in for a console form's (ADR 066).
   const views = await loadSettingViews(context.cloudflare.env.DB, context.settings, id, nowMs, live?.source !== "code");
   const configured = live ? configuredDestinations(catalogSettings(context.settings, catalog), live.form).map((d) => d.kind) : [];
+  // The kinds' words come with the data: the registry (and the checks it holds) stays on the server.
+  const labels = Object.fromEntries(
+    views.map((view) => {
+      const { title, hint, needs, input, type, maxLength } = LABELS[view.name];
+      return [view.name, { title, hint, needs: needs ?? null, input, type, maxLength: maxLength ?? null }];
+    }),
+  );
   return {
     id,
     title: live?.form.title ?? id,
     live: Boolean(live),
     views,
+    labels,
+    testLabels: TEST_LABELS,
     sealing: context.settings.encryptionKeys.length > 0,
     testable: TESTABLE_KINDS.filter((kind) => configured.includes(kind)),
     health: await loadDestinationHealth(context.cloudflare.env.DB, id),
@@ -254,7 +263,7 @@ function BulkRedelivery({ dead, admin }: { dead: Record<string, number>; admin: 
 }
 
 export default function Destinations() {
-  const { id, title, live, views, sealing, testable, health, dead } = useLoaderData<typeof loader>();
+  const { id, title, live, views, labels, testLabels, sealing, testable, health, dead } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   const admin = role === "admin";
@@ -283,7 +292,7 @@ export default function Destinations() {
         ) : null}
       </div>
       {views.map((view) => {
-        const label = LABELS[view.name];
+        const label = labels[view.name]!;
         const editable = admin && sealing && view.source !== "environment";
         const inputId = `value-${view.name}`;
         return (
@@ -366,7 +375,7 @@ export default function Destinations() {
           <Form method="post" className="actions">
             {testable.map((kind) => (
               <button key={kind} type="submit" name="intent" value={`test:${kind}`} className="secondary">
-                {`Send a test to ${TEST_LABELS[kind]}`}
+                {`Send a test to ${testLabels[kind]}`}
               </button>
             ))}
           </Form>

@@ -3,6 +3,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
+import { kindSpec } from "~/lib/settings/kinds/registry";
 import { FieldList } from "~/components/admin/field-list";
 import { formCatalog } from "~/lib/forms/live.server";
 import { labelsAt } from "~/lib/admin/form-versions.server";
@@ -29,7 +30,14 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
   const labels = await labelsAt(db, await formCatalog(context), s.formId, s.formVersion);
   // A receiver's reply may echo its own secrets or internals: admins see it, viewers never receive it.
   const deliveries = user.role === "admin" ? detail.deliveries : withoutReplyExcerpts(detail.deliveries);
-  return { ...detail, deliveries, labels, filesKept: filesKept(s.quarantineReason) };
+  // Each delivery's kind in words, from its module: the registry stays on the server.
+  const kinds = Object.fromEntries(
+    deliveries.map((d) => {
+      const spec = kindSpec(d.destination);
+      return [d.destination, { label: spec?.label ?? d.destination, idLabel: spec?.idLabel ?? null, email: spec?.email ?? false }];
+    }),
+  );
+  return { ...detail, deliveries, labels, kinds, filesKept: filesKept(s.quarantineReason) };
 });
 
 const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release"]) });
@@ -51,7 +59,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
 });
 
 export default function SubmissionDetail() {
-  const { submission: s, state, deliveries, labels, filesKept: kept } = useLoaderData<typeof loader>();
+  const { submission: s, state, deliveries, labels, kinds, filesKept: kept } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   return (
@@ -108,7 +116,7 @@ export default function SubmissionDetail() {
           as a duplicate and does not act twice: that is expected, and the attempt still counts as delivered.
         </p>
       ) : null}
-      <DeliveryTimeline deliveries={deliveries} showReplies={role === "admin"} />
+      <DeliveryTimeline deliveries={deliveries} kinds={kinds} showReplies={role === "admin"} />
       {role === "admin" ? (
         <div className="actions">
           {state === "quarantined" ? (

@@ -2,7 +2,6 @@ import { StateBadge } from "~/components/admin/state-badge";
 import { formatUtc } from "~/lib/admin/http";
 // The one shape of a delivery as the console reads it (a type import: nothing server-side reaches the browser).
 import type { DeliveryView as Delivery } from "~/lib/storage/console-queries.server";
-import { kindSpec } from "~/lib/settings/kinds/registry";
 import { countOf } from "~/lib/text/count";
 
 /** What the delivery is waiting for, beyond its status: a fix of its settings, or nothing (gone). */
@@ -20,18 +19,33 @@ function notSent(d: Delivery): boolean {
 }
 
 /** Every destination of a submission with every attempt: time, HTTP status, latency, response excerpt. */
-export function DeliveryTimeline({ deliveries, showReplies }: { deliveries: Delivery[]; /** Admins only. */ showReplies: boolean }) {
+/** A destination kind as the timeline names it (from its module, through the loader). */
+export interface TimelineKind {
+  label: string;
+  idLabel: string | null;
+  email: boolean;
+}
+
+export function DeliveryTimeline({
+  deliveries,
+  kinds,
+  showReplies,
+}: {
+  deliveries: Delivery[];
+  kinds: Record<string, TimelineKind>;
+  /** Admins only. */
+  showReplies: boolean;
+}) {
   if (deliveries.length === 0) return <p>This submission has no deliveries.</p>;
   return (
     <>
       {deliveries.map((d) => (
         <section key={d.id} aria-label={`Delivery to ${d.destination}`}>
           <h3>
-            {kindSpec(d.destination)?.label ?? d.destination} <StateBadge state={notSent(d) ? "not-sent" : d.status} />
+            {kinds[d.destination]?.label ?? d.destination} <StateBadge state={notSent(d) ? "not-sent" : d.status} />
           </h3>
           <p>
-            {kindSpec(d.destination)?.idLabel ?? "Delivery id"} <code>{d.id}</code>,{" "}
-            {`${countOf(d.log.length, "attempt", "attempts")} logged`}
+            {kinds[d.destination]?.idLabel ?? "Delivery id"} <code>{d.id}</code>, {`${countOf(d.log.length, "attempt", "attempts")} logged`}
             {d.status === "delivered" ? `, ${notSent(d) ? "settled" : "delivered"} ${formatUtc(d.deliveredAt)}` : ""}
             {d.status === "pending" ? `, next attempt ${formatUtc(new Date(d.nextAttemptAt).toISOString())}` : ""}
             {d.lastError ? `, ${notSent(d) ? "why" : d.status === "delivered" ? "note" : "last error"}: ${d.lastError}` : ""}.{situation(d)}
@@ -56,7 +70,7 @@ export function DeliveryTimeline({ deliveries, showReplies }: { deliveries: Deli
                 {d.log.map((a, i) => (
                   <tr key={i}>
                     <td className="lead-cell">{formatUtc(a.attemptedAt)}</td>
-                    <td data-label="HTTP status">{a.httpStatus ?? (kindSpec(d.destination)?.email ? "—" : "no response")}</td>
+                    <td data-label="HTTP status">{a.httpStatus ?? (kinds[d.destination]?.email ? "—" : "no response")}</td>
                     <td className="num" data-label="Latency">
                       {a.latencyMs} ms
                     </td>
