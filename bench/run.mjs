@@ -11,6 +11,7 @@
 //   run(ctx)             → its data; ctx = { apps, settings, providers, servers?, opts, between, log }
 //   targets(data)?       → [{ name, asks, measured, verdict }] (lib/targets.mjs)
 //   render(data)         → markdown lines for its section; summarize(data)? → its line in history
+//   detail?              true: a diagnostic with no target, rendered to bench/results/details.md
 // Knobs: BENCH_DURATION (s of load per subject, split over BENCH_ROUNDS alternating rounds; 12 and 3),
 // BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (10 rounds of 2 s for ssr, accept and console, whose 0.9
 // and 0.95 targets sit inside one 4-s round's noise on two cores), BENCH_CONNECTIONS (10), LH_RUNS (3
@@ -184,17 +185,18 @@ async function main() {
     data,
   };
   const partial = Boolean(env.BENCH_ONLY || env.BENCH_RUNTIMES);
-  const report = renderReport(results, measurements);
+  const { report, details } = renderReport(results, measurements);
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(path.join(ROOT, "bench/results/latest.json"), JSON.stringify(results, null, 2));
-  writeFileSync(path.join(ROOT, "bench/results/latest.md"), report);
+  writeFileSync(path.join(ROOT, "bench/results/latest.md"), `${report}\n${details}`);
   if (partial) {
     log("partial run: bench/results/latest.json and latest.md (docs/performance.md and the history untouched)");
     return;
   }
   writeFileSync(path.join(ROOT, "docs/performance.md"), report);
+  writeFileSync(path.join(ROOT, "bench/results/details.md"), details);
   appendFileSync(path.join(ROOT, "bench/results/history.jsonl"), `${JSON.stringify(summarizeRun(results, measurements))}\n`);
-  log("done: docs/performance.md, bench/results/latest.json, a line in bench/results/history.jsonl");
+  log("done: docs/performance.md, bench/results/details.md, latest.json, a line in bench/results/history.jsonl");
 }
 
 try {

@@ -12,6 +12,8 @@ import { baselineBodies, gatepostBodies } from "../lib/submit.mjs";
 export const name = "profile";
 export const title = "Where the time goes (a sampling profile in Miniflare)";
 export const order = 60;
+/** A diagnostic with no target: its section goes to bench/results/details.md. */
+export const detail = true;
 
 /** subject → [app, settings variant, method, path, label]. */
 const SUBJECTS = {
