@@ -4,6 +4,7 @@
 // request: an upper bound of what the platform would count). On this machine, not Cloudflare's.
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../../scripts/hash-password.mjs";
+import { queryD1 } from "../lib/outbox.mjs";
 import { startServer } from "../lib/servers.mjs";
 import { atMost } from "../lib/targets.mjs";
 import { benchPdf, gatepostBodies, gatepostFields, multipartBodies } from "../lib/submit.mjs";
@@ -13,7 +14,9 @@ export const title = "CPU per request against Workers Free's 10 ms";
 export const order = 80;
 export const FREE_CPU_MS = 10;
 /** Requests per kind: enough for a stable mean, few for the 1 MiB posts. */
-const COUNT = { page: 200, accept: 100, upload: 20, list: 100, submission: 100, export: 50, cron: 30 };
+const COUNT = { page: 200, accept: 100, upload: 20, list: 100, submission: 100, export: 50, cron: 30, cronJob: 20 };
+/** The cron's jobs on a cadence (app/lib/maintenance, docs/decisions/095), each due on its own minute of ten. */
+const CADENCE_JOBS = ["prune-rate-limits", "apply-retention", "reseal-settings", "sweep-orphaned-files"];
 
 async function signIn(server, password) {
   const res = await fetch(`${server.url}/admin/login`, {
@@ -27,16 +30,28 @@ async function signIn(server, password) {
   return cookie;
 }
 
-/** Runs `send` n times in turn; the workerd CPU per request, in ms (and any answer that was not `ok`). */
-async function perRequest(server, n, send, ok) {
+/**
+ * Runs `send` n times in turn; the workerd CPU per request, in ms (and any answer that was not `ok`).
+ * Without `before`, the CPU over the whole loop (after-response work included); with it, only each
+ * send's own window, so `before`'s setup (another process's D1 write) stays out of the count.
+ */
+async function perRequest(server, n, send, ok, before = null) {
+  await before?.();
   await send(); // the first one warms what each isolate keeps
-  const before = server.cpuMs();
+  let cpuMs = 0;
+  let start = server.cpuMs();
   const bad = [];
   for (let i = 0; i < n; i++) {
+    if (before) {
+      await before();
+      start = server.cpuMs();
+    }
     const status = await send();
+    if (before) cpuMs += server.cpuMs() - start;
     if (!ok(status)) bad.push(status);
   }
-  return { n, cpuMs: Math.round(((server.cpuMs() - before) / n) * 100) / 100, unexpected: bad.slice(0, 3) };
+  if (!before) cpuMs = server.cpuMs() - start;
+  return { n, cpuMs: Math.round((cpuMs / n) * 100) / 100, unexpected: bad.slice(0, 3) };
 }
 
 export async function run({ apps, settings, log }) {
@@ -92,12 +107,14 @@ export async function run({ apps, settings, log }) {
     rows.list = await perRequest(server, COUNT.list, get("/admin/submissions?form=contact", admin), (s) => s === 200);
     rows.submission = await perRequest(server, COUNT.submission, get(`/admin/submissions/${id}`, admin), (s) => s === 200);
     rows.export = await perRequest(server, COUNT.export, get("/admin/export?form=contact&format=csv", admin), (s) => s === 200);
-    rows.cron = await perRequest(
-      server,
-      COUNT.cron,
-      async () => (await server.tick(), 200),
-      () => true,
-    );
+    const tick = async () => (await server.tick(), 200);
+    rows.cron = await perRequest(server, COUNT.cron, tick, () => true);
+    // A job's own minute: its booked next run removed before each run, so the run does that job's work.
+    for (const job of CADENCE_JOBS) {
+      log(`cpu: cron run on ${job}'s minute`);
+      const due = async () => void queryD1(server, `DELETE FROM maintenance_cursors WHERE name = 'next-run:${job}'`);
+      rows[`cron:${job}`] = await perRequest(server, COUNT.cronJob, tick, () => true, due);
+    }
     return { rows, submissionsStored: COUNT.accept + 1 };
   } finally {
     await server.stop();
@@ -111,7 +128,8 @@ const LABELS = {
   list: "Console list, GET /admin/submissions",
   submission: "Submission page, GET /admin/submissions/:id",
   export: "Export, GET /admin/export (CSV of every contact submission)",
-  cron: "Cron run (the scheduled handler, outbox idle)",
+  cron: "Cron run (the scheduled handler, nothing due)",
+  ...Object.fromEntries(CADENCE_JOBS.map((job) => [`cron:${job}`, `Cron run on ${job}'s minute (once in ten)`])),
 };
 
 export function targets(d) {

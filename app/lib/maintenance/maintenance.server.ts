@@ -4,15 +4,18 @@ import type { Settings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import { dispatchDue, type DeliveryMessage } from "~/lib/delivery/queue.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
-import { budgetFor, type InvocationBudget, type Plan } from "~/lib/platform/budget.server";
+import { budgetFor, type Cost, type InvocationBudget, type Plan } from "~/lib/platform/budget.server";
 import { pruneConfirmationSlots } from "~/lib/delivery/confirmation.server";
 import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { backfillSubmissions } from "~/lib/storage/backfill.server";
 import { sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
-import { tendExports } from "~/lib/exports/run.server";
+import { EXPORT_TTL_MS, tendExports } from "~/lib/exports/run.server";
+import { readMaintenanceDue, scheduleNextRuns, type MaintenanceDue } from "~/lib/storage/maintenance-due.server";
 
-// The jobs the Worker's cron runs every minute (functions/scheduled.ts).
+// The jobs the Worker's cron runs every minute (functions/scheduled.ts). A run begins with one read that
+// says which have work (docs/decisions/095): an idle minute costs that read and nothing else, and the
+// Free plan's 50 D1 calls go to the deliveries that are due rather than to jobs that find nothing.
 
 /** `mailer` null: e-mail is held; `bucket` null: the Worker has no UPLOADS binding. */
 export interface MaintenanceContext {
@@ -27,23 +30,47 @@ export interface MaintenanceContext {
   queue?: Queue<DeliveryMessage> | null;
 }
 
+/**
+ * When a job runs: every run; when the run's first read says it has `work`; or on a cadence, every
+ * CADENCE_MINUTES at its own minute (`offset`), and at the next run again while it reports `more`.
+ */
+export type JobWhen =
+  { every: "run" } | { work: keyof Omit<MaintenanceDue, "waiting"> } | { cadence: number; more?: (result: unknown) => boolean };
+
 export interface MaintenanceJob {
   name: string;
+  /** Default: every run. */
+  when?: JobWhen;
+  /** What it spends, kept back from the drain (whose deliveries take whatever is left). */
+  reserve?: Required<Cost>;
   run(context: MaintenanceContext): Promise<unknown>;
 }
 
 export type JobResult = { name: string; ok: true; result: unknown } | { name: string; ok: false; error: string };
 
-/**
- * What the jobs that do not loop may spend in one run, kept back from the looping ones (the drain):
- * the limit windows (2 D1), the catalog and retention (4), reseal (2), search texts (2) and the
- * orphan sweep (2 D1, an R2 list and a delete), so a tick's jobs together stay within the plan.
- */
-export const FIXED_JOBS_COST = { d1Queries: 12, subrequests: 2 } as const;
+/** A job on a cadence runs once every this many minutes, each at its own minute of the ten. */
+export const CADENCE_MINUTES = 10;
+/** The run's first read, and the slack kept for logging. */
+const DUE_READ = { d1Queries: 1 } as const satisfies Cost;
+const SLACK = { d1Queries: 2, subrequests: 0 } as const;
 
-/** One cron run's allowance on `plan`, with FIXED_JOBS_COST (and two D1 calls of slack) kept back. */
-export function cronBudget(plan: Plan): InvocationBudget {
-  return budgetFor(plan, { d1Queries: FIXED_JOBS_COST.d1Queries + 2, subrequests: FIXED_JOBS_COST.subrequests });
+/** The next run of a cadence job at minute `offset` of every CADENCE_MINUTES, strictly after `nowMs`. */
+export function nextCadenceRun(nowMs: number, offset: number): number {
+  const minute = Math.floor(nowMs / 60_000);
+  const step = (((offset - minute) % CADENCE_MINUTES) + CADENCE_MINUTES) % CADENCE_MINUTES || CADENCE_MINUTES;
+  return (minute + step) * 60_000;
+}
+
+/** One cron run's allowance on `plan`, with what `jobs` (the ones that run) spend kept back. */
+export function cronBudget(plan: Plan, jobs: readonly MaintenanceJob[] = []): InvocationBudget {
+  const reserve = { ...SLACK };
+  for (const job of jobs) {
+    reserve.d1Queries += job.reserve?.d1Queries ?? 0;
+    reserve.subrequests += job.reserve?.subrequests ?? 0;
+  }
+  // Writing the cadence jobs' next runs: one statement each, in one batch.
+  reserve.d1Queries += jobs.filter((job) => job.when && "cadence" in job.when).length;
+  return budgetFor(plan, reserve);
 }
 
 /** Per run: at most this many deliveries (fewer where the plan's budget ends first, docs/decisions/070), and no new claims after this long (runs may overlap safely). */
@@ -53,6 +80,7 @@ export const DRAIN_BUDGET_MS = 45_000;
 export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   {
     name: "drain-outbox",
+    when: { work: "deliveries" },
     run: async ({ db, settings, mailer, now, budget, queue }) => {
       const options = { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer, now, budget };
       if (!queue || !budget) return drainOutbox(db, settings, options);
@@ -66,6 +94,8 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   // Every fixed-window limit: the rate-limit windows and the confirmation e-mails' slots.
   {
     name: "prune-rate-limits",
+    when: { cadence: 0, more: (result) => (result as { more: boolean }).more },
+    reserve: { d1Queries: 2, subrequests: 0 },
     run: async ({ db, now, budget = budgetFor("free") }) => {
       const windows = await pruneRateLimits(db, now(), budget);
       await pruneConfirmationSlots(db, now(), budget);
@@ -77,6 +107,8 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   // others and runs again next minute.
   {
     name: "apply-retention",
+    when: { cadence: 2, more: (result) => (result as { more?: boolean }[]).some((form) => form.more) },
+    reserve: { d1Queries: 4, subrequests: 0 },
     run: async ({ db, bucket, settings, now, budget = budgetFor("free") }) => {
       const catalog = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
       if (catalog.incomplete) throw new Error("the form catalog could not be read");
@@ -90,25 +122,85 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
     },
   },
   // Console settings sealed with an older SETTINGS_ENCRYPTION_KEY, sealed again with the first (rotation).
-  { name: "reseal-settings", run: ({ db, settings }) => resealSettings(db, settings.encryptionKeys) },
+  {
+    name: "reseal-settings",
+    when: { cadence: 4, more: (result) => (result as { resealed: number }).resealed > 0 },
+    reserve: { d1Queries: 2, subrequests: 0 },
+    run: ({ db, settings }) => resealSettings(db, settings.encryptionKeys),
+  },
   // Rows stored before migration 0021 (and 0010): state, counts and search index, a few chunks a run
   // (docs/decisions/060); one indexed read that finds nothing once every row has moved.
-  { name: "backfill-submissions", run: ({ db, budget = budgetFor("free") }) => backfillSubmissions(db, budget) },
+  {
+    name: "backfill-submissions",
+    when: { work: "unmoved" },
+    reserve: { d1Queries: 2, subrequests: 0 },
+    run: ({ db, budget = budgetFor("free") }) => backfillSubmissions(db, budget),
+  },
   // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
   // list per run while nothing new was uploaded.
-  { name: "sweep-orphaned-files", run: ({ db, bucket, now, budget }) => sweepOrphanedFiles(db, bucket, now(), { budget }) },
+  {
+    name: "sweep-orphaned-files",
+    when: { cadence: 6 },
+    reserve: { d1Queries: 2, subrequests: 2 },
+    run: ({ db, bucket, now, budget }) => sweepOrphanedFiles(db, bucket, now(), { budget }),
+  },
   // Export jobs (docs/decisions/085): the oldest unfinished one carried on, those a day old deleted.
-  { name: "tend-exports", run: ({ db, bucket, settings, now }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now() }) },
+  {
+    name: "tend-exports",
+    when: { work: "exports" },
+    // tendExports spends at most a fifth of the plan, from an allowance of its own.
+    reserve: { d1Queries: 10, subrequests: 10 },
+    run: ({ db, bucket, settings, now }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now() }),
+  },
 ];
 
-/** Runs every job side by side; a failing job is logged and never stops the others. */
+/** Which of `jobs` have work this run, from `due` (the run's first read). */
+export function jobsDue(jobs: readonly MaintenanceJob[], due: MaintenanceDue): MaintenanceJob[] {
+  return jobs.filter((job) => {
+    const when = job.when ?? { every: "run" };
+    if ("work" in when) return due[when.work];
+    if ("cadence" in when) return !due.waiting.has(job.name);
+    return true;
+  });
+}
+
+/**
+ * Runs the jobs that have work side by side; a failing job is logged and never stops the others. A job
+ * with nothing to do is left out of the results. Without D1's first read, every job fails alike.
+ */
 export async function runMaintenance(given: MaintenanceContext, jobs = MAINTENANCE_JOBS): Promise<JobResult[]> {
-  const context = { ...given, budget: given.budget ?? cronBudget(given.settings.plan) };
-  const settled = await Promise.allSettled(jobs.map((job) => job.run(context)));
-  return settled.map((outcome, i): JobResult => {
-    const name = jobs[i].name;
+  const nowMs = given.now();
+  let due: MaintenanceDue;
+  try {
+    due = await readMaintenanceDue(given.db, { nowMs, exportsExpireBeforeMs: nowMs - EXPORT_TTL_MS });
+  } catch (error) {
+    console.error("maintenance could not read what is due:", error);
+    return jobs.map((job) => ({ name: job.name, ok: false, error: String(error) }));
+  }
+  const running = jobsDue(jobs, due);
+  const budget = given.budget ?? cronBudget(given.settings.plan, running);
+  budget.spend(DUE_READ);
+  const context = { ...given, budget };
+  const settled = await Promise.allSettled(running.map((job) => job.run(context)));
+  const results = settled.map((outcome, i): JobResult => {
+    const name = running[i].name;
     if (outcome.status === "fulfilled") return { name, ok: true, result: outcome.value };
     console.error(`maintenance job ${name} failed:`, outcome.reason);
     return { name, ok: false, error: String(outcome.reason) };
   });
+  // A cadence job that finished waits for its next minute; one that failed or left more runs again next time.
+  const next = running.flatMap((job, i) => {
+    const when = job.when;
+    if (!when || !("cadence" in when)) return [];
+    const outcome = settled[i];
+    const again = outcome.status === "rejected" || (when.more?.(outcome.value) ?? false);
+    return again ? [] : [{ job: job.name, atMs: nextCadenceRun(nowMs, when.cadence) }];
+  });
+  try {
+    await scheduleNextRuns(given.db, next);
+  } catch (error) {
+    // Not written: those jobs run again next minute, which is safe.
+    console.error("maintenance could not record its next runs:", error);
+  }
+  return results;
 }

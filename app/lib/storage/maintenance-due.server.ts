@@ -1,0 +1,67 @@
+import sql from "sql-template-tag";
+import { z } from "zod";
+import { parseRows, statement } from "~/lib/storage/sql.server";
+
+// What the cron has to do this minute, in one read (docs/decisions/095): whether any delivery or a
+// paused destination's probe is due, whether an export job is open or expired, whether rows from before
+// migration 0021 wait to move, and which jobs on a cadence are not yet due (their next run is kept in
+// maintenance_cursors under "next-run:<job>"). Every part is an indexed lookup that stops at one row.
+
+const NEXT_RUN = "next-run:";
+
+export interface MaintenanceDue {
+  /** A pending delivery is due, or a paused destination's probe. */
+  deliveries: boolean;
+  /** An export job is unfinished, or older than the exports' lifetime. */
+  exports: boolean;
+  /** Submissions stored before migration 0021 are still to be moved. */
+  unmoved: boolean;
+  /** Jobs on a cadence whose next run is still ahead. */
+  waiting: ReadonlySet<string>;
+}
+
+const DueRowSchema = z.object({
+  deliveries: z.number(),
+  exports: z.number(),
+  unmoved: z.number(),
+  waiting: z.string().transform((text) => z.array(z.string()).parse(JSON.parse(text))),
+});
+
+/** One D1 read; D1 errors throw. */
+export async function readMaintenanceDue(
+  db: D1Database,
+  { nowMs, exportsExpireBeforeMs }: { nowMs: number; exportsExpireBeforeMs: number },
+) {
+  const { results } = await statement(
+    db,
+    sql`SELECT
+      (EXISTS (SELECT 1 FROM deliveries INDEXED BY deliveries_due WHERE status = 'pending' AND next_attempt_at <= ${nowMs})
+        OR EXISTS (SELECT 1 FROM destination_health WHERE paused_at IS NOT NULL AND probe_at <= ${nowMs})) AS deliveries,
+      (EXISTS (SELECT 1 FROM export_jobs INDEXED BY export_jobs_unfinished WHERE finished_at IS NULL)
+        OR EXISTS (SELECT 1 FROM export_jobs INDEXED BY export_jobs_created WHERE created_at < ${exportsExpireBeforeMs})) AS exports,
+      EXISTS (SELECT 1 FROM submissions INDEXED BY submissions_state_received WHERE state IS NULL) AS unmoved,
+      (SELECT json_group_array(substr(name, ${NEXT_RUN.length + 1})) FROM maintenance_cursors
+        WHERE name >= ${NEXT_RUN} AND name < ${`${NEXT_RUN}\uffff`} AND CAST(value AS INTEGER) > ${nowMs}) AS waiting`,
+  ).all();
+  const [row] = parseRows(DueRowSchema, results);
+  return {
+    deliveries: row.deliveries === 1,
+    exports: row.exports === 1,
+    unmoved: row.unmoved === 1,
+    waiting: new Set(row.waiting),
+  } satisfies MaintenanceDue;
+}
+
+/** Records when each job on a cadence next runs; one D1 call for them all. D1 errors throw. */
+export async function scheduleNextRuns(db: D1Database, runs: readonly { job: string; atMs: number }[]): Promise<void> {
+  if (runs.length === 0) return;
+  await db.batch(
+    runs.map(({ job, atMs }) =>
+      statement(
+        db,
+        sql`INSERT INTO maintenance_cursors (name, value) VALUES (${NEXT_RUN + job}, ${String(atMs)})
+          ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+      ),
+    ),
+  );
+}
