@@ -10,9 +10,10 @@ import { loadGet } from "./load.mjs";
 
 const IDLE = new Set(["(idle)", "(program)", "(garbage collector)", "(root)"]);
 
-async function connect(inspectorPort) {
+/** A DevTools Protocol session with one of workerd's isolates: the first listed (the app's own, "core:user:…") unless `pick` says. */
+export async function connect(inspectorPort, pick = (t) => Boolean(t.webSocketDebuggerUrl)) {
   const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json();
-  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
+  const target = targets.find(pick) ?? targets[0];
   if (!target) throw new Error("workerd's inspector lists no target");
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
