@@ -56,7 +56,7 @@ describe("destinations set in the console", () => {
   it("seals a webhook URL and secret in D1 and delivers a code form's submission with them, signed", async () => {
     const e = await appEnv();
     expect((await destinations("contact", { intent: "set:WEBHOOK_URL", value: sink.url() }, e)).status).toBe(200);
-    const made = await destinations("contact", { intent: "secret" }, e);
+    const made = await destinations("contact", { intent: "generate:WEBHOOK_SECRET" }, e);
     const { secret } = (await made.json()) as { secret: string };
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     // At rest: ciphertext only, naming its key.
@@ -200,15 +200,15 @@ describe("destinations set in the console", () => {
 
   it("rotates the webhook secret with an overlap: both sign until the previous one is retired", async () => {
     const e = await appEnv();
-    const first = ((await (await destinations("contact", { intent: "secret" }, e)).json()) as { secret: string }).secret;
+    const first = ((await (await destinations("contact", { intent: "generate:WEBHOOK_SECRET" }, e)).json()) as { secret: string }).secret;
     await destinations("contact", { intent: "set:WEBHOOK_URL", value: `${sink.url()}` }, e);
-    const second = ((await (await destinations("contact", { intent: "secret" }, e)).json()) as { secret: string }).secret;
+    const second = ((await (await destinations("contact", { intent: "generate:WEBHOOK_SECRET" }, e)).json()) as { secret: string }).secret;
     expect(second).not.toBe(first);
     // A receiver still on the first secret accepts deliveries during the overlap.
     await sink.acceptSecrets(first);
     await postContact(e);
     expect((await sink.state()).requests.at(-1)).toMatchObject({ signatureValid: true, signatures: 2 });
-    await destinations("contact", { intent: "retire" }, e);
+    await destinations("contact", { intent: "retire:WEBHOOK_SECRET" }, e);
     await postContact(e);
     // Only the new secret signs now: the receiver on the old one refuses, until it moves.
     expect((await sink.state()).requests.at(-1)).toMatchObject({ signatureValid: false, signatures: 1 });
