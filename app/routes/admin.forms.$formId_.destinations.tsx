@@ -69,7 +69,10 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     views.map((view) => {
       const { title, hint, needs, input, type, maxLength, generate, toggle } = LABELS[view.name];
       const generated = generate !== undefined;
-      return [view.name, { title, hint, needs: needs ?? null, input, type, maxLength: maxLength ?? null, generated, toggle: toggle ?? null }];
+      return [
+        view.name,
+        { title, hint, needs: needs ?? null, input, type, maxLength: maxLength ?? null, generated, toggle: toggle ?? null },
+      ];
     }),
   );
   return {

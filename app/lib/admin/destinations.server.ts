@@ -209,7 +209,13 @@ async function openGeneratedSecrets(ctx: DestinationsContext, opened: SealingKey
 }
 
 /** The sealed secrets and their audit line in one batch; this isolate reads them at once, others within ADR 045's bound. */
-async function writeGeneratedSecret(ctx: DestinationsContext, formId: string, name: FormSettingSuffix, sealed: string, change: string): Promise<void> {
+async function writeGeneratedSecret(
+  ctx: DestinationsContext,
+  formId: string,
+  name: FormSettingSuffix,
+  sealed: string,
+  change: string,
+): Promise<void> {
   await ctx.db.batch([
     putSettingStatement(ctx.db, formId, name, sealed, ctx.nowMs),
     auditStatement(ctx.db, { ...audit(ctx), action: "form.setting", target: formId, detail: { setting: name, change } }),

@@ -38,6 +38,8 @@ export function localizeForm<F extends FormDef>(form: F, lang: Lang): F {
 function localizeKindTexts<D extends FormDef["destinations"][number]>(destination: D, translated: unknown): D {
   if (!translated || typeof translated !== "object") return destination;
   const own = destination as unknown as Readonly<Record<string, unknown>>;
-  const texts = Object.entries(translated).filter(([key, value]) => key !== "kind" && typeof own[key] === "string" && typeof value === "string");
+  const texts = Object.entries(translated).filter(
+    ([key, value]) => key !== "kind" && typeof own[key] === "string" && typeof value === "string",
+  );
   return texts.length > 0 ? { ...destination, ...Object.fromEntries(texts) } : destination;
 }
