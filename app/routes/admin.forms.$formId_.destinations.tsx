@@ -189,6 +189,10 @@ function Source({ view, generated }: { view: SettingView; generated: boolean }) 
       </p>
     );
   }
+  if (view.siteWide) {
+    const { variable, shown, note } = view.siteWide;
+    return <p className="small">{`Not set here, so the site-wide ${variable} stands in${shown ? `: ${shown}` : ""}. ${note}`}</p>;
+  }
   return <p className="small">Not set: off.</p>;
 }
 

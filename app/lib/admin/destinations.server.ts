@@ -46,6 +46,8 @@ export interface SettingView {
   previousUntil?: number | null;
   /** Set in the console but no key opens it. */
   unreadable?: boolean;
+  /** Unset for this form while a site-wide variable stands in (ADR 097): its name, what may be shown, when it applies. */
+  siteWide?: { variable: string; shown: string | null; note: string };
 }
 
 export type SettingChange<T = object> = ({ ok: true } & T) | { ok: false; code: ErrorCode; message?: string };
@@ -84,7 +86,7 @@ export async function loadSettingViews(
       const fallback = local[name];
       if (!row && fallback !== undefined)
         return { name, variable, source: "local", shown: settingSpec(name)?.setting.shown === "never" ? null : fallback };
-      if (!row) return { name, variable, source: "unset", shown: null };
+      if (!row) return { name, variable, source: "unset", shown: null, ...siteWideView(settings, name) };
       const plain = await open(opened, row.value, settingContext(formId, name));
       if (plain === null) return { name, variable, source: "console", shown: null, unreadable: true };
       if (isGeneratedSetting(name)) {
@@ -95,6 +97,13 @@ export async function loadSettingViews(
       return { name, variable, source: "console", shown: showValue(name, plain) };
     }),
   );
+}
+
+/** The site-wide value standing in for an unset setting, as the console may show it; nothing when none does. */
+function siteWideView(settings: Settings, name: FormSettingSuffix): Pick<SettingView, "siteWide"> {
+  const siteWide = settingSpec(name)?.setting.siteWide;
+  const value = settings.siteWide[name];
+  return siteWide && value ? { siteWide: { variable: siteWide.variable, shown: showValue(name, value), note: siteWide.note } } : {};
 }
 
 /** What the console shows of a stored value: a URL carries its owner's token in the path, so only its host and end. */

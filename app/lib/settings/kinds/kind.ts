@@ -52,10 +52,10 @@ export interface KindSetting {
   /** Switched on and off in the console rather than typed: the value it stores when on, and its buttons' words. */
   toggle?: { value: string; on: string; off: string };
   /**
-   * The site-wide variable that stands in while a form's own value is unset (its kind says how the
-   * kind's settings fall back together); read from the environment only.
+   * The site-wide variable that stands in while a form's own value is unset, read from the environment
+   * only; `note` says when it is used (the kind's sender decides how its settings fall back together).
    */
-  siteWide?: string;
+  siteWide?: { variable: string; note: string };
 }
 
 /** One of a kind's own texts in a form definition (a confirmation's subject), as the form editor asks for it. */
