@@ -7,7 +7,7 @@ import type { KindSpec, KindText } from "./kind";
  * Paid; an HTTP e-mail provider reaches anyone on every plan. Said in the console and in the timeline.
  */
 export const CONFIRMATION_NEEDS =
-  "A confirmation reaches the public only through Cloudflare Email Sending (Workers Paid, with your sending domain onboarded) or an HTTP e-mail provider (Resend or Postmark, the form's E-mail provider setting). On the Free plan, send_email reaches only your account's verified addresses, never a visitor's.";
+  "A confirmation reaches the public only through Cloudflare Email Sending (Workers Paid, with your sending domain onboarded) or an HTTP e-mail provider (Resend or Postmark, the form's E-mail provider setting or the site's). On the Free plan, send_email reaches only your account's verified addresses, never a visitor's.";
 
 /** CONFIRMATION is "on" or "off"/empty; anything else is a typo worth reporting. */
 export function isConfirmationOn(value: string): boolean {
