@@ -97,6 +97,25 @@ describe("destinations set in the console", () => {
     expect(await dashboard.text()).toContain("The console&#x27;s WEBHOOK_URL of contact cannot be opened with SETTINGS_ENCRYPTION_KEY");
   });
 
+  it("says under a form's unset e-mail provider settings that the site-wide ones stand in, and not once the form sets its own", async () => {
+    const e = await appEnv({ EMAIL_PROVIDER: "resend", EMAIL_PROVIDER_API_KEY: "re_site_key_0123456789" });
+    const page = async () =>
+      (await (await appFetch(adminGet("/admin/forms/contact/destinations", await sessionCookie("admin", e)), e)).text()).replaceAll(
+        "&#x27;",
+        "'",
+      );
+    const before = await page();
+    expect(before).toContain("Not set here, so the site-wide EMAIL_PROVIDER stands in: resend.");
+    // The key is a secret: named, never shown.
+    expect(before).toContain("Not set here, so the site-wide EMAIL_PROVIDER_API_KEY stands in.");
+    expect(before).not.toContain("re_site_key_0123456789");
+    expect(before).not.toContain("site-wide EMAIL_PROVIDER_URL");
+    expect((await destinations("contact", { intent: "set:EMAIL_PROVIDER", value: "postmark" }, e)).status).toBe(200);
+    const after = await page();
+    expect(after).not.toContain("site-wide EMAIL_PROVIDER stands in");
+    expect(after).toContain("Set here: postmark");
+  });
+
   it("lets the environment win: a value set there is used, shown as set by the environment, and cannot be changed here", async () => {
     const e = await appEnv();
     await destinations("contact", { intent: "set:WEBHOOK_URL", value: "https://console.example/hook" }, e);
