@@ -7,7 +7,7 @@ import { en } from "~/lib/i18n/messages/en";
 import { checkFormDef, suggestionsFor } from "~/lib/forms/check";
 import type { FormDef } from "~/forms/schema";
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
-import { applyFieldEdit, readEditorPost } from "~/lib/admin/form-editor.server";
+import { applyFieldEdit, kindTextsViews, readEditorPost } from "~/lib/admin/form-editor.server";
 import { discardDraft, listForms, loadConsoleForm, publishDraft, saveDraft, setArchived, type FieldInUse } from "~/lib/admin/forms.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
@@ -47,6 +47,7 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
       changes: [],
       revision: "code",
       preview: null,
+      kindTexts: [],
     };
   }
   const state = await loadConsoleForm(db, id);
@@ -69,6 +70,8 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     changes: state.draft && state.published ? describeChanges(state.published, state.draft) : [],
     revision: String(state.row.updated_at),
     preview: draft && check?.ok ? previewMarkup(draft) : null,
+    // The kinds' own texts' words come with the data: the registry stays on the server.
+    kindTexts: kindTextsViews(),
   };
 });
 
@@ -262,6 +265,7 @@ export default function FormPage() {
               draft={draft}
               revision={`${data.revision}:${result?.focus ?? ""}:${result ? "r" : ""}`}
               focus={result?.focus ?? null}
+              kindTexts={data.kindTexts}
             />
             {result?.fieldsInUse?.length ? (
               <section className="notice error" aria-labelledby="names-title">

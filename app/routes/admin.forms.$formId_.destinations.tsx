@@ -4,9 +4,10 @@ import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@r
 import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
 import {
   clearSetting,
+  GENERATED_SETTINGS,
   loadSettingViews,
   retirePreviousSecret,
-  rotateWebhookSecret,
+  rotateSecret,
   setSetting,
   TYPED_SETTINGS,
   type SettingView,
@@ -66,8 +67,12 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
   // The kinds' words come with the data: the registry (and the checks it holds) stays on the server.
   const labels = Object.fromEntries(
     views.map((view) => {
-      const { title, hint, needs, input, type, maxLength } = LABELS[view.name];
-      return [view.name, { title, hint, needs: needs ?? null, input, type, maxLength: maxLength ?? null }];
+      const { title, hint, needs, input, type, maxLength, generate, toggle } = LABELS[view.name];
+      const generated = generate !== undefined;
+      return [
+        view.name,
+        { title, hint, needs: needs ?? null, input, type, maxLength: maxLength ?? null, generated, toggle: toggle ?? null },
+      ];
     }),
   );
   return {
@@ -102,17 +107,19 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
   const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
   const [verb, name] = intent.split(":");
   const setting = TYPED_SETTINGS.find((s) => s === name);
+  const generated = GENERATED_SETTINGS.find((s) => s === name);
   const answer = (ok: boolean, message: string, secret: string | null = null) => json({ ok, message, secret }, { status: ok ? 200 : 400 });
   if (verb === "set" && setting) {
     const result = await setSetting(ctx, id, setting, value);
     return result.ok ? answer(true, `${LABELS[setting].title} saved.`) : answer(false, result.message ?? ERRORS[result.code].message);
   }
-  if (verb === "clear" && (setting || name === "WEBHOOK_SECRET")) {
-    const result = await clearSetting(ctx, id, setting ?? "WEBHOOK_SECRET");
-    return result.ok ? answer(true, `${LABELS[setting ?? "WEBHOOK_SECRET"].title} cleared.`) : answer(false, ERRORS[result.code].message);
+  const cleared = setting ?? generated;
+  if (verb === "clear" && cleared) {
+    const result = await clearSetting(ctx, id, cleared);
+    return result.ok ? answer(true, `${LABELS[cleared].title} cleared.`) : answer(false, ERRORS[result.code].message);
   }
-  if (intent === "secret") {
-    const result = await rotateWebhookSecret(ctx, id);
+  if (verb === "generate" && generated) {
+    const result = await rotateSecret(ctx, id, generated);
     if (!result.ok) return answer(false, ERRORS[result.code].message);
     return answer(
       true,
@@ -135,8 +142,8 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
       ? answer(true, `Deliveries to ${name} resumed: the next cron run sends what waits.`)
       : answer(false, `Deliveries to ${name} are not paused.`);
   }
-  if (intent === "retire") {
-    const result = await retirePreviousSecret(ctx, id);
+  if (verb === "retire" && generated) {
+    const result = await retirePreviousSecret(ctx, id, generated);
     return result.ok
       ? answer(true, "The previous signing secret no longer signs.")
       : answer(false, "There is no previous secret still signing.");
@@ -165,12 +172,12 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
   throw refusal("admin_bad_request");
 });
 
-function Source({ view }: { view: SettingView }) {
+function Source({ view, generated }: { view: SettingView; generated: boolean }) {
   if (view.source === "environment")
     return <p className="small">{`Set by the environment (${view.variable}), which wins: change it there.`}</p>;
   if (view.unreadable) return <p className="small">Set here, but the settings&apos; encryption key does not open it: set it again.</p>;
   if (view.source === "console") {
-    const secret = view.name === "WEBHOOK_SECRET" ? " It was shown once, when it was made." : "";
+    const secret = generated ? " It was shown once, when it was made." : "";
     return <p className="small">{view.shown ? `Set here: ${view.shown}` : `Set here.${secret}`}</p>;
   }
   if (view.source === "local") {
@@ -181,6 +188,10 @@ function Source({ view }: { view: SettingView }) {
           : "Not set here, so under npm start the local sink's own secret signs (printed at start), and the sink verifies with it."}
       </p>
     );
+  }
+  if (view.siteWide) {
+    const { variable, shown, note } = view.siteWide;
+    return <p className="small">{`Not set here, so the site-wide ${variable} stands in${shown ? `: ${shown}` : ""}. ${note}`}</p>;
   }
   return <p className="small">Not set: off.</p>;
 }
@@ -300,8 +311,8 @@ export default function Destinations() {
             <h2 id={`title-${view.name}`}>{label.title}</h2>
             <p className="small">{label.hint}</p>
             {label.needs ? <p className="notice">{label.needs}</p> : null}
-            <Source view={view} />
-            {view.name === "WEBHOOK_SECRET" ? (
+            <Source view={view} generated={label.generated} />
+            {label.generated ? (
               <>
                 {view.previousUntil ? (
                   <p className="small">{`The previous secret signs too, until ${formatUtc(new Date(view.previousUntil).toISOString())}.`}</p>
@@ -309,28 +320,28 @@ export default function Destinations() {
                 {editable ? <p className="small">A new secret is made here and shown once.</p> : null}
                 {editable ? (
                   <Form method="post" className="actions">
-                    <button type="submit" name="intent" value="secret">
+                    <button type="submit" name="intent" value={`generate:${view.name}`}>
                       {view.source === "console" ? "Rotate the secret" : "Generate a secret"}
                     </button>
                     {view.previousUntil ? (
-                      <button type="submit" name="intent" value="retire" className="secondary">
+                      <button type="submit" name="intent" value={`retire:${view.name}`} className="secondary">
                         Stop signing with the previous secret now
                       </button>
                     ) : null}
                   </Form>
                 ) : null}
               </>
-            ) : view.name === "CONFIRMATION" ? (
+            ) : label.toggle ? (
               editable ? (
                 <Form method="post" className="actions">
-                  <input type="hidden" name="value" value="on" />
+                  <input type="hidden" name="value" value={label.toggle.value} />
                   {view.source === "console" ? (
-                    <button type="submit" name="intent" value="clear:CONFIRMATION" className="secondary">
-                      Switch confirmations off
+                    <button type="submit" name="intent" value={`clear:${view.name}`} className="secondary">
+                      {label.toggle.off}
                     </button>
                   ) : (
-                    <button type="submit" name="intent" value="set:CONFIRMATION">
-                      Switch confirmations on
+                    <button type="submit" name="intent" value={`set:${view.name}`}>
+                      {label.toggle.on}
                     </button>
                   )}
                 </Form>

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { classifyProviderAnswer, providerBody, providerMailer } from "~/lib/delivery/email-provider.server";
+import type { FormDef } from "~/forms/schema";
+import { classifyProviderAnswer, emailTransport, providerBody, providerMailer } from "~/lib/delivery/email-provider.server";
+import type { Mailer } from "~/lib/delivery/mailer.server";
+import { parseSettings } from "~/lib/settings/settings.server";
 import { notificationParts, buildMime } from "~/lib/delivery/email.server";
 import { isLimitRefusal, isRecipientRefusal } from "~/lib/delivery/send-email.server";
 
@@ -73,5 +76,46 @@ describe("an HTTP e-mail provider's message", () => {
       code: "E_RATE_LIMIT_EXCEEDED",
     });
     expect(() => providerBody("resend", { ...outgoing, parts: undefined })).toThrow(/parts/);
+  });
+});
+
+describe("which provider a form's e-mail goes through (ADR 097)", () => {
+  const form = { id: "contact" } as FormDef;
+  const binding: Mailer = { send: async () => {} };
+  const site = { EMAIL_PROVIDER: "postmark", EMAIL_PROVIDER_API_KEY: "pm-site-token", EMAIL_PROVIDER_URL: "https://pm.example/api" };
+  /** The URL and the authentication the transport posts with. */
+  async function sentWith(env: Record<string, string>) {
+    const calls: { url: string; headers: Record<string, string> }[] = [];
+    const transport = emailTransport(parseSettings(env), form, binding, (async (url: string | URL | Request, init?: RequestInit) => {
+      calls.push({ url: String(url), headers: Object.fromEntries(new Headers(init?.headers)) });
+      return new Response("{}", { status: 200 });
+    }) as typeof fetch);
+    if (!transport.ok) return transport.reason;
+    if (transport.mailer === binding) return "send_email";
+    const parts = notificationParts(content as never, "forms@example.org", ["owner@example.org"], null);
+    await transport.mailer.send({ from: "forms@example.org", to: "owner@example.org", raw: buildMime(parts), parts });
+    return calls[0];
+  }
+
+  it("is the site-wide provider for a form that names none of its own", async () => {
+    expect(await sentWith(site)).toMatchObject({
+      url: "https://pm.example/api/email",
+      headers: { "x-postmark-server-token": "pm-site-token" },
+    });
+  });
+
+  it("is the form's own provider, key and URL together when it names one", async () => {
+    const own = { ...site, CONTACT_EMAIL_PROVIDER: "resend", CONTACT_EMAIL_PROVIDER_API_KEY: "re_form_key_1" };
+    expect(await sentWith(own)).toMatchObject({ url: "https://api.resend.com/emails", headers: { authorization: "Bearer re_form_key_1" } });
+    // The form's provider without its own key is held: the site's key belongs to the site's provider.
+    expect(await sentWith({ ...site, CONTACT_EMAIL_PROVIDER: "resend" })).toBe("CONTACT_EMAIL_PROVIDER_API_KEY is not set");
+  });
+
+  it("is send_email when neither is set, and a bad site-wide value is named and not used", async () => {
+    expect(await sentWith({})).toBe("send_email");
+    expect(await sentWith({ EMAIL_PROVIDER: "resend" })).toBe("EMAIL_PROVIDER_API_KEY is not set");
+    const settings = parseSettings({ EMAIL_PROVIDER: "mailgun", EMAIL_PROVIDER_URL: "http://10.0.0.1/x" });
+    expect(settings.problems.map((p) => p.variable)).toEqual(expect.arrayContaining(["EMAIL_PROVIDER", "EMAIL_PROVIDER_URL"]));
+    expect(settings.siteWide).toEqual({});
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { checkFormDef, checkFormShape } from "~/lib/forms/check";
 import { contactForm } from "~/forms/contact";
 import type { FieldDef, FormDef } from "~/forms/schema";
-import { applyFieldEdit, draftOf, formFileText, starterDefinition } from "~/lib/admin/form-editor.server";
+import { applyFieldEdit, draftOf, formFileText, kindTextsViews, starterDefinition } from "~/lib/admin/form-editor.server";
+import { localizeForm } from "~/lib/i18n/localize-form";
 import { describeChanges } from "~/lib/forms/changes";
 import { matchesPattern, patternProblem } from "~/lib/forms/pattern";
 import { validateFields } from "~/lib/submit/validation";
@@ -180,6 +181,40 @@ describe("the console editor's post", () => {
     ]);
     expect(checkFormDef(draft).ok).toBe(true);
     expect(checkFormDef(draftOf(new URLSearchParams({ ...Object.fromEntries(params), retentionDays: "soon" }), "jobs")).ok).toBe(false);
+  });
+
+  it("reads each kind's own texts as <kind>.<key>, the kind present only when one is set, and localizes them", () => {
+    const sections = kindTextsViews();
+    const confirmation = sections.find((section) => section.kind === "confirmation")!;
+    expect(confirmation.fields.map((f) => f.key)).toEqual(["subject", "text"]);
+    expect(confirmation.needs.join(" ")).toContain("Email Sending");
+    const base = {
+      title: "T",
+      successMessage: "Thanks.",
+      retentionDays: "30",
+      "fields.0.name": "email",
+      "fields.0.type": "email",
+      "fields.0.label": "E-mail",
+    };
+    const none = draftOf(new URLSearchParams(base), "jobs");
+    expect(none.destinations.map((d) => d.kind)).not.toContain("confirmation");
+    const draft = draftOf(
+      new URLSearchParams({ ...base, "confirmation.subject": " Thanks ", "confirmation.text": "We got it.\r\nBye" }),
+      "jobs",
+    );
+    expect(draft.destinations.find((d) => d.kind === "confirmation")).toEqual({
+      kind: "confirmation",
+      subject: "Thanks",
+      text: "We got it.\nBye",
+    });
+    const translated = { ...draft, languages: ["en", "de"] as const, translations: { de: { confirmation: { subject: "Danke" } } } };
+    expect(checkFormDef(translated).ok).toBe(true);
+    expect(localizeForm(translated, "de").destinations.find((d) => d.kind === "confirmation")).toEqual({
+      kind: "confirmation",
+      subject: "Danke",
+      text: "We got it.\nBye",
+    });
+    expect(checkFormDef({ ...translated, translations: { de: { confirmation: { subject: "x".repeat(201) } } } }).ok).toBe(false);
   });
 
   it("adds, removes and moves fields, saying which to focus", () => {

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPayload } from "~/lib/delivery/webhook.server";
-import { generateWebhookSecret, parseWebhookSecrets, signWebhook } from "~/lib/delivery/webhook-signature.server";
+import { parseWebhookSecrets, signWebhook } from "~/lib/delivery/webhook-signature.server";
+import { generateWebhookSecret } from "~/lib/settings/kinds/webhook";
 
 // docs/webhooks.md must stay true: its example request is re-signed here, and its Node receiver is run
 // as written against Gatepost's own signer.

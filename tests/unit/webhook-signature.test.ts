@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { generateWebhookSecret, parseWebhookSecrets, signWebhook } from "~/lib/delivery/webhook-signature.server";
+import { parseWebhookSecrets, signWebhook } from "~/lib/delivery/webhook-signature.server";
+import { generateWebhookSecret } from "~/lib/settings/kinds/webhook";
 
 // The Standard Webhooks spec's own example, from its reference library's test "sign function works"
 // (github.com/standard-webhooks/standard-webhooks, libraries/javascript/src/webhook.test.ts).

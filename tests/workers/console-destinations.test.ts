@@ -56,7 +56,7 @@ describe("destinations set in the console", () => {
   it("seals a webhook URL and secret in D1 and delivers a code form's submission with them, signed", async () => {
     const e = await appEnv();
     expect((await destinations("contact", { intent: "set:WEBHOOK_URL", value: sink.url() }, e)).status).toBe(200);
-    const made = await destinations("contact", { intent: "secret" }, e);
+    const made = await destinations("contact", { intent: "generate:WEBHOOK_SECRET" }, e);
     const { secret } = (await made.json()) as { secret: string };
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     // At rest: ciphertext only, naming its key.
@@ -95,6 +95,25 @@ describe("destinations set in the console", () => {
     expect(await countRows("deliveries")).toBe(0);
     const dashboard = await appFetch(adminGet("/admin", await sessionCookie("admin", other)), other);
     expect(await dashboard.text()).toContain("The console&#x27;s WEBHOOK_URL of contact cannot be opened with SETTINGS_ENCRYPTION_KEY");
+  });
+
+  it("says under a form's unset e-mail provider settings that the site-wide ones stand in, and not once the form sets its own", async () => {
+    const e = await appEnv({ EMAIL_PROVIDER: "resend", EMAIL_PROVIDER_API_KEY: "re_site_key_0123456789" });
+    const page = async () =>
+      (await (await appFetch(adminGet("/admin/forms/contact/destinations", await sessionCookie("admin", e)), e)).text()).replaceAll(
+        "&#x27;",
+        "'",
+      );
+    const before = await page();
+    expect(before).toContain("Not set here, so the site-wide EMAIL_PROVIDER stands in: resend.");
+    // The key is a secret: named, never shown.
+    expect(before).toContain("Not set here, so the site-wide EMAIL_PROVIDER_API_KEY stands in.");
+    expect(before).not.toContain("re_site_key_0123456789");
+    expect(before).not.toContain("site-wide EMAIL_PROVIDER_URL");
+    expect((await destinations("contact", { intent: "set:EMAIL_PROVIDER", value: "postmark" }, e)).status).toBe(200);
+    const after = await page();
+    expect(after).not.toContain("site-wide EMAIL_PROVIDER stands in");
+    expect(after).toContain("Set here: postmark");
   });
 
   it("lets the environment win: a value set there is used, shown as set by the environment, and cannot be changed here", async () => {
@@ -200,15 +219,15 @@ describe("destinations set in the console", () => {
 
   it("rotates the webhook secret with an overlap: both sign until the previous one is retired", async () => {
     const e = await appEnv();
-    const first = ((await (await destinations("contact", { intent: "secret" }, e)).json()) as { secret: string }).secret;
+    const first = ((await (await destinations("contact", { intent: "generate:WEBHOOK_SECRET" }, e)).json()) as { secret: string }).secret;
     await destinations("contact", { intent: "set:WEBHOOK_URL", value: `${sink.url()}` }, e);
-    const second = ((await (await destinations("contact", { intent: "secret" }, e)).json()) as { secret: string }).secret;
+    const second = ((await (await destinations("contact", { intent: "generate:WEBHOOK_SECRET" }, e)).json()) as { secret: string }).secret;
     expect(second).not.toBe(first);
     // A receiver still on the first secret accepts deliveries during the overlap.
     await sink.acceptSecrets(first);
     await postContact(e);
     expect((await sink.state()).requests.at(-1)).toMatchObject({ signatureValid: true, signatures: 2 });
-    await destinations("contact", { intent: "retire" }, e);
+    await destinations("contact", { intent: "retire:WEBHOOK_SECRET" }, e);
     await postContact(e);
     // Only the new secret signs now: the receiver on the old one refuses, until it moves.
     expect((await sink.state()).requests.at(-1)).toMatchObject({ signatureValid: false, signatures: 1 });

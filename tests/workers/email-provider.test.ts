@@ -119,4 +119,38 @@ describe("e-mail through an HTTP provider", () => {
     expect(confirmation.lastError).toContain("postmark refused the recipient (ErrorCode 406)");
     expect(confirmation.lastError).toContain(CONFIRMATION_NEEDS);
   });
+
+  it("sends a form's e-mail through the site-wide provider while the form names none, and through the form's own when it does", async () => {
+    const siteWide = {
+      CONTACT_EMAIL_PROVIDER: "",
+      CONTACT_EMAIL_PROVIDER_API_KEY: "",
+      CONTACT_EMAIL_PROVIDER_URL: "",
+      EMAIL_PROVIDER: "postmark",
+      EMAIL_PROVIDER_API_KEY: "pm-site-token-0123",
+      EMAIL_PROVIDER_URL: `${origin()}/postmark`,
+    };
+    const drain = (appEnv: Env) =>
+      drainOutbox(env.DB, parseSettings(appEnv as unknown as Record<string, string>), { mailer: null, now: at(Date.now() + 60_000) });
+    const site = providerEnv("postmark", siteWide);
+    const first = await accept(site);
+    await drain(site);
+    expect((await deliveries(first)).map((d) => [d.destination, d.status]).sort()).toEqual([
+      ["confirmation", "delivered"],
+      ["email", "delivered"],
+    ]);
+    expect(((await sink.state()).messages as unknown as Message[]).map((m) => m.provider)).toEqual(["postmark", "postmark"]);
+
+    await sink.reset();
+    await env.DB.exec("DELETE FROM confirmation_limits");
+    const own = providerEnv("resend", {
+      ...siteWide,
+      CONTACT_EMAIL_PROVIDER: "resend",
+      CONTACT_EMAIL_PROVIDER_API_KEY: "re_form_key_0123",
+      CONTACT_EMAIL_PROVIDER_URL: `${origin()}/resend`,
+    });
+    const second = await accept(own);
+    await drain(own);
+    expect((await deliveries(second)).every((d) => d.status === "delivered")).toBe(true);
+    expect(((await sink.state()).messages as unknown as Message[]).map((m) => m.provider)).toEqual(["resend", "resend"]);
+  });
 });

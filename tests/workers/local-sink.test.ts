@@ -109,12 +109,12 @@ describe("a console form under npm start", () => {
   it("signs with a secret made in the console, which the sink learns and verifies with, rotated too", async () => {
     const e = await localEnv();
     await putAndPublish("lunch", sampleDefinition(), e);
-    const made = (await (await destinations("lunch", { intent: "secret" }, e)).json()) as { secret: string };
+    const made = (await (await destinations("lunch", { intent: "generate:WEBHOOK_SECRET" }, e)).json()) as { secret: string };
     expect(made.secret).toMatch(/^whsec_/);
     const first = await submit("lunch", e);
-    const rotated = (await (await destinations("lunch", { intent: "secret" }, e)).json()) as { secret: string };
+    const rotated = (await (await destinations("lunch", { intent: "generate:WEBHOOK_SECRET" }, e)).json()) as { secret: string };
     expect(rotated.secret).not.toBe(made.secret);
-    await destinations("lunch", { intent: "retire" }, e);
+    await destinations("lunch", { intent: "retire:WEBHOOK_SECRET" }, e);
     const second = await submit("lunch", e);
     const state = await sinkState();
     expect(state.unique.map((u) => u.payload.submission.id)).toEqual([first, second]);
@@ -128,7 +128,7 @@ describe("a console form under npm start", () => {
   it("lists a delivery the sink refuses on its page, with the reason", async () => {
     // A secret made while the Worker knew no sink: the sink was never told it.
     await putAndPublish("lunch", sampleDefinition(), await localEnv());
-    await destinations("lunch", { intent: "secret" }, await localEnv({ LOCAL_SINK_URL: "", LOCAL_SINK_SECRET: "" }));
+    await destinations("lunch", { intent: "generate:WEBHOOK_SECRET" }, await localEnv({ LOCAL_SINK_URL: "", LOCAL_SINK_SECRET: "" }));
     const id = await submit("lunch", await localEnv());
     expect((await deliveriesOf(id)).find((d) => d.destination === "webhook")?.status).toBe("pending");
     const [refused] = (await sinkState()).refused;

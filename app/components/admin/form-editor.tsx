@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
-import { CONFIRMATION_NEEDS } from "~/lib/settings/kinds/confirmation";
+import type { KindTextsView } from "~/lib/admin/form-editor.server";
 
 // The console's form editor: the whole draft as native, labelled inputs in one plain form, so it works
 // with a keyboard, a screen reader and without JavaScript. Each field is a fieldset whose legend names
@@ -234,12 +234,48 @@ function FieldEditor({ field, index, count }: { field: FieldDef; index: number; 
   );
 }
 
+/** A kind's own texts (a confirmation's subject and text), posted as `<kind>.<key>`; all empty: the kind is not in the form. */
+function KindTexts({ section, draft }: { section: KindTextsView; draft: FormDef }) {
+  const own = draft.destinations.find((d) => d.kind === section.kind) as Readonly<Record<string, unknown>> | undefined;
+  return (
+    <fieldset className="editor-section">
+      <legend>{section.legend}</legend>
+      <p className="small">{section.intro}</p>
+      {section.needs.map((need) => (
+        <p key={need} className="small">
+          {need}
+        </p>
+      ))}
+      {section.fields.map((field) => {
+        const props = {
+          id: `e-${section.kind}-${field.key}`,
+          name: `${section.kind}.${field.key}`,
+          label: field.label,
+          hint: field.hint,
+          defaultValue: typeof own?.[field.key] === "string" ? (own[field.key] as string) : "",
+          maxLength: field.max,
+        };
+        return field.multiline ? <TextArea key={field.key} {...props} rows={4} /> : <Input key={field.key} {...props} />;
+      })}
+    </fieldset>
+  );
+}
+
 /** The editor's inputs for `draft`; the caller wraps them in its <Form> with the action buttons. */
-export function FormEditorFields({ draft, revision, focus }: { draft: FormDef; revision: string; focus: number | null }) {
+export function FormEditorFields({
+  draft,
+  revision,
+  focus,
+  kindTexts,
+}: {
+  draft: FormDef;
+  revision: string;
+  focus: number | null;
+  kindTexts: readonly KindTextsView[];
+}) {
   useEffect(() => {
     if (focus !== null) document.getElementById(`editor-field-${focus}`)?.focus();
   }, [focus, revision]);
-  const confirmation = draft.destinations.find((d) => d.kind === "confirmation");
   return (
     <div key={revision}>
       <fieldset className="editor-section">
@@ -335,27 +371,9 @@ export function FormEditorFields({ draft, revision, focus }: { draft: FormDef; r
           Add a field
         </button>
       </p>
-      <fieldset className="editor-section">
-        <legend>Confirmation e-mail to the sender</legend>
-        <p className="small">Sent only while it is switched on in Destinations, at most once a day per address. Empty: none.</p>
-        <p className="small">{CONFIRMATION_NEEDS}</p>
-        <Input
-          id="e-conf-subject"
-          name="confirmationSubject"
-          label="Subject"
-          defaultValue={confirmation?.kind === "confirmation" ? confirmation.subject : ""}
-          maxLength={200}
-        />
-        <TextArea
-          id="e-conf-text"
-          name="confirmationText"
-          label="Text"
-          hint="Your own words; never anything the sender typed."
-          defaultValue={confirmation?.kind === "confirmation" ? confirmation.text : ""}
-          maxLength={5000}
-          rows={4}
-        />
-      </fieldset>
+      {kindTexts.map((section) => (
+        <KindTexts key={section.kind} section={section} draft={draft} />
+      ))}
     </div>
   );
 }

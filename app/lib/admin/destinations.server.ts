@@ -1,11 +1,11 @@
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { open, sealingKey, type SealingKey } from "~/lib/crypto/secret-box.server";
-import { generateWebhookSecret } from "~/lib/delivery/webhook-signature.server";
 import { forgetFormCatalog } from "~/lib/forms/catalog.server";
 import {
-  decodeWebhookSecrets,
-  encodeWebhookSecrets,
+  decodeGeneratedSecrets,
+  encodeGeneratedSecrets,
+  isGeneratedSetting,
   SECRET_OVERLAP_MS,
   sealSetting,
   settingContext,
@@ -21,7 +21,8 @@ import { deleteSettingStatement, listSettingRows, putSettingStatement } from "~/
 // A form's destination settings in the console, for console and code forms alike (ADR 041): each one
 // set in the environment wins and is shown as "set by the environment", read-only; the others are kept
 // in D1, sealed (ADR 042). Values are checked as the delivery code will read them. Secret values are
-// never shown again: a webhook signing secret is generated here, shown once, and rotated with an overlap.
+// never shown again: a setting its kind generates (a signing secret) is made here, shown once, and
+// rotated with an overlap.
 
 export interface DestinationsContext {
   db: D1Database;
@@ -41,10 +42,12 @@ export interface SettingView {
   source: SettingSource;
   /** What the console may show of the value: addresses and on/off in full, URLs shortened, secrets never. */
   shown: string | null;
-  /** A rotated-out webhook secret still signing, until then (epoch ms). */
+  /** A rotated-out generated secret still signing, until then (epoch ms). */
   previousUntil?: number | null;
   /** Set in the console but no key opens it. */
   unreadable?: boolean;
+  /** Unset for this form while a site-wide variable stands in (ADR 097): its name, what may be shown, when it applies. */
+  siteWide?: { variable: string; shown: string | null; note: string };
 }
 
 export type SettingChange<T = object> = ({ ok: true } & T) | { ok: false; code: ErrorCode; message?: string };
@@ -52,6 +55,9 @@ export type SettingChange<T = object> = ({ ok: true } & T) | { ok: false; code: 
 /** The settings a person types (each kind's that has a check); a signing secret is generated, never typed. */
 export const TYPED_SETTINGS: readonly FormSettingSuffix[] = FORM_SETTING_SUFFIXES.filter((suffix) => settingSpec(suffix)?.setting.check);
 export type TypedSetting = FormSettingSuffix;
+
+/** The settings Gatepost makes itself (a signing secret), each rotated with an overlap. */
+export const GENERATED_SETTINGS: readonly FormSettingSuffix[] = FORM_SETTING_SUFFIXES.filter(isGeneratedSetting);
 
 async function keys(settings: Settings): Promise<SealingKey[]> {
   return Promise.all(settings.encryptionKeys.map(sealingKey));
@@ -80,17 +86,24 @@ export async function loadSettingViews(
       const fallback = local[name];
       if (!row && fallback !== undefined)
         return { name, variable, source: "local", shown: settingSpec(name)?.setting.shown === "never" ? null : fallback };
-      if (!row) return { name, variable, source: "unset", shown: null };
+      if (!row) return { name, variable, source: "unset", shown: null, ...siteWideView(settings, name) };
       const plain = await open(opened, row.value, settingContext(formId, name));
       if (plain === null) return { name, variable, source: "console", shown: null, unreadable: true };
-      if (name === "WEBHOOK_SECRET") {
-        const secrets = decodeWebhookSecrets(plain);
+      if (isGeneratedSetting(name)) {
+        const secrets = decodeGeneratedSecrets(plain);
         const previous = secrets?.secrets.find((s) => s.until !== null && s.until > nowMs);
         return { name, variable, source: "console", shown: null, previousUntil: previous?.until ?? null };
       }
       return { name, variable, source: "console", shown: showValue(name, plain) };
     }),
   );
+}
+
+/** The site-wide value standing in for an unset setting, as the console may show it; nothing when none does. */
+function siteWideView(settings: Settings, name: FormSettingSuffix): Pick<SettingView, "siteWide"> {
+  const siteWide = settingSpec(name)?.setting.siteWide;
+  const value = settings.siteWide[name];
+  return siteWide && value ? { siteWide: { variable: siteWide.variable, shown: showValue(name, value), note: siteWide.note } } : {};
 }
 
 /** What the console shows of a stored value: a URL carries its owner's token in the path, so only its host and end. */
@@ -153,53 +166,68 @@ export async function clearSetting(ctx: DestinationsContext, formId: string, nam
     }),
   ]);
   forgetFormCatalog();
-  if (name === "WEBHOOK_SECRET") await tellLocalSink(ctx.settings.localSink, formId, "");
+  if (isGeneratedSetting(name)) await tellLocalSink(ctx.settings.localSink, formId, "");
   return deleted.results.length > 0 ? { ok: true } : { ok: false, code: "not_found" };
 }
 
 /**
- * Generates a webhook signing secret, returned to be shown once. When one is already set, it keeps
- * signing beside the new one for SECRET_OVERLAP_MS, so receivers can switch without a failed delivery.
- * D1 errors throw.
+ * Generates the setting's secret (its kind's generator), returned to be shown once. When one is already
+ * set, it keeps signing beside the new one for SECRET_OVERLAP_MS, so receivers can switch without a
+ * failed delivery. D1 errors throw.
  */
-export async function rotateWebhookSecret(
+export async function rotateSecret(
   ctx: DestinationsContext,
   formId: string,
+  name: FormSettingSuffix,
 ): Promise<SettingChange<{ secret: string; rotated: boolean }>> {
-  const refused = await refuseUnlessWritable(ctx, formId, "WEBHOOK_SECRET");
+  const generate = settingSpec(name)?.setting.generate;
+  if (!generate) return { ok: false, code: "not_found" };
+  const refused = await refuseUnlessWritable(ctx, formId, name);
   if (refused) return refused;
   const opened = await keys(ctx.settings);
-  const row = (await listSettingRows(ctx.db, formId)).find((r) => r.name === "WEBHOOK_SECRET");
-  const plain = row ? await open(opened, row.value, settingContext(formId, "WEBHOOK_SECRET")) : null;
-  const current = plain ? decodeWebhookSecrets(plain)?.secrets.find((s) => s.until === null)?.secret : undefined;
-  const secret = generateWebhookSecret();
+  const stored = await openGeneratedSecrets(ctx, opened, formId, name);
+  const current = stored?.secrets.find((s) => s.until === null)?.secret;
+  const secret = generate();
   const secrets = { secrets: [{ secret, until: null }, ...(current ? [{ secret: current, until: ctx.nowMs + SECRET_OVERLAP_MS }] : [])] };
-  const sealed = await sealSetting(opened[0], formId, "WEBHOOK_SECRET", encodeWebhookSecrets(secrets));
-  await writeWebhookSecret(ctx, formId, sealed, current ? "rotated" : "generated");
+  const sealed = await sealSetting(opened[0], formId, name, encodeGeneratedSecrets(secrets));
+  await writeGeneratedSecret(ctx, formId, name, sealed, current ? "rotated" : "generated");
   await tellLocalSink(ctx.settings.localSink, formId, signingSecrets(secrets, ctx.nowMs));
   return { ok: true, secret, rotated: Boolean(current) };
 }
 
-/** Stops the rotated-out webhook secret signing now, before its overlap ends. D1 errors throw. */
-export async function retirePreviousSecret(ctx: DestinationsContext, formId: string): Promise<SettingChange> {
-  const refused = await refuseUnlessWritable(ctx, formId, "WEBHOOK_SECRET");
+/** Stops the rotated-out secret of a generated setting signing now, before its overlap ends. D1 errors throw. */
+export async function retirePreviousSecret(ctx: DestinationsContext, formId: string, name: FormSettingSuffix): Promise<SettingChange> {
+  if (!isGeneratedSetting(name)) return { ok: false, code: "not_found" };
+  const refused = await refuseUnlessWritable(ctx, formId, name);
   if (refused) return refused;
   const opened = await keys(ctx.settings);
-  const row = (await listSettingRows(ctx.db, formId)).find((r) => r.name === "WEBHOOK_SECRET");
-  const secrets = row ? decodeWebhookSecrets((await open(opened, row.value, settingContext(formId, "WEBHOOK_SECRET"))) ?? "") : null;
+  const secrets = await openGeneratedSecrets(ctx, opened, formId, name);
   const current = secrets?.secrets.filter((s) => s.until === null) ?? [];
   if (!secrets || current.length === 0 || signingSecrets(secrets, ctx.nowMs) === current[0].secret) return { ok: false, code: "not_found" };
-  const sealed = await sealSetting(opened[0], formId, "WEBHOOK_SECRET", encodeWebhookSecrets({ secrets: current }));
-  await writeWebhookSecret(ctx, formId, sealed, "retired previous");
+  const sealed = await sealSetting(opened[0], formId, name, encodeGeneratedSecrets({ secrets: current }));
+  await writeGeneratedSecret(ctx, formId, name, sealed, "retired previous");
   await tellLocalSink(ctx.settings.localSink, formId, current[0].secret);
   return { ok: true };
 }
 
+/** The console's stored secrets of a generated setting; null when unset or unreadable. D1 errors throw. */
+async function openGeneratedSecrets(ctx: DestinationsContext, opened: SealingKey[], formId: string, name: FormSettingSuffix) {
+  const row = (await listSettingRows(ctx.db, formId)).find((r) => r.name === name);
+  const plain = row ? await open(opened, row.value, settingContext(formId, name)) : null;
+  return plain ? decodeGeneratedSecrets(plain) : null;
+}
+
 /** The sealed secrets and their audit line in one batch; this isolate reads them at once, others within ADR 045's bound. */
-async function writeWebhookSecret(ctx: DestinationsContext, formId: string, sealed: string, change: string): Promise<void> {
+async function writeGeneratedSecret(
+  ctx: DestinationsContext,
+  formId: string,
+  name: FormSettingSuffix,
+  sealed: string,
+  change: string,
+): Promise<void> {
   await ctx.db.batch([
-    putSettingStatement(ctx.db, formId, "WEBHOOK_SECRET", sealed, ctx.nowMs),
-    auditStatement(ctx.db, { ...audit(ctx), action: "form.setting", target: formId, detail: { setting: "WEBHOOK_SECRET", change } }),
+    putSettingStatement(ctx.db, formId, name, sealed, ctx.nowMs),
+    auditStatement(ctx.db, { ...audit(ctx), action: "form.setting", target: formId, detail: { setting: name, change } }),
   ]);
   forgetFormCatalog();
 }

@@ -1,4 +1,5 @@
-import { FIELD_TYPES, UPLOAD_TYPES, type Destination, type FieldDef, type FormDef } from "~/forms/schema";
+import { FIELD_TYPES, UPLOAD_TYPES, type Destination, type DestinationKind, type FieldDef, type FormDef } from "~/forms/schema";
+import type { KindText } from "~/lib/settings/kinds/kind";
 import { KIND_SPECS } from "~/lib/settings/kinds/registry";
 import { refusal } from "~/lib/http/responses.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
@@ -66,16 +67,39 @@ function consoleFormDestinations(): Destination[] {
   return KIND_SPECS.filter((spec) => spec.onConsoleForms).map((spec) => ({ kind: spec.kind }) as Destination);
 }
 
+/** A kind's own texts as the editor shows them (its section, what it needs to work), sent with the page's data. */
+export interface KindTextsView {
+  kind: DestinationKind;
+  legend: string;
+  intro: string;
+  needs: string[];
+  fields: readonly KindText[];
+}
+
+/** Every kind with texts of its own, in the registry's order: the editor's sections after the fields. */
+export function kindTextsViews(): KindTextsView[] {
+  return KIND_SPECS.flatMap((spec) =>
+    spec.texts
+      ? [{ kind: spec.kind, ...spec.texts, needs: spec.settings.flatMap((setting) => (setting.needs ? [setting.needs] : [])) }]
+      : [],
+  );
+}
+
+/** The kinds' own texts typed as `<kind>.<key>`: a kind is in the definition when one of its texts is set. */
+function kindTextDestinations(params: URLSearchParams): Destination[] {
+  return kindTextsViews().flatMap(({ kind, fields }) => {
+    const values = fields.map((f) => [f.key, f.multiline ? text(params, `${kind}.${f.key}`).trim() : oneLine(params, `${kind}.${f.key}`)]);
+    return values.some(([, value]) => value) ? [{ kind, ...Object.fromEntries(values) } as Destination] : [];
+  });
+}
+
 /** The definition the editor's inputs describe. Never throws; the definition check judges it. */
 export function draftOf(params: URLSearchParams, id: string): FormDef {
   const fields: FieldDef[] = [];
   for (let i = 0; i < 60 && params.has(`fields.${i}.name`); i++) fields.push(fieldOf(params, `fields.${i}.`));
   const perMinute = numberOf(params, "perMinute");
   const perDay = numberOf(params, "perDay");
-  const subject = oneLine(params, "confirmationSubject");
-  const confirmation = text(params, "confirmationText").trim();
-  const destinations: Destination[] = consoleFormDestinations();
-  if (subject || confirmation) destinations.push({ kind: "confirmation", subject, text: confirmation });
+  const destinations: Destination[] = [...consoleFormDestinations(), ...kindTextDestinations(params)];
   const maxUploadBytes = numberOf(params, "maxUploadMb", MB);
   const languages = oneLine(params, "languages").split(/\s+/).filter(Boolean);
   const translations = translationsOf(text(params, "translations").trim());

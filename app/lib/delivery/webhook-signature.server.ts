@@ -1,11 +1,11 @@
 import { decodeBase64, encodeBase64 } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
+import { WEBHOOK_SECRET_PREFIX as SECRET_PREFIX } from "~/lib/settings/kinds/webhook";
 
 // Standard Webhooks signatures; several space-separated `whsec_` secrets each sign, for rotation.
 // Not the `standardwebhooks` package: it hashes in pure JS on the isolate's CPU, where Web Crypto
 // signs natively with a key imported once (hmac-key.server.ts). The local sink verifies with it.
 
-const SECRET_PREFIX = "whsec_";
 const encoder = new TextEncoder();
 
 export type ParsedSecrets = { ok: true; keys: Uint8Array<ArrayBuffer>[] } | { ok: false; reason: string };
@@ -54,9 +54,4 @@ export async function signWebhook(
 ): Promise<string> {
   const signatures = await Promise.all(keys.map((key) => signWithKey(key, id, timestampSeconds, body)));
   return signatures.join(" ");
-}
-
-/** Makes a fresh `whsec_` secret of 32 random bytes (used by `npm start` and tests). */
-export function generateWebhookSecret(): string {
-  return SECRET_PREFIX + encodeBase64(crypto.getRandomValues(new Uint8Array(32)));
 }

@@ -1,5 +1,6 @@
-import { z, type ZodObject } from "zod";
+import { z, type ZodObject, type ZodType } from "zod";
 import { KIND_SPECS } from "~/lib/settings/kinds/registry";
+import type { KindText } from "~/lib/settings/kinds/kind";
 import { isExactOrigin } from "~/lib/http/origin";
 import { isLoopbackHost } from "~/lib/http/loopback";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
@@ -77,6 +78,13 @@ const DestinationSchema = z.discriminatedUnion(
   KIND_SPECS.map((spec) => spec.definition({ line, paragraph })) as unknown as [ZodObject, ...ZodObject[]],
 );
 
+/** A kind's own texts (a confirmation's subject and text) translated under its name, bounded as its module says. */
+function kindTextTranslations(): Record<string, ZodType> {
+  const translated = (texts: readonly KindText[]) =>
+    z.strictObject(Object.fromEntries(texts.map((t) => [t.key, (t.multiline ? paragraph : line)(t.max).min(1).optional()]))).optional();
+  return Object.fromEntries(KIND_SPECS.flatMap((spec) => (spec.texts ? [[spec.kind, translated(spec.texts.fields)]] : [])));
+}
+
 /** The owner's texts in one more language, bounded as the originals are. */
 const TranslationSchema = z.strictObject({
   title: line(120).min(1).optional(),
@@ -97,7 +105,7 @@ const TranslationSchema = z.strictObject({
     )
     .refine((fields) => Object.keys(fields).length <= MAX_FIELDS, `must list at most ${MAX_FIELDS} fields`)
     .optional(),
-  confirmation: z.strictObject({ subject: line(200).min(1).optional(), text: paragraph(5000).min(1).optional() }).optional(),
+  ...kindTextTranslations(),
 });
 
 /** A form definition's shape and bounds. checkFormDef adds the rules that span fields. */

@@ -1,25 +1,27 @@
 import { z } from "zod";
 import { open, seal, type SealingKey } from "~/lib/crypto/secret-box.server";
+import { settingSpec } from "~/lib/settings/kinds/registry";
 import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "~/lib/settings/settings.server";
 import type { SettingRow } from "~/lib/storage/forms.server";
 
 // The console's values of form settings, as sealed in D1 and as the delivery code reads them: plain
-// strings in the environment's own format (docs/destinations.md), so one resolver serves both. A webhook
-// signing secret is kept as a short list: the current secret, and after a rotation the previous one with
-// the time it stops signing, so receivers switch over while both sign (ADR 042).
+// strings in the environment's own format (docs/destinations.md), so one resolver serves both. A secret
+// Gatepost generates (a kind's setting says so: a signing secret) is kept as a short list: the current
+// secret, and after a rotation the previous one with the time it stops signing, so receivers switch over
+// while both sign (ADR 042).
 
 export type ConsoleSettingValues = Partial<Record<FormSettingSuffix, string>>;
 
-/** How long a rotated-out webhook secret keeps signing beside the new one. */
+/** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-const WebhookSecretsSchema = z.object({
+const GeneratedSecretsSchema = z.object({
   secrets: z
     .array(z.object({ secret: z.string(), until: z.number().nullable() }))
     .min(1)
     .max(2),
 });
-export type WebhookSecrets = z.infer<typeof WebhookSecretsSchema>;
+export type GeneratedSecrets = z.infer<typeof GeneratedSecretsSchema>;
 
 /** The additional data a value is sealed with: it opens only in its own row. */
 export function settingContext(formId: string, name: string): string {
@@ -31,23 +33,28 @@ export function sealSetting(key: SealingKey, formId: string, name: FormSettingSu
   return seal(key, value, settingContext(formId, name));
 }
 
-/** The stored form of a webhook secret list. */
-export function encodeWebhookSecrets(secrets: WebhookSecrets): string {
+/** Whether Gatepost makes this setting's value (its kind's module says), so it is kept as GeneratedSecrets. */
+export function isGeneratedSetting(name: string): boolean {
+  return settingSpec(name)?.setting.generate !== undefined;
+}
+
+/** The stored form of a generated secret list. */
+export function encodeGeneratedSecrets(secrets: GeneratedSecrets): string {
   return JSON.stringify(secrets);
 }
 
-/** A stored webhook secret list, or null for anything else. Never throws. */
-export function decodeWebhookSecrets(text: string): WebhookSecrets | null {
+/** A stored generated secret list, or null for anything else. Never throws. */
+export function decodeGeneratedSecrets(text: string): GeneratedSecrets | null {
   try {
-    const parsed = WebhookSecretsSchema.safeParse(JSON.parse(text));
+    const parsed = GeneratedSecretsSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
 }
 
-/** The secrets that sign at `nowMs`, space-separated as WEBHOOK_SECRET is in the environment. */
-export function signingSecrets(secrets: WebhookSecrets, nowMs: number): string {
+/** The secrets that sign at `nowMs`, space-separated as such a setting is in the environment. */
+export function signingSecrets(secrets: GeneratedSecrets, nowMs: number): string {
   return secrets.secrets
     .filter((s) => s.until === null || s.until > nowMs)
     .map((s) => s.secret)
@@ -83,13 +90,13 @@ export async function openSettingRows(
       unreadable.push({ formId: row.form_id, name });
       continue;
     }
-    const value = name === "WEBHOOK_SECRET" ? signingSecretsOf(plain, nowMs) : plain;
+    const value = isGeneratedSetting(name) ? signingSecretsOf(plain, nowMs) : plain;
     settings.set(row.form_id, { ...settings.get(row.form_id), [name]: value });
   }
   return { settings, unreadable };
 }
 
 function signingSecretsOf(plain: string, nowMs: number): string {
-  const secrets = decodeWebhookSecrets(plain);
+  const secrets = decodeGeneratedSecrets(plain);
   return secrets ? signingSecrets(secrets, nowMs) : "";
 }

@@ -30,10 +30,16 @@ export function localizeForm<F extends FormDef>(form: F, lang: Lang): F {
         options: field.options?.map((option) => ({ ...option, label: ft.options?.[option.value] ?? option.label })),
       };
     }),
-    destinations: form.destinations.map((d) =>
-      d.kind === "confirmation" && t.confirmation
-        ? { ...d, subject: t.confirmation.subject ?? d.subject, text: t.confirmation.text ?? d.text }
-        : d,
-    ),
+    destinations: form.destinations.map((d) => localizeKindTexts(d, (t as Readonly<Record<string, unknown>>)[d.kind])),
   };
+}
+
+/** A destination's own texts (a kind's, keyed by its name in a translation) over its own; nothing else changes. */
+function localizeKindTexts<D extends FormDef["destinations"][number]>(destination: D, translated: unknown): D {
+  if (!translated || typeof translated !== "object") return destination;
+  const own = destination as unknown as Readonly<Record<string, unknown>>;
+  const texts = Object.entries(translated).filter(
+    ([key, value]) => key !== "kind" && typeof own[key] === "string" && typeof value === "string",
+  );
+  return texts.length > 0 ? { ...destination, ...Object.fromEntries(texts) } : destination;
 }

@@ -32,3 +32,24 @@ export function checkDestinationSettings(
   }
   return problems;
 }
+
+/**
+ * The site-wide variables that stand in for form settings (a kind's setting names its own), by suffix;
+ * a value its setting finds a problem with is named in `problems` and not used. Never throws.
+ */
+export function readSiteWideSettings(
+  raw: (variable: string) => string,
+  context: { allowLoopbackHttp: boolean },
+  problems: SettingProblem[],
+): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const setting of SETTINGS) {
+    if (!setting.siteWide) continue;
+    const { variable } = setting.siteWide;
+    const value = raw(variable);
+    const problem = value === "" ? null : (setting.problem?.(value, context) ?? null);
+    if (problem) problems.push({ variable, message: `${variable} ${problem}` });
+    else if (value !== "") values[setting.suffix] = value;
+  }
+  return values;
+}

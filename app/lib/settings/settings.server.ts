@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "./admin.server";
-import { checkDestinationSettings } from "./destination-problems";
+import { checkDestinationSettings, readSiteWideSettings } from "./destination-problems";
 import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "./kinds/registry";
 import { readFormSettings, type FormSettings } from "./forms.server";
 import { parsePlan, type Plan } from "../platform/budget.server";
@@ -87,6 +87,11 @@ export interface Settings {
   form(formId: string): FormEnvSettings;
   /** Only the environment's values of a form's settings: what wins over the console (ADR 041). */
   environmentForm(formId: string): FormEnvSettings;
+  /**
+   * The site-wide values that stand in for form settings (a kind's setting names its variable), by suffix, from the
+   * environment only; absent where unset. Each kind's sender says when they apply (ADR 097).
+   */
+  siteWide: Readonly<Partial<Record<FormSettingSuffix, string>>>;
   problems: readonly SettingProblem[];
 }
 
@@ -174,6 +179,7 @@ export function parseSettings(env: RawEnv): Settings {
   }
   problems.push(...checkDestinationSettings(env, { allowLoopbackHttp: loopback === "true", emailFrom }));
   const localSink = readLocalSink(env, loopback === "true", problems);
+  const siteWide = readSiteWideSettings((name) => raw(env, name), { allowLoopbackHttp: loopback === "true" }, problems);
   const perForm = new Map<string, FormEnvSettings>();
   const environmentForm = (formId: string) => {
     let values = perForm.get(formId);
@@ -199,6 +205,7 @@ export function parseSettings(env: RawEnv): Settings {
     plan: plan ?? "free",
     form: environmentForm,
     environmentForm,
+    siteWide,
     problems,
   };
 }

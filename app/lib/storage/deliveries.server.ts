@@ -2,6 +2,7 @@ import sql, { empty, join, raw } from "sql-template-tag";
 import { z } from "zod";
 import { PAUSED } from "~/lib/storage/destination-health.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
+import { KIND_SPECS } from "~/lib/settings/kinds/registry";
 
 // The outbox's tables, `deliveries` and `delivery_attempts` (docs/decisions/003-outbox.md); what to
 // send and when to retry is app/lib/delivery/'s to decide.
@@ -307,12 +308,13 @@ export function failedAttemptStatement(
 const requeue = (nowMs: number) =>
   sql`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${nowMs}, lease_owner = NULL, lease_until = NULL,
     last_error = NULL, delivered_at = NULL`;
-// A confirmation that went (or was skipped) is never queued again: the sender was promised at most one
-// a day. A dead one never went, so it may be; the drain's mailbox slot still holds it.
-const SETTLED_CONFIRMATION = sql`destination = 'confirmation' AND status = 'delivered'`;
+// A kind sent at most once (its module says: a confirmation) is never queued again once it went or was
+// skipped. A dead one never went, so it may be; the drain's mailbox slot still holds it.
+const ONCE_KINDS = KIND_SPECS.filter((spec) => spec.once).map((spec) => spec.kind);
+const SETTLED_ONCE = ONCE_KINDS.length > 0 ? sql`destination IN (${join(ONCE_KINDS)}) AND status = 'delivered'` : sql`0`;
 const IdRowSchema = DeliveryRowSchema.pick({ id: true });
 
-/** Requeues every delivery of one submission but a confirmation that went, keeping webhook-ids. D1 errors throw. */
+/** Requeues every delivery of one submission but one sent at most once that went, keeping webhook-ids. D1 errors throw. */
 export async function requeueSubmission(
   db: D1Database,
   submissionId: string,
@@ -320,8 +322,8 @@ export async function requeueSubmission(
 ): Promise<{ found: boolean; requeued: number; kept: number }> {
   const done = await runBatch(db, {
     found: statement(db, sql`SELECT id FROM submissions WHERE id = ${submissionId}`),
-    requeued: statement(db, sql`${requeue(nowMs)} WHERE submission_id = ${submissionId} AND NOT (${SETTLED_CONFIRMATION}) RETURNING id`),
-    kept: statement(db, sql`SELECT id FROM deliveries WHERE submission_id = ${submissionId} AND ${SETTLED_CONFIRMATION}`),
+    requeued: statement(db, sql`${requeue(nowMs)} WHERE submission_id = ${submissionId} AND NOT (${SETTLED_ONCE}) RETURNING id`),
+    kept: statement(db, sql`SELECT id FROM deliveries WHERE submission_id = ${submissionId} AND ${SETTLED_ONCE}`),
   });
   return {
     found: done.found.results.length > 0,

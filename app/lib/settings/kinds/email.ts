@@ -11,6 +11,12 @@ const isProvider = (value: string) => (EMAIL_PROVIDERS as readonly string[]).inc
 /** An API key as providers issue them: printable, no spaces, bounded. */
 const isApiKey = (value: string) => /^[\x21-\x7e]{8,500}$/.test(value);
 
+/** A site-wide provider setting stands in for the form's while the form names no provider of its own (ADR 097). */
+const siteWide = (variable: string) => ({
+  variable,
+  note: "It is used while this form names no e-mail provider of its own; the form's provider, key and URL win together.",
+});
+
 /** A notification e-mail to the owner per submission; delivery/kinds/email.server.ts sends it. */
 export const email = {
   kind: "email",
@@ -39,7 +45,7 @@ export const email = {
       suffix: "EMAIL_PROVIDER",
       title: "E-mail provider",
       input: "New e-mail provider (resend or postmark)",
-      hint: "Empty: Cloudflare's send_email. resend or postmark: the owner's e-mails and confirmations go through that provider's API, the same messages.",
+      hint: "Empty: the site-wide EMAIL_PROVIDER if set, else Cloudflare's send_email. resend or postmark: the owner's e-mails and confirmations go through that provider's API, the same messages.",
       type: "text",
       shown: "full",
       check: (value) =>
@@ -47,6 +53,7 @@ export const email = {
           ? { ok: true, value: value.toLowerCase() }
           : { ok: false, message: `Use ${EMAIL_PROVIDERS.join(" or ")}, or clear it.` },
       problem: (value) => (isProvider(value) ? null : `must be ${EMAIL_PROVIDERS.join(" or ")} (or empty); e-mails are held`),
+      siteWide: siteWide("EMAIL_PROVIDER"),
     },
     {
       suffix: "EMAIL_PROVIDER_API_KEY",
@@ -57,13 +64,17 @@ export const email = {
       shown: "never",
       check: (value) =>
         isApiKey(value) ? { ok: true, value } : { ok: false, message: "Paste the key as the provider shows it: no spaces." },
+      siteWide: siteWide("EMAIL_PROVIDER_API_KEY"),
     },
-    standinUrlSetting(
-      "EMAIL_PROVIDER_URL",
-      "E-mail provider",
-      "the provider's own (https://api.resend.com, https://api.postmarkapp.com)",
-      "e-mails",
-    ),
+    {
+      ...standinUrlSetting(
+        "EMAIL_PROVIDER_URL",
+        "E-mail provider",
+        "the provider's own (https://api.resend.com, https://api.postmarkapp.com)",
+        "e-mails",
+      ),
+      siteWide: siteWide("EMAIL_PROVIDER_URL"),
+    },
   ],
   isOn: (value) => value("EMAIL_TO") !== "",
   email: true,

@@ -44,6 +44,28 @@ export interface KindSetting {
   needs?: string;
   /** Under `npm start`, a console form's value while unset; null where the sink has none to give. */
   local?(sink: SinkAddress): string | null;
+  /**
+   * Gatepost makes the value (a signing secret): never typed, shown once, rotated with an overlap
+   * (ADR 042) and told to the local sink under `npm start` (ADR 066).
+   */
+  generate?(): string;
+  /** Switched on and off in the console rather than typed: the value it stores when on, and its buttons' words. */
+  toggle?: { value: string; on: string; off: string };
+  /**
+   * The site-wide variable that stands in while a form's own value is unset, read from the environment
+   * only; `note` says when it is used (the kind's sender decides how its settings fall back together).
+   */
+  siteWide?: { variable: string; note: string };
+}
+
+/** One of a kind's own texts in a form definition (a confirmation's subject), as the form editor asks for it. */
+export interface KindText {
+  /** Its key in the definition's destination and in a translation's entry for the kind. */
+  key: string;
+  label: string;
+  hint?: string;
+  max: number;
+  multiline: boolean;
 }
 
 /** The zod pieces a definition's own texts are checked with (app/lib/forms/check.ts). */
@@ -69,10 +91,17 @@ export interface KindSpec {
   email: boolean;
   /** Its failures pause it (ADR 038); false where each delivery goes to another mailbox. */
   pausable: boolean;
+  /** Once delivered (or settled as not sent) it is never queued again: a person was promised at most one. */
+  once?: boolean;
   /** A new console form gets it (its settings decide whether it is on). */
   onConsoleForms: boolean;
   /** Its shape in a form definition, strict. */
   definition(texts: DefinitionTexts): ZodObject;
   /** Its section in docs/destinations.md. */
   docs: string;
+  /**
+   * Per-form texts the owner writes (the form editor's section, the definition's keys, translated per
+   * language); the kind is in a form's definition exactly when one of them is set.
+   */
+  texts?: { legend: string; intro: string; fields: readonly KindText[] };
 }

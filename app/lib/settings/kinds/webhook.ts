@@ -1,6 +1,15 @@
 import { z } from "zod";
+import { encodeBase64 } from "../../crypto/base64";
 import type { KindSpec } from "./kind";
 import { urlSetting } from "./url-setting";
+
+/** Standard Webhooks' secrets: `whsec_` and base64 bytes. */
+export const WEBHOOK_SECRET_PREFIX = "whsec_";
+
+/** A fresh signing secret, 32 random bytes: what the console makes (never typed). */
+export function generateWebhookSecret(): string {
+  return WEBHOOK_SECRET_PREFIX + encodeBase64(crypto.getRandomValues(new Uint8Array(32)));
+}
 
 /** The signed JSON POST per submission (docs/webhooks.md); delivery/kinds/webhook.server.ts sends it. */
 export const webhook = {
@@ -26,6 +35,7 @@ export const webhook = {
       type: "text",
       shown: "never",
       local: (sink) => sink.secret,
+      generate: generateWebhookSecret,
     },
   ],
   isOn: (value) => value("WEBHOOK_URL") !== "",
