@@ -54,7 +54,10 @@ describe("withDrainableBody", () => {
 
   it("stops at the time cap when the client sends nothing more", async () => {
     const pulled = { cancelled: false };
-    const silent = new ReadableStream<Uint8Array>({ pull: () => new Promise<void>(() => {}), cancel: () => void (pulled.cancelled = true) });
+    const silent = new ReadableStream<Uint8Array>({
+      pull: () => new Promise<void>(() => {}),
+      cancel: () => void (pulled.cancelled = true),
+    });
     const request = new Request("http://localhost/f/apply", { method: "POST", body: silent, duplex: "half" } as RequestInit);
     const drainable = withDrainableBody(request, { maxBytes: 1 << 20, maxMs: 50 });
     await drainable.request.body!.cancel();
