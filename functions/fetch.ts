@@ -2,15 +2,26 @@ import { createRequestHandler } from "@remix-run/cloudflare";
 import { EmailMessage } from "cloudflare:email";
 import { refuseCrossSitePagePost, unexpectedErrorResponse } from "../app/lib/http/responses.server";
 import { refuseCostlyManifestRequest } from "../app/lib/http/route-discovery.server";
+import { withDrainableBody } from "../app/lib/http/unread-body.server";
+import { settingsOf } from "../app/lib/settings/settings.server";
 import { createLoadContext } from "../load-context";
 import { serverBuild } from "./server-build";
 
 const handleRemix = createRequestHandler(serverBuild);
 
-// The guards answer before Remix: its own CSRF check would turn a cross-site page post into a 500, and
-// it would expand a route-discovery request of deep paths for a second of CPU (ADR 055).
 // `now` is the clock the app reads; the Worker runtime never passes one, tests do.
 export async function handleFetch(request: Request, env: Env, ctx: ExecutionContext, now: () => number = Date.now): Promise<Response> {
+  // Local dev only: what the app leaves of a body is read before the answer goes (ADR 098).
+  if (!settingsOf(env).drainUnreadBodies) return answer(request, env, ctx, now);
+  const drainable = withDrainableBody(request);
+  const response = await answer(drainable.request, env, ctx, now);
+  await drainable.drain();
+  return response;
+}
+
+// The guards answer before Remix: its own CSRF check would turn a cross-site page post into a 500, and
+// it would expand a route-discovery request of deep paths for a second of CPU (ADR 055).
+async function answer(request: Request, env: Env, ctx: ExecutionContext, now: () => number): Promise<Response> {
   const refused = refuseCostlyManifestRequest(request) ?? refuseCrossSitePagePost(request);
   if (refused) return refused;
   try {

@@ -59,7 +59,9 @@ export async function startWorkerDev({
   args.push("--test-scheduled", "--show-interactive-dev-session=false");
   if (persistTo) args.push("--persist-to", persistTo);
   if (config) args.push("--config", config);
-  for (const [key, value] of Object.entries(bindings)) {
+  // Every local run reads what the app leaves of a refused body before answering, so wrangler dev's
+  // proxy passes a 413 on instead of a 502 (ADR 098); a caller's own value wins.
+  for (const [key, value] of Object.entries({ LOCAL_DRAIN_BODIES: "true", ...bindings })) {
     if (value !== undefined && value !== "") args.push("--var", `${key}:${value}`);
   }
   /** E-mails still being read and handed on: a tick waits for them. */

@@ -67,6 +67,8 @@ export interface Settings {
   uploads: UploadSettings;
   /** Local dev only: plain http to loopback hosts is allowed for webhook-style destinations. */
   allowLoopbackHttp: boolean;
+  /** Local dev only (LOCAL_DRAIN_BODIES): the rest of a body the app left unread is read before answering (ADR 098). */
+  drainUnreadBodies: boolean;
   /** `npm start` only: the local sink console forms deliver to while their destinations are unset. */
   localSink: LocalSink | null;
   /** EMAIL_FROM; null when unset or invalid. */
@@ -158,6 +160,10 @@ export function parseSettings(env: RawEnv): Settings {
   if (loopback !== "" && loopback !== "true") {
     problems.push({ variable: "ALLOW_LOOPBACK_WEBHOOKS", message: 'ALLOW_LOOPBACK_WEBHOOKS is either "true" (local dev only) or empty' });
   }
+  const drain = raw(env, "LOCAL_DRAIN_BODIES");
+  if (drain !== "" && drain !== "true") {
+    problems.push({ variable: "LOCAL_DRAIN_BODIES", message: 'LOCAL_DRAIN_BODIES is either "true" (local dev only) or empty' });
+  }
   const emailFrom = optional(env, "EMAIL_FROM", EmailAddressSchema, problems, "one e-mail address, e.g. forms@example.org");
   const publicUrl = optional(env, "PUBLIC_URL", HttpOriginSchema, problems, "an http(s) origin, e.g. https://forms.example.org");
   const site = readSiteSettings(env as Partial<Env>, problems);
@@ -198,6 +204,7 @@ export function parseSettings(env: RawEnv): Settings {
     site,
     uploads,
     allowLoopbackHttp: loopback === "true",
+    drainUnreadBodies: drain === "true",
     localSink,
     emailFrom,
     publicUrl,
