@@ -111,6 +111,8 @@ async function appSettings(providers, webhookSecret) {
     ALLOW_LOOPBACK_WEBHOOKS: "true",
     CONTACT_WEBHOOK_URL: providers.sinkUrl,
     CONTACT_WEBHOOK_SECRET: webhookSecret,
+    // The Worker as deployed: wrangler dev's own workaround for refused bodies off (docs/decisions/098).
+    LOCAL_DRAIN_BODIES: "",
   };
   const baseline = {
     TURNSTILE_SECRET_KEY: gatepost.TURNSTILE_SECRET_KEY,
