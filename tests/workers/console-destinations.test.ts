@@ -114,6 +114,8 @@ describe("destinations set in the console", () => {
     const after = await page();
     expect(after).not.toContain("site-wide EMAIL_PROVIDER stands in");
     expect(after).toContain("Set here: postmark");
+    // The form's provider wins with its own key: the site's key no longer stands in.
+    expect(after).not.toContain("site-wide EMAIL_PROVIDER_API_KEY stands in");
   });
 
   it("lets the environment win: a value set there is used, shown as set by the environment, and cannot be changed here", async () => {

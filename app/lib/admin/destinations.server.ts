@@ -78,6 +78,13 @@ export async function loadSettingViews(
   const local: Partial<Record<FormSettingSuffix, string>> = settings.localSink && consoleForm ? localSinkSettings(settings.localSink) : {};
   const rows = new Map((await listSettingRows(db, formId)).map((row) => [row.name, row]));
   const opened = await keys(settings);
+  // A form's own value for `whileUnset` (its provider) turns the kind's site-wide stand-ins off together.
+  const ownValue = (name: string) =>
+    environment[name as FormSettingSuffix] !== "" || rows.has(name) || local[name as FormSettingSuffix] !== undefined;
+  const siteWide = (name: FormSettingSuffix) => {
+    const whileUnset = settingSpec(name)?.setting.siteWide?.whileUnset;
+    return whileUnset && ownValue(whileUnset) ? {} : siteWideView(settings, name);
+  };
   return Promise.all(
     FORM_SETTING_SUFFIXES.map(async (name): Promise<SettingView> => {
       const variable = formSettingName(formId, name);
@@ -86,7 +93,7 @@ export async function loadSettingViews(
       const fallback = local[name];
       if (!row && fallback !== undefined)
         return { name, variable, source: "local", shown: settingSpec(name)?.setting.shown === "never" ? null : fallback };
-      if (!row) return { name, variable, source: "unset", shown: null, ...siteWideView(settings, name) };
+      if (!row) return { name, variable, source: "unset", shown: null, ...siteWide(name) };
       const plain = await open(opened, row.value, settingContext(formId, name));
       if (plain === null) return { name, variable, source: "console", shown: null, unreadable: true };
       if (isGeneratedSetting(name)) {

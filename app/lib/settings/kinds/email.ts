@@ -14,6 +14,7 @@ const isApiKey = (value: string) => /^[\x21-\x7e]{8,500}$/.test(value);
 /** A site-wide provider setting stands in for the form's while the form names no provider of its own (ADR 097). */
 const siteWide = (variable: string) => ({
   variable,
+  whileUnset: "EMAIL_PROVIDER",
   note: "It is used while this form names no e-mail provider of its own; the form's provider, key and URL win together.",
 });
 

@@ -54,8 +54,9 @@ export interface KindSetting {
   /**
    * The site-wide variable that stands in while a form's own value is unset, read from the environment
    * only; `note` says when it is used (the kind's sender decides how its settings fall back together).
+   * `whileUnset`: the form's own setting (a suffix) whose value turns every site-wide stand-in of the kind off.
    */
-  siteWide?: { variable: string; note: string };
+  siteWide?: { variable: string; note: string; whileUnset?: string };
 }
 
 /** One of a kind's own texts in a form definition (a confirmation's subject), as the form editor asks for it. */
