@@ -72,6 +72,7 @@ export async function clearScale(): Promise<void> {
       "DELETE FROM submission_counts",
       "DELETE FROM submission_totals",
       "DELETE FROM dead_delivery_counts",
+      "DELETE FROM dead_test_delivery_counts",
       "INSERT INTO submissions_fts (submissions_fts) VALUES ('delete-all')",
     ].map((sql) => env.DB.prepare(sql)),
   );
@@ -125,10 +126,10 @@ const SAME = `CASE WHEN s.status = 'quarantined' THEN 'quarantined' ELSE (
 
 /**
  * Holds what the triggers keep to what a recount finds: every moved row's state, the counts per form,
- * day, state and test, the totals, the dead deliveries per form, and one index entry per moved row.
+ * day, state and test, the totals, the dead deliveries per form (all, and the tests'), and one index entry per moved row.
  */
 export async function expectKeptRight(): Promise<void> {
-  const [wrong, counts, recount, totals, retotal, dead, redead, indexed, moved] = await env.DB.batch([
+  const [wrong, counts, recount, totals, retotal, dead, redead, indexed, moved, deadTests, redeadTests] = await env.DB.batch([
     env.DB.prepare(`SELECT s.id, s.state, ${SAME} AS derived FROM submissions s WHERE s.state IS NOT NULL AND s.state IS NOT ${SAME}`),
     env.DB.prepare("SELECT form_id, day, state, test, n FROM submission_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4"),
     env.DB.prepare(
@@ -141,10 +142,15 @@ export async function expectKeptRight(): Promise<void> {
     env.DB.prepare("SELECT form_id, COUNT(*) AS n FROM deliveries WHERE status = 'dead' GROUP BY 1 ORDER BY 1"),
     env.DB.prepare("SELECT COUNT(*) AS n FROM submissions_fts"),
     env.DB.prepare("SELECT COUNT(*) AS n FROM submissions WHERE state IS NOT NULL"),
+    env.DB.prepare("SELECT form_id, n FROM dead_test_delivery_counts WHERE n <> 0 ORDER BY 1"),
+    env.DB.prepare(
+      "SELECT d.form_id, COUNT(*) AS n FROM deliveries d JOIN submissions s ON s.id = d.submission_id WHERE d.status = 'dead' AND s.test = 1 GROUP BY 1 ORDER BY 1",
+    ),
   ]);
   expect(wrong.results, "states that differ from their deliveries").toEqual([]);
   expect(counts.results, "submission_counts").toEqual(recount.results);
   expect(totals.results, "submission_totals").toEqual(retotal.results);
   expect(dead.results, "dead_delivery_counts").toEqual(redead.results);
+  expect(deadTests.results, "dead_test_delivery_counts").toEqual(redeadTests.results);
   expect(indexed.results[0], "one search index entry per moved row").toEqual(moved.results[0]);
 }

@@ -11,7 +11,9 @@ import { applyRetention, RETENTION_CHUNK } from "~/lib/storage/retention.server"
 import { PRUNE_CHUNK } from "~/lib/storage/sql.server";
 import { listSubmissionPage, type SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { appFetch, formPost, standinToken } from "./helpers";
-import { adminEnv, adminPost, sessionCookie } from "./admin-helpers";
+import { purgeStatements } from "~/lib/storage/purge.server";
+import { runBatch } from "~/lib/storage/sql.server";
+import { adminEnv, adminPost, seedSubmission, sessionCookie } from "./admin-helpers";
 import { clearScale, expectKeptRight, SCALE_NOW, scaleId, seedScale } from "./scale-helpers";
 
 // The stored state, its counts and the search index stay right through every change of a delivery or
@@ -117,6 +119,27 @@ const FILTERS: SubmissionFilter[] = [
   { q: "rare" },
   { q: "hello", status: "delivered", form: "newsletter" },
 ];
+
+describe("a console test's dead deliveries", () => {
+  it("are kept apart per form through redeliver and delete, so the dashboard leaves them out by one row", async () => {
+    await seedScale(60, { audit: 0 });
+    const dead = async () => (await loadDashboard(env.DB, ["contact"], SCALE_NOW)).forms.find((f) => f.formId === "contact")!.dead;
+    const before = await dead();
+    const test = await seedSubmission({ fields: { name: "Sample" }, test: true, deliveries: [{ status: "dead" }, { status: "dead" }] });
+    await expectKeptRight();
+    expect(await dead()).toBe(before);
+    expect(await env.DB.prepare("SELECT n FROM dead_test_delivery_counts WHERE form_id = 'contact'").first("n")).toBe(2);
+
+    expect((await requeueSubmission(env.DB, test, SCALE_NOW)).requeued).toBe(2);
+    await expectKeptRight();
+    await env.DB.prepare("UPDATE deliveries SET status = 'dead' WHERE submission_id = ?1").bind(test).run();
+    await expectKeptRight();
+    await runBatch(env.DB, purgeStatements(env.DB, { ids: [test] }));
+    await expectKeptRight();
+    expect(await dead()).toBe(before);
+    expect(await env.DB.prepare("SELECT n FROM dead_test_delivery_counts WHERE form_id = 'contact'").first("n")).toBe(0);
+  });
+});
 
 describe("the backfill", () => {
   it("leaves the list, search and dashboard the same before, part way and after", async () => {
