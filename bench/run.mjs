@@ -12,6 +12,7 @@
 //   targets(data)?       → [{ name, asks, measured, verdict }] (lib/targets.mjs)
 //   render(data)         → markdown lines for its section; summarize(data)? → its line in history
 //   detail?              true: a diagnostic with no target, rendered to bench/results/details.md
+//   renderDetail(data)?  → the module's diagnostic lines for bench/results/details.md
 // Knobs: BENCH_DURATION (s of load per subject, split over BENCH_ROUNDS alternating rounds; 12 and 3),
 // BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (10 rounds of 2 s for ssr, accept and console, whose 0.9
 // and 0.95 targets sit inside one 4-s round's noise on two cores), BENCH_CONNECTIONS (10), LH_RUNS (3

@@ -7,7 +7,7 @@ const HEADER = (r) => [
   "",
   "Written by `npm run bench` (bench/lib/report.mjs) from the run below: the method, the latest results and one verdict per",
   "target, every figure from that one run. Do not edit it by hand. Beside it: the same run's diagnostics without a target",
-  "(`bench/results/details.md`: the sampling profile), earlier runs (`bench/results/history.jsonl`) and measurements dropped,",
+  "(`bench/results/details.md`: the sampling profile, the outbox drain, memory per upload, what the tests hold), earlier runs (`bench/results/history.jsonl`) and measurements dropped,",
   "with their last figures and why (`bench/results/dropped.md`).",
   "",
   `Run of ${r.date} (finished ${r.finished}), commit ${r.commit}, \`${r.command}\`, Node ${r.host.node}, ${r.host.cores} cores.`,
@@ -55,6 +55,9 @@ const TESTS = [
   "| An upload streamed 64 KiB a read where workerd offers readAtLeast, not in its 4 KiB pieces | tests/unit/upload-body.test.ts |",
 ];
 
+/** A module's data without the runtimes whose measurement failed. */
+const okRuntimes = (module, data) => (module.perRuntime ? Object.fromEntries(Object.entries(data).filter(([, d]) => !d.failed)) : data);
+
 /** A failed part of the run, said plainly where its figures would be. */
 const failedLine = (what, message) => `**Failed**${what ? ` under ${what}` : ""}: ${message}`;
 
@@ -95,13 +98,17 @@ export function renderReport(results, measurements) {
   lines.push("", "## Results", "");
   const ran = measurements.filter((m) => results.data[m.name] !== undefined);
   for (const m of ran.filter((m) => !m.detail)) lines.push(...moduleSection(m, results.data[m.name]), "");
-  lines.push(...METHOD(results), "", ...TESTS, "");
+  lines.push(...METHOD(results), "");
   const details = [
     "# Bench details",
     "",
     `Diagnostics of the run of ${results.date}, commit ${results.commit}, written beside docs/performance.md by bench/lib/report.mjs.`,
     "",
     ...ran.filter((m) => m.detail).flatMap((m) => [...moduleSection(m, results.data[m.name]), ""]),
+    ...ran
+      .filter((m) => m.renderDetail && !results.data[m.name].failed)
+      .flatMap((m) => [...m.renderDetail(okRuntimes(m, results.data[m.name])), ""]),
+    ...TESTS,
   ];
   const tidy = (text) => text.join("\n").replace(/\n{3,}/g, "\n\n");
   return { report: tidy(lines), details: tidy(details) };

@@ -10,6 +10,8 @@ import { standinToken } from "../lib/submit.mjs";
 export const name = "drain";
 export const title = "Outbox drain (wrangler dev, the Worker's scheduled handler)";
 export const order = 70;
+/** A diagnostic with no target: its section goes to bench/results/details.md. */
+export const detail = true;
 const CONCURRENCY = 8;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const sink = sinkControl;

@@ -153,29 +153,33 @@ const MEMORY_ROWS = [
 ];
 
 export function render(data) {
+  return Object.entries(data).flatMap(([runtime, d]) => [
+    `**${runtime}** (${d.rounds} rounds of ${d.secondsPerRound} s; a ${d.fileBytes / 1024} KiB PDF with a \`%PDF-\` header made by the bench, a fresh token each post; the ratio against the reference, paired round by round; peak memory per post: bench/results/details.md):`,
+    "",
+    ...loadTable(
+      Object.entries(SUBJECTS).map(([subject, [, , , , label]]) => ({
+        label,
+        load: d.loads[subject],
+        against: subject === "upload" ? d.loads.reference : null,
+      })),
+    ),
+    "",
+  ]);
+}
+
+/** Peak memory per post, a diagnostic with no target: bench/results/details.md. */
+export function renderDetail(data) {
   const mib = (kib) => round(kib / 1024, 2);
   const first = Object.values(data)[0];
+  if (!first) return [];
   const cell = (p) => `${mib(p.largestKiB)} (${p.perRound.map(mib).join(" / ")}); median ${mib(p.medianKiB)}`;
-  const memoryMethod = first
-    ? [
-        `Peak memory per post: on a fresh server per app (5 posts of each kind first), ${first.memory.posts} posts one after the other per trial, ${first.rounds} rounds alternating uploads and small posts. Before each post the app's workerd's VmHWM is set back to its VmRSS (\`echo 5 > /proc/<pid>/clear_refs\`); after its answer, VmHWM − that VmRSS (/proc/<pid>/status) is the new resident memory the post needed. Memory freed by earlier posts is reused without showing, so the largest rise over all posts is the figure (each round's largest in brackets). Multiple of the file size: (the uploads' largest rise − the small posts') ÷ the file's size. It includes the local R2's buffers, which run in the same workerd for both apps.`,
-        "",
-      ]
-    : [];
   return [
-    ...memoryMethod,
+    "### Peak memory per post with a 1 MiB file",
+    "",
+    `On a fresh server per app (5 posts of each kind first), ${first.memory.posts} posts one after the other per trial, ${first.rounds} rounds alternating uploads and small posts. Before each post the app's workerd's VmHWM is set back to its VmRSS (\`echo 5 > /proc/<pid>/clear_refs\`); after its answer, VmHWM − that VmRSS (/proc/<pid>/status) is the new resident memory the post needed. Memory freed by earlier posts is reused without showing, so the largest rise over all posts is the figure (each round's largest in brackets). Multiple of the file size: (the uploads' largest rise − the small posts') ÷ the file's size. It includes the local R2's buffers, which run in the same workerd for both apps.`,
+    "",
     ...Object.entries(data).flatMap(([runtime, d]) => [
-      `**${runtime}** (${d.rounds} rounds of ${d.secondsPerRound} s; a ${d.fileBytes / 1024} KiB PDF with a \`%PDF-\` header made by the bench, a fresh token each post; the ratio against the reference, paired round by round):`,
-      "",
-      ...loadTable(
-        Object.entries(SUBJECTS).map(([subject, [, , , , label]]) => ({
-          label,
-          load: d.loads[subject],
-          against: subject === "upload" ? d.loads.reference : null,
-        })),
-      ),
-      "",
-      `Peak memory per post (${runtime}):`,
+      `**${runtime}**:`,
       "",
       "| Server: upload; small post | Uploads' largest rise MiB (per round); median | Small posts' largest rise MiB (per round); median | Resident after, MiB | Multiple of the file size |",
       "|---|---|---|---|---|",
