@@ -104,6 +104,12 @@ describe("the Worker wrangler deploys", () => {
     expect(CACHE_MARKS.filter((mark) => !mark.test(module.text))).toEqual(CACHE_MARKS);
   });
 
+  it("names no function at run time: wrangler bundles without esbuild's __name wrapper (ADR 100)", () => {
+    // keep_names = false in wrangler.toml; with it on, every closure made per request calls __name().
+    expect(bundle).not.toMatch(/\b__name\(/);
+    expect(bundle).toMatch(/\bfunction matchRoutesImpl\d*\(/);
+  });
+
   it("renders with kept routes: RemixServer keeps its server routes and the static router its data routes", () => {
     const remixServer = bundledModules(bundle, REMIX_SERVER_MODULE);
     const staticRouter = bundledModules(bundle, STATIC_ROUTER_MODULE);

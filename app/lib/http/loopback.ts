@@ -11,12 +11,16 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /** True for https URLs and for http URLs to a loopback host; false for anything else or junk. */
 export function isAllowedProviderUrl(raw: string): boolean {
-  let url: URL;
+  // Asked on every post about the one configured URL: its answer is kept rather than parsed per post.
+  if (raw === lastAsked.raw) return lastAsked.allowed;
+  let allowed = false;
   try {
-    url = new URL(raw);
+    const url = new URL(raw);
+    allowed = url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
   } catch {
-    return false;
+    allowed = false;
   }
-  if (url.protocol === "https:") return true;
-  return url.protocol === "http:" && isLoopbackHost(url.hostname);
+  lastAsked = { raw, allowed };
+  return allowed;
 }
+let lastAsked = { raw: "", allowed: false };

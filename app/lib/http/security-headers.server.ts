@@ -41,13 +41,19 @@ export function createNonce(): string {
 /** The loopback stand-in's script origin (tests, `start:offline`), else null: production trusts only Cloudflare's. */
 export function standinScriptOrigin(scriptUrl: string | undefined): string | null {
   if (!scriptUrl) return null;
+  // One setting per deployment: every page asks for the same URL, so its answer is kept, not parsed per view.
+  if (scriptUrl === lastScript.url) return lastScript.origin;
+  let origin: string | null = null;
   try {
     const url = new URL(scriptUrl);
-    return url.protocol === "http:" && isLoopbackHost(url.hostname) ? url.origin : null;
+    origin = url.protocol === "http:" && isLoopbackHost(url.hostname) ? url.origin : null;
   } catch {
-    return null;
+    origin = null;
   }
+  lastScript = { url: scriptUrl, origin };
+  return origin;
 }
+let lastScript: { url: string; origin: string | null } = { url: "", origin: null };
 
 /** What a site's look adds to the CSP: the nonced <style> of its brand colour, its logo's origin. */
 export interface SiteLook {

@@ -233,10 +233,14 @@ export function withConsoleFormSettings(
       let values = layered.get(formId);
       if (!values) {
         const environment = settings.environmentForm(formId);
-        const own = consoleValues(formId) ?? {};
-        values = Object.fromEntries(
-          FORM_SETTING_SUFFIXES.map((suffix) => [suffix, environment[suffix] || own[suffix] || ""]),
-        ) as FormEnvSettings;
+        const own = consoleValues(formId);
+        // A form the console set nothing for (every form file's, most posts) takes the environment's as they are.
+        values =
+          own === undefined || Object.keys(own).length === 0
+            ? environment
+            : (Object.fromEntries(
+                FORM_SETTING_SUFFIXES.map((suffix) => [suffix, environment[suffix] || own[suffix] || ""]),
+              ) as FormEnvSettings);
         layered.set(formId, values);
       }
       return values;
