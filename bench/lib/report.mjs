@@ -22,7 +22,7 @@ const METHOD = (r) => [
   "",
   "- Apps: Gatepost, and the bare app (bench/baseline): Remix's Cloudflare Workers template with static assets and one action",
   "  (`/submit`: one siteverify call, one D1 insert; `?delivered` adds one signed delivery and one D1 write after its answer;",
-  "  `?guarded`, a diagnostic, stores in one batch as ADR 012 promises; `?upload` puts the bytes in R2). Both are built from this",
+  "  `?guarded`, the reference of the accept req/s target, stores in one batch as ADR 012 promises; `?upload` puts the bytes in R2). Both are built from this",
   "  repository's installed packages; a diagnostic third app is the bare app with a bare module for each file of app/routes.",
   "- Runtimes: `wrangler dev` (scripts/worker-dev.mjs, as `npm start` runs it) and workerd through Miniflare, loading the bundle",
   "  `wrangler deploy --dry-run --outdir` writes with the bindings wrangler derives. Every server gets a fresh, migrated D1 and its",
