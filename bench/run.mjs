@@ -19,7 +19,7 @@
 // counted runs per page), LH_MIN_INDEX (1500) and LH_MAX_OTHER (25 %) (lib/lighthouse-verdict.mjs),
 // PROFILE_TOP (8 functions) and PROFILE_SAVE (a folder for the raw profiles; lib/profile.mjs),
 // LH_TRIAL_BLOCK_MS (250), BENCH_OUTBOX_COUNT (200),
-// BENCH_SKIP_BUILD=1 (reuse build/), BENCH_ONLY=ssr,accept and BENCH_RUNTIMES=miniflare for a partial
+// BENCH_PIN=0 (no CPU pinning, lib/pin.mjs), BENCH_SKIP_BUILD=1 (reuse build/), BENCH_ONLY=ssr,accept and BENCH_RUNTIMES=miniflare for a partial
 // run, which writes bench/results/latest.* but neither docs/performance.md nor the history.
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -29,6 +29,7 @@ import { spawnSync } from "node:child_process";
 import { hashPassword } from "../scripts/hash-password.mjs";
 import { prepareApps } from "./lib/apps.mjs";
 import { cpuTicks, hostSince } from "./lib/host.mjs";
+import { pinBench, pinning } from "./lib/pin.mjs";
 import { startProviders } from "./lib/providers.mjs";
 import { renderReport, summarizeRun } from "./lib/report.mjs";
 import { ROOT, RUNTIMES, serverPool, stopAllServers } from "./lib/servers.mjs";
@@ -59,6 +60,7 @@ const KNOBS = [
   "LH_MAX_OTHER",
   "LH_TRIAL_BLOCK_MS",
   "BENCH_OUTBOX_COUNT",
+  "BENCH_PIN",
   "BENCH_SKIP_BUILD",
   "BENCH_ONLY",
   "BENCH_RUNTIMES",
@@ -135,6 +137,8 @@ async function runModule(module, ctx) {
 }
 
 async function main() {
+  // The load generator and everything the bench starts off the servers' core (lib/pin.mjs).
+  pinBench();
   const startedAt = new Date();
   const ticksAtStart = cpuTicks();
   const loadAtStart = os.loadavg();
@@ -179,6 +183,7 @@ async function main() {
     command: [...KNOBS.filter((k) => env[k]).map((k) => `${k}=${env[k]}`), "npm run bench"].join(" "),
     host: {
       cores: os.cpus().length,
+      pinned: pinning(),
       node: process.version,
       loadAverage: { start: loadAtStart.map((n) => n.toFixed(2)), end: os.loadavg().map((n) => n.toFixed(2)) },
       ...hostSince(ticksAtStart),

@@ -15,6 +15,9 @@ const HEADER = (r) => [
   `the run, ${r.host.stealPercent} % went to other guests of the host (steal), ${r.host.otherPercent} % to other processes on this machine,`,
   `${r.host.benchPercent} % to the bench (its load generator, servers and browser), and ${r.host.idlePercent} % was left idle. Ratios are what the`,
   "alternating rounds make comparable; absolute figures move with the machine.",
+  r.host.pinned
+    ? `Cores: the servers under test on ${r.host.pinned.servers}, the bench (load generator, stand-ins, browser) on ${r.host.pinned.bench} (bench/lib/pin.mjs).`
+    : "Cores: not pinned (BENCH_PIN=0, one CPU, or no taskset); identical servers can then differ by several per cent (bench/lib/pin.mjs).",
 ];
 
 const METHOD = (r) => [

@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, spawnGroup } from "../../scripts/process-group.mjs";
 import { applyLocalMigrations, startWorkerDev } from "../../scripts/worker-dev.mjs";
+import { pinServer } from "./pin.mjs";
 
 export { freePort };
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -79,6 +80,8 @@ export async function startServer(runtime, app, { bindings = {}, name, inspect =
   } else {
     throw new Error(`unknown runtime ${runtime}`);
   }
+  // Every process the server started is up now; each goes on the servers' core (lib/pin.mjs).
+  pinServer(server.pgid);
   return {
     name,
     runtime,

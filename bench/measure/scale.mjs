@@ -1,6 +1,6 @@
 // Gatepost at a million submissions (issue 36, docs/decisions/060), in Miniflare: `npm run seed`
 // fills a database of the bench's own with BENCH_SCALE_SUBMISSIONS (1,000,000) submissions; then, on
-// that database beside an empty one, accepted posts (no destination) in alternating rounds, req/s and
+// that database beside an empty one, accepted posts (no destination) on both at once, round by round, req/s and
 // workerd CPU per post; each console view's time (sequential GETs with a signed-in session, loopback,
 // p50/p95 over BENCH_SCALE_VIEWS requests: the server's time plus a loopback round trip); and the
 // export of every row as a job (GET /admin/export, polled to the end), its time, size and memory early
@@ -13,7 +13,7 @@ import { applyLocalMigrations } from "../../scripts/worker-dev.mjs";
 import { seedInto } from "../../scripts/seed-into.mjs";
 import { loadPost, loadTrial, warmUp } from "../lib/load.mjs";
 import { connect } from "../lib/profile.mjs";
-import { alternateLoads } from "../lib/rounds.mjs";
+import { concurrentLoads } from "../lib/rounds.mjs";
 import { freshState, startServer } from "../lib/servers.mjs";
 import { pairedRatio, round } from "../lib/stats.mjs";
 import { gatepostBodies } from "../lib/submit.mjs";
@@ -216,7 +216,8 @@ export async function run({ apps, settings, opts, between, log }) {
       }));
       trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.paired.load, headers }));
     }
-    const loads = await alternateLoads(trials, {
+    // The two servers under load at once, so the core's speed changes hit both alike (lib/rounds.mjs).
+    const loads = await concurrentLoads(trials, {
       rounds: opts.paired.rounds,
       between,
       expect: { empty: "303", full: "303" },
@@ -299,7 +300,7 @@ export function render(data) {
     `its heap between collections (after every poll) ${data.exported.memoryMiB.early.used} and ${data.exported.memoryMiB.all.used} MiB; the whole workerd process (local D1's SQLite and`,
     `local R2 included, which the platform keeps outside the Worker) ${data.exported.memoryMiB.early.process} and ${data.exported.memoryMiB.all.process} MiB.`,
     "",
-    `Accepted posts, no destination (${data.rounds} rounds of ${data.secondsPerRound} s, paired):`,
+    `Accepted posts, no destination (${data.rounds} rounds of ${data.secondsPerRound} s, both servers under load at once in each round, on one core):`,
     "",
     ...loadTable([
       { label: "Gatepost POST /f/contact, empty database", load: data.loads.empty, against: null },

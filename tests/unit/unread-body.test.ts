@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { withDrainableBody } from "~/lib/http/unread-body.server";
 
 // ADR 098: under LOCAL_DRAIN_BODIES the Worker reads what the app left of a body before answering,
@@ -59,10 +59,21 @@ describe("withDrainableBody", () => {
       cancel: () => void (pulled.cancelled = true),
     });
     const request = new Request("http://localhost/f/apply", { method: "POST", body: silent, duplex: "half" } as RequestInit);
-    const drainable = withDrainableBody(request, { maxBytes: 1 << 20, maxMs: 50 });
-    await drainable.request.body!.cancel();
-    await drainable.drain();
-    expect(pulled.cancelled).toBe(true);
+    // The clock is vitest's: the cap is held to the millisecond without waiting for it.
+    vi.useFakeTimers();
+    try {
+      const drainable = withDrainableBody(request, { maxBytes: 1 << 20, maxMs: 15_000 });
+      await drainable.request.body!.cancel();
+      let settled = false;
+      const done = drainable.drain().then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(14_999);
+      expect([settled, pulled.cancelled]).toEqual([false, false]);
+      await vi.advanceTimersByTimeAsync(1);
+      await done;
+      expect(pulled.cancelled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("leaves a request without a body as it is", async () => {
