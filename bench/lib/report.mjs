@@ -34,6 +34,8 @@ const METHOD = (r) => [
   `  (${r.opts.rounds} rounds of ${r.opts.load.duration} s, autocannon with ${r.opts.load.connections} connections; page views, accepted posts and the console form take`,
   `  ${r.opts.paired?.rounds ?? r.opts.rounds} rounds of ${r.opts.paired?.load.duration ?? r.opts.load.duration} s, so each pair sits closer in time), after one uncounted warm-up round under the same load (first`,
   "  rounds ran up to 1.5× the CPU of later ones). A figure is the median over the rounds, a ratio the median of per-round ratios.",
+  "  The scale bench's two servers (an empty and a seeded database) are instead under load at the same time in each round: the",
+  "  core's speed moved by up to ±30 % between rounds run in turn, and at once it moves for both alike (bench/lib/rounds.mjs).",
   "  Any status but 200 (pages) or 303 (accepted posts), or any error, fails the measurement.",
   "- CPU per request: the CPU time (/proc) of the workerd that runs the app (not wrangler's proxy) over the load run and the",
   "  after-response work it left (until that workerd is idle), divided by the requests answered.",
