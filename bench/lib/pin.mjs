@@ -1,30 +1,51 @@
-// Cores for the bench (Linux, taskset): the servers under test share the last CPU, and the bench's own
-// process (the load generator, the stand-in providers and the browser it starts) keeps the others. On
-// two cores, without it, two servers of the same bundle measured side by side differed by 7.5 % in CPU
-// per view over 40 paired rounds, a bias each process kept for its life; pinned, 0.5 % over 30 rounds.
+// Cores for the bench's load runs (Linux, taskset): the workerd processes of the servers under test
+// share the last CPU, and the bench's own process (the load generator) and the stand-in providers keep
+// the others. On two cores, without it, two servers of the same bundle measured side by side differed
+// by 7.5 % in CPU per view over 40 paired rounds, a bias each process kept for its life; pinned, 0.5 %
+// over 30 rounds. Only workerd is pinned: Miniflare's and wrangler's Node processes stay free, and so
+// does everything before the bench pins itself (Lighthouse's browser and servers, which run first).
 // BENCH_PIN=0 turns it off; with one CPU or without taskset it does nothing.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 
 const CPUS = os.availableParallelism();
 const ON = process.env.BENCH_PIN !== "0" && CPUS >= 2 && spawnSync("taskset", ["-V"]).status === 0;
-export const SERVER_CPU = CPUS - 1;
+const SERVER_CPU = String(CPUS - 1);
+const BENCH_CPUS = CPUS === 2 ? "0" : `0-${CPUS - 2}`;
 
 /** What the report says of it. */
 export function pinning() {
-  return ON ? { servers: `CPU ${SERVER_CPU}`, bench: CPUS === 2 ? "CPU 0" : `CPUs 0-${CPUS - 2}` } : null;
+  return ON ? { servers: `CPU ${SERVER_CPU}`, bench: CPUS === 2 ? "CPU 0" : `CPUs ${BENCH_CPUS}` } : null;
 }
 
-/** Puts this process (every thread) on the CPUs the servers do not use; its children inherit them. */
-export function pinBench() {
-  if (ON) spawnSync("taskset", ["-a", "-cp", CPUS === 2 ? "0" : `0-${CPUS - 2}`, String(process.pid)], { stdio: "ignore" });
-}
-
-/** Puts every process (and thread) of the process group `pgid` on the servers' CPU. */
-export function pinServer(pgid) {
-  if (!ON) return;
-  const pids = spawnSync("pgrep", ["-g", String(pgid)], { encoding: "utf8" })
+function groupPids(pgid) {
+  return spawnSync("pgrep", ["-g", String(pgid)], { encoding: "utf8" })
     .stdout.split("\n")
     .filter(Boolean);
-  for (const pid of pids) spawnSync("taskset", ["-a", "-cp", String(SERVER_CPU), pid], { stdio: "ignore" });
+}
+
+function pin(pid, cpus) {
+  spawnSync("taskset", ["-a", "-cp", cpus, String(pid)], { stdio: "ignore" });
+}
+
+/** Puts this process and the process groups `pgids` (every thread) on the CPUs the servers do not use. */
+export function pinBench(pgids = []) {
+  if (!ON) return;
+  pin(process.pid, BENCH_CPUS);
+  for (const pgid of pgids) for (const pid of groupPids(pgid)) pin(pid, BENCH_CPUS);
+}
+
+/** Puts every workerd of the process group `pgid` on the servers' CPU. */
+export function pinServer(pgid) {
+  if (!ON) return;
+  for (const pid of groupPids(pgid)) {
+    let name = "";
+    try {
+      name = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+    } catch {
+      continue; // gone since the listing
+    }
+    if (name === "workerd") pin(pid, SERVER_CPU);
+  }
 }

@@ -7,9 +7,9 @@ import { spawnGroup } from "../../scripts/process-group.mjs";
 
 const CHILD = fileURLToPath(new URL("./providers-child.mjs", import.meta.url));
 
-/** Starts both; resolves with their URLs, reset() (both forget their history), and stop(). */
+/** Starts both; resolves with their URLs, reset() (both forget their history), stop() and their process group (pgid). */
 export async function startProviders({ sinkSecret, timeoutMs = 20_000 }) {
-  const { output, exited, stop } = spawnGroup(process.execPath, [CHILD], {
+  const { output, exited, stop, pid } = spawnGroup(process.execPath, [CHILD], {
     env: { ...process.env, BENCH_SINK_SECRET: sinkSecret },
   });
   const deadline = Date.now() + timeoutMs;
@@ -30,6 +30,7 @@ export async function startProviders({ sinkSecret, timeoutMs = 20_000 }) {
           }
         },
         stop,
+        pgid: pid,
       };
     }
     if (exited() || Date.now() > deadline) {

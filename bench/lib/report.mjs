@@ -16,7 +16,7 @@ const HEADER = (r) => [
   `${r.host.benchPercent} % to the bench (its load generator, servers and browser), and ${r.host.idlePercent} % was left idle. Ratios are what the`,
   "alternating rounds make comparable; absolute figures move with the machine.",
   r.host.pinned
-    ? `Cores: the servers under test on ${r.host.pinned.servers}, the bench (load generator, stand-ins, browser) on ${r.host.pinned.bench} (bench/lib/pin.mjs).`
+    ? `Cores: after Lighthouse (which has the whole machine), the servers' workerd on ${r.host.pinned.servers}, the load generator and the stand-ins on ${r.host.pinned.bench} (bench/lib/pin.mjs).`
     : "Cores: not pinned (BENCH_PIN=0, one CPU, or no taskset); identical servers can then differ by several per cent (bench/lib/pin.mjs).",
 ];
 
