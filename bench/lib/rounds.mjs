@@ -18,22 +18,34 @@ export function checkStatuses(label, result, expect) {
  * Runs `trials` ({ name: async () => result }) for `rounds` rounds, after `warmUpRounds` uncounted
  * ones. `between()` runs before every trial (let the last one's after-response work finish, make the
  * providers forget it). `expect` maps a trial's name to the one status its results may carry
- * (checked after every run, warm-up too), when they are load runs. Resolves to { name: [result per
- * counted round] }.
+ * (checked after every run, warm-up too), when they are load runs. With `together`, each round runs
+ * every trial at once instead, for subjects on servers of their own (each trial measures its own
+ * server): whatever the shared core's speed does during a round, it does to all of them alike. With the
+ * servers on one core (lib/pin.mjs), two servers of the same bundle measured so differed by 0.5 % in
+ * CPU per view over 30 rounds, where in turn they had differed by 7.5 %. Resolves to { name: [result
+ * per counted round] }.
  */
 export async function alternateRounds(
   trials,
-  { rounds, warmUpRounds = 0, between = async () => {}, expect = {}, log = () => {}, label = "" },
+  { rounds, warmUpRounds = 0, between = async () => {}, expect = {}, log = () => {}, label = "", together = false },
 ) {
   const results = Object.fromEntries(Object.keys(trials).map((name) => [name, []]));
+  const keep = (round, name, result) => {
+    if (expect[name]) checkStatuses(`${label} ${name}`, result, expect[name]);
+    if (round >= 0) results[name].push(result);
+  };
   for (let round = -warmUpRounds; round < rounds; round++) {
-    log(round < 0 ? `${label} warm-up round` : `${label} round ${round + 1}/${rounds}`);
+    log(round < 0 ? `${label} warm-up round` : `${label} round ${round + 1}/${rounds}${together ? " (subjects at once)" : ""}`);
     const order = Object.entries(trials);
+    if (together) {
+      await between();
+      const done = await Promise.all(order.map(async ([name, trial]) => [name, await trial()]));
+      for (const [name, result] of done) keep(round, name, result);
+      continue;
+    }
     for (const [name, trial] of round % 2 === 0 ? order : order.reverse()) {
       await between(name);
-      const result = await trial();
-      if (expect[name]) checkStatuses(`${label} ${name}`, result, expect[name]);
-      if (round >= 0) results[name].push(result);
+      keep(round, name, await trial());
     }
   }
   return results;
@@ -47,26 +59,5 @@ export async function alternateRounds(
  */
 export async function alternateLoads(trials, options) {
   const results = await alternateRounds(trials, { warmUpRounds: 1, ...options });
-  return Object.fromEntries(Object.entries(results).map(([name, list]) => [name, combineRounds(list)]));
-}
-
-/**
- * Like alternateLoads, but every round runs all `trials` at once, for subjects on servers of their
- * own (each trial measures its own server's CPU): whatever the shared core's speed does during a round,
- * it does to every subject alike. With the servers on one core (lib/pin.mjs), two servers of the same
- * bundle measured this way differed by 0.5 % in CPU per view over 30 rounds, where in turn they had
- * differed by 7.5 %. Resolves like alternateLoads.
- */
-export async function concurrentLoads(trials, { rounds, between = async () => {}, expect = {}, log = () => {}, label = "" }) {
-  const results = Object.fromEntries(Object.keys(trials).map((name) => [name, []]));
-  for (let round = -1; round < rounds; round++) {
-    log(round < 0 ? `${label} warm-up round` : `${label} round ${round + 1}/${rounds} (subjects at once)`);
-    await between();
-    const done = await Promise.all(Object.entries(trials).map(async ([name, trial]) => [name, await trial()]));
-    for (const [name, result] of done) {
-      if (expect[name]) checkStatuses(`${label} ${name}`, result, expect[name]);
-      if (round >= 0) results[name].push(result);
-    }
-  }
   return Object.fromEntries(Object.entries(results).map(([name, list]) => [name, combineRounds(list)]));
 }

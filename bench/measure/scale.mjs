@@ -13,7 +13,7 @@ import { applyLocalMigrations } from "../../scripts/worker-dev.mjs";
 import { seedInto } from "../../scripts/seed-into.mjs";
 import { loadPost, loadTrial, warmUp } from "../lib/load.mjs";
 import { connect } from "../lib/profile.mjs";
-import { concurrentLoads } from "../lib/rounds.mjs";
+import { alternateLoads } from "../lib/rounds.mjs";
 import { freshState, startServer } from "../lib/servers.mjs";
 import { pairedRatio, round } from "../lib/stats.mjs";
 import { gatepostBodies } from "../lib/submit.mjs";
@@ -217,7 +217,8 @@ export async function run({ apps, settings, opts, between, log }) {
       trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.paired.load, headers }));
     }
     // The two servers under load at once, so the core's speed changes hit both alike (lib/rounds.mjs).
-    const loads = await concurrentLoads(trials, {
+    const loads = await alternateLoads(trials, {
+      together: true,
       rounds: opts.paired.rounds,
       between,
       expect: { empty: "303", full: "303" },

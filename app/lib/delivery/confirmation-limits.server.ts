@@ -57,8 +57,6 @@ export async function confirmationGate(
   fields: Readonly<Record<string, unknown>>,
   ip: string | null,
 ): Promise<ConfirmationGate | null> {
-  // Only a form that lists the kind reads its settings: most forms send no confirmation.
-  if (!form.destinations.some((d) => d.kind === CONFIRMATION_KIND)) return null;
   if (!configuredDestinations(settings, form).some((d) => d.kind === CONFIRMATION_KIND)) return null;
   const address = submitterAddress(form, fields);
   return { mailboxKey: address ? await confirmationKey(form.id, address) : null, rules: confirmationRateRules(ip) };

@@ -1,3 +1,5 @@
+import { rememberLast } from "./remember-last";
+
 // Which URLs may carry Turnstile traffic. The stand-in provider only ever runs on loopback over plain
 // http, so "https, or http to a loopback host" lets tests use it while a deployed site cannot be
 // pointed at any plain-http verifier.
@@ -9,18 +11,15 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+// Asked on every post about the one configured verify URL (remember-last.ts).
 /** True for https URLs and for http URLs to a loopback host; false for anything else or junk. */
-export function isAllowedProviderUrl(raw: string): boolean {
-  // Asked on every post about the one configured URL: its answer is kept rather than parsed per post.
-  if (raw === lastAsked.raw) return lastAsked.allowed;
-  let allowed = false;
+export const isAllowedProviderUrl = rememberLast((raw: string): boolean => {
+  let url: URL;
   try {
-    const url = new URL(raw);
-    allowed = url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
+    url = new URL(raw);
   } catch {
-    allowed = false;
+    return false;
   }
-  lastAsked = { raw, allowed };
-  return allowed;
-}
-let lastAsked = { raw: "", allowed: false };
+  if (url.protocol === "https:") return true;
+  return url.protocol === "http:" && isLoopbackHost(url.hostname);
+});

@@ -1,6 +1,7 @@
 import { encodeBase64 } from "~/lib/crypto/base64";
 import { isLoopbackHost } from "~/lib/http/loopback";
 import { isExactOrigin } from "~/lib/http/origin";
+import { rememberLast } from "~/lib/http/remember-last";
 
 // Security headers for every HTML response (ADR 006). The CSP is nonce-based with 'strict-dynamic':
 // Remix's inline scripts carry the per-request nonce, and scripts they create at runtime (the
@@ -40,20 +41,17 @@ export function createNonce(): string {
 
 /** The loopback stand-in's script origin (tests, `start:offline`), else null: production trusts only Cloudflare's. */
 export function standinScriptOrigin(scriptUrl: string | undefined): string | null {
-  if (!scriptUrl) return null;
-  // One setting per deployment: every page asks for the same URL, so its answer is kept, not parsed per view.
-  if (scriptUrl === lastScript.url) return lastScript.origin;
-  let origin: string | null = null;
+  return scriptUrl ? loopbackScriptOrigin(scriptUrl) : null;
+}
+// Every page asks about the same configured URL (remember-last.ts).
+const loopbackScriptOrigin = rememberLast((scriptUrl: string): string | null => {
   try {
     const url = new URL(scriptUrl);
-    origin = url.protocol === "http:" && isLoopbackHost(url.hostname) ? url.origin : null;
+    return url.protocol === "http:" && isLoopbackHost(url.hostname) ? url.origin : null;
   } catch {
-    origin = null;
+    return null;
   }
-  lastScript = { url: scriptUrl, origin };
-  return origin;
-}
-let lastScript: { url: string; origin: string | null } = { url: "", origin: null };
+});
 
 /** What a site's look adds to the CSP: the nonced <style> of its brand colour, its logo's origin. */
 export interface SiteLook {
