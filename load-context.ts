@@ -1,5 +1,6 @@
 import { settingsOf, type Settings } from "./app/lib/settings/settings.server";
 import { bindingMailer, type EmailMessageConstructor, type Mailer } from "./app/lib/delivery/mailer.server";
+import { oncePerRequest, type OncePerRequest } from "./app/lib/http/once-per-request";
 
 // What the Worker (functions/fetch.ts) and `npm run dev`'s platform proxy put on context.cloudflare.
 // PlatformProxy's stricter type fails tsc on the Worker's ExecutionContext (props), so the shape is
@@ -20,6 +21,8 @@ declare module "@remix-run/cloudflare" {
     mailer: Mailer | null;
     /** The clock the accept path, the verify endpoint and the console's actions read: Date.now, or a test's. */
     now: () => number;
+    /** Work this request's loaders would each repeat, done once (app/lib/http/once-per-request.ts). */
+    once: OncePerRequest;
   }
 }
 
@@ -30,7 +33,13 @@ export function createMailer(env: Env, EmailMessage?: EmailMessageConstructor): 
 
 /** The one load context: the Worker builds it per request, and Vite's dev proxy (`npm run dev`) through getLoadContext. */
 export function createLoadContext(cloudflare: Cloudflare, EmailMessage?: EmailMessageConstructor, now: () => number = Date.now) {
-  return { cloudflare, settings: settingsOf(cloudflare.env), mailer: createMailer(cloudflare.env, EmailMessage), now };
+  return {
+    cloudflare,
+    settings: settingsOf(cloudflare.env),
+    mailer: createMailer(cloudflare.env, EmailMessage),
+    now,
+    once: oncePerRequest(),
+  };
 }
 
 export const getLoadContext = ({ context }: { request: Request; context: { cloudflare: Cloudflare } }) =>

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:test";
-import { appFetch, countRows, standin, standinToken, testEnv } from "./helpers";
+import { appFetch, countingDb, countRows, standin, standinToken, testEnv } from "./helpers";
 import { expectConsoleErrors } from "../support/fail-on-console";
 import {
   ADMIN_PASSWORD,
@@ -162,6 +162,20 @@ describe("server-side sessions", () => {
     // The copy an attacker kept is refused, as documents and as data.
     expect((await appFetch(adminGet("/admin", cookie), appEnv)).status).toBe(303);
     expect((await appFetch(adminGet("/admin/export?form=contact", cookie), appEnv)).status).toBe(401);
+  });
+
+  it("reads a console page's session once, though its frame and the page each ask who is signed in", async () => {
+    const appEnv = await adminEnv();
+    const cookie = cookieOf(await signIn(ADMIN_PASSWORD, appEnv));
+    const reads = (statements: string[][]) => statements.flat().filter((sql) => sql.includes("FROM admin_sessions")).length;
+    const first = countingDb(env.DB);
+    expect((await appFetch(adminGet("/admin/submissions", cookie), { ...appEnv, DB: first.db })).status).toBe(200);
+    expect(reads(first.statements())).toBe(1);
+    // Once per request, not per isolate: the next request reads it again, and finds it ended.
+    expect((await appFetch(adminPost("/admin/logout", {}, { Cookie: cookie }), appEnv)).status).toBe(303);
+    const after = countingDb(env.DB);
+    expect((await appFetch(adminGet("/admin/submissions", cookie), { ...appEnv, DB: after.db })).status).toBe(303);
+    expect(reads(after.statements())).toBe(1);
   });
 
   it("lets an admin sign out everywhere, and not a viewer", async () => {

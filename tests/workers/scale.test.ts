@@ -27,7 +27,6 @@ async function view(path: string): Promise<{ status: number; html: string; rowsR
   await appFetch(adminGet("/admin/forms", cookie), base, { now: () => SCALE_NOW });
   const metered = meteredDb(env.DB);
   const response = await appFetch(adminGet(path, cookie), { ...base, DB: metered.db }, { now: () => SCALE_NOW });
-  console.log("ROWS", path, metered.rowsRead());
   return { status: response.status, html: await response.text(), rowsRead: metered.rowsRead() };
 }
 

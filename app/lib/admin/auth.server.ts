@@ -3,6 +3,7 @@ import { z } from "zod";
 import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
 import type { AdminConfig } from "~/lib/settings/admin.server";
 import type { TurnstileSettings } from "~/lib/settings/turnstile.server";
+import type { OncePerRequest } from "~/lib/http/once-per-request";
 import { refusal } from "~/lib/http/responses.server";
 import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/admin/session.server";
 
@@ -20,13 +21,22 @@ export interface AdminContext {
   cloudflare: { env: { DB: D1Database } };
   /** Turnstile: the sign-in form's check past the site-wide budget (sign-in.server.ts). */
   settings: { admin: AdminConfig; turnstile: TurnstileSettings };
+  /** The request's memo: a page and its frame read the session once. Absent, each asks D1. */
+  once?: OncePerRequest;
 }
 
 /** "document" pages redirect to the sign-in page; "data" (exports, actions) answer 401. */
 export type Audience = "document" | "data";
 
 /** The signed-in person, or null. D1 errors throw; every other doubt is null. */
-export async function findUser(request: Request, context: AdminContext): Promise<AdminUser | null> {
+export function findUser(request: Request, context: AdminContext): Promise<AdminUser | null> {
+  // Once per request for reads only: an action may sign in or out before the loaders after it ask.
+  if (context.once && (request.method === "GET" || request.method === "HEAD"))
+    return context.once("admin-user", () => lookUpUser(request, context));
+  return lookUpUser(request, context);
+}
+
+async function lookUpUser(request: Request, context: AdminContext): Promise<AdminUser | null> {
   const config = context.settings.admin;
   const assertion = request.headers.get("Cf-Access-Jwt-Assertion");
   if (config.access && assertion) {
