@@ -138,10 +138,35 @@ function appWorkerd(pgid, port) {
   return own[0];
 }
 
-/** CPU time (user + system, ms) used so far by the app's workerd (appWorkerd). */
+/** Each thread's CPU time last seen, per workerd pid: a thread that ends keeps what it used until then. */
+const threadsSeen = new Map();
+
+/**
+ * CPU time (ms) used so far by the app's workerd (appWorkerd): the sum of its threads' run time from
+ * /proc/<pid>/task/<tid>/sched (ns-precise), counting ended threads at their last reading; where that
+ * is unreadable, user + system from /proc/<pid>/stat, whose ticks (10 ms) bent a block of six cron
+ * runs' figure by a tick each.
+ */
 export function workerdCpuMs(pgid, port) {
+  const { pid, fields } = appWorkerd(pgid, port);
+  const threads = threadsSeen.get(pid) ?? new Map();
+  threadsSeen.set(pid, threads);
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      let sched;
+      try {
+        sched = readFileSync(`/proc/${pid}/task/${tid}/sched`, "utf8");
+      } catch {
+        continue; // ended since the listing
+      }
+      const ms = Number(/^se\.sum_exec_runtime\s*:\s*([\d.]+)/m.exec(sched)?.[1]);
+      if (Number.isFinite(ms)) threads.set(tid, ms);
+    }
+  } catch {
+    // no task folder: the ticks below
+  }
+  if (threads.size > 0) return [...threads.values()].reduce((a, b) => a + b, 0);
   ticksPerSecond ??= Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
-  const { fields } = appWorkerd(pgid, port);
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
