@@ -1,9 +1,9 @@
 // CPU per request against Workers Free's 10 ms (docs/decisions/070): each kind of request the Worker
 // answers, sent one at a time to one `wrangler dev` server, with the CPU its workerd used divided by the
-// requests (user + system, /proc; a process-wide figure, so it includes workerd's own work around each
-// request: an upper bound of what the platform would count). On this machine, not Cloudflare's.
-// This machine's speed moves: the same page view measured 2.6 and 5 ms in runs an hour apart. So the
-// kinds take turns in blocks (a change of speed reaches each alike; a figure is the median block), and a
+// requests (its threads' run time, lib/servers.mjs; a process-wide figure, so it includes workerd's own
+// work around each request: an upper bound of what the platform would count). On this machine, not
+// Cloudflare's. This machine's speed moves: the bare app's page view measured 2.65 and 1.97 ms in runs an
+// hour apart. So the kinds take turns in blocks (a change of speed reaches each alike; a figure is the median block), and a
 // yardstick takes its turn among them: the bare app's page view on a server of its own.
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../../scripts/hash-password.mjs";
