@@ -206,7 +206,7 @@ export function render(d) {
     row.unexpected.length > 0 ? `not measured (answers ${row.unexpected.join(", ")})` : row.cpuMs <= FREE_CPU_MS ? "fits" : "exceeds";
   const blocks = (row) => (row.perBlock ?? []).join(" / ");
   return [
-    `One \`wrangler dev\` server, requests one at a time; workerd's CPU (user + system) over the requests, after one warm-up each.`,
+    `One \`wrangler dev\` server, requests one at a time; workerd's CPU (its threads' run time) over the requests, after one warm-up each.`,
     `Each kind's requests go in ${d.blocks ?? 1} blocks, taking turns with the other kinds' (the posts first, then the reads);`,
     `a figure is the median block. The yardstick, the bare app's page view on a \`wrangler dev\` server of its own, takes its`,
     `turn among them: it shows how fast this machine was during the run. The export read ${d.submissionsStored} stored submissions.`,
