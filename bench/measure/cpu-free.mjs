@@ -201,22 +201,33 @@ export function targets(d) {
   );
 }
 
+const blocks = (row) => (row.perBlock ?? []).join(" / ");
+
+/** The report's part: how it was measured and the yardstick; each row's figure is in the verdicts. */
 export function render(d) {
+  return [
+    `One \`wrangler dev\` server, requests one at a time; workerd's CPU (its threads' run time) per request, after one warm-up,`,
+    `in ${d.blocks ?? 1} blocks per kind taken in turns (the posts first); a figure is the median block (each block: bench/results/details.md).`,
+    ...(d.yardstick
+      ? [
+          `Yardstick, the bare app's page view (GET /) on a server of its own, in turns with them: ${d.yardstick.cpuMs} ms (${blocks(d.yardstick)}).`,
+        ]
+      : []),
+  ];
+}
+
+/** Every kind's blocks, for bench/results/details.md. */
+export function renderDetail(d) {
   const fits = (row) =>
     row.unexpected.length > 0 ? `not measured (answers ${row.unexpected.join(", ")})` : row.cpuMs <= FREE_CPU_MS ? "fits" : "exceeds";
-  const blocks = (row) => (row.perBlock ?? []).join(" / ");
   return [
-    `One \`wrangler dev\` server, requests one at a time; workerd's CPU (its threads' run time) over the requests, after one warm-up each.`,
-    `Each kind's requests go in ${d.blocks ?? 1} blocks, taking turns with the other kinds' (the posts first, then the reads);`,
-    `a figure is the median block. The yardstick, the bare app's page view on a \`wrangler dev\` server of its own, takes its`,
-    `turn among them: it shows how fast this machine was during the run. The export read ${d.submissionsStored} stored submissions.`,
+    "### CPU per request against Workers Free's 10 ms, block by block",
+    "",
+    `The export read ${d.submissionsStored} stored submissions.`,
     "",
     "| Request | Requests | workerd CPU per request (per block) | Free's 10 ms |",
     "|---|---|---|---|",
     ...Object.entries(d.rows).map(([kind, row]) => `| ${LABELS[kind]} | ${row.n} | ${row.cpuMs} ms (${blocks(row)}) | ${fits(row)} |`),
-    ...(d.yardstick
-      ? [`| Yardstick: the bare app's page view, GET / | ${d.yardstick.n} | ${d.yardstick.cpuMs} ms (${blocks(d.yardstick)}) | |`]
-      : []),
   ];
 }
 
