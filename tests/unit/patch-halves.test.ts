@@ -7,7 +7,7 @@ import { addedLines } from "../support/router-copies";
 // the one a given command loads (the Worker bundles one, `npm run dev`'s Node loads the other). So a
 // patch writes the same text into both, and the only differences allowed are the names each build's
 // bundler gave the same import, listed here per patch; the tests beside it run both builds
-// (router-patch, static-router-patch, remix-react-patch, navigation-targets).
+// (router-patch, static-router-patch, remix-react-patch, server-runtime-patch, navigation-targets).
 
 const PATCHES = path.resolve(__dirname, "../../patches");
 type Halves = { esm: string; cjs: string; renames: Array<[RegExp, string]> };
@@ -21,6 +21,13 @@ const PAIRS: Record<string, Halves[]> = {
       esm: "node_modules/react-router-dom/server.mjs",
       cjs: "node_modules/react-router-dom/server.js",
       renames: [[/\b(?:router|reactRouter)\.(?=UNSAFE_)/g, ""]],
+    },
+  ],
+  "@remix-run+server-runtime+2.17.5.patch": [
+    {
+      esm: "node_modules/@remix-run/server-runtime/dist/esm/data.js",
+      cjs: "node_modules/@remix-run/server-runtime/dist/data.js",
+      renames: [],
     },
   ],
   "@remix-run+react+2.17.5.patch": [
