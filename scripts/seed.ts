@@ -206,7 +206,8 @@ db.transaction(() => {
   }
 })();
 
-// What the triggers would have kept, built once: counts, totals, dead deliveries and the search index.
+// What the triggers and the cron would have kept, built once: counts, totals, dead deliveries and the
+// search index with its cursor (docs/decisions/101).
 db.exec(`
   INSERT INTO submission_counts (form_id, day, state, test, n)
     SELECT form_id, substr(received_at, 1, 10), state, test, COUNT(*) FROM submissions WHERE state IS NOT NULL GROUP BY 1, 2, 3, 4;
@@ -214,6 +215,7 @@ db.exec(`
     SELECT form_id, state, test, COUNT(*) FROM submissions WHERE state IS NOT NULL GROUP BY 1, 2, 3;
   INSERT INTO dead_delivery_counts (form_id, n) SELECT form_id, COUNT(*) FROM deliveries WHERE status = 'dead' GROUP BY form_id;
   INSERT INTO submissions_fts (rowid, search_text) SELECT rowid, coalesce(search_text, '') FROM submissions WHERE state IS NOT NULL;
+  UPDATE search_index SET indexed_up_to = (SELECT coalesce(max(rowid), 0) FROM submissions) WHERE id = 1;
 `);
 // An index built in one statement leaves FTS5 a merge of large segments pending, which every later insert
 // advances: at 1,000,000 rows an insert into it cost 300 µs, against 40 µs into an index grown a row at a time

@@ -23,6 +23,7 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
     filters: filter,
     next: page.next,
     prev: page.prev,
+    unsearched: page.unsearched ?? false,
     forms: [...catalog.forms.keys()],
     titles: Object.fromEntries([...catalog.forms].map(([id, live]) => [id, live.form.title])),
     items: page.items.map(({ submission: s, state }) => ({
@@ -56,7 +57,7 @@ const STATE_LABELS: Record<string, string> = {
 };
 
 export default function SubmissionList() {
-  const { filters, next, prev, forms, titles, items } = useLoaderData<typeof loader>();
+  const { filters, next, prev, unsearched, forms, titles, items } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const pageLink = (cursor: string) => {
     const linked = new URLSearchParams(params);
@@ -114,6 +115,12 @@ export default function SubmissionList() {
         {filters.q ? "Matches newest first, by arrival" : "Newest first"}; {countOf(items.length, "submission", "submissions")} on this
         page.
       </p>
+      {unsearched ? (
+        <p className="notice" role="status">
+          Some of the newest submissions are not in the search index yet, so this search left them out. The index takes them in within a few
+          minutes.
+        </p>
+      ) : null}
       {items.length === 0 ? (
         <div className="empty">
           <strong>{filtered ? "No submission matches these filters" : "No submissions yet"}</strong>

@@ -8,6 +8,8 @@ import {
   type MaintenanceJob,
 } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";
+import { budgetFor } from "~/lib/platform/budget.server";
+import { indexPendingSubmissions } from "~/lib/storage/search-index.server";
 import { seedSubmission } from "./admin-helpers";
 import { at, countingDb, sink, sinkEnv } from "./helpers";
 
@@ -74,6 +76,8 @@ describe("the cron's first read", () => {
     await env.DB.prepare("UPDATE deliveries SET next_attempt_at = ?1").bind(now).run();
     // Stored as after migration 0021 (the seed leaves state to the backfill).
     await env.DB.exec("UPDATE submissions SET state = 'pending'");
+    // And indexed for search by an earlier run.
+    expect(await indexPendingSubmissions(env.DB, budgetFor("paid"))).toMatchObject({ more: false });
 
     const [drain, ...others] = await runMaintenance(context(env.DB, env.UPLOADS, now));
     expect(others).toEqual([]);

@@ -19,6 +19,7 @@ describe("the Worker's scheduled handler", () => {
       "apply-retention",
       "reseal-settings",
       "backfill-submissions",
+      "index-search",
       "sweep-orphaned-files",
       "tend-exports",
     ]);

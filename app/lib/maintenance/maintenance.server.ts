@@ -9,6 +9,7 @@ import { pruneConfirmationSlots } from "~/lib/delivery/confirmation.server";
 import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { backfillSubmissions } from "~/lib/storage/backfill.server";
+import { indexPendingSubmissions } from "~/lib/storage/search-index.server";
 import { sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
 import { EXPORT_TTL_MS, tendExports } from "~/lib/exports/run.server";
 import { readMaintenanceDue, scheduleNextRuns, type MaintenanceDue } from "~/lib/storage/maintenance-due.server";
@@ -135,6 +136,14 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
     when: { work: "unmoved" },
     reserve: { d1Queries: 2, subrequests: 0 },
     run: ({ db, budget = budgetFor("free") }) => backfillSubmissions(db, budget),
+  },
+  // New submissions into the search index, a few chunks a run (docs/decisions/101); search and erase
+  // read the rows it has not reached the old way meanwhile.
+  {
+    name: "index-search",
+    when: { work: "unindexed" },
+    reserve: { d1Queries: 2, subrequests: 0 },
+    run: ({ db, budget = budgetFor("free") }) => indexPendingSubmissions(db, budget),
   },
   // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
   // list per run while nothing new was uploaded.

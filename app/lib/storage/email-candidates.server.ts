@@ -1,12 +1,15 @@
 import sql from "sql-template-tag";
 import { z } from "zod";
+import { INDEXED_UP_TO } from "~/lib/storage/search-index.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { wordsOf } from "~/lib/storage/submission-list.server";
 
 // Erase by e-mail finds its submissions through the search index (docs/decisions/060): the address's
 // words as one phrase pick the few submissions that hold them all in order, and the Worker compares each
 // of their values with the address (admin/erase.server.ts). Rows the backfill has not moved yet are not
-// in the index and are read the old way, which costs nothing once every row has moved.
+// in the index and are read the old way, which costs nothing once every row has moved; so are the newest
+// rows the cron has not indexed yet (docs/decisions/101), all of them, however many wait: an erase
+// leaves none behind.
 
 /** A value of a submission that may be an e-mail address, for erase by e-mail to compare in the Worker. */
 export interface EmailCandidate {
@@ -64,9 +67,17 @@ export async function listEmailCandidates(
             sql`SELECT s.id, s.form_id, s.received_at, j.value AS value FROM submissions s INDEXED BY submissions_state_received, json_each(s.fields) j
               WHERE s.state IS NULL AND ${VALUES} AND length(j.value) <= ${maxLength}`,
           ),
+    pending:
+      after > 0
+        ? null
+        : statement(
+            db,
+            sql`SELECT s.id, s.form_id, s.received_at, j.value AS value FROM submissions s, json_each(s.fields) j
+              WHERE s.rowid > ${INDEXED_UP_TO} AND s.state IS NOT NULL AND ${VALUES} AND length(j.value) <= ${maxLength}`,
+          ),
   });
   const window = done.window ? SeqRowSchema.parse(done.window.results[0]) : null;
-  const candidates = [done.indexed, done.unmoved]
+  const candidates = [done.indexed, done.unmoved, done.pending]
     .flatMap((result) => (result ? parseRows(CandidateRowSchema, result.results) : []))
     .sort((a, b) => a.received_at.localeCompare(b.received_at) || a.id.localeCompare(b.id))
     .map((row) => ({ id: row.id, formId: row.form_id, receivedAt: row.received_at, value: row.value }));

@@ -1,10 +1,11 @@
 import sql from "sql-template-tag";
 import { z } from "zod";
+import { INDEXED_UP_TO } from "~/lib/storage/search-index.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
 // What the cron has to do this minute, in one read (docs/decisions/095): whether any delivery or a
 // paused destination's probe is due, whether an export job is open or expired, whether rows from before
-// migration 0021 wait to move, and which jobs on a cadence are not yet due (their next run is kept in
+// migration 0021 wait to move, whether new rows wait for the search index (docs/decisions/101), and which jobs on a cadence are not yet due (their next run is kept in
 // maintenance_cursors under "next-run:<job>"). Every part is an indexed lookup that stops at one row.
 
 const NEXT_RUN = "next-run:";
@@ -16,6 +17,8 @@ export interface MaintenanceDue {
   exports: boolean;
   /** Submissions stored before migration 0021 are still to be moved. */
   unmoved: boolean;
+  /** Submissions above the search index's cursor wait to be indexed. */
+  unindexed: boolean;
   /** Jobs on a cadence whose next run is still ahead. */
   waiting: ReadonlySet<string>;
 }
@@ -24,6 +27,7 @@ const DueRowSchema = z.object({
   deliveries: z.number(),
   exports: z.number(),
   unmoved: z.number(),
+  unindexed: z.number(),
   waiting: z.string().transform((text) => z.array(z.string()).parse(JSON.parse(text))),
 });
 
@@ -40,6 +44,7 @@ export async function readMaintenanceDue(
       (EXISTS (SELECT 1 FROM export_jobs INDEXED BY export_jobs_unfinished WHERE finished_at IS NULL)
         OR EXISTS (SELECT 1 FROM export_jobs INDEXED BY export_jobs_created WHERE created_at < ${exportsExpireBeforeMs})) AS exports,
       EXISTS (SELECT 1 FROM submissions INDEXED BY submissions_state_received WHERE state IS NULL) AS unmoved,
+      EXISTS (SELECT 1 FROM submissions WHERE rowid > ${INDEXED_UP_TO}) AS unindexed,
       (SELECT json_group_array(substr(name, ${NEXT_RUN.length + 1})) FROM maintenance_cursors
         WHERE name >= ${NEXT_RUN} AND name < ${`${NEXT_RUN}\uffff`} AND CAST(value AS INTEGER) > ${nowMs}) AS waiting`,
   ).all();
@@ -48,6 +53,7 @@ export async function readMaintenanceDue(
     deliveries: row.deliveries === 1,
     exports: row.exports === 1,
     unmoved: row.unmoved === 1,
+    unindexed: row.unindexed === 1,
     waiting: new Set(row.waiting),
   } satisfies MaintenanceDue;
 }

@@ -1,6 +1,7 @@
 import sql, { empty, join, raw, type Sql } from "sql-template-tag";
 import { z } from "zod";
 import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64";
+import { INDEXED_UP_TO, pendingSearchRows } from "~/lib/storage/search-index.server";
 import { foldForSearch } from "~/lib/storage/search-text.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { stateOf } from "~/lib/storage/submission-state.server";
@@ -12,11 +13,14 @@ import { storedSubmissionOf, SubmissionRowSchema, type StoredSubmission } from "
 // costs its rows whatever the table holds. Without a search the order is (received_at, id), newest
 // first; a search walks the full-text index newest match first, by arrival (rowid), at most
 // SEARCH_WINDOW matches per page, so a rare match among many may take a few short pages.
-// Rows the backfill has not moved yet (state NULL) are read beside, the old way, and merged in.
+// Rows the backfill has not moved yet (state NULL) are read beside, the old way, and merged in; so are
+// a search's newest rows, which the cron has not indexed yet (docs/decisions/101), at most PENDING_CAP.
 
 export const PAGE_SIZE = 25;
 /** Full-text matches one page looks at, at most: the page's rows-read bound under a search. */
 export const SEARCH_WINDOW = 400;
+/** Submissions above the search index's cursor a search reads the old way, at most (the oldest first). */
+export const PENDING_CAP = 200;
 
 export interface SubmissionFilter {
   form?: string;
@@ -32,11 +36,15 @@ export interface ListedSubmission {
   state: SubmissionState;
 }
 
-/** `next`: the older page's cursor; `prev`: the newer page's; null at either end. */
+/**
+ * `next`: the older page's cursor; `prev`: the newer page's; null at either end. `unsearched`: under a
+ * search, more than PENDING_CAP submissions wait for the search index, and the newest of them were not looked at.
+ */
 export interface SubmissionPage {
   items: ListedSubmission[];
   next: string | null;
   prev: string | null;
+  unsearched?: boolean;
 }
 
 // A position between two rows: after (older than) or before (newer than) a key. The key is the
@@ -110,6 +118,7 @@ const ListedRowSchema = SubmissionRowSchema.extend({ derived_state: z.enum(SUBMI
 }));
 type ListedRow = z.infer<typeof ListedRowSchema>;
 const WindowRowSchema = z.object({ n: z.number(), last: z.number().nullable(), first: z.number().nullable() });
+const PendingRowSchema = z.object({ n: z.number() });
 
 function rangeClauses(filter: SubmissionFilter): Sql[] {
   const clauses: Sql[] = [];
@@ -197,6 +206,29 @@ function searched(db: D1Database, filter: SubmissionFilter & { q: string }, posi
         ${sort} LIMIT ${limit + 1}`,
     ),
     window: match === null ? null : statement(db, sql`SELECT count(*) AS n, min(r) AS last, max(r) AS first FROM (${matches})`),
+    // Not indexed yet: each word somewhere in the text here, a whole word in the Worker (listSubmissionPage).
+    // CROSS JOIN keeps the capped rows the outer loop: the planner would otherwise walk a filter's index.
+    pending:
+      match === null
+        ? null
+        : statement(
+            db,
+            sql`SELECT s.*, s.state AS derived_state, s.rowid AS seq
+              FROM (SELECT rowid AS r FROM submissions WHERE rowid > ${INDEXED_UP_TO} ORDER BY rowid LIMIT ${PENDING_CAP}) AS p
+              CROSS JOIN submissions s ON s.rowid = p.r
+              ${where([...rangeClauses(filter), ...states, ...(key ? [key] : []), ...wordsOf(q).map((word) => sql`instr(s.search_text, ${word}) > 0`)])}`,
+          ),
+    behind: match === null ? null : pendingSearchRows(db, PENDING_CAP),
+  };
+}
+
+/** Whether a row's folded text holds every one of `words` as a whole word, as the full-text index matches. */
+function holdsWords(words: readonly string[]) {
+  return (row: unknown): boolean => {
+    const text = (row as { search_text?: unknown }).search_text;
+    if (typeof text !== "string") return false;
+    const have = new Set(wordsOf(text));
+    return words.every((word) => have.has(word));
   };
 }
 
@@ -228,9 +260,14 @@ export async function listSubmissionPage(
   const position = decodeCursor(cursor, search);
   const parts = filter.q ? searched(db, { ...filter, q: filter.q }, position, limit) : timeOrdered(db, filter, position, limit);
   const done = await runBatch(db, parts);
-  const rows = [done.moved, "byId" in done ? done.byId : null, done.unmoved].flatMap((result) =>
-    result ? parseRows(ListedRowSchema, result.results) : [],
-  );
+  const pending = "pending" in done && done.pending && filter.q ? done.pending.results.filter(holdsWords(wordsOf(filter.q))) : [];
+  const rows = [
+    ...[done.moved, "byId" in done ? done.byId : null, done.unmoved].flatMap((result) =>
+      result ? parseRows(ListedRowSchema, result.results) : [],
+    ),
+    ...parseRows(ListedRowSchema, pending),
+  ];
+  const behind = "behind" in done && done.behind ? PendingRowSchema.parse(done.behind.results[0]).n > PENDING_CAP : false;
   const backward = position?.dir === "before";
   // Walking away from the cursor: newest first going on, oldest first going back.
   const compare = newerFirst(search);
@@ -250,5 +287,8 @@ export async function listSubmissionPage(
   // Past the last row going on, the way back is from the cursor itself.
   const backCursor = position && page.length === 0 ? encodeCursor({ dir: backward ? "after" : "before", key: position.key }) : null;
   const items = (backward ? [...page].reverse() : page).map(({ submission, state }) => ({ submission, state }));
-  return backward ? { items, prev: farCursor, next: nearCursor ?? backCursor } : { items, next: farCursor, prev: nearCursor ?? backCursor };
+  const answer = backward
+    ? { items, prev: farCursor, next: nearCursor ?? backCursor }
+    : { items, next: farCursor, prev: nearCursor ?? backCursor };
+  return behind ? { ...answer, unsearched: true } : answer;
 }
