@@ -6,6 +6,7 @@ import { readMaintenanceDue } from "~/lib/storage/maintenance-due.server";
 import { indexPendingSubmissions, indexSubmissionChunk, INDEX_CHUNK } from "~/lib/storage/search-index.server";
 import { listSubmissionPage, PENDING_CAP, type SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { adminGet, adminEnv, sessionCookie } from "./admin-helpers";
+import { api } from "./console-helpers";
 import { appFetch, clearTables, formPost, standin, standinToken } from "./helpers";
 import { clearScale, expectKeptRight, meteredDb, seedScale, VIEW_ROWS_BUDGET } from "./scale-helpers";
 
@@ -96,11 +97,14 @@ describe("the search index, filled by the cron", () => {
     const cookie = await sessionCookie("viewer");
     const html = await (await appFetch(adminGet("/admin/submissions?q=hello", cookie), await adminEnv())).text();
     expect(html).toContain("not in the search index yet");
+    const listed = (await (await api("GET", "/admin/api/submissions?q=hello&limit=1")).json()) as { unsearched?: boolean };
+    expect(listed.unsearched).toBe(true);
 
     await indexPendingSubmissions(env.DB, budgetFor("paid"));
     const indexed = await listSubmissionPage(env.DB, { q: "hello" }, null);
     expect(indexed.unsearched).toBeUndefined();
     expect(indexed.items[0].submission.fields.name).toBe("Person 0");
+    expect(await (await api("GET", "/admin/api/submissions?q=hello&limit=1")).json()).not.toHaveProperty("unsearched");
   });
 
   it("erases by e-mail on both sides of the cursor", async () => {

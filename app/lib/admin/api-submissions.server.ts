@@ -61,8 +61,10 @@ export function listedJson({ submission: s, state }: ListedSubmission) {
 }
 
 /** `{"items": [...], "cursor": "…" | null}`. */
-export function pageJson(page: { items: ListedSubmission[]; next: string | null }) {
-  return { items: page.items.map(listedJson), cursor: page.next };
+/** `unsearched` only when a search left out newer submissions the search index has not taken yet (ADR 101). */
+export function pageJson(page: { items: ListedSubmission[]; next: string | null; unsearched?: boolean }) {
+  const json = { items: page.items.map(listedJson), cursor: page.next };
+  return page.unsearched ? { ...json, unsearched: true } : json;
 }
 
 type Detail = NonNullable<Awaited<ReturnType<typeof loadSubmissionDetail>>>;

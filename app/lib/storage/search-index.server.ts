@@ -58,7 +58,7 @@ export async function indexPendingSubmissions(
   return result;
 }
 
-/** Where the index stands: its cursor, and how many submissions wait above it (counted up to `cap` + 1). D1 errors throw. */
+/** The statement that says where the index stands: its cursor (`up_to`), and how many submissions wait above it (`n`, counted up to `cap` + 1). */
 export function pendingSearchRows(db: D1Database, cap: number): D1PreparedStatement {
   return statement(
     db,
