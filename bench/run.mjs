@@ -14,8 +14,9 @@
 //   detail?              true: a diagnostic with no target, rendered to bench/results/details.md
 //   renderDetail(data)?  → the module's diagnostic lines for bench/results/details.md
 // Knobs: BENCH_DURATION (s of load per subject, split over BENCH_ROUNDS alternating rounds; 12 and 3),
-// BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (10 rounds of 2 s for ssr, accept and console, whose 0.9
-// and 0.95 targets sit inside one 4-s round's noise on two cores), BENCH_CONNECTIONS (10), LH_RUNS (3
+// BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (16 rounds of 2 s for ssr, accept and console, whose 0.9
+// and 0.95 targets sit inside one round's noise on two cores: pairs of rounds moved from 0.73 to 1.27 within
+// one run, and a median of 10 still moved 0.85–1.02 between runs of the same code), BENCH_CONNECTIONS (10), LH_RUNS (3
 // counted runs per page), LH_MIN_INDEX (1500) and LH_MAX_OTHER (25 %) (lib/lighthouse-verdict.mjs),
 // PROFILE_TOP (8 functions) and PROFILE_SAVE (a folder for the raw profiles; lib/profile.mjs),
 // LH_TRIAL_BLOCK_MS (250), BENCH_OUTBOX_COUNT (200),
@@ -42,7 +43,7 @@ const opts = {
   rounds: ROUNDS,
   // Page views, accepts and the console form: more, shorter rounds, so each pair runs closer together in time.
   paired: {
-    rounds: Number(env.BENCH_PAIRED_ROUNDS || 10),
+    rounds: Number(env.BENCH_PAIRED_ROUNDS || 16),
     load: { duration: Number(env.BENCH_PAIRED_SECONDS || 2), connections: CONNECTIONS },
   },
   load: { duration: Math.max(2, Math.round(DURATION / ROUNDS)), connections: CONNECTIONS },
