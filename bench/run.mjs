@@ -16,7 +16,7 @@
 // Knobs: BENCH_DURATION (s of load per subject, split over BENCH_ROUNDS alternating rounds; 12 and 3),
 // BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (16 rounds of 2 s for ssr, accept and console, whose 0.9
 // and 0.95 targets sit inside one round's noise on two cores: pairs of rounds moved from 0.73 to 1.27 within
-// one run, and a median of 10 still moved 0.85–1.02 between runs of the same code), BENCH_CONNECTIONS (10), LH_RUNS (3
+// one run, and a median of 10 still moved from 0.85 to 0.95 between two runs of the same code), BENCH_CONNECTIONS (10), LH_RUNS (3
 // counted runs per page), LH_MIN_INDEX (1500) and LH_MAX_OTHER (25 %) (lib/lighthouse-verdict.mjs),
 // PROFILE_TOP (8 functions) and PROFILE_SAVE (a folder for the raw profiles; lib/profile.mjs),
 // LH_TRIAL_BLOCK_MS (250), BENCH_OUTBOX_COUNT (200),
