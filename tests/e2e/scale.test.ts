@@ -77,6 +77,8 @@ describe(`the console on ${SUBMISSIONS} seeded submissions`, () => {
     const pager = page.getByRole("navigation", { name: "Pages" });
     await pager.getByRole("link", { name: "Older submissions" }).click();
     await page.waitForURL(/cursor=/, WAIT);
+    // The address changes as the navigation commits, a moment before React renders the new rows.
+    await page.waitForFunction((old) => document.querySelector("tbody a")?.getAttribute("aria-label") !== old, first[0], WAIT);
     const second = await listed(page);
     expect(second).toHaveLength(25);
     expect(second.some((name) => first.includes(name))).toBe(false);
