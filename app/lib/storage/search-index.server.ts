@@ -58,10 +58,7 @@ export async function indexPendingSubmissions(
   return result;
 }
 
-/** The statement that says where the index stands: its cursor (`up_to`), and how many submissions wait above it (`n`, counted up to `cap` + 1). */
+/** The statement that counts the submissions waiting above the cursor (`n`), up to `cap` + 1 of them. */
 export function pendingSearchRows(db: D1Database, cap: number): D1PreparedStatement {
-  return statement(
-    db,
-    sql`SELECT ${INDEXED_UP_TO} AS up_to, (SELECT count(*) FROM (SELECT 1 FROM submissions WHERE rowid > ${INDEXED_UP_TO} LIMIT ${cap + 1})) AS n`,
-  );
+  return statement(db, sql`SELECT count(*) AS n FROM (SELECT 1 FROM submissions WHERE rowid > ${INDEXED_UP_TO} LIMIT ${cap + 1})`);
 }
