@@ -52,6 +52,11 @@ async function verifiedOnSinkPage(page: Page, sinkPage: string, count: number) {
   expect(await page.locator("article", { hasText: "refused" }).count()).toBe(0);
 }
 
+/** Leaves the self-refreshing sink page so that its refresh cannot interrupt the next navigation. */
+async function leaveSinkPage(page: Page) {
+  await page.goto("about:blank");
+}
+
 beforeAll(async () => {
   scratch = copyWorkingTree("gatepost-newcomer-");
   startMs = Date.now();
@@ -139,6 +144,7 @@ describe("a newcomer's first console form", () => {
       expect(await page.locator("code.secret").textContent()).toMatch(/^whsec_/);
       await sendTest(first.site);
       await verifiedOnSinkPage(page, first.sinkPage, 2);
+      await leaveSinkPage(page);
 
       await started.stop();
       const restartMs = Date.now();
