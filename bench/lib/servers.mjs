@@ -184,16 +184,18 @@ export function resetWorkerdPeak(pgid, port) {
 
 /**
  * The servers of one runtime, started on first use and shared by the measurements of that runtime:
- * get(appName, variant) starts `apps[appName]` with `settings[variant]` once; stop() stops each.
+ * get(appName, variant) starts `apps[appName]` with `settings[variant]` once; `instance` names another
+ * server of the same app and settings, for subjects measured at once (each on a server of its own);
+ * stop() stops each.
  */
 export function serverPool(runtime, apps, settings) {
   const started = new Map();
   return {
     runtime,
-    get(appName, variant = appName) {
-      const key = `${appName}/${variant}`;
-      if (!started.has(key))
-        started.set(key, startServer(runtime, apps[appName], { bindings: settings[variant], name: `${appName}-${variant}` }));
+    get(appName, variant = appName, instance = "") {
+      const key = `${appName}/${variant}${instance ? `/${instance}` : ""}`;
+      const name = `${appName}-${variant}${instance ? `-${instance}` : ""}`;
+      if (!started.has(key)) started.set(key, startServer(runtime, apps[appName], { bindings: settings[variant], name }));
       return started.get(key);
     },
     async stop() {
