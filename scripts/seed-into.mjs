@@ -6,12 +6,13 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * Runs `npm run seed` (scripts/seed.ts) into the local state folder `persistTo`, whose migrations the
- * caller applied (the bench's and the browser tests' own databases). Resolves to its seconds; throws with
- * its output when it fails.
+ * caller applied (the bench's and the browser tests' own databases); `unindexed` leaves the newest that
+ * many out of the search index. Resolves to its seconds; throws with its output when it fails.
  */
-export function seedInto(persistTo, submissions, { timeoutMs = 15 * 60_000 } = {}) {
+export function seedInto(persistTo, submissions, { timeoutMs = 15 * 60_000, unindexed = 0 } = {}) {
   const start = Date.now();
   const args = ["vite-node", "--config", "vitest.config.ts", "scripts/seed.ts", "--", "--submissions", String(submissions)];
+  if (unindexed > 0) args.push("--unindexed", String(unindexed));
   const done = spawnSync("npx", [...args, "--skip-migrations", "--persist-to", persistTo], {
     cwd: ROOT,
     encoding: "utf8",

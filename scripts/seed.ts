@@ -6,6 +6,8 @@
 // million take about a minute; it replaces what submissions the local database held. It refuses a remote
 // database: there is no flag that reaches one. `--unmoved` stores rows as from before migration 0021
 // (state NULL, no counts, not indexed), for the cron's backfill to move (docs/decisions/060).
+// `--unindexed N` leaves the newest N out of the search index, as after an upgrade to migration 0051 or
+// with the cron behind: the console searches them by their text until the cron indexes them (ADR 101).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -23,7 +25,14 @@ function fail(message: string): never {
 
 const argv = process.argv.slice(2).filter((arg) => arg !== "--");
 if (argv.some((arg) => /^--(remote|preview|env)\b/.test(arg))) fail("it writes the local D1 database only; --remote is refused.");
-let options: { submissions?: string; days?: string; unmoved?: boolean; "skip-migrations"?: boolean; "persist-to"?: string };
+let options: {
+  submissions?: string;
+  days?: string;
+  unmoved?: boolean;
+  unindexed?: string;
+  "skip-migrations"?: boolean;
+  "persist-to"?: string;
+};
 try {
   ({ values: options } = parseArgs({
     args: argv,
@@ -31,6 +40,7 @@ try {
       submissions: { type: "string" },
       days: { type: "string" },
       unmoved: { type: "boolean" },
+      unindexed: { type: "string" },
       "skip-migrations": { type: "boolean" },
       // A local state folder other than .wrangler/state, as wrangler's --persist-to (the bench's).
       "persist-to": { type: "string" },
@@ -38,12 +48,14 @@ try {
     strict: true,
   }));
 } catch (error) {
-  fail(`${(error as Error).message}. Usage: npm run seed -- --submissions N [--days 180] [--unmoved]`);
+  fail(`${(error as Error).message}. Usage: npm run seed -- --submissions N [--days 180] [--unmoved] [--unindexed N]`);
 }
 const total = Number(options.submissions);
 if (!Number.isInteger(total) || total < 1 || total > 10_000_000) fail("--submissions takes a whole number from 1 to 10,000,000.");
 const days = options.days === undefined ? 180 : Number(options.days);
 if (!(days > 0 && days <= 3650)) fail("--days takes a number of days from 1 to 3650.");
+const unindexed = options.unindexed === undefined ? 0 : Number(options.unindexed);
+if (!Number.isInteger(unindexed) || unindexed < 0 || unindexed > total) fail("--unindexed takes a whole number from 0 to --submissions.");
 
 const persistTo = path.resolve(options["persist-to"] ?? ".wrangler/state");
 const STATE_DIR = path.join(persistTo, "v3/d1/miniflare-D1DatabaseObject");
@@ -214,8 +226,9 @@ db.exec(`
   INSERT INTO submission_totals (form_id, state, test, n)
     SELECT form_id, state, test, COUNT(*) FROM submissions WHERE state IS NOT NULL GROUP BY 1, 2, 3;
   INSERT INTO dead_delivery_counts (form_id, n) SELECT form_id, COUNT(*) FROM deliveries WHERE status = 'dead' GROUP BY form_id;
-  INSERT INTO submissions_fts (rowid, search_text) SELECT rowid, coalesce(search_text, '') FROM submissions WHERE state IS NOT NULL;
-  UPDATE search_index SET indexed_up_to = (SELECT coalesce(max(rowid), 0) FROM submissions) WHERE id = 1;
+  UPDATE search_index SET indexed_up_to = max(0, (SELECT coalesce(max(rowid), 0) FROM submissions) - ${unindexed}) WHERE id = 1;
+  INSERT INTO submissions_fts (rowid, search_text) SELECT rowid, coalesce(search_text, '') FROM submissions
+    WHERE state IS NOT NULL AND rowid <= (SELECT indexed_up_to FROM search_index WHERE id = 1);
 `);
 // An index built in one statement leaves FTS5 a merge of large segments pending, which every later insert
 // advances: at 1,000,000 rows an insert into it cost 300 µs, against 40 µs into an index grown a row at a time
@@ -226,5 +239,5 @@ for (const { sql } of triggers) db.exec(sql);
 db.close();
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(
-  `seed: ${total} submissions${options.unmoved ? " (not yet moved)" : ""} over ${days} days in ${seconds} s → ${path.relative(process.cwd(), file)}`,
+  `seed: ${total} submissions${options.unmoved ? " (not yet moved)" : ""}${unindexed ? ` (the newest ${unindexed} not indexed)` : ""} over ${days} days in ${seconds} s → ${path.relative(process.cwd(), file)}`,
 );

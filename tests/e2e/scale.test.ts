@@ -14,22 +14,27 @@ import { launchBrowser, watchErrors } from "./chromium";
 import { WAIT, patient } from "./browser-page";
 
 // The console on a seeded database (`npm run seed`, docs/decisions/060): an operator lists, filters,
-// searches and pages through thousands of submissions by the pager's links. Its own server and
-// database, so the seeded rows do not change what the other e2e files see.
+// searches and pages through thousands of submissions by the pager's links. The newest UNINDEXED are
+// not in the search index yet, as while the cron catches up (ADR 101): more than a search reads by
+// their text, so the page says it left some out until the cron has run. Its own server and database,
+// so the seeded rows do not change what the other e2e files see.
 
 const SUBMISSIONS = 3_000;
+/** More than a search reads by text (PENDING_CAP, 200 in app/lib/storage/submission-list.server.ts). */
+const UNINDEXED = 300;
+const NOTICE = "Some of the newest submissions are not in the search index yet";
 const PASSWORD = "scale e2e password 0123456789";
 const ROOT = path.resolve(__dirname, "../..");
 const persistTo = path.join(ROOT, ".wrangler", `e2e-scale-${process.pid}`);
 
 let browser: Browser;
-let site: { url: string; stop: () => Promise<void> };
+let site: { url: string; tick: () => Promise<void>; stop: () => Promise<void> };
 
 beforeAll(async () => {
   rmSync(persistTo, { recursive: true, force: true });
   mkdirSync(persistTo, { recursive: true });
   applyLocalMigrations({ persistTo });
-  seedInto(persistTo, SUBMISSIONS, { timeoutMs: 120_000 });
+  seedInto(persistTo, SUBMISSIONS, { timeoutMs: 120_000, unindexed: UNINDEXED });
   site = await startWorkerDev({
     port: await freePort(),
     persistTo,
@@ -105,6 +110,17 @@ describe(`the console on ${SUBMISSIONS} seeded submissions`, () => {
     const found = await listed(page);
     expect(found.length).toBeGreaterThan(0);
     expect(await page.getByRole("row").filter({ hasText: "Ångström" }).count()).toBe(found.length);
+    // The newest are not indexed yet and more than a search reads by text: the page says so.
+    await expect.poll(() => page.getByRole("status").filter({ hasText: NOTICE }).count()).toBe(1);
+
+    // The cron indexes them (index-search, 500 a chunk): the same search, now without the notice.
+    await site.tick();
+    await page.reload();
+    await page.getByRole("heading", { name: "Submissions" }).waitFor(WAIT);
+    expect(await page.getByText(NOTICE).count()).toBe(0);
+    const indexed = await listed(page);
+    expect(indexed.length).toBeGreaterThanOrEqual(found.length);
+    expect(await page.getByRole("row").filter({ hasText: "Ångström" }).count()).toBe(indexed.length);
     expect(errors).toEqual([]);
   });
 });
