@@ -26,7 +26,9 @@ export const order = 70;
 export const perRuntime = false;
 
 const SUBMISSIONS = Number(process.env.BENCH_SCALE_SUBMISSIONS || 1_000_000);
-const VIEW_REQUESTS = Number(process.env.BENCH_SCALE_VIEWS || 20);
+// 100, not 20: of 20 sorted times, the 95th percentile's place is the 20th, so the figure was each view's
+// slowest request, one hiccup of the host in twenty.
+const VIEW_REQUESTS = Number(process.env.BENCH_SCALE_VIEWS || 100);
 const RUNTIME = "miniflare";
 const VARIANT = "noDestination";
 

@@ -29,7 +29,7 @@ export async function run({ servers, opts, between, log }) {
     trials[subject] = loadTrial(server, () => loadGet(`${server.url}${pathname}`, opts.paired.load));
   }
   const expect = Object.fromEntries(Object.keys(SUBJECTS).map((s) => [s, "200"]));
-  // Every subject under load at once in each round (docs/decisions/103): in turn, the control row (the
+  // Every subject under load at once in each round (docs/decisions/104): in turn, the control row (the
   // bare app with Gatepost's route table) moved from run to run with a standard deviation of 0.05–0.07
   // in its CPU ratio; at once, 0.005.
   const loads = await alternateLoads(trials, {
