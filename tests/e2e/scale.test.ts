@@ -10,6 +10,7 @@ import { freePort } from "../../scripts/process-group.mjs";
 import { seedInto } from "../../scripts/seed-into.mjs";
 // @ts-expect-error - plain ESM helper shared with npm run admin:hash-password
 import { hashPassword } from "../../scripts/hash-password.mjs";
+import { PENDING_CAP } from "~/lib/storage/submission-list.server";
 import { launchBrowser, watchErrors } from "./chromium";
 import { WAIT, patient } from "./browser-page";
 
@@ -20,8 +21,8 @@ import { WAIT, patient } from "./browser-page";
 // so the seeded rows do not change what the other e2e files see.
 
 const SUBMISSIONS = 3_000;
-/** More than a search reads by text (PENDING_CAP, 200 in app/lib/storage/submission-list.server.ts). */
-const UNINDEXED = 300;
+/** More than a search reads by text. */
+const UNINDEXED = PENDING_CAP + 100;
 const NOTICE = "Some of the newest submissions are not in the search index yet";
 const PASSWORD = "scale e2e password 0123456789";
 const ROOT = path.resolve(__dirname, "../..");
