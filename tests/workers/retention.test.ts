@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { defineForm } from "~/forms/schema";
-import { applyRetention } from "~/lib/storage/retention.server";
+import { applyRetention, RETENTION_FORMS_PER_CHUNK } from "~/lib/storage/retention.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { at, countRows } from "./helpers";
+import { at, countingDb, countRows } from "./helpers";
 import { clearAdminTables, seedSubmission } from "./admin-helpers";
 
 const DAY = 86_400_000;
@@ -40,6 +40,35 @@ describe("applyRetention in workerd with real D1", () => {
     expect((await applyRetention(env.DB, env.UPLOADS, [form("contact", 90), form("newsletter", 7)], NOW)).map((r) => r.deleted)).toEqual([
       0, 0,
     ]);
+  });
+});
+
+describe("applyRetention over many forms", () => {
+  it("reads up to RETENTION_FORMS_PER_CHUNK forms' expired rows in one statement, and reaches every form", async () => {
+    const forms = Array.from({ length: RETENTION_FORMS_PER_CHUNK + 2 }, (_, i) => form(`form-${i}`, 30));
+    const kept: string[] = [];
+    for (const [i, f] of forms.entries()) {
+      await seedSubmission({ formId: f.id, fields: { n: i }, receivedAt: new Date(NOW - 31 * DAY).toISOString() });
+      kept.push(await seedSubmission({ formId: f.id, fields: { n: i }, receivedAt: new Date(NOW - 29 * DAY).toISOString() }));
+    }
+    // The reads of expired rows in each D1 round trip that makes them.
+    const expiredReads = (statements: string[][]) =>
+      statements
+        .map((trip) => trip.filter((sql) => /^SELECT id FROM submissions INDEXED BY submissions_form_received_id/.test(sql)).length)
+        .filter((n) => n > 0);
+
+    const counted = countingDb(env.DB);
+    const report = await applyRetention(counted.db, env.UPLOADS, forms, NOW);
+    expect(report.map((r) => [r.formId, r.deleted, r.more])).toEqual(forms.map((f) => [f.id, 1, undefined]));
+    expect(expiredReads(counted.statements())).toEqual([RETENTION_FORMS_PER_CHUNK, 2]);
+    const left = await env.DB.prepare("SELECT id FROM submissions").all<{ id: string }>();
+    expect(left.results.map((r) => r.id).sort()).toEqual([...kept].sort());
+
+    // A quiet run: one read per RETENTION_FORMS_PER_CHUNK forms and nothing else.
+    const quiet = countingDb(env.DB);
+    expect((await applyRetention(quiet.db, env.UPLOADS, forms, NOW)).every((r) => r.deleted === 0)).toBe(true);
+    expect(quiet.trips()).toBe(2);
+    expect(expiredReads(quiet.statements())).toEqual([RETENTION_FORMS_PER_CHUNK, 2]);
   });
 });
 

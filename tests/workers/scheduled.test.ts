@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../functions/index";
 import { MAINTENANCE_JOBS, runMaintenance } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { appFetch, at, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
+import { appFetch, at, countingDb, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 
 beforeEach(async () => {
   await standin.reset();
@@ -55,6 +55,33 @@ describe("the Worker's scheduled handler", () => {
     const kept = await env.DB.prepare("SELECT key FROM rate_limits WHERE key IN ('old', 'new')").all<{ key: string }>();
     expect(kept.results.map((r) => r.key)).toEqual(["new"]);
     expect(await countRows("rate_limits")).toBeGreaterThanOrEqual(1);
+  });
+
+  it("prunes stale rate-limit windows and confirmation slots on its minute, both tables in one D1 call when quiet", async () => {
+    const now = Date.now();
+    await env.DB.exec("DELETE FROM confirmation_limits; DELETE FROM maintenance_cursors");
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES ('old', ?1, 3), ('new', ?2, 1)")
+      .bind(Math.floor(now / 1000) - 3 * 86_400, Math.floor(now / 1000))
+      .run();
+    await env.DB.prepare(
+      "INSERT INTO confirmation_limits (form_id, address_key, delivery_id, sent_at) VALUES ('contact', 'a', 'd1', ?1), ('contact', 'b', 'd2', ?2)",
+    )
+      .bind(now - 2 * 86_400_000, now - 60_000)
+      .run();
+    const job = MAINTENANCE_JOBS.filter((j) => j.name === "prune-rate-limits");
+    const counted = countingDb(env.DB);
+    const [result] = await runMaintenance(
+      { db: counted.db, bucket: env.UPLOADS, settings: parseSettings(sinkEnv()), mailer: null, now: at(now) },
+      job,
+    );
+    expect(result).toEqual({ name: "prune-rate-limits", ok: true, result: { deleted: 2, more: false } });
+    const windows = await env.DB.prepare("SELECT key FROM rate_limits WHERE key IN ('old', 'new')").all<{ key: string }>();
+    expect(windows.results.map((r) => r.key)).toEqual(["new"]);
+    const slots = await env.DB.prepare("SELECT address_key FROM confirmation_limits").all<{ address_key: string }>();
+    expect(slots.results.map((r) => r.address_key)).toEqual(["b"]);
+    // The run's first read, one batch of both DELETEs, the next run's booking.
+    const deletes = counted.statements().map((trip) => trip.filter((sql) => sql.startsWith("DELETE FROM")).length);
+    expect(deletes).toEqual([0, 2, 0]);
   });
 
   it("keeps running the other jobs when one fails", async () => {

@@ -7,7 +7,7 @@ import { sweepOrphanedFiles, SWEEP_GRACE_MS } from "~/lib/uploads/orphan-sweep.s
 import { newFileId } from "~/lib/storage/file-objects.server";
 import { DOWNLOAD_HEADERS } from "~/lib/uploads/download.server";
 import { adminEnv, adminGet, adminPost, clearAdminTables, seedSubmission, sessionCookie } from "./admin-helpers";
-import { appFetch, at, clearTables, countRows, FILE_LINK_SECRET, pdfBytes, sink, sinkEnv, standin } from "./helpers";
+import { appFetch, at, clearTables, countingDb, countRows, FILE_LINK_SECRET, pdfBytes, sink, sinkEnv, standin } from "./helpers";
 import { applyPost, bucketKeys, clearBucket, clearCursors, sha256Hex } from "./upload-helpers";
 
 // ADR 051 and 052: files are served only through Gatepost, always as attachments, to a signed-in
@@ -302,16 +302,25 @@ describe("the orphan sweep", () => {
     expect(await bucketKeys()).toEqual([]);
   });
 
-  it("runs as the cron's job with the Worker's bucket", async () => {
+  it("runs as the cron's job with the Worker's bucket, its cursor read with the run's first read", async () => {
     const { runMaintenance, MAINTENANCE_JOBS } = await import("~/lib/maintenance/maintenance.server");
-    await putObject(crypto.randomUUID(), NOW - DAY);
+    const stored = await seedSubmission({ formId: "apply", fields: { name: "Ada" } });
+    await putObject(stored, NOW - DAY);
+    await putObject(crypto.randomUUID(), NOW - DAY + 1);
     const jobs = MAINTENANCE_JOBS.filter((job) => job.name === "sweep-orphaned-files");
     const { parseSettings } = await import("~/lib/settings/settings.server");
-    const [result] = await runMaintenance(
-      { db: env.DB, bucket: env.UPLOADS, settings: parseSettings(env), mailer: null, now: at(NOW) },
-      jobs,
-    );
-    expect(result).toEqual({ name: "sweep-orphaned-files", ok: true, result: { judged: 1, removed: 1 } });
+    const run = (db: D1Database) =>
+      runMaintenance({ db, bucket: env.UPLOADS, settings: parseSettings(env), mailer: null, now: at(NOW) }, jobs);
+    expect(await run(env.DB)).toEqual([{ name: "sweep-orphaned-files", ok: true, result: { judged: 2, removed: 1 } }]);
+
+    // Its next minute: it goes on after the kept object (judged once) without a read of its own for the cursor.
+    await putObject(crypto.randomUUID(), NOW - DAY + 2);
+    await env.DB.prepare("DELETE FROM maintenance_cursors WHERE name LIKE 'next-run:%'").run();
+    const counted = countingDb(env.DB);
+    expect(await run(counted.db)).toEqual([{ name: "sweep-orphaned-files", ok: true, result: { judged: 1, removed: 1 } }]);
+    const reads = counted.statements().flat();
+    expect(reads.some((sql) => /FROM maintenance_cursors WHERE name IN/.test(sql))).toBe(true);
+    expect(reads.filter((sql) => /^SELECT value FROM maintenance_cursors/.test(sql))).toEqual([]);
   });
 });
 

@@ -11,8 +11,8 @@ import { isLang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { messagesOf } from "~/lib/i18n/catalogue.server";
 import { foldMailbox } from "~/lib/delivery/mailbox.server";
-import type { InvocationBudget } from "~/lib/platform/budget.server";
-import { pruneConfirmationLimits, reserveConfirmationSlot, type SlotVerdict } from "~/lib/storage/confirmation-limits.server";
+import { reserveConfirmationSlot, staleConfirmationLimits, type SlotVerdict } from "~/lib/storage/confirmation-limits.server";
+import type { Prune } from "~/lib/storage/sql.server";
 import { textDirection, type Lang } from "~/lib/text/languages";
 import { fill, type Message } from "~/lib/text/fill";
 import { en } from "~/lib/i18n/messages/en";
@@ -80,9 +80,9 @@ export async function reserveConfirmation(
   return reserveConfirmationSlot(db, { formId, mailboxKey, deliveryId, nowMs, windowMs: CONFIRMATION_WINDOW_MS });
 }
 
-/** Forgets mailbox slots older than the window (the cron's prune job). Returns rows removed. */
-export function pruneConfirmationSlots(db: D1Database, nowMs: number, budget?: InvocationBudget): Promise<number> {
-  return pruneConfirmationLimits(db, nowMs, CONFIRMATION_WINDOW_MS, budget);
+/** The mailbox slots older than the window, for the cron's prune job. */
+export function staleConfirmationSlots(nowMs: number): Prune {
+  return staleConfirmationLimits(nowMs, CONFIRMATION_WINDOW_MS);
 }
 
 /** The confirmation kind's sending half (its settings: app/lib/settings/kinds/confirmation.ts). */

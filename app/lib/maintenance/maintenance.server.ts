@@ -5,12 +5,13 @@ import { drainOutbox } from "~/lib/delivery/drain.server";
 import { dispatchDue, type DeliveryMessage } from "~/lib/delivery/queue.server";
 import type { Mailer } from "~/lib/delivery/mailer.server";
 import { budgetFor, type Cost, type InvocationBudget, type Plan } from "~/lib/platform/budget.server";
-import { pruneConfirmationSlots } from "~/lib/delivery/confirmation.server";
-import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
-import { applyRetention } from "~/lib/storage/retention.server";
+import { staleConfirmationSlots } from "~/lib/delivery/confirmation.server";
+import { staleRateLimits } from "~/lib/storage/rate-limits.server";
+import { pruneInChunks } from "~/lib/storage/sql.server";
+import { applyRetention, RETENTION_FORMS_PER_CHUNK } from "~/lib/storage/retention.server";
 import { backfillSubmissions } from "~/lib/storage/backfill.server";
 import { indexPendingSubmissions } from "~/lib/storage/search-index.server";
-import { sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
+import { ORPHAN_SWEEP_CURSOR, sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
 import { EXPORT_TTL_MS, tendExports } from "~/lib/exports/run.server";
 import { readMaintenanceDue, scheduleNextRuns, type MaintenanceDue } from "~/lib/storage/maintenance-due.server";
 
@@ -29,6 +30,8 @@ export interface MaintenanceContext {
   budget?: InvocationBudget;
   /** The DELIVERY_QUEUE binding, when the Worker has one: due deliveries are handed to it. */
   queue?: Queue<DeliveryMessage> | null;
+  /** The jobs' kept cursors (MaintenanceJob.cursor) as the run's first read found them; absent: not read. */
+  cursors?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -42,6 +45,8 @@ export interface MaintenanceJob {
   name: string;
   /** Default: every run. */
   when?: JobWhen;
+  /** The maintenance_cursors row it starts from, read with the run's first read (context.cursors). */
+  cursor?: string;
   /** What it spends, kept back from the drain (whose deliveries take whatever is left). */
   reserve?: Required<Cost>;
   run(context: MaintenanceContext): Promise<unknown>;
@@ -97,10 +102,10 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
     name: "prune-rate-limits",
     when: { cadence: 0, more: (result) => (result as { more: boolean }).more },
     reserve: { d1Queries: 2, subrequests: 0 },
+    // Both tables' DELETEs in one batch per round: a quiet minute makes one D1 call.
     run: async ({ db, now, budget = budgetFor("free") }) => {
-      const windows = await pruneRateLimits(db, now(), budget);
-      await pruneConfirmationSlots(db, now(), budget);
-      return windows;
+      const [windows, slots] = await pruneInChunks(db, [staleRateLimits(now()), staleConfirmationSlots(now())], budget);
+      return { deleted: windows.deleted + slots.deleted, more: windows.more || slots.more };
     },
   },
   // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md), console forms (archived
@@ -109,7 +114,8 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   {
     name: "apply-retention",
     when: { cadence: 2, more: (result) => (result as { more?: boolean }[]).some((form) => form.more) },
-    reserve: { d1Queries: 4, subrequests: 0 },
+    // One chunk: a read per form (up to RETENTION_FORMS_PER_CHUNK of them), the files' read, three DELETEs, one R2 call.
+    reserve: { d1Queries: 4 + RETENTION_FORMS_PER_CHUNK, subrequests: 1 },
     run: async ({ db, bucket, settings, now, budget = budgetFor("free") }) => {
       const catalog = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
       if (catalog.incomplete) throw new Error("the form catalog could not be read");
@@ -150,8 +156,10 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   {
     name: "sweep-orphaned-files",
     when: { cadence: 6 },
+    cursor: ORPHAN_SWEEP_CURSOR,
     reserve: { d1Queries: 2, subrequests: 2 },
-    run: ({ db, bucket, now, budget }) => sweepOrphanedFiles(db, bucket, now(), { budget }),
+    run: ({ db, bucket, now, budget, cursors }) =>
+      sweepOrphanedFiles(db, bucket, now(), { budget, cursor: cursors ? (cursors.get(ORPHAN_SWEEP_CURSOR) ?? null) : undefined }),
   },
   // Export jobs (docs/decisions/085): the oldest unfinished one carried on, those a day old deleted.
   {
@@ -181,7 +189,11 @@ export async function runMaintenance(given: MaintenanceContext, jobs = MAINTENAN
   const nowMs = given.now();
   let due: MaintenanceDue;
   try {
-    due = await readMaintenanceDue(given.db, { nowMs, exportsExpireBeforeMs: nowMs - EXPORT_TTL_MS });
+    due = await readMaintenanceDue(given.db, {
+      nowMs,
+      exportsExpireBeforeMs: nowMs - EXPORT_TTL_MS,
+      cursors: jobs.flatMap((job) => job.cursor ?? []),
+    });
   } catch (error) {
     console.error("maintenance could not read what is due:", error);
     return jobs.map((job) => ({ name: job.name, ok: false, error: String(error) }));
@@ -189,7 +201,7 @@ export async function runMaintenance(given: MaintenanceContext, jobs = MAINTENAN
   const running = jobsDue(jobs, due);
   const budget = given.budget ?? cronBudget(given.settings.plan, running);
   budget.spend(DUE_READ);
-  const context = { ...given, budget };
+  const context = { ...given, budget, cursors: due.cursors };
   const settled = await Promise.allSettled(running.map((job) => job.run(context)));
   const results = settled.map((outcome, i): JobResult => {
     const name = running[i].name;

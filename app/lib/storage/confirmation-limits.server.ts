@@ -2,8 +2,7 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import type { RateRule } from "~/lib/http/rate-limit.server";
 import { rateLimitStatement, ruleIsFull } from "~/lib/storage/rate-limits.server";
-import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
-import { deleteInChunks, parseRows, statement } from "~/lib/storage/sql.server";
+import { parseRows, statement, type Prune } from "~/lib/storage/sql.server";
 import type { Lease } from "~/lib/storage/deliveries.server";
 
 // The confirmation_limits table and the accept batch's statements that queue a confirmation only
@@ -132,12 +131,7 @@ export async function reserveConfirmationSlot(
   return holder !== null && SlotRowSchema.parse(holder).delivery_id === deliveryId ? "replayed" : "limited";
 }
 
-/** Forgets slots older than `windowMs`, in chunks while `budget` lasts (the cron's prune job). Returns rows removed. D1 errors throw. */
-export async function pruneConfirmationLimits(
-  db: D1Database,
-  nowMs: number,
-  windowMs: number,
-  budget: InvocationBudget = budgetFor("free"),
-): Promise<number> {
-  return (await deleteInChunks(db, "confirmation_limits", sql`sent_at <= ${nowMs - windowMs}`, budget)).deleted;
+/** The slots older than `windowMs`. */
+export function staleConfirmationLimits(nowMs: number, windowMs: number): Prune {
+  return { table: "confirmation_limits", where: sql`sent_at <= ${nowMs - windowMs}` };
 }

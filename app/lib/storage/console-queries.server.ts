@@ -4,7 +4,7 @@ import { AttemptRowSchema, DeliveryRowSchema } from "~/lib/storage/deliveries.se
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { stateOf } from "~/lib/storage/submission-state.server";
 import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
-import { storedSubmissionOf, SubmissionRowSchema } from "~/lib/storage/submissions.server";
+import { STORED_COLUMNS, storedSubmissionOf, StoredRowSchema } from "~/lib/storage/submissions.server";
 
 // The operator console's reads besides the list (submission-list.server.ts). Each reads what its page
 // shows, never the table: the dashboard its counts (migration 0021, docs/decisions/060), a submission
@@ -17,8 +17,8 @@ const DAY_MS = 86_400_000;
 export const CURRENT_STATE = sql`coalesce(s.state, ${stateOf("s")})`;
 
 const StateSchema = z.enum(SUBMISSION_STATES);
-// A submission row (`s.*`) with its state beside it (selected as current_state).
-export const ListedRowSchema = SubmissionRowSchema.extend({ current_state: StateSchema }).transform((row) => ({
+// A submission row (STORED_COLUMNS) with its state beside it (selected as current_state).
+export const ListedRowSchema = StoredRowSchema.extend({ current_state: StateSchema }).transform((row) => ({
   submission: storedSubmissionOf(row),
   state: row.current_state,
 }));
@@ -112,7 +112,7 @@ export interface DeliveryView {
 /** A submission with its state and every delivery and attempt, or null. D1 errors throw. */
 export async function loadSubmissionDetail(db: D1Database, id: string) {
   const done = await runBatch(db, {
-    submission: statement(db, sql`SELECT s.*, ${CURRENT_STATE} AS current_state FROM submissions s WHERE s.id = ${id}`),
+    submission: statement(db, sql`SELECT ${STORED_COLUMNS}, ${CURRENT_STATE} AS current_state FROM submissions s WHERE s.id = ${id}`),
     deliveries: statement(db, sql`SELECT * FROM deliveries WHERE submission_id = ${id} ORDER BY destination`),
     attempts: statement(
       db,

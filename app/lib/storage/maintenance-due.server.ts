@@ -5,8 +5,10 @@ import { parseRows, statement } from "~/lib/storage/sql.server";
 
 // What the cron has to do this minute, in one read (docs/decisions/095): whether any delivery or a
 // paused destination's probe is due, whether an export job is open or expired, whether rows from before
-// migration 0021 wait to move, whether new rows wait for the search index (docs/decisions/101), and which jobs on a cadence are not yet due (their next run is kept in
-// maintenance_cursors under "next-run:<job>"). Every part is an indexed lookup that stops at one row.
+// migration 0021 wait to move, whether new rows wait for the search index (docs/decisions/101), which
+// jobs on a cadence are not yet due (their next run is kept in maintenance_cursors under
+// "next-run:<job>"), and the cursors of the jobs that run, which would otherwise each read their own.
+// Every part is an indexed lookup that stops at one row (a cursor: one row per name asked for).
 
 const NEXT_RUN = "next-run:";
 
@@ -21,6 +23,8 @@ export interface MaintenanceDue {
   unindexed: boolean;
   /** Jobs on a cadence whose next run is still ahead. */
   waiting: ReadonlySet<string>;
+  /** The kept cursors asked for (maintenance_cursors), read here so their jobs need no read of their own; absent: none kept. */
+  cursors: ReadonlyMap<string, string>;
 }
 
 const DueRowSchema = z.object({
@@ -29,12 +33,13 @@ const DueRowSchema = z.object({
   unmoved: z.number(),
   unindexed: z.number(),
   waiting: z.string().transform((text) => z.array(z.string()).parse(JSON.parse(text))),
+  cursors: z.string().transform((text) => z.record(z.string(), z.string()).parse(JSON.parse(text))),
 });
 
 /** One D1 read; D1 errors throw. */
 export async function readMaintenanceDue(
   db: D1Database,
-  { nowMs, exportsExpireBeforeMs }: { nowMs: number; exportsExpireBeforeMs: number },
+  { nowMs, exportsExpireBeforeMs, cursors = [] }: { nowMs: number; exportsExpireBeforeMs: number; cursors?: readonly string[] },
 ) {
   const { results } = await statement(
     db,
@@ -46,7 +51,9 @@ export async function readMaintenanceDue(
       EXISTS (SELECT 1 FROM submissions INDEXED BY submissions_state_received WHERE state IS NULL) AS unmoved,
       EXISTS (SELECT 1 FROM submissions WHERE rowid > ${INDEXED_UP_TO}) AS unindexed,
       (SELECT json_group_array(substr(name, ${NEXT_RUN.length + 1})) FROM maintenance_cursors
-        WHERE name >= ${NEXT_RUN} AND name < ${`${NEXT_RUN}\uffff`} AND CAST(value AS INTEGER) > ${nowMs}) AS waiting`,
+        WHERE name >= ${NEXT_RUN} AND name < ${`${NEXT_RUN}\uffff`} AND CAST(value AS INTEGER) > ${nowMs}) AS waiting,
+      (SELECT json_group_object(name, value) FROM maintenance_cursors
+        WHERE name IN (SELECT value FROM json_each(${JSON.stringify(cursors)}))) AS cursors`,
   ).all();
   const [row] = parseRows(DueRowSchema, results);
   return {
@@ -55,6 +62,7 @@ export async function readMaintenanceDue(
     unmoved: row.unmoved === 1,
     unindexed: row.unindexed === 1,
     waiting: new Set(row.waiting),
+    cursors: new Map(Object.entries(row.cursors)),
   } satisfies MaintenanceDue;
 }
 

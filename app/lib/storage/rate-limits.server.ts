@@ -9,7 +9,7 @@ import {
   type RateVerdict,
 } from "~/lib/http/rate-limit.server";
 import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
-import { deleteInChunks, parseRows, statement } from "~/lib/storage/sql.server";
+import { deleteInChunks, parseRows, statement, type Prune } from "~/lib/storage/sql.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
 // Rate-limit counts in D1. Each window is one atomic upsert that returns the new count, so concurrent
@@ -86,7 +86,13 @@ export async function hitRateLimits(db: D1Database, rules: readonly RateRule[], 
   return verdictOfRows(rules, done.value.results, nowMs);
 }
 
-/** Deletes windows that ended more than a day ago, in chunks while `budget` lasts (the cron's prune job). D1 errors throw. */
+/** The windows that ended more than a day ago. */
+export function staleRateLimits(nowMs: number): Prune {
+  return { table: "rate_limits", where: sql`window_start < ${Math.floor(nowMs / 1000) - 2 * 86_400}` };
+}
+
+/** Deletes windows that ended more than a day ago, in chunks while `budget` lasts. D1 errors throw. */
 export async function pruneRateLimits(db: D1Database, nowMs: number, budget: InvocationBudget = budgetFor("free")) {
-  return deleteInChunks(db, "rate_limits", sql`window_start < ${Math.floor(nowMs / 1000) - 2 * 86_400}`, budget);
+  const { table, where } = staleRateLimits(nowMs);
+  return deleteInChunks(db, table, where, budget);
 }

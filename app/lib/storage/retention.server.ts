@@ -9,14 +9,20 @@ import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 // deliveries, attempts and files (docs/decisions/005-retention-and-deletion.md). Age is counted from
 // received_at, whatever the delivery state: a delivery still dead after the retention period is not
 // going to be fixed, and keeping personal data past its term is the greater harm. The cron takes them
-// oldest first in chunks by the (form_id, received_at, id) index, as many as the invocation's budget
-// allows, and the next run goes on (docs/decisions/060): no DELETE is unbounded.
+// oldest first in chunks by the (form_id, received_at, id) index, several forms' in one read, as many
+// chunks as the invocation's budget allows, and the next run goes on (docs/decisions/060): no DELETE
+// is unbounded.
 
 const DAY_MS = 86_400_000;
-/** Submissions per chunk: one read, their files, one batch of three DELETEs by id. */
+/** Submissions per form and chunk. */
 export const RETENTION_CHUNK = 100;
-/** What one chunk costs the invocation: D1 calls (read, files' read, three DELETEs) and one R2 call. */
-const CHUNK_COST = { d1Queries: 5, subrequests: 1 };
+/**
+ * Forms one chunk reads at once: one batch finds every listed form's expired rows (a cron run on a
+ * quiet day makes one D1 call, not one per form), and a chunk deletes at most this many times RETENTION_CHUNK.
+ */
+export const RETENTION_FORMS_PER_CHUNK = 10;
+/** What one chunk costs the invocation besides its reads (one per form): the files' read, three DELETEs, one R2 call. */
+const PURGE_COST = { d1Queries: 4, subrequests: 1 };
 
 export interface RetentionReport {
   formId: string;
@@ -28,6 +34,15 @@ export interface RetentionReport {
 
 const IdRowSchema = z.object({ id: z.string() });
 
+/** A form's oldest expired submissions, RETENTION_CHUNK at most. */
+function expiredStatement(db: D1Database, plan: { formId: string; cutoff: string }): D1PreparedStatement {
+  return statement(
+    db,
+    sql`SELECT id FROM submissions INDEXED BY submissions_form_received_id WHERE form_id = ${plan.formId} AND received_at < ${plan.cutoff}
+      ORDER BY received_at, id LIMIT ${RETENTION_CHUNK}`,
+  );
+}
+
 /** Applies every form's retention, a chunk at a time while `budget` lasts. D1 and R2 errors throw, so the cron logs and retries next time. */
 export async function applyRetention(
   db: D1Database,
@@ -36,30 +51,31 @@ export async function applyRetention(
   nowMs: number,
   budget: InvocationBudget = budgetFor("free"),
 ): Promise<RetentionReport[]> {
-  const plans = forms
+  const reports: RetentionReport[] = forms
     .filter((form) => Number.isFinite(form.retentionDays) && form.retentionDays > 0)
-    .map((form) => ({ formId: form.id, cutoff: new Date(nowMs - form.retentionDays * DAY_MS).toISOString() }));
-  const reports: RetentionReport[] = [];
-  for (const plan of plans) {
-    const report: RetentionReport = { ...plan, deleted: 0 };
-    reports.push(report);
-    for (;;) {
-      if (!budget.trySpend(CHUNK_COST)) {
-        report.more = true;
-        break;
-      }
-      const { results } = await statement(
-        db,
-        sql`SELECT id FROM submissions INDEXED BY submissions_form_received_id WHERE form_id = ${plan.formId} AND received_at < ${plan.cutoff}
-          ORDER BY received_at, id LIMIT ${RETENTION_CHUNK}`,
-      ).all();
-      const ids = parseRows(IdRowSchema, results).map((row) => row.id);
-      if (ids.length === 0) break;
+    .map((form) => ({ formId: form.id, cutoff: new Date(nowMs - form.retentionDays * DAY_MS).toISOString(), deleted: 0 }));
+  // The forms that may have more expired rows; one read back full goes to the end of the line.
+  let open = [...reports];
+  while (open.length > 0) {
+    const chunk = open.slice(0, RETENTION_FORMS_PER_CHUNK);
+    if (!budget.trySpend({ ...PURGE_COST, d1Queries: PURGE_COST.d1Queries + chunk.length })) {
+      for (const report of open) report.more = true;
+      break;
+    }
+    const read = await runBatch(
+      db,
+      chunk.map((plan) => expiredStatement(db, plan)),
+    );
+    const found = read.map((result) => parseRows(IdRowSchema, result.results).map((row) => row.id));
+    const ids = found.flat();
+    if (ids.length > 0) {
       await purgeFiles(db, bucket, [{ ids }]);
       const done = await runBatch(db, purgeStatements(db, { ids }));
-      report.deleted += done.submissions.results.length;
-      if (ids.length < RETENTION_CHUNK) break;
+      const removed = new Set(parseRows(IdRowSchema, done.submissions.results).map((row) => row.id));
+      chunk.forEach((report, i) => (report.deleted += found[i].filter((id) => removed.has(id)).length));
     }
+    // A form whose read came back short has nothing older left.
+    open = [...open.slice(chunk.length), ...chunk.filter((_, i) => found[i].length >= RETENTION_CHUNK)];
   }
   return reports;
 }

@@ -68,27 +68,56 @@ export async function pingDatabase(db: D1Database): Promise<void> {
 /** Rows one pruning DELETE takes at most (docs/decisions/060: no DELETE is unbounded). */
 export const PRUNE_CHUNK = 1000;
 
+/** A pruning: the rows of `table` that `where` selects, through an index on its column. */
+export interface Prune {
+  table: "rate_limits" | "confirmation_limits";
+  where: Sql;
+}
+
 /**
- * Deletes the rows of `table` that `where` selects (through an index on its column), PRUNE_CHUNK at a
- * time while `budget` allows another DELETE; `more` says some were left for the next run. D1 errors throw.
+ * Deletes what each of `prunes` selects, PRUNE_CHUNK rows per table at a time, every table that has more
+ * in one batch per round (one D1 call, each DELETE a query of `budget`), while `budget` allows the
+ * round. Per prune: how many went, and whether some were left for the next run. D1 errors throw.
  */
+export async function pruneInChunks(
+  db: D1Database,
+  prunes: readonly Prune[],
+  budget: { trySpend(cost: { d1Queries: number }): boolean },
+  chunk = PRUNE_CHUNK,
+): Promise<{ deleted: number; more: boolean }[]> {
+  const results = prunes.map(() => ({ deleted: 0, more: false }));
+  let open = prunes.map((_, i) => i);
+  while (open.length > 0) {
+    if (!budget.trySpend({ d1Queries: open.length })) {
+      for (const i of open) results[i].more = true;
+      break;
+    }
+    const done = await runBatch(
+      db,
+      open.map((i) => {
+        const name = raw(prunes[i].table);
+        return statement(db, sql`DELETE FROM ${name} WHERE rowid IN (SELECT rowid FROM ${name} WHERE ${prunes[i].where} LIMIT ${chunk})`);
+      }),
+    );
+    const full: number[] = [];
+    open.forEach((i, k) => {
+      const changes = done[k].meta.changes ?? 0;
+      results[i].deleted += changes;
+      if (changes >= chunk) full.push(i);
+    });
+    open = full;
+  }
+  return results;
+}
+
+/** pruneInChunks for one table. */
 export async function deleteInChunks(
   db: D1Database,
-  table: "rate_limits" | "confirmation_limits",
+  table: Prune["table"],
   where: Sql,
   budget: { trySpend(cost: { d1Queries: number }): boolean },
   chunk = PRUNE_CHUNK,
 ): Promise<{ deleted: number; more: boolean }> {
-  let deleted = 0;
-  for (;;) {
-    if (!budget.trySpend({ d1Queries: 1 })) return { deleted, more: true };
-    const name = raw(table);
-    const result = await statement(
-      db,
-      sql`DELETE FROM ${name} WHERE rowid IN (SELECT rowid FROM ${name} WHERE ${where} LIMIT ${chunk})`,
-    ).run();
-    const changes = result.meta.changes ?? 0;
-    deleted += changes;
-    if (changes < chunk) return { deleted, more: false };
-  }
+  const [result] = await pruneInChunks(db, [{ table, where }], budget, chunk);
+  return result;
 }

@@ -6,7 +6,7 @@ import { foldForSearch } from "~/lib/storage/search-text.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { stateOf } from "~/lib/storage/submission-state.server";
 import { SUBMISSION_STATES, type FilterState, type SubmissionState } from "~/lib/storage/submission-states";
-import { storedSubmissionOf, SubmissionRowSchema, type StoredSubmission } from "~/lib/storage/submissions.server";
+import { STORED_COLUMNS, storedSubmissionOf, StoredRowSchema, type StoredSubmission } from "~/lib/storage/submissions.server";
 
 // The submissions list, for the console and the admin API (docs/decisions/060): one page in one round
 // trip, read through an index that matches the filters, and paged by keyset, never OFFSET, so a page
@@ -111,7 +111,7 @@ export function ftsQueryOf(q: string): string | null {
   return words.length > 0 ? words.map((word) => `"${word}"`).join(" ") : null;
 }
 
-const ListedRowSchema = SubmissionRowSchema.extend({ derived_state: z.enum(SUBMISSION_STATES), seq: z.number() }).transform((row) => ({
+const ListedRowSchema = StoredRowSchema.extend({ derived_state: z.enum(SUBMISSION_STATES), seq: z.number() }).transform((row) => ({
   submission: storedSubmissionOf(row),
   state: row.derived_state,
   seq: row.seq,
@@ -160,12 +160,12 @@ function timeOrdered(db: D1Database, filter: SubmissionFilter, position: Positio
   return {
     moved: statement(
       db,
-      sql`SELECT s.*, s.state AS derived_state, s.rowid AS seq FROM submissions s INDEXED BY ${indexFor(filter, false)}
+      sql`SELECT ${STORED_COLUMNS}, s.state AS derived_state, s.rowid AS seq FROM submissions s INDEXED BY ${indexFor(filter, false)}
         ${where(moved)} ${sort} LIMIT ${limit + 1}`,
     ),
     unmoved: statement(
       db,
-      sql`SELECT s.*, ${stateOf("s")} AS derived_state, s.rowid AS seq FROM submissions s INDEXED BY ${indexFor(filter, true)}
+      sql`SELECT ${STORED_COLUMNS}, ${stateOf("s")} AS derived_state, s.rowid AS seq FROM submissions s INDEXED BY ${indexFor(filter, true)}
         ${where(unmoved)} ${sort} LIMIT ${limit + 1}`,
     ),
     window: null,
@@ -191,17 +191,17 @@ function searched(db: D1Database, filter: SubmissionFilter & { q: string }, posi
         ? null
         : statement(
             db,
-            sql`SELECT s.*, s.state AS derived_state, w.r AS seq FROM (${matches}) AS w JOIN submissions s ON s.rowid = w.r
+            sql`SELECT ${STORED_COLUMNS}, s.state AS derived_state, w.r AS seq FROM (${matches}) AS w JOIN submissions s ON s.rowid = w.r
               ${where([...rangeClauses(filter), ...states])} ${sort} LIMIT ${limit + 1}`,
           ),
     byId: statement(
       db,
-      sql`SELECT s.*, s.state AS derived_state, s.rowid AS seq FROM submissions s
+      sql`SELECT ${STORED_COLUMNS}, s.state AS derived_state, s.rowid AS seq FROM submissions s
         ${where([sql`s.id = ${q}`, ...rangeClauses(filter), ...states, ...(key ? [key] : [])])}`,
     ),
     unmoved: statement(
       db,
-      sql`SELECT s.*, ${stateOf("s")} AS derived_state, s.rowid AS seq FROM submissions s INDEXED BY ${indexFor(filter, true)}
+      sql`SELECT ${STORED_COLUMNS}, ${stateOf("s")} AS derived_state, s.rowid AS seq FROM submissions s INDEXED BY ${indexFor(filter, true)}
         ${where([...rangeClauses(filter), sql`s.state IS NULL`, oldMatch, ...(filter.status ? [sql`${stateOf("s")} = ${filter.status}`] : []), ...(key ? [key] : [])])}
         ${sort} LIMIT ${limit + 1}`,
     ),
@@ -213,7 +213,7 @@ function searched(db: D1Database, filter: SubmissionFilter & { q: string }, posi
         ? null
         : statement(
             db,
-            sql`SELECT s.*, s.state AS derived_state, s.rowid AS seq
+            sql`SELECT ${STORED_COLUMNS}, s.search_text, s.state AS derived_state, s.rowid AS seq
               FROM (SELECT rowid AS r FROM submissions WHERE rowid > ${INDEXED_UP_TO} ORDER BY rowid LIMIT ${PENDING_CAP}) AS p
               CROSS JOIN submissions s ON s.rowid = p.r
               ${where([...rangeClauses(filter), ...states, ...(key ? [key] : []), ...wordsOf(q).map((word) => sql`instr(s.search_text, ${word}) > 0`)])}`,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { CURRENT_STATE, ListedRowSchema } from "~/lib/storage/console-queries.server";
 import type { ListedSubmission } from "~/lib/storage/submission-list.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
+import { STORED_COLUMNS } from "~/lib/storage/submissions.server";
 
 // Keyset (cursor) pages over (received_at, id), oldest first, for the export job (docs/decisions/085;
 // the lists' newest-first pages are submission-list.server.ts). A page starts strictly after the last
@@ -46,7 +47,7 @@ export async function readExportPage(
   cursor: PageCursor | null,
   limit: number,
 ): Promise<SubmissionPage> {
-  const query = sql`SELECT s.*, ${CURRENT_STATE} AS current_state FROM submissions s ${exportClauses(filter, cursor)}
+  const query = sql`SELECT ${STORED_COLUMNS}, ${CURRENT_STATE} AS current_state FROM submissions s ${exportClauses(filter, cursor)}
     ORDER BY s.received_at, s.id LIMIT ${limit + 1}`;
   return pageOf(parseRows(ListedRowSchema, (await statement(db, query).all()).results), limit);
 }

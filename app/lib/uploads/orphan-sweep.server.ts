@@ -9,7 +9,8 @@ import { parseRows, statement } from "~/lib/storage/sql.server";
 
 /** Longer than any post takes from its R2 puts to its D1 batch, by far. */
 export const SWEEP_GRACE_MS = 15 * 60_000;
-const CURSOR = "orphan-sweep";
+/** Its maintenance_cursors row: the last key judged. */
+export const ORPHAN_SWEEP_CURSOR = "orphan-sweep";
 /** R2 lists at most 1,000 keys per call; a run stops after this many calls and goes on next time. */
 const MAX_PAGES = 10;
 
@@ -32,12 +33,27 @@ export async function sweepOrphanedFiles(
   db: D1Database,
   bucket: R2Bucket | null,
   nowMs: number,
-  { maxPages = MAX_PAGES, budget }: { maxPages?: number; budget?: InvocationBudget } = {},
+  {
+    maxPages = MAX_PAGES,
+    budget,
+    cursor,
+  }: {
+    maxPages?: number;
+    budget?: InvocationBudget;
+    /** The kept cursor when the caller has read it already (the cron's first read), null for none kept; absent: read here. */
+    cursor?: string | null;
+  } = {},
 ): Promise<SweepReport> {
   const report: SweepReport = { judged: 0, removed: 0 };
   if (!bucket) return report;
-  const stored = await statement(db, sql`SELECT value FROM maintenance_cursors WHERE name = ${CURSOR}`).all();
-  let after = parseRows(CursorRowSchema, stored.results)[0]?.value ?? FILE_KEY_PREFIX;
+  const kept =
+    cursor !== undefined
+      ? cursor
+      : (parseRows(
+          CursorRowSchema,
+          (await statement(db, sql`SELECT value FROM maintenance_cursors WHERE name = ${ORPHAN_SWEEP_CURSOR}`).all()).results,
+        )[0]?.value ?? null);
+  let after = kept ?? FILE_KEY_PREFIX;
   const start = after;
   const youngFrom = keyFloorAt(nowMs - SWEEP_GRACE_MS);
   // Each page: one R2 list, one D1 read and at most one R2 delete, while the invocation's budget allows.
@@ -70,7 +86,7 @@ export async function sweepOrphanedFiles(
   if (after !== start) {
     await statement(
       db,
-      sql`INSERT INTO maintenance_cursors (name, value) VALUES (${CURSOR}, ${after})
+      sql`INSERT INTO maintenance_cursors (name, value) VALUES (${ORPHAN_SWEEP_CURSOR}, ${after})
         ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)`,
     ).run();
   }
