@@ -8,7 +8,7 @@ import { budgetFor, type Cost, type InvocationBudget, type Plan } from "~/lib/pl
 import { staleConfirmationSlots } from "~/lib/delivery/confirmation.server";
 import { staleRateLimits } from "~/lib/storage/rate-limits.server";
 import { pruneInChunks } from "~/lib/storage/sql.server";
-import { applyRetention, RETENTION_FORMS_PER_CHUNK } from "~/lib/storage/retention.server";
+import { applyRetention, RETENTION_CHUNK_COST } from "~/lib/storage/retention.server";
 import { backfillSubmissions } from "~/lib/storage/backfill.server";
 import { indexPendingSubmissions } from "~/lib/storage/search-index.server";
 import { ORPHAN_SWEEP_CURSOR, sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
@@ -114,8 +114,7 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   {
     name: "apply-retention",
     when: { cadence: 2, more: (result) => (result as { more?: boolean }[]).some((form) => form.more) },
-    // One chunk: a read per form (up to RETENTION_FORMS_PER_CHUNK of them), the files' read, three DELETEs, one R2 call.
-    reserve: { d1Queries: 4 + RETENTION_FORMS_PER_CHUNK, subrequests: 1 },
+    reserve: RETENTION_CHUNK_COST,
     run: async ({ db, bucket, settings, now, budget = budgetFor("free") }) => {
       const catalog = await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
       if (catalog.incomplete) throw new Error("the form catalog could not be read");

@@ -9,7 +9,7 @@ import {
   type RateVerdict,
 } from "~/lib/http/rate-limit.server";
 import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
-import { deleteInChunks, parseRows, statement, type Prune } from "~/lib/storage/sql.server";
+import { parseRows, pruneInChunks, statement, type Prune } from "~/lib/storage/sql.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
 // Rate-limit counts in D1. Each window is one atomic upsert that returns the new count, so concurrent
@@ -93,6 +93,6 @@ export function staleRateLimits(nowMs: number): Prune {
 
 /** Deletes windows that ended more than a day ago, in chunks while `budget` lasts. D1 errors throw. */
 export async function pruneRateLimits(db: D1Database, nowMs: number, budget: InvocationBudget = budgetFor("free")) {
-  const { table, where } = staleRateLimits(nowMs);
-  return deleteInChunks(db, table, where, budget);
+  const [result] = await pruneInChunks(db, [staleRateLimits(nowMs)], budget);
+  return result;
 }

@@ -23,6 +23,8 @@ export const RETENTION_CHUNK = 100;
 export const RETENTION_FORMS_PER_CHUNK = 10;
 /** What one chunk costs the invocation besides its reads (one per form): the files' read, three DELETEs, one R2 call. */
 const PURGE_COST = { d1Queries: 4, subrequests: 1 };
+/** The most one chunk costs: what the cron keeps back for the job. */
+export const RETENTION_CHUNK_COST = { d1Queries: PURGE_COST.d1Queries + RETENTION_FORMS_PER_CHUNK, subrequests: PURGE_COST.subrequests };
 
 export interface RetentionReport {
   formId: string;

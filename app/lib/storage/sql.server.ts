@@ -109,15 +109,3 @@ export async function pruneInChunks(
   }
   return results;
 }
-
-/** pruneInChunks for one table. */
-export async function deleteInChunks(
-  db: D1Database,
-  table: Prune["table"],
-  where: Sql,
-  budget: { trySpend(cost: { d1Queries: number }): boolean },
-  chunk = PRUNE_CHUNK,
-): Promise<{ deleted: number; more: boolean }> {
-  const [result] = await pruneInChunks(db, [{ table, where }], budget, chunk);
-  return result;
-}

@@ -76,31 +76,17 @@ export const SubmissionRowSchema = z.object({
 });
 type SubmissionRow = z.infer<typeof SubmissionRowSchema>;
 
+export const StoredRowSchema = SubmissionRowSchema.omit({ search_text: true, idempotency_key: true, idempotency_fingerprint: true });
 /**
  * What a StoredSubmission is made of, as `s.`-columns: reads that list submissions select these rather
  * than `s.*`, so the folded search text and the idempotency columns (most of a row's bytes besides its
  * fields, never shown) are not carried across the binding and parsed per row.
  */
 export const STORED_COLUMNS = raw(
-  [
-    "id",
-    "form_id",
-    "fields",
-    "received_at",
-    "status",
-    "quarantine_reason",
-    "verify_hostname",
-    "verify_action",
-    "verify_challenge_ts",
-    "form_version",
-    "test",
-    "lang",
-    "state",
-  ]
+  Object.keys(StoredRowSchema.shape)
     .map((column) => `s.${column}`)
     .join(", "),
 );
-export const StoredRowSchema = SubmissionRowSchema.omit({ search_text: true, idempotency_key: true, idempotency_fingerprint: true });
 type StoredRow = z.infer<typeof StoredRowSchema>;
 
 /** A parsed row as the app uses it. */
