@@ -64,12 +64,34 @@ export async function waitQuiet(servers, { stepMs = 250, idleMs = 20, timeoutMs 
 /**
  * A trial for lib/rounds.mjs: `runLoad()` against `server`, then its workerd's CPU per completed
  * request over the load and the after-response work it left (counted until the server is quiet).
+ * `freshen`, the run's connections, is for posts in rounds run in turn (freshenProxyConnections).
  */
-export function loadTrial(server, runLoad) {
+export function loadTrial(server, runLoad, { freshen = 0 } = {}) {
   return async () => {
+    if (freshen > 0 && server.runtime === "wrangler dev") await freshenProxyConnections(server, freshen);
     const before = server.cpuMs();
     const load = await runLoad();
     await waitQuiet([server]);
     return { ...load, cpuMs: load.requests > 0 ? (server.cpuMs() - before) / load.requests : null };
   };
+}
+
+/**
+ * Under `wrangler dev` a load run's first posts can meet a proxy-to-Worker connection left idle for
+ * about 5 s, just as kj's client pool and the Worker's HTTP server both close it (workers-sdk #15252):
+ * the proxy answers such a post 502 (our patch, ADR 031) and the measurement fails. Rounds in turn can
+ * leave a server that long between its runs (the accept bench's reference server waits through the
+ * webhook subject's two runs, the last of one round and the first of the next: it failed so on
+ * 2026-11-27). So before each run, twice its connections of GETs of the ready path (retried by the
+ * proxy, ADR 021) leave every pooled connection just used. Outside the measured window: CPU is read
+ * after they are answered.
+ */
+async function freshenProxyConnections(server, connections) {
+  const url = `${server.url}${server.readyPath ?? "/"}`;
+  await Promise.all(
+    Array.from({ length: 2 * connections }, async () => {
+      const res = await fetch(url, { redirect: "manual" }).catch(() => null);
+      await res?.arrayBuffer();
+    }),
+  );
 }

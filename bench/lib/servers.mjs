@@ -88,6 +88,7 @@ export async function startServer(runtime, app, { bindings = {}, name, inspect =
     port,
     persistTo,
     config: app.config,
+    readyPath: app.readyPath,
     ...server,
     cpuMs: () => workerdCpuMs(server.pgid, port),
     memoryKiB: () => workerdMemoryKiB(server.pgid, port),

@@ -49,7 +49,9 @@ export async function run({ servers, settings, opts, between, log }) {
       body: makeBody(),
       headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
     }));
-    trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.paired.load, headers }));
+    trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.paired.load, headers }), {
+      freshen: opts.paired.load.connections,
+    });
   }
   const expect = Object.fromEntries(Object.keys(SUBJECTS).map((s) => [s, "303"]));
   const loads = await alternateLoads(trials, { rounds: opts.paired.rounds, between, expect, log, label: `${servers.runtime} accept` });

@@ -105,7 +105,9 @@ export async function run(ctx) {
     const upload = await bodiesFor(server, app, uploadPath, settings, file);
     const headers = { origin: server.url, "content-type": upload.contentType };
     await warmUp(upload.url, requestInit(server, upload));
-    trials[subject] = loadTrial(server, () => loadPost(upload.url, upload.makeBody, { ...opts.load, headers }));
+    trials[subject] = loadTrial(server, () => loadPost(upload.url, upload.makeBody, { ...opts.load, headers }), {
+      freshen: opts.load.connections,
+    });
   }
   const label = `${servers.runtime} upload`;
   const loads = await alternateLoads(trials, { rounds: opts.rounds, between, expect: { reference: "303", upload: "303" }, log, label });
