@@ -2,7 +2,9 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { findReplay, storeInOneTrip } from "~/lib/storage/accept-batch.server";
 import type { RateRule } from "~/lib/http/rate-limit.server";
-import { hitRateLimits, pruneRateLimits } from "~/lib/storage/rate-limits.server";
+import { budgetFor } from "~/lib/platform/budget.server";
+import { hitRateLimits, staleRateLimits } from "~/lib/storage/rate-limits.server";
+import { pruneInChunks } from "~/lib/storage/sql.server";
 import { apiPost, appFetch, at, clearTables, countRows, formPost, sink, sinkEnv, standin, standinToken, testEnv } from "./helpers";
 
 // Exactness of the D1 counters under concurrency, and the 429 the forms give (docs/decisions/002).
@@ -37,7 +39,7 @@ describe("hitRateLimits against real D1", () => {
     expect((await hitRateLimits(env.DB, rules, t0)).ok).toBe(true);
     expect((await hitRateLimits(env.DB, rules, t0 + 59_000)).ok).toBe(false);
     expect((await hitRateLimits(env.DB, rules, t0 + 60_000)).ok).toBe(true);
-    await pruneRateLimits(env.DB, t0 + 3 * 86_400_000);
+    await pruneInChunks(env.DB, [staleRateLimits(t0 + 3 * 86_400_000)], budgetFor("free"));
     expect(await countRows("rate_limits")).toBe(0);
   });
 });

@@ -6,9 +6,9 @@ import { moveSubmissionChunk } from "~/lib/storage/backfill.server";
 import { loadDashboard } from "~/lib/storage/console-queries.server";
 import { claimDue, failedAttemptStatement, markDeliveredStatement, requeueDead, requeueSubmission } from "~/lib/storage/deliveries.server";
 import { InvocationBudget } from "~/lib/platform/budget.server";
-import { pruneRateLimits } from "~/lib/storage/rate-limits.server";
+import { staleRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention, RETENTION_CHUNK } from "~/lib/storage/retention.server";
-import { PRUNE_CHUNK } from "~/lib/storage/sql.server";
+import { PRUNE_CHUNK, pruneInChunks } from "~/lib/storage/sql.server";
 import { listSubmissionPage, type SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { appFetch, formPost, standinToken } from "./helpers";
 import { purgeStatements } from "~/lib/storage/purge.server";
@@ -233,8 +233,8 @@ describe("the cron's jobs in bounded chunks", () => {
        INSERT INTO rate_limits (key, window_start, count) SELECT 'k' || i, 1000, 1 FROM n`,
     ).run();
     const now = 10 * DAY;
-    expect(await pruneRateLimits(env.DB, now, budgetOf(4))).toEqual({ deleted: PRUNE_CHUNK * 2, more: true });
-    expect(await pruneRateLimits(env.DB, now, budgetOf(4))).toEqual({ deleted: 500, more: false });
+    expect(await pruneInChunks(env.DB, [staleRateLimits(now)], budgetOf(4))).toEqual([{ deleted: PRUNE_CHUNK * 2, more: true }]);
+    expect(await pruneInChunks(env.DB, [staleRateLimits(now)], budgetOf(4))).toEqual([{ deleted: 500, more: false }]);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM rate_limits").first("n")).toBe(0);
   });
 });

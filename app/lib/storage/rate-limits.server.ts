@@ -8,8 +8,7 @@ import {
   type RateRule,
   type RateVerdict,
 } from "~/lib/http/rate-limit.server";
-import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
-import { parseRows, pruneInChunks, statement, type Prune } from "~/lib/storage/sql.server";
+import { parseRows, statement, type Prune } from "~/lib/storage/sql.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
 // Rate-limit counts in D1. Each window is one atomic upsert that returns the new count, so concurrent
@@ -89,10 +88,4 @@ export async function hitRateLimits(db: D1Database, rules: readonly RateRule[], 
 /** The windows that ended more than a day ago. */
 export function staleRateLimits(nowMs: number): Prune {
   return { table: "rate_limits", where: sql`window_start < ${Math.floor(nowMs / 1000) - 2 * 86_400}` };
-}
-
-/** Deletes windows that ended more than a day ago, in chunks while `budget` lasts. D1 errors throw. */
-export async function pruneRateLimits(db: D1Database, nowMs: number, budget: InvocationBudget = budgetFor("free")) {
-  const [result] = await pruneInChunks(db, [staleRateLimits(nowMs)], budget);
-  return result;
 }
