@@ -2,6 +2,7 @@ import { vitePlugin as remix, cloudflareDevProxyVitePlugin as remixCloudflareDev
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { getLoadContext } from "./load-context";
+import { pinPatchedBuilds } from "./patches/formats";
 
 // `npm run dev` (scripts/dev.mjs) hands the platform proxy its local settings as an env file, and
 // another local state when asked; plain `remix vite:dev` reads .dev.vars and .wrangler/state.
@@ -9,6 +10,8 @@ const { GATEPOST_DEV_ENV_FILE: envFile, GATEPOST_DEV_PERSIST_TO: persistTo } = p
 
 export default defineConfig({
   plugins: [
+    // One build of each patched package, wherever it is loaded (ADR 116).
+    pinPatchedBuilds(),
     // The same load context as the Worker (functions/fetch.ts), so `npm run dev` and the Worker see one context.
     remixCloudflareDevProxy({
       getLoadContext,

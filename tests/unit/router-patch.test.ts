@@ -246,7 +246,7 @@ describe("the comparisons catch a broken cache", () => {
       ["routeBranchesCache.get(routes)", "routeBranchesCache.get(routeBranchesCache)"],
       ["routeBranchesCache.set(routes, branches)", "routeBranchesCache.set(routeBranchesCache, branches)"],
     ],
-    "branches kept in a browser": [["if (isBrowser) {\n    return flattenAndRankRoutes", "if (false) {\n    return flattenAndRankRoutes"]],
+    "branches kept in a browser": [["if (isBrowserWindow()) {\n    return flattenAndRankRoutes", "if (false) {\n    return flattenAndRankRoutes"]],
     "branches kept after routes are patched": [["  routeBranchesCache = new WeakMap();\n", ""]],
     "matches kept for one routes array used for every array": [
       ["routeMatchesCache.get(routes)", "routeMatchesCache.get(routeMatchesCache)"],
@@ -256,7 +256,7 @@ describe("the comparisons catch a broken cache", () => {
     "matches copied without their params": [
       ["    return _extends({}, match, {\n      params: copy\n    });", "    return _extends({}, match);"],
     ],
-    "matches kept in a browser": [["  if (isBrowser) {\n    return null;", "  if (false) {\n    return null;"]],
+    "matches kept in a browser": [["  if (isBrowserWindow()) {\n    return null;", "  if (false) {\n    return null;"]],
     "matches kept after routes are patched": [["  routeMatchesCache = new WeakMap();\n", ""]],
   };
 
