@@ -22,6 +22,7 @@ const field = (type: FieldDef["type"], extra: Partial<FieldDef> = {}): FieldDef 
 const EVERY: FormDef = {
   id: "every",
   title: "Every field type",
+  description: "One of each.",
   fields: [
     ...FIELD_TYPES.map((type) => field(type, { required: true })),
     ...FIELD_TYPES.map((type) => ({ ...field(type), name: `${type}Optional` })),

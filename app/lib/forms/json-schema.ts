@@ -28,6 +28,27 @@ export function formJsonSchema(form: FormDef, version: string, origin: string): 
   };
 }
 
+// Built schemas are kept per isolate: checking a form's patterns costs more than serving them, and an
+// anonymous GET (any `?x=` past HTTP caches) must not pay it each time (ADR 113). The key is everything
+// the schema is made of, so a changed definition, version or origin is a new entry.
+const MAX_KEPT_SCHEMAS = 32;
+const keptSchemas = new Map<string, string>();
+
+/** formJsonSchema as indented JSON text, built once per definition, version and origin in this isolate. */
+export function formJsonSchemaText(form: FormDef, version: string, origin: string): string {
+  const key = `${origin}\n${version}\n${JSON.stringify(form)}`;
+  let text = keptSchemas.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(formJsonSchema(form, version, origin), null, 2);
+    if (keptSchemas.size >= MAX_KEPT_SCHEMAS) keptSchemas.delete(keptSchemas.keys().next().value!);
+  } else {
+    keptSchemas.delete(key);
+  }
+  // Last used last, so the oldest use goes first.
+  keptSchemas.set(key, text);
+  return text;
+}
+
 function fieldSchema(field: FieldDef): JsonSchema {
   const about: JsonSchema = { title: field.label, ...(field.hint ? { description: field.hint } : {}) };
   const nullable = (type: string) => (field.required ? type : [type, "null"]);
