@@ -33,7 +33,8 @@ export function applyLocalMigrations({ persistTo, config } = {}) {
  * Starts `wrangler dev` on `port` with `bindings` as settings and waits for `readyPath` (/healthz). The
  * settings reach it in a file only this user can read, removed on stop, never on its command line (ADR 111).
  * - `config` runs another wrangler config than the root wrangler.toml (the bench's apps);
- * - `logFile` appends wrangler's output there, and `onLine` sees each line of it;
+ * - wrangler's output is collected (`output()`, and in the error when it fails to start); `log: "inherit"`
+ *   shows it here instead, `logFile` appends it there, and `onLine` sees each line of it;
  * - `onEmail(raw)` gets each message the simulated send_email binding took (RFC 5322 text);
  * - `tickEveryMs` runs the cron on a timer (0: never; call `tick()`), `onTick(error)` sees each run's end;
  * - `onExit(code)` is told if wrangler stops without being asked to;
@@ -47,7 +48,7 @@ export async function startWorkerDev({
   persistTo,
   config,
   readyPath = "/healthz",
-  log = "inherit",
+  log = "pipe",
   logFile,
   onLine,
   onEmail,
