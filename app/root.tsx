@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
 import { SiteHeader } from "~/components/site-header";
+import { StorageGuard } from "~/components/storage-guard";
 import stylesHref from "~/styles.css?url";
 
 export const links: LinksFunction = () => [
@@ -50,6 +51,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <html lang={frame.lang} dir={frame.dir}>
       <head>
         <meta charSet="utf-8" />
+        <StorageGuard nonce={nonce} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
@@ -77,7 +79,8 @@ export function Layout({ children }: { children: ReactNode }) {
             <p>{frame.footer}</p>
           </footer>
         ) : null}
-        <ScrollRestoration nonce={nonce} />
+        {/* A framed page is as tall as its content: the embedding page scrolls, and keeps nothing in storage for it (ADR 108). */}
+        {frame.embed ? null : <ScrollRestoration nonce={nonce} />}
         <Scripts nonce={nonce} />
       </body>
     </html>
