@@ -6,7 +6,6 @@ import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
 import { SiteHeader } from "~/components/site-header";
-import { StorageGuard } from "~/components/storage-guard";
 import stylesHref from "~/styles.css?url";
 
 export const links: LinksFunction = () => [
@@ -51,7 +50,6 @@ export function Layout({ children }: { children: ReactNode }) {
     <html lang={frame.lang} dir={frame.dir}>
       <head>
         <meta charSet="utf-8" />
-        <StorageGuard nonce={nonce} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />

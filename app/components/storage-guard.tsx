@@ -1,41 +1,15 @@
-// A document the browser denies storage (a frame on another site where third-party storage is blocked,
-// as Chrome Incognito, Safari and Firefox's strict mode do; or a site whose data the visitor blocks)
-// throws a SecurityError on any read of `sessionStorage`. Remix's lazy route discovery reads it after
-// every manifest patch, unguarded, so a framed form's send failed (ADR 108). The guard runs first in
-// <head> and gives such a document a sessionStorage of its own memory; where storage works it does nothing.
+import { createContext, useContext } from "react";
 
-type StorageWindow = Pick<Window, "sessionStorage">;
+// The inline script of the storage guard (app/lib/http/storage-guard.server.ts, ADR 108) and the
+// request's CSP nonce, handed in by entry.server.tsx. A framed page renders it before its content, so
+// it runs as the page is parsed, before any module; the browser renders the element empty and keeps the
+// parsed copy (hydration leaves inner HTML alone), so none of it is in the client's JS.
+const GuardContext = createContext({ nonce: "", script: "" });
 
-/** Replaces a denied `win.sessionStorage` with one kept in memory for this document. Never throws. */
-export function guardSessionStorage(win: StorageWindow): void {
-  try {
-    if (typeof win.sessionStorage.length === "number") return;
-  } catch {
-    // denied: replaced below
-  }
-  const items = new Map<string, string>();
-  const memory = {
-    getItem: (key: string) => items.get(String(key)) ?? null,
-    setItem: (key: string, value: string) => void items.set(String(key), String(value)),
-    removeItem: (key: string) => void items.delete(String(key)),
-    clear: () => items.clear(),
-    key: (index: number) => Array.from(items.keys())[index] ?? null,
-  };
-  Object.defineProperty(memory, "length", { get: () => items.size });
-  try {
-    Object.defineProperty(win, "sessionStorage", { value: memory, configurable: true });
-  } catch {
-    // A browser that will not let it be replaced keeps its own behaviour.
-  }
-}
+export const StorageGuardProvider = GuardContext.Provider;
 
-/** The guard as an inline script, run before any of the page's modules. */
-export function StorageGuard({ nonce }: { nonce: string }) {
-  return (
-    <script
-      nonce={nonce}
-      suppressHydrationWarning
-      dangerouslySetInnerHTML={{ __html: `(${guardSessionStorage.toString()})(window)` }}
-    />
-  );
+/** The storage guard's <script>, for a framed page: before anything that reads storage. */
+export function StorageGuard() {
+  const { nonce, script } = useContext(GuardContext);
+  return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: script }} />;
 }

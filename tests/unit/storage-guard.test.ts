@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { guardSessionStorage } from "~/components/storage-guard";
+import { guardSessionStorage, STORAGE_GUARD_SCRIPT } from "~/lib/http/storage-guard.server";
 
 // A document denied storage (a third-party frame where the browser blocks it) throws on any read of
 // sessionStorage; the guard gives it one in memory, as the inline script in <head> does (ADR 108).
@@ -9,7 +9,10 @@ function deniedWindow() {
   Object.defineProperty(win, "sessionStorage", {
     configurable: true,
     get() {
-      throw new DOMException("Failed to read the 'sessionStorage' property from 'Window': Access is denied for this document.", "SecurityError");
+      throw new DOMException(
+        "Failed to read the 'sessionStorage' property from 'Window': Access is denied for this document.",
+        "SecurityError",
+      );
     },
   });
   return win;
@@ -30,7 +33,7 @@ describe("guardSessionStorage", () => {
 
   it("runs alone as the page's inline script (its text needs nothing around it)", () => {
     const win = deniedWindow();
-    new Function("window", `(${guardSessionStorage.toString()})(window)`)(win);
+    new Function("window", STORAGE_GUARD_SCRIPT)(win);
     win.sessionStorage.setItem("a", "1");
     expect(win.sessionStorage.getItem("a")).toBe("1");
   });
