@@ -1,6 +1,8 @@
+import { Link } from "@remix-run/react";
 import { useEffect } from "react";
 import { FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
 import type { KindTextsView } from "~/lib/admin/form-editor.server";
+import { exactOrigins } from "~/lib/http/origin";
 
 // The console's form editor: the whole draft as native, labelled inputs in one plain form, so it works
 // with a keyboard, a screen reader and without JavaScript. Each field is a fieldset whose legend names
@@ -339,13 +341,11 @@ export function FormEditorFields({
           defaultValue={draft.redirectUrl ?? ""}
           maxLength={2000}
         />
-        <TextArea
-          id="e-origins"
-          name="allowedOrigins"
-          label="Allowed origins"
-          hint="Other sites that may post to this form, one origin (https://www.example.org) per line."
-          defaultValue={draft.allowedOrigins.join("\n")}
-        />
+        {/* One place sets the sites: the Embed page (ADR 108). A definition's own exact origins ride along unchanged. */}
+        <input type="hidden" name="allowedOrigins" value={exactOrigins(draft.allowedOrigins).join(" ")} />
+        <p className="field">
+          Other sites that may embed or post to this form are set on its <Link to={`/admin/forms/${draft.id}/embed`}>Embed page</Link>.
+        </p>
         <Check id="e-public" name="public" label="List this form on the site's front page" defaultChecked={draft.public === true} />
         <Input
           id="e-languages"

@@ -136,6 +136,7 @@ export const ERRORS = {
   },
   setting_set_by_environment: { status: 409, message: "This setting is set by the environment, which wins: change it there." },
   setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
+  embed_sites_invalid: { status: 422, message: "Nothing was saved: an origin is exactly scheme://host[:port]. Each problem is listed." },
   redelivery_invalid: {
     status: 422,
     message:
