@@ -29,6 +29,11 @@ export function FormEditorFields({
     <div key={revision}>
       <FormSettings draft={draft} onTitle={onTitle} />
       <h2>Fields</h2>
+      <p className="small">
+        A field&apos;s name is what webhooks and exports carry (letters and digits, starting lower-case): receivers depend on it.
+        Autocomplete takes an HTML token such as name, email or tel. Patterns are written in the language RE2 and JavaScript share: no . or
+        \s, and each choice starting with different characters (docs/forms.md#patterns).
+      </p>
       {draft.fields.map((field, index) => (
         <FieldEditor key={`${revision}:${index}`} field={field} index={index} count={draft.fields.length} />
       ))}

@@ -44,7 +44,6 @@ export function FieldEditor({ field, index, count }: { field: FieldDef; index: n
           id={id("name")}
           name={`${p}name`}
           label="Field name"
-          hint="Letters and digits; receivers depend on it."
           defaultValue={field.name}
           maxLength={40}
           autoCapitalize="off"
@@ -77,6 +76,7 @@ export function FieldEditor({ field, index, count }: { field: FieldDef; index: n
           defaultValue={field.hint ?? ""}
           maxLength={500}
           rows={1}
+          className="control short"
         />
       ) : null}
       <TypeSettings field={field} type={type} index={index} />

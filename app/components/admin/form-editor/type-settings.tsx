@@ -57,7 +57,6 @@ export function TypeSettings({ field, type, index }: { field: FieldDef; type: Fi
               id={id("autocomplete")}
               name={`${p}autocomplete`}
               label="Autocomplete"
-              hint="A token such as name, email or tel."
               defaultValue={field.autocomplete ?? ""}
               maxLength={100}
             />
@@ -70,7 +69,7 @@ export function TypeSettings({ field, type, index }: { field: FieldDef; type: Fi
             id={id("pattern")}
             name={`${p}pattern`}
             label="Pattern"
-            hint="What the whole value must match, e.g. [A-Z]{2}[0-9]{4}: no . or \s (docs/forms.md#patterns)."
+            hint="What the whole value must match, e.g. [A-Z]{2}[0-9]{4}."
             defaultValue={field.pattern ?? ""}
             maxLength={200}
             autoCapitalize="off"
