@@ -57,14 +57,14 @@ const EdgeRowSchema = z.object({ received_at: z.string(), id: z.string(), n: z.n
 
 /**
  * The field names used by a page of up to `limit` submissions of the export after `cursor`, and where
- * that page ended (null after the last). Two reads, no row leaves D1. D1 errors throw.
+ * that page ended (null after the last), and its rows' count. Two reads, no row leaves D1. D1 errors throw.
  */
 export async function readExportKeys(
   db: D1Database,
   filter: ExportFilter,
   cursor: PageCursor | null,
   limit: number,
-): Promise<{ keys: string[]; next: PageCursor | null }> {
+): Promise<{ keys: string[]; count: number; next: PageCursor | null }> {
   const page = sql`SELECT s.fields, s.received_at, s.id FROM submissions s ${exportClauses(filter, cursor)} ORDER BY s.received_at, s.id LIMIT ${limit}`;
   const [keys, edge] = await db.batch([
     statement(db, sql`SELECT DISTINCT j.key AS key FROM (${page}) p, json_each(p.fields) j`),
@@ -76,6 +76,7 @@ export async function readExportKeys(
   const last = parseRows(EdgeRowSchema, edge.results)[0];
   return {
     keys: parseRows(KeyRowSchema, keys.results).map((row) => row.key),
+    count: last?.n ?? 0,
     // A full page may have a successor (at worst one empty page more); a short one is the last.
     next: last && last.n === limit ? { receivedAt: last.received_at, id: last.id } : null,
   };
