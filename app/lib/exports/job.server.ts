@@ -1,7 +1,7 @@
 import type { InvocationBudget, Plan } from "~/lib/platform/budget.server";
-import { csvHead, csvLines, exportColumns, exportRow, JSON_HEAD, JSON_TAIL, jsonLines } from "~/lib/exports/format.server";
+import { csvHead, csvLines, exportColumns, exportRowOf, JSON_HEAD, JSON_TAIL, jsonLines } from "~/lib/exports/format.server";
 import { type ExportJob, type ExportState } from "~/lib/storage/export-jobs.server";
-import { readExportKeys, readExportPage, type ExportFilter } from "~/lib/storage/submission-pages.server";
+import { readExportKeys, readExportRows, type ExportFilter } from "~/lib/storage/submission-pages.server";
 
 // An export built as a job into R2 (docs/decisions/085), a step at a time, each step within the
 // invocation's budget, so a million rows finish across polls and cron ticks on any plan:
@@ -131,9 +131,9 @@ async function stepRows(ctx: StepContext): Promise<boolean> {
   if (!ctx.budget.trySpend({ d1Queries: 1, subrequests: state.chunks.length === 0 ? 4 : 2 })) return false;
   const columns = exportColumns(state.defined, state.extra);
   if (state.chunks.length === 0) await appendText(ctx, ctx.job.format === "csv" ? csvHead(columns) : JSON_HEAD);
-  const page = await readExportPage(ctx.db, filterOf(ctx.job), state.cursor, rowsPage);
+  const page = await readExportRows(ctx.db, filterOf(ctx.job), state.cursor, rowsPage);
   ctx.spentRows += rowsPage;
-  const rows = page.items.map(exportRow);
+  const rows = page.rows.map(exportRowOf);
   if (rows.length > 0) {
     await appendText(ctx, ctx.job.format === "csv" ? csvLines(columns, rows) : jsonLines(columns, rows, state.rows === 0));
   }
