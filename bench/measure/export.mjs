@@ -66,7 +66,8 @@ export async function run({ apps, settings, log }) {
     let last = await response.json();
     const trace = [];
     while (response.status === 202) {
-      if (performance.now() - start > TIMEOUT_MS) throw new Error(`export unfinished after ${TIMEOUT_MS / 60_000} min: ${JSON.stringify(last)}`);
+      if (performance.now() - start > TIMEOUT_MS)
+        throw new Error(`export unfinished after ${TIMEOUT_MS / 60_000} min: ${JSON.stringify(last)}`);
       await sleep(POLL_MS);
       response = await fetch(location, { headers, redirect: "manual" });
       polls++;

@@ -1,14 +1,13 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import worker from "../../functions/index";
+import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { exportColumns, exportRow, toCsv, toJson } from "~/lib/exports/format.server";
 import { advanceExport, exportFileKey, initialExportState, type ExportLimits } from "~/lib/exports/job.server";
 import { EXPORT_IDLE_MS, EXPORT_TTL_MS, tendExports, workOnExport } from "~/lib/exports/run.server";
-import type { ExportMessage } from "~/lib/exports/queue.server";
 import { budgetFor } from "~/lib/platform/budget.server";
 import { findExportJob, insertExportJobStatement, type ExportJob } from "~/lib/storage/export-jobs.server";
 import { readExportPage } from "~/lib/storage/submission-pages.server";
 import { adminEnv, adminGet, clearAdminTables, seedSubmission, sessionCookie } from "./admin-helpers";
+import { deliverExportMessage, heldExportQueue } from "./export-helpers";
 import { appFetch } from "./helpers";
 
 // Export as a job into R2 (docs/decisions/085, 109): the file built over many pages, chunks, parts and
@@ -151,30 +150,12 @@ describe("an export built in steps", { timeout: SLOW }, () => {
   });
 });
 
-/** A stand-in EXPORT_QUEUE that keeps what is sent, so a test hands each message to the consumer itself. */
-function heldQueue() {
-  const sent: ExportMessage[] = [];
-  const queue = {
-    send: async (body: ExportMessage) => void sent.push(body),
-    sendBatch: async (batch: Iterable<{ body: ExportMessage }>) => void sent.push(...[...batch].map((m) => m.body)),
-  } as unknown as Queue<ExportMessage>;
-  return { sent, queue };
-}
-
-/** The Worker's queue handler given one message of the export queue, as Cloudflare would. */
-async function deliverExportMessage(body: ExportMessage, appEnv: Env) {
-  const batch = createMessageBatch<ExportMessage>("gatepost-exports", [{ id: "m", timestamp: new Date(), attempts: 1, body }]);
-  const ctx = createExecutionContext();
-  await worker.queue(batch as MessageBatch<unknown>, appEnv);
-  return getQueueResult(batch, ctx);
-}
-
 describe("GET /admin/export", { timeout: SLOW }, () => {
   let admin = "";
-  let held = heldQueue();
+  let held = heldExportQueue();
   beforeEach(async () => {
     admin = await sessionCookie("admin");
-    held = heldQueue();
+    held = heldExportQueue();
   });
 
   async function appEnv(): Promise<Env> {
