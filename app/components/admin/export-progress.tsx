@@ -29,8 +29,9 @@ export function ExportProgressView({ progress: p, fileHref }: { progress: Export
       <h1>{ready ? "Your export is ready" : "Preparing your export"}</h1>
       <div className={ready ? "notice ok" : "notice"}>
         <p role="status">
-          {ready ? `${count(p.rows)} rows. The download starts by itself; if it does not, use the link below.` : `${stage(p)}: ${rows}`}
-          {!ready && left ? ` (${left})` : null}
+          {ready
+            ? `${count(p.rows)} rows. The download starts by itself; if it does not, use the link below.`
+            : `${stage(p)}: ${rows}${left ? ` (${left})` : ""}`}
         </p>
         <progress
           className="export-progress"
