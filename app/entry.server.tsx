@@ -11,6 +11,7 @@ import { applySecurityHeaders, createNonce } from "~/lib/http/security-headers.s
 // (functions/server-build.ts), so the Worker holds one copy of the app (ADR 030).
 export { runMaintenance } from "~/lib/maintenance/maintenance.server";
 export { consumeDeadLetters, consumeDeliveryBatch } from "~/lib/delivery/queue.server";
+export { consumeExportBatch } from "~/lib/exports/run.server";
 
 // Every HTML document (pages, 404s, error boundaries) is rendered here, so the CSP nonce and the
 // hardening headers are set in this one place.

@@ -147,6 +147,10 @@ export const ERRORS = {
     status: 503,
     message: "Exports are built in the R2 bucket bound as UPLOADS, which this deployment does not have (docs/deploy.md).",
   },
+  export_jobs_limit: {
+    status: 429,
+    message: "You have 3 exports still being prepared: wait for one to finish, then export again.",
+  },
   export_expired: { status: 410, message: "This export is no longer kept: files go a day after they were asked for. Export again." },
   admin_body_too_large: { status: 413, message: "What you sent to the admin API is too large (the limit is 256 KiB)." },
   internal_error: ROUTER_ERRORS.internal_error,
