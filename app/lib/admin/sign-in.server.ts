@@ -3,7 +3,7 @@ import { verifyPassword } from "~/lib/crypto/password.server";
 import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
 import { deleteAllSessions } from "~/lib/storage/admin-sessions.server";
 import { clientIp, ipSubject, ipv6Prefix48 } from "~/lib/http/client-ip.server";
-import type { RateRule } from "~/lib/http/rate-limit.server";
+import type { RateRule, RateVerdict } from "~/lib/http/rate-limit.server";
 import { rateLimitStatement, refundRateLimitStatement, verdictOfRows } from "~/lib/storage/rate-limits.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
@@ -23,11 +23,11 @@ const SITE_KEY = "admin-login:all";
 /** The budgets one attempt from `ip` counts against. */
 export function signInRateRules(ip: string | null): RateRule[] {
   const rules: RateRule[] = [
-    { key: `admin-login:ip:${ipSubject(ip)}`, ...LOGIN_RATE_RULE },
-    { key: SITE_KEY, ...LOGIN_GLOBAL_RULE },
+    { key: `admin-login:ip:${ipSubject(ip)}`, ...LOGIN_RATE_RULE, policy: "address" },
+    { key: SITE_KEY, ...LOGIN_GLOBAL_RULE, policy: "site" },
   ];
   const prefix = ipv6Prefix48(ip);
-  if (prefix) rules.push({ key: `admin-login:ip48:${prefix}`, ...LOGIN_PREFIX48_RULE });
+  if (prefix) rules.push({ key: `admin-login:ip48:${prefix}`, ...LOGIN_PREFIX48_RULE, policy: "network" });
   return rules;
 }
 
@@ -39,9 +39,9 @@ export type SignInResult =
   | { ok: false; code: "admin_closed" | "storage_unavailable" }
   /** `captcha`: the site's budget was spent, so the next try needs a Turnstile pass as well. */
   | { ok: false; code: "admin_sign_in_failed"; captcha: boolean }
-  | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number }
+  | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number; rate: { verdict: RateVerdict; rules: RateRule[] } }
   /** The site's budget is spent: the form must carry a Turnstile pass (admin_check_required) or its pass failed. */
-  | { ok: false; code: ErrorCode; captcha: true };
+  | { ok: false; code: ErrorCode; captcha: true; rate?: { verdict: RateVerdict; rules: RateRule[] } };
 
 /** Checks a password within the budgets (past the site's, only with a Turnstile `token`). D1 failures: storage_unavailable. */
 export async function signIn(
@@ -62,10 +62,17 @@ export async function signIn(
   if (!counted.ok) return { ok: false, code: storageCodeOf(counted, "sign-in budget check") };
   const rows = counted.value.results;
   const ownVerdict = verdictOfRows(own, rows, nowMs);
-  if (!ownVerdict.ok) return { ok: false, code: "admin_rate_limited", retryAfterSeconds: Math.max(1, ownVerdict.resetSeconds) };
-  const checkNeeded = !verdictOfRows(rules, rows, nowMs).ok;
-  if (checkNeeded) {
-    if (!token) return { ok: false, code: "admin_check_required", captcha: true };
+  if (!ownVerdict.ok) {
+    return {
+      ok: false,
+      code: "admin_rate_limited",
+      retryAfterSeconds: Math.max(1, ownVerdict.resetSeconds),
+      rate: { verdict: ownVerdict, rules: own },
+    };
+  }
+  const siteVerdict = verdictOfRows(rules, rows, nowMs);
+  if (!siteVerdict.ok) {
+    if (!token) return { ok: false, code: "admin_check_required", captcha: true, rate: { verdict: siteVerdict, rules } };
     const { turnstile } = context.settings;
     const check = await verifyTurnstile({
       token,
@@ -103,7 +110,7 @@ export async function signIn(
       return { ok: true, user, cookie: stored.value };
     }
   }
-  return { ok: false, code: "admin_sign_in_failed", captcha: checkNeeded };
+  return { ok: false, code: "admin_sign_in_failed", captcha: !siteVerdict.ok };
 }
 
 /** Ends this request's password session (every copy of its cookie) and returns the clearing Set-Cookie. D1 errors throw. */
