@@ -72,7 +72,9 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   const result = await signIn(request, context, form.password, form[TOKEN_FIELD] || null, context.now());
   if (result.ok) {
     await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
-    return redirect(safeNext(form.next), { status: 303, headers: { "Set-Cookie": result.cookie } });
+    const headers = new Headers();
+    for (const cookie of result.cookies) headers.append("Set-Cookie", cookie);
+    return redirect(safeNext(form.next), { status: 303, headers });
   }
   const headers = "rate" in result && result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   headers.set(ERROR_CODE_HEADER, result.code);

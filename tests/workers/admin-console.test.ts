@@ -170,6 +170,23 @@ describe.each([
   });
 });
 
+describe("an empty value", () => {
+  it("reads as the one mark in the list and on the detail page, never null or a blank", async () => {
+    // An optional choice left unanswered is stored as null; an optional text left empty as "".
+    const id = await seedSubmission({ fields: { name: "Nora Empty", email: "nora@example.org", message: "", topic: null } });
+    const ticked = await seedSubmission({ formId: "newsletter", fields: { email: "no@example.org", consent: false } });
+    const main = (html: string) => textOf(html.slice(html.indexOf("<main"), html.indexOf("</main>")));
+    const list = main((await page("/admin/submissions")).html);
+    expect(list).toContain("Nora Empty · nora@example.org · — · —");
+    expect(list).not.toMatch(/\bnull\b/);
+    expect(list).toContain("no@example.org · No");
+    const detail = main((await page(`/admin/submissions/${id}`)).html);
+    expect(detail).toMatch(/Message — .*topic — /);
+    expect(detail).not.toMatch(/\bnull\b/);
+    expect(main((await page(`/admin/submissions/${ticked}`)).html)).toMatch(/ No /);
+  });
+});
+
 describe("submission detail", () => {
   it("shows fields, the verification verdict and every attempt in the delivery timeline", async () => {
     const { dead } = await seedMix();

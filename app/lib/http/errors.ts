@@ -108,6 +108,7 @@ export const ERRORS = {
   admin_cross_origin: { status: 403, message: "This action must be sent from the operator console itself." },
   admin_not_quarantined: { status: 409, message: "This submission is not in quarantine." },
   admin_bad_request: { status: 400, message: "That request to the operator console is not complete." },
+  search_too_many_words: { status: 400, message: "A search takes at most 20 different words: leave some out and search again." },
   // console forms and the admin API
   form_definition_invalid: { status: 422, message: "The form definition has problems: each one is listed." },
   form_defined_in_code: { status: 409, message: "This form is defined by a file in app/forms/: change it there." },
