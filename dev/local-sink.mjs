@@ -20,7 +20,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
-import { startTableStandins } from "./sink-tables.mjs";
+import { startTableStandins } from "../app/lib/destinations/sheets/sink.mjs";
 import {
   describeEmail,
   describeChat,
@@ -28,7 +28,7 @@ import {
   describeRefusal,
   describeWebhook,
   renderMessagesPage,
-} from "./sink-messages.mjs";
+} from "./sink-page.mjs";
 
 /** The stand-in send APIs of the HTTP e-mail providers, by path (the provider's base URL is the sink's origin + /resend or /postmark). */
 const PROVIDER_PATHS = { "/resend/emails": "resend", "/postmark/email": "postmark" };

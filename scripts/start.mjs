@@ -77,7 +77,7 @@ try {
 const offlineSettings = {};
 let standinOrigin = null;
 if (offline) {
-  const { startTurnstileStandin } = await import("../tests/support/turnstile-standin.mjs");
+  const { startTurnstileStandin } = await import("../dev/turnstile-standin.mjs");
   const standin = await startTurnstileStandin({ port: Number(process.env.STANDIN_PORT || 0) });
   cleanups.push(() => standin.close());
   offlineSettings.TURNSTILE_VERIFY_URL = standin.verifyUrl;
@@ -148,7 +148,7 @@ async function startLocalSink(forms, settings) {
       } else wanted.push({ form, kind, name });
     }
   }
-  const { startLocalSink: startSink } = await import("../tests/support/webhook-sink.mjs");
+  const { startLocalSink: startSink } = await import("../dev/local-sink.mjs");
   const given = forms.map((form) => settings[form.settings.WEBHOOK_SECRET]).find(Boolean);
   const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
   mkdirSync(path.dirname(SINK_STATE_FILE), { recursive: true });
@@ -161,7 +161,7 @@ async function startLocalSink(forms, settings) {
   settings.LOCAL_SINK_SHEETS_KEY = started.sheetsKey;
   localSink = started;
   cleanups.push(() => started.close());
-  const { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } = await import("../tests/support/sink-tables.mjs");
+  const { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } = await import("../app/lib/destinations/sheets/sink.mjs");
   // The sink's Google Sheets and Airtable stand-ins: their ids, key and token, beside the one named setting.
   const tableSettings = {
     sheets: (own) => ({

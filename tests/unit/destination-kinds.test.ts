@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIELD_TYPES } from "~/forms/schema";
-import { SENDERS } from "~/lib/delivery/senders.server";
-import { FORM_SETTING_SUFFIXES, KIND_SPECS } from "~/lib/settings/kinds/registry";
-import type { KindSpec } from "~/lib/settings/kinds/kind";
+import { SENDERS } from "~/lib/destinations/senders.server";
+import { FORM_SETTING_SUFFIXES, KIND_SPECS } from "~/lib/destinations/registry";
+import type { KindSpec } from "~/lib/destinations/kind";
 
 // A destination kind has one home (ADR 090): its settings half (app/lib/settings/kinds/<kind>.ts) and its
 // sending half (app/lib/delivery/<kind>*.server.ts) and any other module of app/lib named after it, listed once each by the two registries. Measured

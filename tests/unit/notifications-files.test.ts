@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { applyForm } from "~/forms/apply";
 import type { StoredFile } from "~/forms/schema";
-import { describeSubmission } from "~/lib/delivery/message-content.server";
-import { notificationHtml, notificationText } from "~/lib/delivery/email.server";
-import { buildSlackMessage } from "~/lib/delivery/slack.server";
-import { buildDiscordMessage } from "~/lib/delivery/discord.server";
-import { buildPayload } from "~/lib/delivery/webhook.server";
-import type { LinkedFile } from "~/lib/delivery/file-links.server";
+import { describeSubmission } from "~/lib/sending/message-content.server";
+import { notificationHtml, notificationText } from "~/lib/destinations/email/sender.server";
+import { buildSlackMessage } from "~/lib/destinations/slack/sender.server";
+import { buildDiscordMessage } from "~/lib/destinations/discord/sender.server";
+import { buildPayload } from "~/lib/destinations/webhook/sender.server";
+import type { LinkedFile } from "~/lib/sending/file-links.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 // @ts-expect-error - plain ESM helper of the local sink
-import { describeChat } from "../support/sink-messages.mjs";
+import { describeChat } from "../../dev/sink-page.mjs";
 
 // ADR 051: every notification names the files and links to them, never carries their bytes, and
 // escapes a file's name (the sender's text) for where it goes.

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { airtableSender, forgetAirtableSends } from "~/lib/delivery/airtable.server";
-import { settingVariable, type KindAttempt, type KindSender } from "~/lib/delivery/kind-sender.server";
-import { forgetSheetsTokens, sheetsSender } from "~/lib/delivery/sheets.server";
+import { airtableSender, forgetAirtableSends } from "~/lib/destinations/airtable/sender.server";
+import { settingVariable, type KindAttempt, type KindSender } from "~/lib/destinations/sender.server";
+import { forgetSheetsTokens, sheetsSender } from "~/lib/destinations/sheets/sender.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { LOCAL_AIRTABLE } from "~/lib/settings/kinds/airtable";
-import { LOCAL_SPREADSHEET_ID } from "~/lib/settings/kinds/sheets";
+import { LOCAL_AIRTABLE } from "~/lib/destinations/airtable/spec";
+import { LOCAL_SPREADSHEET_ID } from "~/lib/destinations/sheets/spec";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 // @ts-expect-error - plain ESM test support shared with npm start
-import { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } from "../support/sink-tables.mjs";
+import { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } from "~/lib/destinations/sheets/sink.mjs";
 // @ts-expect-error - plain ESM test support shared with npm start and the bench
-import { startWebhookSink } from "../support/webhook-sink.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 
 // Under `npm start` the local sink stands in for Google Sheets and Airtable (scripts/start.mjs points the
 // form files' settings at it): the real senders, over loopback, make a row and a record appear on its page.

@@ -4,9 +4,9 @@ import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error - plain ESM test support shared with npm start and the bench
-import { startWebhookSink } from "../support/webhook-sink.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 // @ts-expect-error - plain ESM test support
-import { describeWebhook, renderMessagesPage } from "../support/sink-messages.mjs";
+import { describeWebhook, renderMessagesPage } from "../../dev/sink-page.mjs";
 
 // The local sink stands in for every receiver in npm start, the tests and the bench, so what it
 // counts must be deliveries only: a browser that opens its page also asks for /favicon.ico.

@@ -4,7 +4,7 @@ import { inject } from "vitest";
 // The real Worker's fetch handler, with the build it imports (`remix vite:build`; npm test builds before this layer).
 import { handleFetch } from "../../functions/fetch";
 
-export { standinToken } from "../support/standin-token";
+export { standinToken } from "../../dev/standin-token";
 
 export const TEST_SECRET = "1x0000000000000000000000000000000AA";
 export const SIGNING_SECRET = "workers-test-signing-secret-0123456789abcdef";

@@ -14,7 +14,7 @@ import {
 import type { ErrorCode } from "~/lib/http/errors";
 import { tellLocalSink } from "~/lib/admin/local-sink.server";
 import { localSinkSettings } from "~/lib/settings/local-sink.server";
-import { settingSpec } from "~/lib/settings/kinds/registry";
+import { settingSpec } from "~/lib/destinations/registry";
 import { FORM_SETTING_SUFFIXES, formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
 import { deleteSettingStatement, listSettingRows, putSettingStatement } from "~/lib/storage/forms.server";
 

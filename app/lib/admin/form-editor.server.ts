@@ -1,6 +1,6 @@
 import { FIELD_TYPES, UPLOAD_TYPES, type Destination, type DestinationKind, type FieldDef, type FormDef } from "~/forms/schema";
-import type { KindText } from "~/lib/settings/kinds/kind";
-import { KIND_SPECS } from "~/lib/settings/kinds/registry";
+import type { KindText } from "~/lib/destinations/kind";
+import { KIND_SPECS } from "~/lib/destinations/registry";
 import { refusal } from "~/lib/http/responses.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 

@@ -1,7 +1,7 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import type { DestinationKind, FormDef } from "~/forms/schema";
-import { configuredDestinations, destinationName } from "~/lib/delivery/destinations.server";
-import { confirmationStatements, isGatedClaim, type ConfirmationGate } from "~/lib/delivery/confirmation-limits.server";
+import { configuredDestinations, destinationName } from "~/lib/destinations/configured.server";
+import { confirmationStatements, isGatedClaim, type ConfirmationGate } from "~/lib/destinations/confirmation/limits.server";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { OutboxBatch } from "~/lib/storage/accept-batch.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";

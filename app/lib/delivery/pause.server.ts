@@ -1,10 +1,10 @@
 import escapeHtml from "escape-html";
 import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
-import { buildMime, emailSender, ownerMailbox, type EmailParts } from "~/lib/delivery/email.server";
-import { emailTransport } from "~/lib/delivery/email-provider.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
-import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { buildMime, emailSender, ownerMailbox, type EmailParts } from "~/lib/destinations/email/sender.server";
+import { emailTransport } from "~/lib/sending/email-provider.server";
+import type { Mailer } from "~/lib/sending/mailer.server";
+import { sendEmailAttempt } from "~/lib/sending/send-email.server";
 import { PAUSE_AFTER_FAILURES, PROBE_INTERVAL_MS } from "~/lib/delivery/settle.server";
 import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { claimPauseNotice, type DestinationHealth } from "~/lib/storage/destination-health.server";

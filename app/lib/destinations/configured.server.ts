@@ -1,7 +1,7 @@
 import type { Destination, FormDef } from "~/forms/schema";
-import { senderOf } from "~/lib/delivery/senders.server";
-import { settingVariable, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
-import { kindSpec } from "~/lib/settings/kinds/registry";
+import { senderOf } from "~/lib/destinations/senders.server";
+import { settingVariable, type ResolvedDestination } from "~/lib/destinations/sender.server";
+import { kindSpec } from "~/lib/destinations/registry";
 import type { Settings } from "~/lib/settings/settings.server";
 
 // Where a form's submissions go: kinds from the form, URLs, addresses and secrets from its settings,

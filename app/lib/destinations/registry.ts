@@ -1,12 +1,12 @@
 import type { DestinationKind } from "~/forms/schema";
-import { airtable } from "./airtable";
-import { confirmation } from "./confirmation";
-import { discord } from "./discord";
-import { email } from "./email";
-import type { KindSetting, KindSpec } from "./kind";
-import { sheets } from "./sheets";
-import { slack } from "./slack";
-import { webhook } from "./webhook";
+import { airtable } from "~/lib/destinations/airtable/spec";
+import { confirmation } from "~/lib/destinations/confirmation/spec";
+import { discord } from "~/lib/destinations/discord/spec";
+import { email } from "~/lib/destinations/email/spec";
+import type { KindSetting, KindSpec } from "~/lib/destinations/kind";
+import { sheets } from "~/lib/destinations/sheets/spec";
+import { slack } from "~/lib/destinations/slack/spec";
+import { webhook } from "~/lib/destinations/webhook/spec";
 
 // Every destination kind, one line each: the only list of kinds (ADR 090). The order is the console's.
 

@@ -1,12 +1,12 @@
 import type { Destination, DestinationKind, FormDef } from "~/forms/schema";
-import type { AttemptRecord } from "~/lib/delivery/attempt.server";
-import { linkedFiles } from "~/lib/delivery/file-links.server";
-import { describeSubmission, type MessageContent } from "~/lib/delivery/message-content.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
+import type { AttemptRecord } from "~/lib/sending/attempt.server";
+import { linkedFiles } from "~/lib/sending/file-links.server";
+import { describeSubmission, type MessageContent } from "~/lib/sending/message-content.server";
+import type { Mailer } from "~/lib/sending/mailer.server";
 import { formSettingName, type FormEnvSettings, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
 import type { Claim } from "~/lib/storage/deliveries.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-import { webhookUrlProblem } from "~/lib/settings/destination-settings";
+import { webhookUrlProblem } from "~/lib/destinations/checks";
 
 // The sending half of a destination kind (ADR 090): how its settings are read at delivery time and how
 // one attempt is made. Each kind's module exports one (webhook.server.ts, …); senders.server.ts lists

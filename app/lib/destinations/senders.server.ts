@@ -1,11 +1,11 @@
-import { airtableSender } from "~/lib/delivery/airtable.server";
-import { confirmationSender } from "~/lib/delivery/confirmation.server";
-import { discordSender } from "~/lib/delivery/discord.server";
-import { emailSender } from "~/lib/delivery/email.server";
-import type { KindSender } from "~/lib/delivery/kind-sender.server";
-import { sheetsSender } from "~/lib/delivery/sheets.server";
-import { slackSender } from "~/lib/delivery/slack.server";
-import { webhookSender } from "~/lib/delivery/webhook.server";
+import { airtableSender } from "~/lib/destinations/airtable/sender.server";
+import { confirmationSender } from "~/lib/destinations/confirmation/sender.server";
+import { discordSender } from "~/lib/destinations/discord/sender.server";
+import { emailSender } from "~/lib/destinations/email/sender.server";
+import type { KindSender } from "~/lib/destinations/sender.server";
+import { sheetsSender } from "~/lib/destinations/sheets/sender.server";
+import { slackSender } from "~/lib/destinations/slack/sender.server";
+import { webhookSender } from "~/lib/destinations/webhook/sender.server";
 
 // Every destination kind's sending half, one line each (ADR 090); the kinds themselves are listed in
 // app/lib/settings/kinds/registry.ts, and a unit test holds the two lists equal.

@@ -1,9 +1,9 @@
 import type { FormDef } from "~/forms/schema";
-import type { Mailer, OutgoingEmail } from "~/lib/delivery/mailer.server";
+import type { Mailer, OutgoingEmail } from "~/lib/sending/mailer.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
-import { webhookUrlProblem } from "~/lib/settings/destination-settings";
-import { EMAIL_PROVIDERS, type EmailProvider } from "~/lib/settings/kinds/email";
-import { settingSpec } from "~/lib/settings/kinds/registry";
+import { webhookUrlProblem } from "~/lib/destinations/checks";
+import { EMAIL_PROVIDERS, type EmailProvider } from "~/lib/destinations/email/spec";
+import { settingSpec } from "~/lib/destinations/registry";
 import { formSettingName, type Settings } from "~/lib/settings/settings.server";
 
 // E-mail through an HTTP provider (Resend or Postmark) instead of send_email, per form or for the whole

@@ -1,6 +1,6 @@
-import { budgetRefused, errorText, type AttemptRecord } from "~/lib/delivery/attempt.server";
+import { budgetRefused, errorText, type AttemptRecord } from "~/lib/sending/attempt.server";
 import { isBudgetRefusal } from "~/lib/platform/budget.server";
-import type { Mailer, OutgoingParts } from "~/lib/delivery/mailer.server";
+import type { Mailer, OutgoingParts } from "~/lib/sending/mailer.server";
 import { countOf } from "~/lib/text/count";
 
 /** send_email's refusals of a recipient it will never take (platform reference: Email Service error codes). */

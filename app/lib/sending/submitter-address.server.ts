@@ -1,5 +1,5 @@
 import type { FieldDef, FormDef } from "~/forms/schema";
-import { isEmailAddress } from "~/lib/settings/destination-settings";
+import { isEmailAddress } from "~/lib/destinations/checks";
 
 // The sender's own address, where a form asks for one: the owner's e-mail replies to it and the
 // confirmation goes to it.

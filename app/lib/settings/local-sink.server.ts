@@ -1,5 +1,5 @@
 import { isLoopbackHost } from "../http/loopback";
-import { KIND_SPECS, type FormSettingSuffix } from "./kinds/registry";
+import { KIND_SPECS, type FormSettingSuffix } from "~/lib/destinations/registry";
 import type { SettingProblem } from "./setting-problem";
 
 // The local sink of `npm start` (tests/support/webhook-sink.mjs), as the Worker knows it: where a console

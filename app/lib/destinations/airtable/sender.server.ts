@@ -1,7 +1,7 @@
 import type { FormDef } from "~/forms/schema";
-import { postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { linkedFiles, type LinkedFile } from "~/lib/delivery/file-links.server";
-import { defineSender, resolveApiBase, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
+import { postAttempt, type AttemptRecord } from "~/lib/sending/attempt.server";
+import { linkedFiles, type LinkedFile } from "~/lib/sending/file-links.server";
+import { defineSender, resolveApiBase, type ResolvedDestination } from "~/lib/destinations/sender.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
 // Airtable (ADR 094): one record per submission, its fields named as the form's fields plus the

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { KindSpec } from "./kind";
-import { standinUrlSetting } from "./url-setting";
+import type { KindSpec } from "~/lib/destinations/kind";
+import { standinUrlSetting } from "~/lib/destinations/url-setting";
 
 // Airtable: one record per submission in a base and table the owner names (ADR 094); airtable.server.ts
 // in app/lib/delivery sends it. The personal access token is a secret, sealed when set in the console.

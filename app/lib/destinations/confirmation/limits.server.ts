@@ -1,8 +1,8 @@
 import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
-import { CONFIRMATION_WINDOW_MS, confirmationKey } from "~/lib/delivery/confirmation.server";
-import { configuredDestinations } from "~/lib/delivery/destinations.server";
-import { submitterAddress } from "~/lib/delivery/submitter-address.server";
+import { CONFIRMATION_WINDOW_MS, confirmationKey } from "~/lib/destinations/confirmation/sender.server";
+import { configuredDestinations } from "~/lib/destinations/configured.server";
+import { submitterAddress } from "~/lib/sending/submitter-address.server";
 import { networkSubject } from "~/lib/http/client-ip.server";
 import type { RateRule } from "~/lib/http/rate-limit.server";
 import {

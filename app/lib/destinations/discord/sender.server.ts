@@ -1,6 +1,6 @@
-import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
-import { messageSender } from "~/lib/delivery/kind-sender.server";
+import { postChatMessage, type AttemptRecord } from "~/lib/sending/attempt.server";
+import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/sending/message-content.server";
+import { messageSender } from "~/lib/destinations/sender.server";
 
 // A Discord embed per submission. `allowed_mentions: {parse: []}` stops every ping, and markdown in
 // submitted text is backslash-escaped so a value cannot add links, headings or spoilers. A "Files"

@@ -1,15 +1,15 @@
 import escapeHtml from "escape-html";
 import { createMimeMessage, Mailbox } from "mimetext/browser";
 import { encodeBase64 } from "~/lib/crypto/base64";
-import { isEmailAddress, parseEmailList } from "~/lib/settings/destination-settings";
-import { linkedFiles } from "~/lib/delivery/file-links.server";
+import { isEmailAddress, parseEmailList } from "~/lib/destinations/checks";
+import { linkedFiles } from "~/lib/sending/file-links.server";
 import type { FormDef } from "~/forms/schema";
-import { emailTransport } from "~/lib/delivery/email-provider.server";
-import { defineSender, held, NO_EMAIL_FROM, settingVariable, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
+import { emailTransport } from "~/lib/sending/email-provider.server";
+import { defineSender, held, NO_EMAIL_FROM, settingVariable, type ResolvedDestination } from "~/lib/destinations/sender.server";
 import type { Settings } from "~/lib/settings/settings.server";
-import { describeSubmission, type MessageContent } from "~/lib/delivery/message-content.server";
-import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
-import { submitterAddress } from "~/lib/delivery/submitter-address.server";
+import { describeSubmission, type MessageContent } from "~/lib/sending/message-content.server";
+import { sendEmailAttempt } from "~/lib/sending/send-email.server";
+import { submitterAddress } from "~/lib/sending/submitter-address.server";
 
 // The owner's notification e-mail, built by mimetext, never by joining strings. The only header a
 // submitter can reach is Reply-To, and only as a checked address; both bodies are base64, so submitted

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { parseEmailList } from "../destination-settings";
-import type { KindSpec } from "./kind";
-import { standinUrlSetting } from "./url-setting";
+import { parseEmailList } from "~/lib/destinations/checks";
+import type { KindSpec } from "~/lib/destinations/kind";
+import { standinUrlSetting } from "~/lib/destinations/url-setting";
 
 /** The HTTP e-mail providers Gatepost can send through instead of send_email (ADR 092). */
 export const EMAIL_PROVIDERS = ["resend", "postmark"] as const;

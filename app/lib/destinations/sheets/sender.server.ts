@@ -1,10 +1,10 @@
 import { importPKCS8, SignJWT } from "jose";
 import type { FormDef } from "~/forms/schema";
-import { errorText, postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { linkedFiles, type LinkedFile } from "~/lib/delivery/file-links.server";
-import { defineSender, resolveApiBase, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
+import { errorText, postAttempt, type AttemptRecord } from "~/lib/sending/attempt.server";
+import { linkedFiles, type LinkedFile } from "~/lib/sending/file-links.server";
+import { defineSender, resolveApiBase, type ResolvedDestination } from "~/lib/destinations/sender.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
-import { parseServiceAccountKey, type ServiceAccountKey } from "~/lib/settings/kinds/sheets";
+import { parseServiceAccountKey, type ServiceAccountKey } from "~/lib/destinations/sheets/spec";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
 // Google Sheets (ADR 093): one row per submission, appended with valueInputOption=RAW so Sheets stores

@@ -1,7 +1,7 @@
-import { postChatMessage, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/delivery/message-content.server";
+import { postChatMessage, type AttemptRecord } from "~/lib/sending/attempt.server";
+import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/sending/message-content.server";
 import { countOf } from "~/lib/text/count";
-import { messageSender } from "~/lib/delivery/kind-sender.server";
+import { messageSender } from "~/lib/destinations/sender.server";
 
 // A Slack Block Kit message. Labels and submitted values go in `plain_text` objects, since mrkdwn has
 // no escape for * _ ~ ` or a leading > (docs/decisions/026); only Gatepost's own text is mrkdwn.

@@ -1,8 +1,8 @@
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-import { linkedFiles, type LinkedFile } from "~/lib/delivery/file-links.server";
-import { parseWebhookSecrets, signWebhook } from "~/lib/delivery/webhook-signature.server";
-import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/delivery/attempt.server";
-import { defineSender, resolveUrl, type ResolvedDestination } from "~/lib/delivery/kind-sender.server";
+import { linkedFiles, type LinkedFile } from "~/lib/sending/file-links.server";
+import { parseWebhookSecrets, signWebhook } from "~/lib/sending/signature.server";
+import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/sending/attempt.server";
+import { defineSender, resolveUrl, type ResolvedDestination } from "~/lib/destinations/sender.server";
 
 // One signed POST to a webhook destination, following Standard Webhooks: a fresh timestamp and
 // signature per attempt under a stable webhook-id. It never throws (attempt.server.ts).

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { encodeBase64 } from "../../crypto/base64";
-import type { KindSpec } from "./kind";
-import { urlSetting } from "./url-setting";
+import { encodeBase64 } from "~/lib/crypto/base64";
+import type { KindSpec } from "~/lib/destinations/kind";
+import { urlSetting } from "~/lib/destinations/url-setting";
 
 /** Standard Webhooks' secrets: `whsec_` and base64 bytes. */
 export const WEBHOOK_SECRET_PREFIX = "whsec_";
