@@ -125,7 +125,7 @@ function sinkEndpoint(started, kind) {
 }
 
 /**
- * Starts the local sink (tests/support/webhook-sink.mjs: webhooks, Slack, Discord and e-mail, with a
+ * Starts the local sink (dev/local-sink.mjs: webhooks, Slack, Discord and e-mail, with a
  * page listing every message) and points every form destination whose setting is not in the
  * environment at it, by the naming convention: webhooks (signed with one local secret unless the
  * form's own is set), Slack and Discord to the sink's endpoints, e-mail to a local owner address and

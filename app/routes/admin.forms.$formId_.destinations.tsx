@@ -39,7 +39,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
     `Where a form's submissions go: ${data ? Object.values(data.testLabels).join(", ") : "every destination kind"}.`,
   );
 
-/** Each setting's words, from its kind's module (app/lib/settings/kinds/). */
+/** Each setting's words, from its kind's spec (app/lib/destinations/<kind>/). */
 const LABELS = Object.fromEntries(KIND_SPECS.flatMap((spec) => spec.settings.map((setting) => [setting.suffix, setting]))) as Record<
   SettingView["name"],
   KindSetting

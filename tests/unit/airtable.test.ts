@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { AIRTABLE_PER_SECOND, airtableSender, forgetAirtableSends, takeSlot } from "~/lib/destinations/airtable/sender.server";
+import { AIRTABLE_PER_SECOND, sender as airtableSender, forgetAirtableSends, takeSlot } from "~/lib/destinations/airtable/sender.server";
 import { settingVariable, type KindAttempt } from "~/lib/destinations/sender.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";

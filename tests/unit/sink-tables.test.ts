@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { airtableSender, forgetAirtableSends } from "~/lib/destinations/airtable/sender.server";
+import { sender as airtableSender, forgetAirtableSends } from "~/lib/destinations/airtable/sender.server";
 import { settingVariable, type KindAttempt, type KindSender } from "~/lib/destinations/sender.server";
-import { forgetSheetsTokens, sheetsSender } from "~/lib/destinations/sheets/sender.server";
+import { forgetSheetsTokens, sender as sheetsSender } from "~/lib/destinations/sheets/sender.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { LOCAL_AIRTABLE } from "~/lib/destinations/airtable/spec";
 import { LOCAL_SPREADSHEET_ID } from "~/lib/destinations/sheets/spec";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPayload } from "~/lib/destinations/webhook/sender.server";
 import { parseWebhookSecrets, signWebhook } from "~/lib/sending/signature.server";
-import { generateWebhookSecret } from "~/lib/destinations/webhook/spec";
+import { generateSigningSecret as generateWebhookSecret } from "~/lib/destinations/signing-secret";
 
 // docs/webhooks.md must stay true: its example request is re-signed here, and its Node receiver is run
 // as written against Gatepost's own signer.

@@ -159,11 +159,11 @@ export interface SinkState {
   mode: string;
   requests: SinkRequest[];
   unique: Array<{ id: string; payload: any; duplicates: number }>;
-  /** E-mail, Slack and Discord messages as a person reads them (tests/support/sink-messages.mjs). */
+  /** E-mail, Slack and Discord messages as a person reads them (dev/sink-page.mjs and each kind's sink.mjs). */
   messages: Array<{ kind: string; title: string; text: string; reference: string | null }>;
 }
 
-/** The local webhook sink (tests/support/webhook-sink.mjs), driven over its loopback control port. */
+/** The local webhook sink (dev/local-sink.mjs), driven over its loopback control port. */
 export const sink = {
   url: () => inject("sinkUrl"),
   secret: () => inject("sinkSecret"),

@@ -1,10 +1,9 @@
 import type { ZodObject, ZodType } from "zod";
-import type { DestinationKind } from "~/forms/schema";
 
 // What a destination kind is, apart from how it sends: its settings (names, checks, which are secret,
-// what the console shows and asks), its names for people, and its shape in a form definition. One
-// module per kind says all of it (webhook.ts, …) and registry.ts lists them (ADR 090); the sending
-// half of each kind sits in app/lib/delivery/kinds/, one layer up. Client-safe: the console renders it.
+// what the console shows and asks), its names for people, and its shape in a form definition. Each
+// kind's folder says it in <kind>/spec.ts, beside its sender (<kind>/sender.server.ts); registry.ts
+// lists the kinds (ADR 114). Client-safe: the console renders it.
 
 /** A typed value as delivery will read it, or why it cannot be used, in words for whoever typed it. */
 export type SettingCheck = { ok: true; value: string } | { ok: false; message: string };
@@ -76,7 +75,8 @@ export interface DefinitionTexts {
 }
 
 export interface KindSpec {
-  kind: DestinationKind;
+  /** Its name: in definitions, settings' suffixes, the outbox's rows; also its folder's name. */
+  kind: string;
   /** The product it posts to, when it is one (a name no other file of app/ writes: the unit test checks). */
   product?: string;
   /** The kind in the timeline and lists, as a person reads it. */

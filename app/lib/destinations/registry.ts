@@ -1,4 +1,4 @@
-import type { DestinationKind } from "~/forms/schema";
+import type { z } from "zod";
 import { airtable } from "~/lib/destinations/airtable/spec";
 import { confirmation } from "~/lib/destinations/confirmation/spec";
 import { discord } from "~/lib/destinations/discord/spec";
@@ -8,11 +8,19 @@ import { sheets } from "~/lib/destinations/sheets/spec";
 import { slack } from "~/lib/destinations/slack/spec";
 import { webhook } from "~/lib/destinations/webhook/spec";
 
-// Every destination kind, one line each: the only list of kinds (ADR 090). The order is the console's.
+// Every destination kind, one line each: the only list of kinds (ADR 114). The order is the console's.
+// A kind is its folder (<kind>/spec.ts here; its sender, <kind>/sender.server.ts, is found by
+// senders.server.ts from this list); docs/destinations/adding-a-kind.md is the recipe.
 
 const SPECS = [webhook, email, slack, discord, confirmation, sheets, airtable] as const satisfies readonly KindSpec[];
 
-export const KIND_SPECS: readonly KindSpec[] = SPECS;
+/** A destination in a form definition, as each kind's `definition` checks it: the union over the kinds. */
+export type Destination = DefinitionOf<(typeof SPECS)[number]>;
+type DefinitionOf<S> = S extends { definition(...texts: never[]): infer Shape extends z.ZodType } ? z.infer<Shape> : never;
+
+export type DestinationKind = Destination["kind"];
+
+export const KIND_SPECS: readonly (KindSpec & { kind: DestinationKind })[] = SPECS;
 
 /** What a form's settings are called after its prefix, every kind's. */
 export type FormSettingSuffix = (typeof SPECS)[number]["settings"][number]["suffix"];
@@ -22,7 +30,7 @@ export const FORM_SETTING_SUFFIXES = KIND_SPECS.flatMap((spec) =>
 ) as readonly FormSettingSuffix[];
 
 /** A kind's spec; undefined for a name no kind has (an old outbox row, a typo in a request). */
-export function kindSpec(kind: string): KindSpec | undefined {
+export function kindSpec(kind: string): (typeof KIND_SPECS)[number] | undefined {
   return KIND_SPECS.find((spec) => spec.kind === kind);
 }
 

@@ -4,13 +4,15 @@ import { linkedFiles } from "~/lib/sending/file-links.server";
 import { describeSubmission, type MessageContent } from "~/lib/sending/message-content.server";
 import type { Mailer } from "~/lib/sending/mailer.server";
 import { formSettingName, type FormEnvSettings, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
+import type { ConfirmationRow as GatedRow, ConfirmationStatements as GatedStatements } from "~/lib/storage/confirmation-limits.server";
 import type { Claim } from "~/lib/storage/deliveries.server";
+import type { Prune } from "~/lib/storage/sql.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 import { webhookUrlProblem } from "~/lib/destinations/checks";
 
-// The sending half of a destination kind (ADR 090): how its settings are read at delivery time and how
-// one attempt is made. Each kind's module exports one (webhook.server.ts, …); senders.server.ts lists
-// them. The other half, its settings and words, is app/lib/settings/kinds/<kind>.ts.
+// The sending half of a destination kind (ADR 090, 114): how its settings are read at delivery time, how
+// one attempt is made, and the hooks generic code asks of some kinds. Each kind's <kind>/sender.server.ts
+// exports one as `sender`; senders.server.ts finds them. The other half is <kind>/spec.ts.
 
 /** A destination read from settings and ready to send to: its kind, its outbox name and what it needs. */
 export interface ResolvedDestination {
@@ -53,6 +55,18 @@ export interface KindSender<T extends ResolvedDestination = ResolvedDestination>
   resolve(input: ResolveInput): Resolved<T>;
   /** Sends once. Never throws except when D1 fails. */
   attempt(destination: T, input: KindAttempt): Promise<AttemptRecord>;
+  /** It reaches the form's owner (the owner's e-mail): their sender, addresses and mailer, or null when off or broken. */
+  ownerMail?(settings: Settings, form: FormDef, binding: Mailer | null): { from: string; to: string[]; mailer: Mailer } | null;
+  /** Held to limits inside the accept batch (ADR 025): what the batch needs for one submission, or null. Never throws. */
+  gate?(settings: Settings, form: FormDef, fields: Readonly<Record<string, unknown>>, ip: string | null): Promise<BatchGate | null>;
+  /** The rows of its own D1 table that are past use, pruned by the cron with the rate-limit windows. */
+  stale?(nowMs: number): Prune;
+}
+
+/** A kind's limits in the accept batch: its outbox row is replaced by these statements, which decide whether it goes. */
+export interface BatchGate {
+  kind: DestinationKind;
+  statements(db: D1Database, row: GatedRow): GatedStatements;
 }
 
 /** Keeps a sender's own destination type inside it, so the registry can hold every kind's. */

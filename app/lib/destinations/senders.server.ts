@@ -1,24 +1,17 @@
-import { airtableSender } from "~/lib/destinations/airtable/sender.server";
-import { confirmationSender } from "~/lib/destinations/confirmation/sender.server";
-import { discordSender } from "~/lib/destinations/discord/sender.server";
-import { emailSender } from "~/lib/destinations/email/sender.server";
+import { KIND_SPECS } from "~/lib/destinations/registry";
 import type { KindSender } from "~/lib/destinations/sender.server";
-import { sheetsSender } from "~/lib/destinations/sheets/sender.server";
-import { slackSender } from "~/lib/destinations/slack/sender.server";
-import { webhookSender } from "~/lib/destinations/webhook/sender.server";
 
-// Every destination kind's sending half, one line each (ADR 090); the kinds themselves are listed in
-// app/lib/settings/kinds/registry.ts, and a unit test holds the two lists equal.
+// Each kind's sending half, found in its folder (<kind>/sender.server.ts exports `sender`) and put in
+// the registry's order: the list of kinds is registry.ts alone (ADR 114). Vite's glob, as for the form
+// files (app/forms/modules.ts), so the build and both vitest layers see the same folders.
 
-export const SENDERS: readonly KindSender[] = [
-  webhookSender,
-  emailSender,
-  slackSender,
-  discordSender,
-  confirmationSender,
-  sheetsSender,
-  airtableSender,
-];
+const MODULES = import.meta.glob<{ sender: KindSender }>("./*/sender.server.ts", { eager: true });
+
+export const SENDERS: readonly KindSender[] = KIND_SPECS.map((spec) => {
+  const sender = MODULES[`./${spec.kind}/sender.server.ts`]?.sender;
+  if (sender?.kind !== spec.kind) throw new Error(`the destination kind ${spec.kind} has no sender in ${spec.kind}/sender.server.ts`);
+  return sender;
+});
 
 /** The sender of a kind; undefined for a name no kind has. */
 export function senderOf(kind: string): KindSender | undefined {

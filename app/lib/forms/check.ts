@@ -72,7 +72,7 @@ const FieldSchema = z.strictObject({
   maxBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
 });
 
-// Each kind's shape is its module's (app/lib/settings/kinds/), its texts bounded as every text here.
+// Each kind's shape is its spec's (app/lib/destinations/<kind>/spec.ts), its texts bounded as every text here.
 const DestinationSchema = z.discriminatedUnion(
   "kind",
   KIND_SPECS.map((spec) => spec.definition({ line, paragraph })) as unknown as [ZodObject, ...ZodObject[]],

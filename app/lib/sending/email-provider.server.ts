@@ -1,10 +1,6 @@
-import type { FormDef } from "~/forms/schema";
 import type { Mailer, OutgoingEmail } from "~/lib/sending/mailer.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
-import { webhookUrlProblem } from "~/lib/destinations/checks";
-import { EMAIL_PROVIDERS, type EmailProvider } from "~/lib/destinations/email/spec";
-import { settingSpec } from "~/lib/destinations/registry";
-import { formSettingName, type Settings } from "~/lib/settings/settings.server";
+import type { EmailProvider } from "~/lib/destinations/email-providers";
 
 // E-mail through an HTTP provider (Resend or Postmark) instead of send_email, per form or for the whole
 // site (ADR 092, 097): the same message (sender, recipients, Reply-To, subject, headers, text and HTML
@@ -110,48 +106,4 @@ export function providerMailer(provider: EmailProvider, apiKey: string, options:
       if (response.status < 200 || response.status >= 300) throw classifyProviderAnswer(provider, response.status, text);
     },
   };
-}
-
-export type Transport = { ok: true; mailer: Mailer } | { ok: false; reason: string };
-
-type ProviderSuffix = "EMAIL_PROVIDER" | "EMAIL_PROVIDER_API_KEY" | "EMAIL_PROVIDER_URL";
-
-/**
- * Whose provider settings apply: the form's own (console or environment, the environment winning) when
- * it names a provider, all three together; else the site-wide ones (ADR 097). Each with its variable's name.
- */
-function providerSettings(
-  settings: Settings,
-  form: FormDef,
-): { value(suffix: ProviderSuffix): string; variable(suffix: ProviderSuffix): string } {
-  const own = settings.form(form.id);
-  if (own.EMAIL_PROVIDER !== "") return { value: (suffix) => own[suffix], variable: (suffix) => formSettingName(form.id, suffix) };
-  return {
-    value: (suffix) => settings.siteWide[suffix] ?? "",
-    variable: (suffix) => settingSpec(suffix)?.setting.siteWide?.variable ?? suffix,
-  };
-}
-
-/**
- * How a form's e-mail goes out: its provider when EMAIL_PROVIDER is set, the form's own or else the
- * site-wide one (with its key, and its API URL when one is set), else the send_email binding
- * (`binding`, null when the Worker has none).
- */
-export function emailTransport(settings: Settings, form: FormDef, binding: Mailer | null, doFetch?: typeof fetch): Transport {
-  const { value, variable } = providerSettings(settings, form);
-  const provider = value("EMAIL_PROVIDER").toLowerCase();
-  if (provider === "") {
-    return binding
-      ? { ok: true, mailer: binding }
-      : { ok: false, reason: "the Worker has no send_email binding named SEND_EMAIL (docs/deploy.md)" };
-  }
-  if (!(EMAIL_PROVIDERS as readonly string[]).includes(provider)) {
-    return { ok: false, reason: `${variable("EMAIL_PROVIDER")} must be one of ${EMAIL_PROVIDERS.join(", ")}` };
-  }
-  const apiKey = value("EMAIL_PROVIDER_API_KEY");
-  if (!apiKey) return { ok: false, reason: `${variable("EMAIL_PROVIDER_API_KEY")} is not set` };
-  const baseUrl = value("EMAIL_PROVIDER_URL");
-  const problem = baseUrl ? webhookUrlProblem(baseUrl, settings.allowLoopbackHttp) : null;
-  if (problem) return { ok: false, reason: `${variable("EMAIL_PROVIDER_URL")} ${problem}` };
-  return { ok: true, mailer: providerMailer(provider as EmailProvider, apiKey, { baseUrl, fetch: doFetch }) };
 }

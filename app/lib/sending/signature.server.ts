@@ -1,6 +1,6 @@
 import { decodeBase64, encodeBase64 } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
-import { WEBHOOK_SECRET_PREFIX as SECRET_PREFIX } from "~/lib/destinations/webhook/spec";
+import { SIGNING_SECRET_PREFIX as SECRET_PREFIX } from "~/lib/destinations/signing-secret";
 
 // Standard Webhooks signatures; several space-separated `whsec_` secrets each sign, for rotation.
 // Not the `standardwebhooks` package: it hashes in pure JS on the isolate's CPU, where Web Crypto

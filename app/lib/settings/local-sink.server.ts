@@ -2,7 +2,7 @@ import { isLoopbackHost } from "../http/loopback";
 import { KIND_SPECS, type FormSettingSuffix } from "~/lib/destinations/registry";
 import type { SettingProblem } from "./setting-problem";
 
-// The local sink of `npm start` (tests/support/webhook-sink.mjs), as the Worker knows it: where a console
+// The local sink of `npm start` (dev/local-sink.mjs), as the Worker knows it: where a console
 // form's destinations go while the console leaves them unset, and the secret its webhooks are signed
 // with then (docs/decisions/066-console-forms-in-the-local-loop.md). Local development only: honoured
 // with ALLOW_LOOPBACK_WEBHOOKS and a loopback http origin, so a deployed Worker has no local sink.

@@ -198,7 +198,7 @@ function claimsOf(results: readonly unknown[]): Claim[] {
   }));
 }
 
-/** What one attempt left for the delivery log (delivery/attempt.server.ts' AttemptRecord fits it). */
+/** What one attempt left for the delivery log (sending/attempt.server.ts' AttemptRecord fits it). */
 export interface AttemptLog {
   httpStatus: number | null;
   error: string | null;

@@ -70,8 +70,8 @@ function describeRefusal(status: number): string {
   return `HTTP ${status} from Airtable`;
 }
 
-/** The Airtable kind's sending half (its settings: app/lib/settings/kinds/airtable.ts). */
-export const airtableSender = defineSender<AirtableTarget>({
+/** The Airtable kind's sending half (its settings: spec.ts). */
+export const sender = defineSender<AirtableTarget>({
   kind: "airtable",
   resolve(input) {
     const { own, name, variable } = input;

@@ -10,7 +10,7 @@ const BASE_ID = /^app[A-Za-z0-9]{14}$/;
 const TABLE = /^[^\u0000-\u001f\u007f/]{1,100}$/;
 const TOKEN = /^pat[A-Za-z0-9]{14}\.[a-f0-9]{64}$/;
 
-/** The base, table and token of the local sink's Airtable stand-in (tests/support/sink-tables.mjs). */
+/** The base, table and token of the local sink's Airtable stand-in (its sink.mjs). */
 export const LOCAL_AIRTABLE = { baseId: "appLocalSink00000", table: "Submissions", token: `patLocalSink00000.${"0".repeat(64)}` };
 
 export const airtable = {

@@ -1,19 +1,24 @@
 import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
-import { CONFIRMATION_WINDOW_MS, confirmationKey } from "~/lib/destinations/confirmation/sender.server";
-import { configuredDestinations } from "~/lib/destinations/configured.server";
+import { sha256Hex } from "~/lib/crypto/digest";
+import type { BatchGate } from "~/lib/destinations/sender.server";
+import { foldMailbox } from "~/lib/sending/mailbox.server";
 import { submitterAddress } from "~/lib/sending/submitter-address.server";
 import { networkSubject } from "~/lib/http/client-ip.server";
 import type { RateRule } from "~/lib/http/rate-limit.server";
-import {
-  confirmationStatements as limitedStatements,
-  type ConfirmationRow,
-  type ConfirmationStatements,
-} from "~/lib/storage/confirmation-limits.server";
+import { confirmationStatements as limitedStatements } from "~/lib/storage/confirmation-limits.server";
 
 // How many confirmations go out (docs/decisions/025), so a stranger's address typed into a form cannot
 // be mailed in bulk: one per folded mailbox per 24 h per form, a few an hour per client network, a cap
 // an hour for the site, all decided in the accept batch. Over a limit, only the confirmation is skipped.
+
+export const CONFIRMATION_WINDOW_MS = 24 * 3_600_000;
+
+/** SHA-256 of form and folded mailbox (mailbox.server.ts): the limit table never holds the address itself. */
+export async function confirmationKey(formId: string, address: string): Promise<string> {
+  const mailbox = foldMailbox(address) ?? address.toLowerCase();
+  return sha256Hex(`gatepost-confirmation:${formId}:${mailbox}`);
+}
 
 export const CONFIRMATION_LIMITS = {
   perNetwork: { limit: 10, windowSeconds: 3_600 },
@@ -27,13 +32,6 @@ export const SKIPPED = {
   site: "not sent: the site's hourly limit of confirmations is reached",
 } as const;
 
-/** What the accept batch needs to limit one submission's confirmation, worked out before the batch. */
-export interface ConfirmationGate {
-  /** The folded mailbox's key, or null when the sender gave no valid address. */
-  mailboxKey: string | null;
-  rules: { network: RateRule; site: RateRule };
-}
-
 /** The two counted windows a confirmation from `ip` is held to. */
 export function confirmationRateRules(ip: string | null): { network: RateRule; site: RateRule } {
   return {
@@ -42,27 +40,18 @@ export function confirmationRateRules(ip: string | null): { network: RateRule; s
   };
 }
 
-/** The confirmation's name as a kind and in the outbox. */
-export const CONFIRMATION_KIND = "confirmation";
-
-/** Whether the accept batch's gate decides this delivery (the confirmation's), rather than the outbox alone. */
-export function isGatedClaim(claim: { destination: string }): boolean {
-  return claim.destination === CONFIRMATION_KIND;
-}
-
-/** The gate for a submission's confirmation, or null when its form sends none. Never throws. */
+/** The gate for a submission's confirmation (its form sends one: the caller checked). Never throws. */
 export async function confirmationGate(
-  settings: Settings,
+  _settings: Settings,
   form: FormDef,
   fields: Readonly<Record<string, unknown>>,
   ip: string | null,
-): Promise<ConfirmationGate | null> {
-  if (!configuredDestinations(settings, form).some((d) => d.kind === CONFIRMATION_KIND)) return null;
+): Promise<BatchGate> {
   const address = submitterAddress(form, fields);
-  return { mailboxKey: address ? await confirmationKey(form.id, address) : null, rules: confirmationRateRules(ip) };
-}
-
-/** The accept batch's statements for one confirmation, held to these limits. Pure. */
-export function confirmationStatements(db: D1Database, row: ConfirmationRow, gate: ConfirmationGate): ConfirmationStatements {
-  return limitedStatements(db, row, { mailboxKey: gate.mailboxKey, windowMs: CONFIRMATION_WINDOW_MS, ...gate.rules, reasons: SKIPPED });
+  const mailboxKey = address ? await confirmationKey(form.id, address) : null;
+  const rules = confirmationRateRules(ip);
+  return {
+    kind: "confirmation",
+    statements: (db, row) => limitedStatements(db, row, { mailboxKey, windowMs: CONFIRMATION_WINDOW_MS, ...rules, reasons: SKIPPED }),
+  };
 }

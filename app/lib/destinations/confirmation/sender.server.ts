@@ -1,8 +1,7 @@
 import escapeHtml from "escape-html";
-import { sha256Hex } from "~/lib/crypto/digest";
-import type { ConfirmationDestination } from "~/forms/schema";
-import { buildMime, type EmailParts } from "~/lib/destinations/email/sender.server";
-import { emailTransport } from "~/lib/sending/email-provider.server";
+import type { Destination } from "~/lib/destinations/registry";
+import { buildMime, type EmailParts } from "~/lib/sending/mime.server";
+import { emailTransport } from "~/lib/destinations/email/transport.server";
 import { defineSender, held, NO_EMAIL_FROM, skipped, type ResolvedDestination } from "~/lib/destinations/sender.server";
 import { sendEmailAttempt } from "~/lib/sending/send-email.server";
 import { confirmationField, submitterAddress } from "~/lib/sending/submitter-address.server";
@@ -10,19 +9,18 @@ import { CONFIRMATION_NEEDS, isConfirmationOn } from "~/lib/destinations/confirm
 import { isLang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { messagesOf } from "~/lib/i18n/catalogue.server";
-import { foldMailbox } from "~/lib/sending/mailbox.server";
+import { CONFIRMATION_WINDOW_MS, confirmationGate, confirmationKey } from "~/lib/destinations/confirmation/limits.server";
 import { reserveConfirmationSlot, staleConfirmationLimits, type SlotVerdict } from "~/lib/storage/confirmation-limits.server";
-import type { Prune } from "~/lib/storage/sql.server";
 import { textDirection, type Lang } from "~/lib/text/languages";
 import { fill, type Message } from "~/lib/text/fill";
 import { en } from "~/lib/i18n/messages/en";
+
+type ConfirmationDestination = Extract<Destination, { kind: "confirmation" }>;
 
 // The opt-in confirmation to the sender (docs/decisions/017). Anyone can type any address into a form,
 // so it goes out only after Turnstile, only to a valid address, and says only the owner's fixed text
 // and the reference, never the sender's words. How many go out is decided in the accept batch (025);
 // the drain takes the mailbox's slot again for rows the batch did not limit (a release, a redelivery).
-
-export const CONFIRMATION_WINDOW_MS = 24 * 3_600_000;
 
 /**
  * The confirmation's MIME text: the owner's subject and text, the reference, nothing submitted; its
@@ -62,12 +60,6 @@ export function confirmationParts(input: ConfirmationInput): EmailParts {
   };
 }
 
-/** SHA-256 of form and folded mailbox (mailbox.server.ts): the limit table never holds the address itself. */
-export async function confirmationKey(formId: string, address: string): Promise<string> {
-  const mailbox = foldMailbox(address) ?? address.toLowerCase();
-  return sha256Hex(`gatepost-confirmation:${formId}:${mailbox}`);
-}
-
 /** Takes the mailbox's one confirmation for 24 h: "reserved" when this pending delivery may send (SlotVerdict). D1 errors throw. */
 export async function reserveConfirmation(
   db: D1Database,
@@ -80,15 +72,12 @@ export async function reserveConfirmation(
   return reserveConfirmationSlot(db, { formId, mailboxKey, deliveryId, nowMs, windowMs: CONFIRMATION_WINDOW_MS });
 }
 
-/** The mailbox slots older than the window, for the cron's prune job. */
-export function staleConfirmationSlots(nowMs: number): Prune {
-  return staleConfirmationLimits(nowMs, CONFIRMATION_WINDOW_MS);
-}
-
-/** The confirmation kind's sending half (its settings: app/lib/settings/kinds/confirmation.ts). */
-export const confirmationSender = defineSender<ResolvedDestination & { from: string; field: string; subject: string; text: string }>({
+/** The confirmation kind's sending half (its settings: spec.ts; its limits in the accept batch: limits.server.ts). */
+export const sender = defineSender<ResolvedDestination & { from: string; field: string; subject: string; text: string }>({
   kind: "confirmation",
   applies: (form) => confirmationField(form) !== undefined,
+  gate: confirmationGate,
+  stale: (nowMs) => staleConfirmationLimits(nowMs, CONFIRMATION_WINDOW_MS),
   resolve({ settings, form, destination, own, name, variable }) {
     if (!isConfirmationOn(own.CONFIRMATION)) return { ok: false, reason: `${variable("CONFIRMATION")} is not "on"` };
     if (!settings.emailFrom) return { ok: false, reason: NO_EMAIL_FROM };

@@ -21,7 +21,7 @@ const TEXTS = [
 ] as const satisfies readonly KindText[];
 
 /**
- * The fixed e-mail to the sender (ADR 017, 025); delivery/kinds/confirmation.server.ts sends it. Its
+ * The fixed e-mail to the sender (ADR 017, 025); sender.server.ts sends it. Its
  * subject and text are the form's own, in its definition; the setting only switches it on.
  */
 export const confirmation = {

@@ -91,5 +91,5 @@ export function sendDiscord(
   return postChatMessage(url, buildDiscordMessage(content), options);
 }
 
-/** The Discord kind's sending half (its settings: app/lib/settings/kinds/discord.ts). */
-export const discordSender = messageSender("discord", "DISCORD_WEBHOOK_URL", sendDiscord);
+/** The Discord kind's sending half (its settings: spec.ts). */
+export const sender = messageSender("discord", "DISCORD_WEBHOOK_URL", sendDiscord);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { KindSpec } from "~/lib/destinations/kind";
 import { urlSetting } from "~/lib/destinations/url-setting";
 
-/** A Discord webhook message (an embed) per submission; delivery/kinds/discord.server.ts sends it. */
+/** A Discord webhook message (an embed) per submission; sender.server.ts sends it. */
 export const discord = {
   kind: "discord",
   product: "Discord",

@@ -1,59 +1,23 @@
 import escapeHtml from "escape-html";
-import { createMimeMessage, Mailbox } from "mimetext/browser";
-import { encodeBase64 } from "~/lib/crypto/base64";
-import { isEmailAddress, parseEmailList } from "~/lib/destinations/checks";
+import { buildMime, type EmailParts } from "~/lib/sending/mime.server";
+import { parseEmailList } from "~/lib/destinations/checks";
 import { linkedFiles } from "~/lib/sending/file-links.server";
-import type { FormDef } from "~/forms/schema";
-import { emailTransport } from "~/lib/sending/email-provider.server";
-import { defineSender, held, NO_EMAIL_FROM, settingVariable, type ResolvedDestination } from "~/lib/destinations/sender.server";
-import type { Settings } from "~/lib/settings/settings.server";
+import { emailTransport } from "~/lib/destinations/email/transport.server";
+import {
+  defineSender,
+  held,
+  NO_EMAIL_FROM,
+  settingVariable,
+  type Resolved,
+  type ResolvedDestination,
+  type ResolveInput,
+} from "~/lib/destinations/sender.server";
 import { describeSubmission, type MessageContent } from "~/lib/sending/message-content.server";
 import { sendEmailAttempt } from "~/lib/sending/send-email.server";
 import { submitterAddress } from "~/lib/sending/submitter-address.server";
 
-// The owner's notification e-mail, built by mimetext, never by joining strings. The only header a
-// submitter can reach is Reply-To, and only as a checked address; both bodies are base64, so submitted
-// text can neither end the headers nor forge a boundary, and the HTML part escapes every value.
-
-export interface EmailParts {
-  from: string;
-  to: readonly string[];
-  replyTo: string | null;
-  subject: string;
-  text: string;
-  html: string;
-  /** Extra fixed headers (names and values are Gatepost's own, never submitted text). */
-  headers?: Readonly<Record<string, string>>;
-  senderName: string;
-}
-
-/** One line for headers built from Gatepost's own text: control characters become spaces. */
-export function headerText(text: string, max = 120): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
-  const line = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** UTF-8 then base64 in 76-character lines (RFC 2045). */
-function base64Lines(text: string): string {
-  return (encodeBase64(new TextEncoder().encode(text)).match(/.{1,76}/g) ?? []).join("\r\n");
-}
-
-/** RFC 5322 text with a plain-text and an HTML part. Throws only on a bug (an address not checked first). */
-export function buildMime(parts: EmailParts): string {
-  for (const address of [parts.from, ...parts.to, ...(parts.replyTo ? [parts.replyTo] : [])]) {
-    if (!isEmailAddress(address)) throw new Error("buildMime got an unchecked address");
-  }
-  const message = createMimeMessage();
-  message.setSender({ name: headerText(parts.senderName, 60), addr: parts.from });
-  message.setTo(parts.to.map((addr) => ({ addr })));
-  if (parts.replyTo) message.setHeader("Reply-To", new Mailbox({ addr: parts.replyTo }));
-  message.setSubject(headerText(parts.subject));
-  for (const [name, value] of Object.entries(parts.headers ?? {})) message.setHeader(name, headerText(value, 200));
-  message.addMessage({ contentType: "text/plain", charset: "UTF-8", encoding: "base64", data: base64Lines(parts.text) });
-  message.addMessage({ contentType: "text/html", charset: "UTF-8", encoding: "base64", data: base64Lines(parts.html) });
-  return message.asRaw();
-}
+// The owner's notification e-mail (its MIME text: sending/mime.server.ts). The only header a submitter
+// can reach is Reply-To, and only as a checked address; the HTML part escapes every value.
 
 /** When a file link stops working, as the notification says it. */
 function expiry(expiresAt: string): string {
@@ -130,15 +94,20 @@ export function notificationParts(content: MessageContent, from: string, to: rea
   };
 }
 
-/** The owner e-mail kind's sending half (its settings: app/lib/settings/kinds/email.ts). */
-export const emailSender = defineSender<ResolvedDestination & { from: string; to: string[] }>({
+type OwnerMail = ResolvedDestination & { from: string; to: string[] };
+
+/** The owner's sender and addresses from the form's settings, or why not. */
+function resolveOwner({ settings, own, name, variable }: ResolveInput): Resolved<OwnerMail> {
+  if (!settings.emailFrom) return { ok: false, reason: NO_EMAIL_FROM };
+  const to = parseEmailList(own.EMAIL_TO);
+  if (!to) return { ok: false, reason: `${variable("EMAIL_TO")} must be one or more e-mail addresses` };
+  return { ok: true, destination: { kind: "email", name, from: settings.emailFrom, to } };
+}
+
+/** The owner e-mail kind's sending half (its settings: spec.ts). */
+export const sender = defineSender<OwnerMail>({
   kind: "email",
-  resolve({ settings, own, name, variable }) {
-    if (!settings.emailFrom) return { ok: false, reason: NO_EMAIL_FROM };
-    const to = parseEmailList(own.EMAIL_TO);
-    if (!to) return { ok: false, reason: `${variable("EMAIL_TO")} must be one or more e-mail addresses` };
-    return { ok: true, destination: { kind: "email", name, from: settings.emailFrom, to } };
-  },
+  resolve: resolveOwner,
   async attempt(destination, { settings, form, submission, nowMs, mailer, fetch }) {
     const transport = emailTransport(settings, form, mailer, fetch);
     if (!transport.ok) return held(transport.reason);
@@ -147,13 +116,19 @@ export const emailSender = defineSender<ResolvedDestination & { from: string; to
     const parts = notificationParts(content, destination.from, destination.to, submitterAddress(form, submission.fields));
     return sendEmailAttempt(transport.mailer, destination.from, destination.to, buildMime(parts), parts);
   },
+  // The owner's addresses carry news about the form itself (a pause, ADR 071) while this kind is on and sound.
+  ownerMail(settings, form, binding) {
+    const destination = form.destinations.find((d) => d.kind === "email");
+    const transport = emailTransport(settings, form, binding);
+    if (!destination || !transport.ok) return null;
+    const owner = resolveOwner({
+      settings,
+      form,
+      destination,
+      name: destination.kind,
+      own: settings.form(form.id),
+      variable: settingVariable(form.id),
+    });
+    return owner.ok ? { from: owner.destination.from, to: owner.destination.to, mailer: transport.mailer } : null;
+  },
 });
-
-/** The owner's sender and addresses for news about the form itself (a pause, ADR 071); null when its owner e-mail is off or broken. */
-export function ownerMailbox(settings: Settings, form: FormDef): { from: string; to: string[] } | null {
-  const destination = form.destinations.find((d) => d.kind === emailSender.kind);
-  if (!destination) return null;
-  const own = settings.form(form.id);
-  const resolved = emailSender.resolve({ settings, form, destination, name: destination.kind, own, variable: settingVariable(form.id) });
-  return resolved.ok ? (resolved.destination as unknown as { from: string; to: string[] }) : null;
-}

@@ -1,11 +1,8 @@
 import { z } from "zod";
 import { parseEmailList } from "~/lib/destinations/checks";
+import { EMAIL_PROVIDERS } from "~/lib/destinations/email-providers";
 import type { KindSpec } from "~/lib/destinations/kind";
 import { standinUrlSetting } from "~/lib/destinations/url-setting";
-
-/** The HTTP e-mail providers Gatepost can send through instead of send_email (ADR 092). */
-export const EMAIL_PROVIDERS = ["resend", "postmark"] as const;
-export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
 
 const isProvider = (value: string) => (EMAIL_PROVIDERS as readonly string[]).includes(value.toLowerCase());
 /** An API key as providers issue them: printable, no spaces, bounded. */
@@ -18,7 +15,7 @@ const siteWide = (variable: string) => ({
   note: "It is used while this form names no e-mail provider of its own; the form's provider, key and URL win together.",
 });
 
-/** A notification e-mail to the owner per submission; delivery/kinds/email.server.ts sends it. */
+/** A notification e-mail to the owner per submission; sender.server.ts sends it. */
 export const email = {
   kind: "email",
   label: "E-mail to the owner",

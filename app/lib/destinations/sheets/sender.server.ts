@@ -149,8 +149,8 @@ async function tabIsEmpty(target: SheetsTarget, token: string, doFetch: typeof f
   }
 }
 
-/** The Google Sheets kind's sending half (its settings: app/lib/settings/kinds/sheets.ts). */
-export const sheetsSender = defineSender<SheetsTarget>({
+/** The Google Sheets kind's sending half (its settings: spec.ts). */
+export const sender = defineSender<SheetsTarget>({
   kind: "sheets",
   resolve(input) {
     const { settings, own, name, variable } = input;

@@ -34,7 +34,7 @@ export function parseServiceAccountKey(
 }
 
 const SPREADSHEET_ID = /^[A-Za-z0-9_-]{20,100}$/;
-/** The local sink's spreadsheet (tests/support/sink-tables.mjs), used when `npm start` gave its key. */
+/** The local sink's spreadsheet (its sink.mjs), used when `npm start` gave its key. */
 export const LOCAL_SPREADSHEET_ID = "1LocalSinkSpreadsheet0000000";
 // eslint-disable-next-line no-control-regex -- a tab name is one line of text
 const TAB = /^[^\u0000-\u001f\u007f'!]{1,100}$/;

@@ -75,5 +75,5 @@ export function sendSlack(
   return postChatMessage(url, buildSlackMessage(content), options);
 }
 
-/** The Slack kind's sending half (its settings: app/lib/settings/kinds/slack.ts). */
-export const slackSender = messageSender("slack", "SLACK_WEBHOOK_URL", sendSlack);
+/** The Slack kind's sending half (its settings: spec.ts). */
+export const sender = messageSender("slack", "SLACK_WEBHOOK_URL", sendSlack);

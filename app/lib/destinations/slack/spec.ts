@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { KindSpec } from "~/lib/destinations/kind";
 import { urlSetting } from "~/lib/destinations/url-setting";
 
-/** A Slack incoming-webhook message (Block Kit) per submission; delivery/kinds/slack.server.ts sends it. */
+/** A Slack incoming-webhook message (Block Kit) per submission; sender.server.ts sends it. */
 export const slack = {
   kind: "slack",
   product: "Slack",

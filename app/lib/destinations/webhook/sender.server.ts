@@ -88,8 +88,8 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptRecor
   return postAttempt({ url, headers, body, timeoutMs, fetch });
 }
 
-/** The webhook kind's sending half (its settings: app/lib/settings/kinds/webhook.ts). */
-export const webhookSender = defineSender<ResolvedDestination & { url: string; keys: Uint8Array<ArrayBuffer>[] }>({
+/** The webhook kind's sending half (its settings: spec.ts). */
+export const sender = defineSender<ResolvedDestination & { url: string; keys: Uint8Array<ArrayBuffer>[] }>({
   kind: "webhook",
   resolve(input) {
     const url = resolveUrl(input, "WEBHOOK_URL");

@@ -1,17 +1,9 @@
 import { z } from "zod";
-import { encodeBase64 } from "~/lib/crypto/base64";
 import type { KindSpec } from "~/lib/destinations/kind";
+import { generateSigningSecret } from "~/lib/destinations/signing-secret";
 import { urlSetting } from "~/lib/destinations/url-setting";
 
-/** Standard Webhooks' secrets: `whsec_` and base64 bytes. */
-export const WEBHOOK_SECRET_PREFIX = "whsec_";
-
-/** A fresh signing secret, 32 random bytes: what the console makes (never typed). */
-export function generateWebhookSecret(): string {
-  return WEBHOOK_SECRET_PREFIX + encodeBase64(crypto.getRandomValues(new Uint8Array(32)));
-}
-
-/** The signed JSON POST per submission (docs/webhooks.md); delivery/kinds/webhook.server.ts sends it. */
+/** The signed JSON POST per submission (docs/webhooks.md); sender.server.ts sends it. */
 export const webhook = {
   kind: "webhook",
   label: "Webhook",
@@ -35,7 +27,7 @@ export const webhook = {
       type: "text",
       shown: "never",
       local: (sink) => sink.secret,
-      generate: generateWebhookSecret,
+      generate: generateSigningSecret,
     },
   ],
   isOn: (value) => value("WEBHOOK_URL") !== "",
