@@ -1,34 +1,42 @@
 // The local sink for `npm start`, tests and the benchmark: every destination kind in one loopback server.
 // - /webhook verifies Standard Webhooks signatures with the official `standardwebhooks` library and
 //   deduplicates by webhook-id the way a careful receiver should;
-// - /slack and /discord take what Slack's and Discord's webhooks would, and keep it as a person would
-//   read it (title, each field, reference);
+// - a chat kind's path (/slack, /discord: its sink.mjs) takes what its webhooks would, and keeps it as a
+//   person would read it (title, each field, reference);
 // - captureEmail(raw) (and POST /email) keeps an e-mail the Worker's simulated send_email wrote;
 // - POST /resend/emails and /postmark/email stand in for those providers' send APIs (ADR 092): the
 //   message is kept and shown like any e-mail, with the provider's name; a call without its key is 401;
-// - /sheets/… and /airtable/… stand in for Google Sheets and Airtable (sink-tables.mjs): each row and
-//   record is shown on the page; `sheetsKey` is the service account key the Sheets stand-in trusts;
+// - a kind with a stand-in (its sink.mjs `start`: /sheets/…, /airtable/…) answers under its path: each row
+//   and record is shown on the page; `sheetsKey` is the service account key the Sheets stand-in trusts;
 // - GET / is a small HTML page listing every webhook and message, newest first (it fits a phone);
-//   GET /messages is the e-mail, Slack and Discord messages as JSON (webhooks: the control port's /state).
+//   GET /messages is the messages but webhooks as JSON (webhooks: the control port's /state).
 // - POST /console-secrets {form, secrets} learns the secrets the console made for a form (the local Worker
 //   tells it, ADR 066), kept in `stateFile` when given so they survive a restart; a delivery is verified
 //   with the sink's own secret or any of them;
 // - a delivery it refuses (bad signature, not JSON) is listed on the page with the reason.
 // It can play a broken receiver: down (connection refused), http500, slow, reset (TCP reset), http429
-// (with Retry-After) and http404 (a deleted Slack/Discord webhook). A second loopback port takes
+// (with Retry-After) and http404 (a deleted chat webhook). A second loopback port takes
 // control calls, so tests inside workerd can flip modes over HTTP.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
-import { startTableStandins } from "../app/lib/destinations/sheets/sink.mjs";
-import {
-  describeEmail,
-  describeChat,
-  describeProviderEmail,
-  describeRefusal,
-  describeWebhook,
-  renderMessagesPage,
-} from "./sink-page.mjs";
+import { describeEmail, describeProviderEmail, describeRefusal, renderMessagesPage } from "./sink-page.mjs";
+
+/** Where the destination kinds live, each a folder; a kind's part of the sink is its sink.mjs (ADR 114). */
+const KINDS = new URL("../app/lib/destinations/", import.meta.url);
+
+/** Every kind's part of the sink, by folder name: what it shows, and its path, description or stand-in. */
+export async function loadKindSinks() {
+  const folders = readdirSync(KINDS, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(new URL(`${entry.name}/sink.mjs`, KINDS)))
+    .map((entry) => entry.name)
+    .sort();
+  return Promise.all(folders.map(async (folder) => (await import(new URL(`${folder}/sink.mjs`, KINDS).href)).sink));
+}
+const KIND_SINKS = await loadKindSinks();
+const webhookSink = KIND_SINKS.find((kind) => kind.kind === "webhook");
+/** The kinds POSTed to a path of their own, as a chat webhook is: path → the kind's sink part. */
+const CHAT_PATHS = new Map(KIND_SINKS.filter((kind) => kind.path).map((kind) => [kind.path, kind]));
 
 /** The stand-in send APIs of the HTTP e-mail providers, by path (the provider's base URL is the sink's origin + /resend or /postmark). */
 const PROVIDER_PATHS = { "/resend/emails": "resend", "/postmark/email": "postmark" };
@@ -97,8 +105,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     for (const line of message.text.split("\n")) console.log(`  | ${line}`);
   }
 
-  // Google Sheets and Airtable stand-ins, made once the port (their token URI) is known.
-  let tables = null;
+  // The kinds' stand-ins (Google Sheets, Airtable), made once the port (a token URI) is known.
+  let standins = [];
   const server = createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
@@ -106,7 +114,12 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     const path = new URL(req.url ?? "/", "http://sink").pathname;
     if (req.method === "GET" && path === "/") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-      return res.end(renderMessagesPage([...state.messages, ...[...state.unique.values()].map(describeWebhook), ...state.refused]));
+      return res.end(
+        renderMessagesPage(
+          [...state.messages, ...[...state.unique.values()].map(webhookSink.describe), ...state.refused],
+          KIND_SINKS.map((kind) => kind.shows),
+        ),
+      );
     }
     if (req.method === "POST" && path === "/console-secrets") {
       try {
@@ -122,7 +135,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(state.messages));
     }
-    const table = tables?.handle(req.method, path, req.headers, body);
+    const table = standins.map((standin) => standin.handle(req.method, path, req.headers, body)).find(Boolean);
     if (table) {
       res.writeHead(table.status, { "content-type": "application/json" });
       return res.end(JSON.stringify(table.body));
@@ -182,9 +195,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     // neither be logged as a refused webhook nor use up a failure mode set with `times`.
     if (req.method !== "POST") {
       res.writeHead(404, { "content-type": "text/plain" });
-      return res.end("not a delivery: webhooks, Slack and Discord messages are POSTed");
+      return res.end("not a delivery: deliveries are POSTed");
     }
-    const kind = path === "/slack" || path === "/discord" ? path.slice(1) : "webhook";
+    const chat = CHAT_PATHS.get(path);
+    const kind = chat?.kind ?? "webhook";
     const id = String(req.headers["webhook-id"] ?? "");
     const timestamp = String(req.headers["webhook-timestamp"] ?? "");
     const mode = state.mode;
@@ -220,21 +234,21 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
         return;
       }
     }
-    if (kind !== "webhook") {
+    if (chat) {
       let payload = null;
       try {
         payload = JSON.parse(body);
       } catch {
-        // not JSON: refused below, as Slack and Discord refuse it
+        // not JSON: refused below, as the chat services refuse it
       }
       if (!payload) {
-        refuse(record, 400, "the body is not JSON, as Slack and Discord refuse it");
+        refuse(record, 400, `the body is not JSON, as ${chat.product} refuses it`);
         return answer(res, record, 400, "rejected", "invalid_payload");
       }
-      const message = describeChat(kind, payload);
+      const message = chat.describe(payload);
       record.reference = message.reference;
       keep(message);
-      return answer(res, record, kind === "discord" ? 204 : 200, "accepted", kind === "discord" ? "" : "ok");
+      return answer(res, record, chat.answer.status, "accepted", chat.answer.body);
     }
     record.signatureValid = Boolean(id) && verifyDelivery(knownSecrets(), body, req.headers);
     if (!record.signatureValid) {
@@ -337,7 +351,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
   }
 
   const boundPort = await listen(port);
-  tables = startTableStandins(`http://${host}:${boundPort}`, keep);
+  standins = KIND_SINKS.filter((kind) => kind.start).map((kind) => kind.start(`http://${host}:${boundPort}`, keep));
+  const sheetsKey = standins.find((standin) => standin.sheetsKey)?.sheetsKey ?? null;
   const control = createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
@@ -380,7 +395,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       messages: state.messages,
       refused: state.refused,
       // The service account key its Sheets stand-in trusts (tests in workerd read it here).
-      sheetsKey: tables?.sheetsKey ?? null,
+      sheetsKey,
     };
   }
 
@@ -399,10 +414,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
   return {
     url: `${origin}/webhook`,
     webhookUrl: `${origin}/webhook`,
-    slackUrl: `${origin}/slack`,
+    // Each chat kind's endpoint: slackUrl, discordUrl.
+    ...Object.fromEntries(KIND_SINKS.filter((kind) => kind.path).map((kind) => [`${kind.kind}Url`, `${origin}${kind.path}`])),
     /** The service account key (JSON) whose JWTs the Sheets stand-in at `${origin}/sheets` accepts. */
-    sheetsKey: tables.sheetsKey,
-    discordUrl: `${origin}/discord`,
+    sheetsKey,
     /** The page listing every message the sink got, as a person would read it. */
     pageUrl: `${origin}/`,
     origin,
@@ -424,7 +439,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
   };
 }
 
-// `node tests/support/webhook-sink.mjs`: a sink on its own, printing what arrives.
+// `node dev/local-sink.mjs`: a sink on its own, printing what arrives.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const secret = process.env.CONTACT_WEBHOOK_SECRET;
   const sink = await startWebhookSink({ port: Number(process.env.SINK_PORT || 0), secret, log: true });

@@ -1,10 +1,9 @@
 import escapeHtml from "escape-html";
 
-// How the local sink shows what it got, as a person would read it: a webhook's payload, an e-mail's
-// sender, recipients, subject and plain-text part; a Slack message's header, fields, link buttons and context; a
-// Discord embed's title, fields and footer. The MIME reading here is deliberately small (home-made, for
-// a test tool): it only has to read what Gatepost itself writes (mimetext: multipart/alternative,
-// base64 parts, RFC 2047 subjects), and shows the raw text when it cannot.
+// How the local sink shows what it got, as a person would read it: an e-mail's sender, recipients, subject
+// and plain-text part, a refusal, and the page (each kind's own messages: its sink.mjs). The MIME reading
+// here is deliberately small (home-made, for a dev tool): it only has to read what Gatepost itself writes
+// (mimetext: multipart/alternative, base64 parts, RFC 2047 subjects), and shows the raw text when it cannot.
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -90,82 +89,6 @@ export function describeProviderEmail(provider, body) {
   };
 }
 
-/** Slack mrkdwn as it reads on screen: links as "text (url)", *bold* plain, entities decoded last. */
-function readSlack(text) {
-  return text
-    .replace(/<([^<>|]+)\|([^<>]+)>/g, "$2 ($1)")
-    .replace(/^\*([^*\n]+)\*$/gm, "$1")
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">")
-    .replaceAll("&amp;", "&");
-}
-
-/** Discord markdown as it reads on screen: backslash escapes shown as the character, [text](url) as "text (url)". */
-function readDiscord(text) {
-  return text.replace(/(?<!\\)\[([^\]]+)\]\(([^)]+)\)/g, "$1 ($2)").replace(/\\(.)/g, "$1");
-}
-
-/** A Slack or Discord webhook body as the channel would show it. */
-export function describeChat(kind, payload) {
-  const lines = [];
-  let title = "";
-  if (kind === "slack") {
-    for (const block of payload.blocks ?? []) {
-      if (block.type === "header") title = block.text?.text ?? "";
-      else if (block.type === "section") lines.push(readSlack(block.text?.text ?? ""), "");
-      else if (block.type === "actions") lines.push(...(block.elements ?? []).map((e) => `[${e.text?.text ?? ""}] (${e.url ?? ""})`), "");
-      else if (block.type === "context") lines.push(...(block.elements ?? []).map((e) => readSlack(e.text ?? "")));
-    }
-    if (!title) title = readSlack(payload.text ?? "");
-  } else {
-    const embed = payload.embeds?.[0] ?? {};
-    title = readDiscord(embed.title ?? payload.content ?? "");
-    if (embed.url) lines.push(`(${embed.url})`, "");
-    for (const field of embed.fields ?? []) lines.push(readDiscord(field.name), readDiscord(field.value), "");
-    if (embed.footer?.text) lines.push(readDiscord(embed.footer.text));
-  }
-  const text = lines.join("\n").trimEnd();
-  return { kind, at: new Date().toISOString(), title, text, reference: UUID.exec(text)?.[0] ?? null, payload };
-}
-
-/** One field's value as a person reads it: a file field as each file's name, size and download link. */
-function fieldText(name, value, files) {
-  if (value === null || value === undefined) return "—";
-  if (!Array.isArray(value)) return typeof value === "object" ? JSON.stringify(value) : String(value);
-  if (value.length === 0) return "—";
-  return value
-    .map((file) => {
-      const linked = files.find((f) => f.field === name && f.id === file?.id);
-      const about = `${file?.name ?? "(file)"} (${file?.type ?? "?"}, ${file?.size ?? "?"} bytes)`;
-      return linked?.url ? `${about} ${linked.url}` : about;
-    })
-    .join("\n  ");
-}
-
-/**
- * A verified webhook delivery (the sink's record of it: id, payload, first arrival, signed headers) as
- * a person reads it: the event and form, the submission's fields, and its reference.
- */
-export function describeWebhook({ id, payload, firstAt, duplicates = 0, headers = [] }) {
-  const files = payload?.submission?.files ?? [];
-  const fields = Object.entries(payload?.submission?.fields ?? {}).map(([name, value]) => `${name}: ${fieldText(name, value, files)}`);
-  const reference = typeof payload?.submission?.id === "string" ? payload.submission.id : null;
-  const text = [...fields, ...(reference ? ["", `Reference: ${reference}`] : [])].join("\n");
-  return {
-    kind: "webhook",
-    at: firstAt,
-    title: payload ? `${payload.type} (form ${payload.form})` : "(not JSON)",
-    headers: [
-      ["webhook-id", id],
-      ...headers.filter(([name]) => name !== "webhook-id"),
-      ["Signature", "verified with the standardwebhooks library"],
-      ...(duplicates > 0 ? [["Duplicates", `${duplicates} (answered 200, not processed again)`]] : []),
-    ],
-    text: text || JSON.stringify(payload),
-    reference,
-  };
-}
-
 /** A delivery the sink refused (its record, with the reason), as a person reads it on the page. */
 export function describeRefusal({ at, kind, id, status, reason, form }) {
   return {
@@ -193,8 +116,16 @@ function linkify(text) {
   return html + escapeHtml(text.slice(at));
 }
 
-/** The sink's page: every webhook and message, newest first, escaped (it shows what strangers typed), readable on a phone. */
-export function renderMessagesPage(messages) {
+/** "a, b and c". */
+function listed(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+/**
+ * The sink's page: every message, newest first, escaped (it shows what strangers typed), readable on a
+ * phone; `shows` names what each kind's messages are (each kind's sink.mjs), for the intro.
+ */
+export function renderMessagesPage(messages, shows) {
   const items = [...messages]
     .map((message, order) => ({ message, order }))
     .sort((a, b) => b.message.at.localeCompare(a.message.at) || b.order - a.order)
@@ -205,6 +136,6 @@ export function renderMessagesPage(messages) {
     .join("\n");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="5"><link rel="icon" href="data:,"><title>Gatepost local sink</title>
 <style>body{font:15px/1.45 system-ui,sans-serif;max-width:48rem;margin:1rem auto;padding:0 1rem}h1{font-size:1.4rem}h2{font-size:1.1rem}article{border:1px solid #ccc;border-radius:6px;padding:.5rem .75rem;margin:1rem 0}h2,dd,pre,p{overflow-wrap:anywhere}.kind{font-size:.75rem;text-transform:uppercase;background:#eee;padding:.1rem .4rem;border-radius:4px}.at{color:#555;margin:0}dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem 1rem}dt{font-weight:600}dd{margin:0}pre{white-space:pre-wrap;font:inherit}</style></head>
-<body><h1>Messages Gatepost would have sent</h1><p>Webhooks, e-mails, Slack and Discord messages from <code>npm start</code>, newest first. Nothing here left this machine. This page reloads every 5 s.</p>
+<body><h1>Messages Gatepost would have sent</h1><p>${escapeHtml(listed(shows))} from <code>npm start</code>, newest first. Nothing here left this machine. This page reloads every 5 s.</p>
 ${items || "<p>Nothing yet: send a form.</p>"}</body></html>`;
 }

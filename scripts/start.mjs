@@ -161,10 +161,13 @@ async function startLocalSink(forms, settings) {
   settings.LOCAL_SINK_SHEETS_KEY = started.sheetsKey;
   localSink = started;
   cleanups.push(() => started.close());
-  const { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } = await import("../app/lib/destinations/sheets/sink.mjs");
+  const { AIRTABLE_LOCAL } = await import("../app/lib/destinations/airtable/sink.mjs");
+  const { SHEETS_LOCAL_ID } = await import("../app/lib/destinations/sheets/sink.mjs");
   // The sink's Google Sheets and Airtable stand-ins: their ids, key and token, beside the one named setting.
   const tableSettings = {
-    sheets: (own) => ({
+    // A tab per form, so each form's rows sit under its own header row.
+    sheets: (own, form) => ({
+      [own.SHEETS_TAB]: form.id,
       [own.SHEETS_SERVICE_ACCOUNT_KEY]: started.sheetsKey,
       [own.SHEETS_API_URL]: `${started.origin}/sheets`,
     }),
@@ -188,7 +191,7 @@ async function startLocalSink(forms, settings) {
               : sinkEndpoint(started, kind);
     if (!value) continue;
     settings[name] = value;
-    for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings) ?? {})) {
+    for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings, form) ?? {})) {
       if (process.env[variable] === undefined) settings[variable] = local;
     }
     if (kind === "webhook" && !settings[form.settings.WEBHOOK_SECRET]) settings[form.settings.WEBHOOK_SECRET] = secret;

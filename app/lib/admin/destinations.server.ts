@@ -75,7 +75,8 @@ export async function loadSettingViews(
   consoleForm = true,
 ): Promise<SettingView[]> {
   const environment = settings.environmentForm(formId);
-  const local: Partial<Record<FormSettingSuffix, string>> = settings.localSink && consoleForm ? localSinkSettings(settings.localSink) : {};
+  const local: Partial<Record<FormSettingSuffix, string>> =
+    settings.localSink && consoleForm ? localSinkSettings(settings.localSink, formId) : {};
   const rows = new Map((await listSettingRows(db, formId)).map((row) => [row.name, row]));
   const opened = await keys(settings);
   // A form's own value for `whileUnset` (its provider) turns the kind's site-wide stand-ins off together.

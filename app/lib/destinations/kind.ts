@@ -41,8 +41,8 @@ export interface KindSetting {
   wantsEmailFrom?(value: string): boolean;
   /** What the setting needs beyond its value to work, said where it is switched on. */
   needs?: string;
-  /** Under `npm start`, a console form's value while unset; null where the sink has none to give. */
-  local?(sink: SinkAddress): string | null;
+  /** Under `npm start`, a console form's value while unset (`formId`: the form's); null where the sink has none to give. */
+  local?(sink: SinkAddress, formId: string): string | null;
   /**
    * Gatepost makes the value (a signing secret): never typed, shown once, rotated with an overlap
    * (ADR 042) and told to the local sink under `npm start` (ADR 066).

@@ -44,12 +44,12 @@ export function readLocalSink(
   return { origin: url.origin, secret, sheetsKey };
 }
 
-/** The destination settings a console form falls back to under `npm start`: every kind to the sink. */
-export function localSinkSettings(sink: LocalSink): Partial<Record<FormSettingSuffix, string>> {
+/** The destination settings console form `formId` falls back to under `npm start`: every kind to the sink. */
+export function localSinkSettings(sink: LocalSink, formId: string): Partial<Record<FormSettingSuffix, string>> {
   const values: Partial<Record<FormSettingSuffix, string>> = {};
   for (const spec of KIND_SPECS) {
     for (const setting of spec.settings) {
-      const local = setting.local?.(sink);
+      const local = setting.local?.(sink, formId);
       if (local) values[setting.suffix] = local;
     }
   }

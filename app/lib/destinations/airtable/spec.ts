@@ -1,17 +1,18 @@
 import { z } from "zod";
+import LOCAL from "~/lib/destinations/airtable/local-sink.json";
 import type { KindSpec } from "~/lib/destinations/kind";
 import { standinUrlSetting } from "~/lib/destinations/url-setting";
 
-// Airtable: one record per submission in a base and table the owner names (ADR 094); airtable.server.ts
-// in app/lib/delivery sends it. The personal access token is a secret, sealed when set in the console.
+// Airtable: one record per submission in a base and table the owner names (ADR 094); sender.server.ts
+// sends it. The personal access token is a secret, sealed when set in the console.
 
 const BASE_ID = /^app[A-Za-z0-9]{14}$/;
 // eslint-disable-next-line no-control-regex -- a table's name or id is one line of text
 const TABLE = /^[^\u0000-\u001f\u007f/]{1,100}$/;
 const TOKEN = /^pat[A-Za-z0-9]{14}\.[a-f0-9]{64}$/;
 
-/** The base, table and token of the local sink's Airtable stand-in (its sink.mjs). */
-export const LOCAL_AIRTABLE = { baseId: "appLocalSink00000", table: "Submissions", token: `patLocalSink00000.${"0".repeat(64)}` };
+/** The base, table and token of the local sink's Airtable stand-in (local-sink.json, which its sink.mjs reads too). */
+export const LOCAL_AIRTABLE: { baseId: string; table: string; token: string } = LOCAL;
 
 export const airtable = {
   kind: "airtable",

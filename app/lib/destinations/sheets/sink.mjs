@@ -1,17 +1,11 @@
-// The local sink's stand-ins for Google Sheets and Airtable (ADR 093, 094), so that under `npm start` a
-// newcomer sees a row and a record arrive on the sink's page. Sheets: a token endpoint that checks the
-// service account's JWT (RS256 with the key this module made, issuer, audience, scope, expiry) and the
-// values API (row 1, append). Airtable: create records with its one local token.
+// The local sink's stand-in for Google Sheets (ADR 093), so that under `npm start` a newcomer sees a
+// row arrive on the sink's page: a token endpoint that checks the service account's JWT (RS256 with the
+// key this module made, issuer, audience, scope, expiry) and the values API (row 1, append), a tab each.
 import { createVerify, generateKeyPairSync, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 
-/** What `npm start` points the contact form's Airtable settings at (the sink's origin + /airtable). */
-export const AIRTABLE_LOCAL = {
-  baseId: "appLocalSink00000",
-  table: "Submissions",
-  token: `patLocalSink00000.${"0".repeat(64)}`,
-};
-/** The local spreadsheet's id. */
-export const SHEETS_LOCAL_ID = "1LocalSinkSpreadsheet0000000";
+/** The local spreadsheet's id (local-sink.json: the Worker's local default reads the same file). */
+export const SHEETS_LOCAL_ID = JSON.parse(readFileSync(new URL("./local-sink.json", import.meta.url), "utf8")).spreadsheetId;
 
 const SCOPE = "https://www.googleapis.com/auth/spreadsheets";
 
@@ -29,92 +23,65 @@ export function verifyJwt(jwt, publicKey) {
   return ok ? JSON.parse(base64url(body).toString("utf8")) : null;
 }
 
-/** The two stand-ins on `origin`; `keep(message)` shows a message on the sink's page. */
-export function startTableStandins(origin, keep) {
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const clientEmail = "gatepost@local-sink.iam.gserviceaccount.com";
-  const tokenUri = `${origin}/sheets/token`;
-  const sheetsKey = JSON.stringify({
-    type: "service_account",
-    client_email: clientEmail,
-    private_key: privateKey.export({ type: "pkcs8", format: "pem" }),
-    private_key_id: "local-sink",
-    token_uri: tokenUri,
-  });
-  const verifyKey = publicKey;
-  const tokens = new Set();
-  const sheets = new Map();
-  const records = new Map();
+export const sink = {
+  kind: "sheets",
+  shows: "Google Sheets rows",
+  /** The stand-in on `origin`; `keep(message)` shows a message on the sink's page. */
+  start(origin, keep) {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const clientEmail = "gatepost@local-sink.iam.gserviceaccount.com";
+    const tokenUri = `${origin}/sheets/token`;
+    const sheetsKey = JSON.stringify({
+      type: "service_account",
+      client_email: clientEmail,
+      private_key: privateKey.export({ type: "pkcs8", format: "pem" }),
+      private_key_id: "local-sink",
+      token_uri: tokenUri,
+    });
+    const verifyKey = publicKey;
+    const tokens = new Set();
+    const sheets = new Map();
 
-  /** Answers a request under /sheets or /airtable: { status, body } or null when the path is not theirs. */
-  function handle(method, path, headers, body) {
-    if (path === "/sheets/token" && method === "POST") {
-      const claims = verifyJwt(new URLSearchParams(body).get("assertion"), verifyKey);
-      const now = Date.now() / 1000;
-      if (!claims || claims.iss !== clientEmail || claims.aud !== tokenUri || claims.scope !== SCOPE || !(claims.exp > now)) {
-        return {
-          status: 400,
-          body: { error: "invalid_grant", error_description: "the JWT does not verify with the local service account" },
-        };
+    /** Answers a request under /sheets: { status, body } or null when the path is not its. */
+    function handle(method, path, headers, body) {
+      if (path === "/sheets/token" && method === "POST") {
+        const claims = verifyJwt(new URLSearchParams(body).get("assertion"), verifyKey);
+        const now = Date.now() / 1000;
+        if (!claims || claims.iss !== clientEmail || claims.aud !== tokenUri || claims.scope !== SCOPE || !(claims.exp > now)) {
+          return {
+            status: 400,
+            body: { error: "invalid_grant", error_description: "the JWT does not verify with the local service account" },
+          };
+        }
+        const token = `ya29.local-${randomBytes(8).toString("hex")}`;
+        tokens.add(token);
+        return { status: 200, body: { access_token: token, expires_in: 3599, token_type: "Bearer" } };
       }
-      const token = `ya29.local-${randomBytes(8).toString("hex")}`;
-      tokens.add(token);
-      return { status: 200, body: { access_token: token, expires_in: 3599, token_type: "Bearer" } };
-    }
-    const sheet = /^\/sheets\/v4\/spreadsheets\/([^/]+)\/values\/([^/]+?)(:append)?$/.exec(path);
-    if (sheet) {
-      if (!tokens.has(String(headers.authorization ?? "").replace(/^Bearer /, ""))) return { status: 401, body: { error: { code: 401 } } };
-      const tab = /^'(.*)'!/.exec(decodeURIComponent(sheet[2]))?.[1] ?? "Sheet1";
-      const key = `${sheet[1]}/${tab}`;
-      const rows = sheets.get(key) ?? [];
-      if (!sheet[3]) return { status: 200, body: rows.length ? { values: [rows[0]] } : {} };
-      const values = JSON.parse(body).values ?? [];
-      sheets.set(key, [...rows, ...values]);
-      const header = sheets.get(key)[0] ?? [];
-      for (const row of values.slice(rows.length === 0 ? 1 : 0)) {
-        keep({
-          kind: "sheets",
-          at: new Date().toISOString(),
-          title: `row ${sheets.get(key).indexOf(row) + 1} of tab ${tab}`,
-          headers: [["Spreadsheet", sheet[1]]],
-          text: row.map((cell, i) => `${header[i] ?? i + 1}: ${cell}`).join("\n"),
-          reference: typeof row[0] === "string" ? row[0] : null,
-        });
+      const sheet = /^\/sheets\/v4\/spreadsheets\/([^/]+)\/values\/([^/]+?)(:append)?$/.exec(path);
+      if (sheet) {
+        if (!tokens.has(String(headers.authorization ?? "").replace(/^Bearer /, "")))
+          return { status: 401, body: { error: { code: 401 } } };
+        const tab = /^'(.*)'!/.exec(decodeURIComponent(sheet[2]))?.[1] ?? "Sheet1";
+        const key = `${sheet[1]}/${tab}`;
+        const rows = sheets.get(key) ?? [];
+        if (!sheet[3]) return { status: 200, body: rows.length ? { values: [rows[0]] } : {} };
+        const values = JSON.parse(body).values ?? [];
+        sheets.set(key, [...rows, ...values]);
+        const header = sheets.get(key)[0] ?? [];
+        for (const row of values.slice(rows.length === 0 ? 1 : 0)) {
+          keep({
+            kind: "sheets",
+            at: new Date().toISOString(),
+            title: `row ${sheets.get(key).indexOf(row) + 1} of tab ${tab}`,
+            headers: [["Spreadsheet", sheet[1]]],
+            text: row.map((cell, i) => `${header[i] ?? i + 1}: ${cell}`).join("\n"),
+            reference: typeof row[0] === "string" ? row[0] : null,
+          });
+        }
+        return { status: 200, body: { updates: { updatedRows: values.length } } };
       }
-      return { status: 200, body: { updates: { updatedRows: values.length } } };
+      return null;
     }
-    const table = /^\/airtable\/v0\/([^/]+)\/([^/]+)$/.exec(path);
-    if (table && method === "POST") {
-      if (headers.authorization !== `Bearer ${AIRTABLE_LOCAL.token}`)
-        return { status: 401, body: { error: { type: "AUTHENTICATION_REQUIRED" } } };
-      const [base, name] = [decodeURIComponent(table[1]), decodeURIComponent(table[2])];
-      const parsed = JSON.parse(body);
-      const kept = records.get(`${base}/${name}`) ?? [];
-      const created = parsed.records.map((record, i) => ({
-        id: `rec${kept.length + i + 1}`,
-        createdTime: new Date().toISOString(),
-        fields: record.fields,
-      }));
-      records.set(`${base}/${name}`, [...kept, ...created]);
-      for (const record of created) {
-        keep({
-          kind: "airtable",
-          at: record.createdTime,
-          title: `record ${record.id} in table ${name}`,
-          headers: [
-            ["Base", base],
-            ["Typecast", String(parsed.typecast === true)],
-          ],
-          text: Object.entries(record.fields)
-            .map(([field, value]) => `${field}: ${value}`)
-            .join("\n"),
-          reference: typeof record.fields.Submission === "string" ? record.fields.Submission : null,
-        });
-      }
-      return { status: 200, body: { records: created } };
-    }
-    return null;
-  }
-
-  return { sheetsKey, handle, sheets, records };
-}
+    return { sheetsKey, handle, sheets };
+  },
+};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import LOCAL from "~/lib/destinations/sheets/local-sink.json";
 import { webhookUrlProblem } from "~/lib/destinations/checks";
 import type { KindSpec, SettingCheck, SettingCheckContext } from "~/lib/destinations/kind";
 import { standinUrlSetting } from "~/lib/destinations/url-setting";
@@ -34,8 +35,8 @@ export function parseServiceAccountKey(
 }
 
 const SPREADSHEET_ID = /^[A-Za-z0-9_-]{20,100}$/;
-/** The local sink's spreadsheet (its sink.mjs), used when `npm start` gave its key. */
-export const LOCAL_SPREADSHEET_ID = "1LocalSinkSpreadsheet0000000";
+/** The local sink's spreadsheet (local-sink.json, which its stand-in sink.mjs reads too), used when `npm start` gave its key. */
+export const LOCAL_SPREADSHEET_ID = LOCAL.spreadsheetId;
 // eslint-disable-next-line no-control-regex -- a tab name is one line of text
 const TAB = /^[^\u0000-\u001f\u007f'!]{1,100}$/;
 
@@ -74,6 +75,8 @@ export const sheets = {
       shown: "full",
       check: (value) => (TAB.test(value) ? { ok: true, value } : { ok: false, message: "Use the tab's name as shown (no ' or !)." }),
       problem: (value) => (TAB.test(value) ? null : "is not a tab name; rows are held"),
+      // A tab per form in the local spreadsheet, so each form's rows sit under its own header row.
+      local: (sink, formId) => (sink.sheetsKey ? formId : null),
     },
     {
       suffix: "SHEETS_SERVICE_ACCOUNT_KEY",
