@@ -1,5 +1,5 @@
 import { isLoopbackHost } from "../http/loopback";
-import { KIND_SPECS, type FormSettingSuffix } from "~/lib/destinations/registry";
+import { KIND_SPECS, type FormSettingSuffix } from "../destinations/registry";
 import type { SettingProblem } from "./setting-problem";
 
 // The local sink of `npm start` (dev/local-sink.mjs), as the Worker knows it: where a console

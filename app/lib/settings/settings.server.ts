@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "./admin.server";
 import { checkDestinationSettings, readSiteWideSettings } from "./destination-problems";
-import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "~/lib/destinations/registry";
+import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "../destinations/registry";
 import { readFormSettings, type FormSettings } from "./forms.server";
 import { parsePlan, type Plan } from "../platform/budget.server";
 import { readLocalSink, type LocalSink } from "./local-sink.server";
