@@ -15,8 +15,9 @@
 //   with the sink's own secret or any of them;
 // - a delivery it refuses (bad signature, not JSON) is listed on the page with the reason.
 // It can play a broken receiver: down (connection refused), http500, slow, reset (TCP reset), http429
-// (with Retry-After) and http404 (a deleted chat webhook). A second loopback port takes
-// control calls, so tests inside workerd can flip modes over HTTP.
+// (with Retry-After) and http404 (a deleted chat webhook), set with POST /mode on its own port
+// (every mode but down) or on a second loopback port that takes control calls, so tests inside workerd
+// can flip modes over HTTP.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
@@ -131,6 +132,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
         return res.end(`not kept: ${error.message}`);
       }
     }
+    if (req.method === "POST" && path === "/mode") return setModeOnSinkPort(res, body);
     if (req.method === "GET" && path === "/messages") {
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(state.messages));
@@ -281,6 +283,23 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     answer(res, record, 200, "accepted", "ok");
   });
 
+  /**
+   * POST /mode on the sink's own port, as `npm start` prints it: every mode the control port takes but
+   * down, which closes this port and so could not be turned back here.
+   */
+  async function setModeOnSinkPort(res, body) {
+    try {
+      const { mode, ...options } = JSON.parse(body || "{}");
+      if (mode === "down") throw new Error("down closes this port; the control port takes it");
+      await setMode(mode, options);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ mode: state.mode }));
+    } catch (error) {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: String(error.message ?? error) }));
+    }
+  }
+
   /** Every secret a delivery may be signed with: the sink's, the control port's extras, the console's. */
   function knownSecrets() {
     return [secret, state.extraSecrets, ...state.consoleSecrets.values()].join(" ");
@@ -420,6 +439,8 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
     sheetsKey,
     /** The page listing every message the sink got, as a person would read it. */
     pageUrl: `${origin}/`,
+    /** POST {"mode": …} here plays a broken receiver on the sink's own port (not "down"). */
+    modeUrl: `${origin}/mode`,
     origin,
     /** Keeps one e-mail (RFC 5322 text), e.g. one the Worker's simulated send_email wrote. */
     captureEmail(raw) {

@@ -133,7 +133,7 @@ function sinkEndpoint(started, kind) {
  * environment switches that destination off. Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only
  * switch that allows plain http to 127.0.0.1, and tells the Worker where the sink is (LOCAL_SINK_URL,
  * LOCAL_SINK_SECRET): a console form's unset destinations go there too, and each secret the console
- * makes is told to the sink (ADR 066). Returns { url, control, page, pointed, external }.
+ * makes is told to the sink (ADR 066). Returns { url, mode, page, external, secret }.
  */
 async function startLocalSink(forms, settings) {
   settings.ALLOW_LOOPBACK_WEBHOOKS = "true";
@@ -177,7 +177,6 @@ async function startLocalSink(forms, settings) {
       [own.AIRTABLE_API_URL]: `${started.origin}/airtable`,
     }),
   };
-  const pointed = [];
   for (const { form, kind, name } of wanted) {
     const value =
       kind === "email"
@@ -195,13 +194,12 @@ async function startLocalSink(forms, settings) {
       if (process.env[variable] === undefined) settings[variable] = local;
     }
     if (kind === "webhook" && !settings[form.settings.WEBHOOK_SECRET]) settings[form.settings.WEBHOOK_SECRET] = secret;
-    pointed.push(name);
   }
   // E-mails need a sender and links a public origin; the environment's values win.
   if (!settings.EMAIL_FROM) settings.EMAIL_FROM = process.env.EMAIL_FROM ?? "gatepost@localhost";
   if (!settings.PUBLIC_URL) settings.PUBLIC_URL = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
   // The secret is printed only when the sink's own: a newcomer can verify a delivery with it.
-  return { url: started.url, control: started.controlOrigin, page: started.pageUrl, pointed, external, secret: given ? null : secret };
+  return { url: started.url, mode: started.modeUrl, page: started.pageUrl, external, secret: given ? null : secret };
 }
 
 /** The Worker logs each scheduled run's results as one JSON line: show failed jobs and drains that did something. */
@@ -237,11 +235,10 @@ function printReadyBlock() {
   if (sink.url) {
     lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, Slack and Discord message, Sheets row, Airtable record)`);
     lines.push(`  Webhook sink    ${sink.url}  (prints each delivery below)`);
-    if (sink.pointed.length > 0) lines.push(`                  receives ${sink.pointed.join(", ")}`);
-    lines.push(`                  and every console form's destinations left unset`);
+    lines.push(`                  receives every form's destinations left unset`);
     if (sink.secret) lines.push(`  Signing secret  ${sink.secret}  (verify a delivery: docs/webhooks.md)`);
     lines.push(`  E-mail files    ${path.join(tmpdir(), "miniflare-*", "files", "email")}/*.eml`);
-    lines.push(`                  play a broken receiver: curl -X POST ${sink.control}/mode -d '{"mode":"down"}'`);
+    lines.push(`                  play a broken receiver: curl -X POST ${sink.mode} -d '{"mode":"http500"}'`);
   }
   for (const [name, url] of sink.external) lines.push(`  ${name} → ${url}`);
   if (standinOrigin) lines.push(`  Turnstile       stand-in on ${standinOrigin}`);

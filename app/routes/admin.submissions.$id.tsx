@@ -16,6 +16,7 @@ import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { filesKept } from "~/lib/storage/file-objects.server";
+import { orEmptyMark } from "~/lib/text/empty-value";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submission", "One submission, its verification and its delivery log.");
@@ -100,9 +101,9 @@ export default function SubmissionDetail() {
       {s.verification ? (
         <dl>
           <dt>Hostname</dt>
-          <dd>{s.verification.hostname}</dd>
+          <dd>{orEmptyMark(s.verification.hostname)}</dd>
           <dt>Action</dt>
-          <dd>{s.verification.action}</dd>
+          <dd>{orEmptyMark(s.verification.action)}</dd>
           <dt>Challenge solved</dt>
           <dd>{formatUtc(s.verification.challengeTs)}</dd>
         </dl>

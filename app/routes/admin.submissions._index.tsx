@@ -1,25 +1,33 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { formCatalog } from "~/lib/forms/live.server";
 import { requireUser } from "~/lib/admin/auth.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { parseListFilters } from "~/lib/admin/list-filters.server";
-import { listSubmissionPage } from "~/lib/storage/submission-list.server";
+import { listSubmissionPage, type SubmissionPage } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { countOf } from "~/lib/text/count";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { filesOf } from "~/lib/storage/file-objects.server";
+import { ERRORS } from "~/lib/http/errors";
+import { showFieldValue } from "~/lib/forms/show-value";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");
 
+const NO_PAGE: SubmissionPage = { items: [], next: null, prev: null };
+
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   await requireUser(request, context);
-  const { filter, cursor } = parseListFilters(new URL(request.url).searchParams);
-  const [page, catalog] = await Promise.all([listSubmissionPage(context.cloudflare.env.DB, filter, cursor), formCatalog(context)]);
-  return {
+  const { filter, cursor, refused } = parseListFilters(new URL(request.url).searchParams);
+  const [page, catalog] = await Promise.all([
+    refused ? NO_PAGE : listSubmissionPage(context.cloudflare.env.DB, filter, cursor),
+    formCatalog(context),
+  ]);
+  const data = {
+    problem: refused ? ERRORS[refused].message : null,
     filters: filter,
     next: page.next,
     prev: page.prev,
@@ -33,19 +41,17 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
       state,
       // A console "Send a test": listed like the rest, marked, and left out of the dashboard's counts.
       test: s.test,
-      // A one-line preview; React escapes it like every other value on the page.
-      preview: Object.values(s.fields)
-        .map((value) =>
-          Array.isArray(value)
-            ? filesOf(value)
-                .map((file) => file.name)
-                .join(", ")
-            : String(value),
-        )
+      // A one-line preview, each value as the submission's page shows it; React escapes it like every other value.
+      preview: Object.entries(s.fields)
+        .map(([name, value]) => {
+          const field = catalog.forms.get(s.formId)?.form.fields.find((f) => f.name === name);
+          return showFieldValue(field, Array.isArray(value) ? filesOf(value) : value);
+        })
         .join(" · ")
         .slice(0, 120),
     })),
   };
+  return json(data, { status: refused ? ERRORS[refused].status : 200 });
 });
 
 const STATE_LABELS: Record<string, string> = {
@@ -57,7 +63,7 @@ const STATE_LABELS: Record<string, string> = {
 };
 
 export default function SubmissionList() {
-  const { filters, next, prev, unsearched, forms, titles, items } = useLoaderData<typeof loader>();
+  const { problem, filters, next, prev, unsearched, forms, titles, items } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const pageLink = (cursor: string) => {
     const linked = new URLSearchParams(params);
@@ -111,6 +117,11 @@ export default function SubmissionList() {
         </label>
         <button type="submit">Filter</button>
       </Form>
+      {problem ? (
+        <p className="notice error" role="alert">
+          {problem}
+        </p>
+      ) : null}
       <p>
         {filters.q ? "Matches newest first, by arrival" : "Newest first"}; {countOf(items.length, "submission", "submissions")} on this
         page.

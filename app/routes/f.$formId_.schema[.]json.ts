@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { checkFormShape } from "~/lib/forms/check";
 import { findForm } from "~/lib/forms/live.server";
-import { formJsonSchema } from "~/lib/forms/json-schema";
+import { formJsonSchemaText } from "~/lib/forms/json-schema";
 import { problemJson } from "~/lib/http/responses.server";
 import { getVersion } from "~/lib/storage/forms.server";
 
@@ -22,10 +22,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       source === "console" && /^[1-9]\d{0,8}$/.test(asked) ? await getVersion(context.cloudflare.env.DB, form.id, Number(asked)) : null;
     const shape = kept ? checkFormShape(parseJson(kept.definition)) : null;
     if (!shape?.ok) return problemJson("not_found");
-    return schemaResponse(formJsonSchema(shape.form, asked, origin), "public, max-age=86400, immutable");
+    return schemaResponse(formJsonSchemaText(shape.form, asked, origin), "public, max-age=86400, immutable");
   }
   // A publish reaches every isolate within the catalog's bound; a minute's caching adds at most that.
-  return schemaResponse(formJsonSchema(form, version, origin), "public, max-age=60");
+  return schemaResponse(formJsonSchemaText(form, version, origin), "public, max-age=60");
 }
 
 function parseJson(text: string): unknown {
@@ -36,8 +36,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-function schemaResponse(schema: object, cacheControl: string): Response {
-  return new Response(JSON.stringify(schema, null, 2), {
+function schemaResponse(schema: string, cacheControl: string): Response {
+  return new Response(schema, {
     headers: {
       "Content-Type": "application/schema+json; charset=utf-8",
       "Cache-Control": cacheControl,

@@ -19,6 +19,9 @@ declare module "vitest" {
     /** From tests/e2e/bindings.ts: the static sites that post to Gatepost from other origins. */
     allowedSite: string;
     refusedSite: string;
+    /** The same sites on another registrable domain (OTHER_SITE_HOST): cross-site, not only cross-origin. */
+    allowedCrossSite: string;
+    refusedCrossSite: string;
   }
 }
 

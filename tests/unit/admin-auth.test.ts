@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { requireSameOrigin, requireSameOriginRead, safeNext } from "~/lib/admin/auth.server";
 import { readAdminConfig } from "~/lib/settings/admin.server";
-import { signInRateRules } from "~/lib/admin/sign-in.server";
+import { signInBudget, type SignInBudget } from "~/lib/admin/sign-in-budget.server";
 import { ipv6Prefix48 } from "~/lib/http/client-ip.server";
 
 describe("safeNext", () => {
@@ -67,13 +67,20 @@ describe("requireSameOriginRead", () => {
 });
 
 describe("sign-in budgets", () => {
-  it("counts an address, the whole site, and an IPv6 address's /48", () => {
-    expect(signInRateRules("203.0.113.9").map((r) => r.key)).toEqual(["admin-login:ip:203.0.113.9", "admin-login:all"]);
-    expect(signInRateRules("2001:db8:1:2::5").map((r) => r.key)).toEqual([
-      "admin-login:ip:2001:db8:1:2::/64",
+  it("counts an address, the whole site, and an IPv6 address's /48; a known device by itself alone", () => {
+    const keys = (budget: SignInBudget) => [...budget.attempts.map((r) => r.key), budget.misses.key, budget.site?.key ?? null];
+    expect(keys(signInBudget({ ip: "203.0.113.9" }))).toEqual([
+      "admin-login:ip:203.0.113.9",
+      "admin-login:ip:203.0.113.9:miss",
       "admin-login:all",
-      "admin-login:ip48:2001:db8:1::/48",
     ]);
+    expect(keys(signInBudget({ ip: "2001:db8:1:2::5" }))).toEqual([
+      "admin-login:ip:2001:db8:1:2::/64",
+      "admin-login:ip48:2001:db8:1::/48",
+      "admin-login:ip:2001:db8:1:2::/64:miss",
+      "admin-login:all",
+    ]);
+    expect(keys(signInBudget({ device: "d" }))).toEqual(["admin-login:device:d", "admin-login:device:d:miss", null]);
     expect(ipv6Prefix48("2001:db8:1:ffff:1:2:3:4")).toBe(ipv6Prefix48("2001:0db8:0001:0:9::1"));
     expect(ipv6Prefix48("198.51.100.1")).toBeNull();
     expect(ipv6Prefix48(null)).toBeNull();

@@ -6,11 +6,11 @@ import { SENDERS } from "~/lib/destinations/senders.server";
 import { FORM_SETTING_SUFFIXES, KIND_SPECS } from "~/lib/destinations/registry";
 import type { KindSpec } from "~/lib/destinations/kind";
 
-// A destination kind has one home (ADR 090): its settings half (app/lib/settings/kinds/<kind>.ts) and its
-// sending half (app/lib/delivery/<kind>*.server.ts) and any other module of app/lib named after it, listed once each by the two registries. Measured
-// here: a kind's name, as code uses it (a quoted kind, one of its setting names, or the product it posts
-// to, that word anywhere, comments included), appears in no file of app/ outside those,
-// the registries and the form definitions (app/forms/, data).
+// A destination kind is one folder, app/lib/destinations/<kind>/ (ADR 114), and registry.ts is the one
+// list of kinds. Measured here: a kind's name, as code uses it (a quoted kind, one of its setting names,
+// or the product it posts to, that word anywhere, comments included), appears in no file of app/ outside
+// its folder, the registry and the form definitions (app/forms/, data); and no file outside
+// app/lib/destinations/ imports a kind's folder: the registry and the senders it finds are the way in.
 
 const APP = path.resolve(__dirname, "../../app");
 

@@ -8,7 +8,7 @@ import { newsletterForm } from "~/forms/newsletter";
 import type { FormDef } from "~/forms/schema";
 import { formJsonSchema } from "~/lib/forms/json-schema";
 import { validateFields } from "~/lib/submit/validation";
-import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
+import { EMAIL_PATTERN, WEB_PATTERN } from "~/lib/forms/value-formats";
 
 // /f/:id/schema.json: what validation guarantees, as JSON Schema 2020-12 a receiver's validator can
 // check (here @cfworker/json-schema, the one docs/webhooks.md shows, and Ajv in strict mode).
@@ -60,7 +60,7 @@ describe("a form as JSON Schema 2020-12", () => {
       type: "string",
       minLength: 1,
       maxLength: 254,
-      pattern: EMAIL_ADDRESS.source,
+      pattern: EMAIL_PATTERN,
     });
   });
 
@@ -68,7 +68,7 @@ describe("a form as JSON Schema 2020-12", () => {
     const properties = formJsonSchema(SURVEY, "4", ORIGIN).properties as Record<string, Record<string, unknown>>;
     expect(properties.age).toMatchObject({ type: "number", minimum: 18, maximum: 120 });
     expect(properties.colour).toMatchObject({ type: ["string", "null"], enum: ["red", "blue", null] });
-    expect(properties.site).toMatchObject({ type: ["string", "null"], pattern: WEB_ADDRESS.source, maxLength: 2048 });
+    expect(properties.site).toMatchObject({ type: ["string", "null"], pattern: WEB_PATTERN, maxLength: 2048 });
     expect(properties.site).not.toHaveProperty("format");
     expect(properties.code).toMatchObject({ pattern: "^(?:[A-Z]{2}[0-9]{4})$", maxLength: 500 });
     expect(properties.agree).toMatchObject({ type: "boolean", const: true });

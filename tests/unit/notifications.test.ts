@@ -11,6 +11,7 @@ import { configuredDestinations, resolveDestination } from "~/lib/destinations/c
 import { submitterAddress } from "~/lib/sending/submitter-address.server";
 import { parseRetryAfter, postAttempt } from "~/lib/sending/attempt.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
+import { EMPTY_VALUE } from "~/lib/text/empty-value";
 // @ts-expect-error - plain ESM helper of the local sink
 import { describeEmail } from "../../dev/sink-page.mjs";
 
@@ -45,6 +46,22 @@ function parse(raw: string) {
     parts,
   };
 }
+
+describe("an empty value in every message", () => {
+  it("is the one empty mark in the content each kind builds from, so e-mail, Slack and Discord agree", () => {
+    // An optional choice left unanswered is stored as null; a text left empty as "".
+    const described = describeSubmission(
+      contactForm,
+      submission({ name: "Ada", email: "ada@example.org", message: "", topic: null } as unknown as Record<string, string>),
+      null,
+    );
+    expect(described.rows.map((row) => row.value)).toEqual(["Ada", "ada@example.org", EMPTY_VALUE, EMPTY_VALUE]);
+    const slack = JSON.stringify(buildSlackMessage(described));
+    const discord = JSON.stringify(buildDiscordMessage(described));
+    for (const text of [slack, discord]) expect(text).not.toMatch(/\bnull\b/);
+    expect(discord).toContain(`"value":"${EMPTY_VALUE}"`);
+  });
+});
 
 describe("the owner's notification e-mail (MIME by mimetext)", () => {
   const fields = { name: "Ada Lovelace", email: "ada@example.org", message: "Hello from the <b>analytical</b> engine & co." };

@@ -135,7 +135,7 @@ describe("linear in a backtracking engine too", () => {
     for (const [pattern, value] of [
       ["[a-z0-9]+(-[a-z0-9]+)*", `${"ab-".repeat(70)}!`],
       ["[^@]+@[^@]+", `${"a".repeat(200)}`],
-      ["(ab|cd){1,1000}e", `${"ab".repeat(100)}`],
+      ["(ab|cd){1,600}e", `${"ab".repeat(100)}`],
     ]) {
       expect(patternProblem(pattern), pattern).toBeNull();
       expect(steps(pattern, value, 10_000_000), pattern).toBeLessThan(20 * value.length);

@@ -27,6 +27,18 @@ afterEach(async () => {
 });
 
 describe("local sink", () => {
+  it("plays a broken receiver when asked on its own port, as npm start prints it, but not down", async () => {
+    sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 7).toString("base64")}` });
+    const asked = await fetch(`${sink.origin}/mode`, { method: "POST", body: JSON.stringify({ mode: "http500", times: 1 }) });
+    expect(await asked.json()).toEqual({ mode: "http500" });
+    expect((await fetch(sink.url, { method: "POST", body: "{}" })).status).toBe(500);
+    // The call itself was no delivery: only the POST above is counted.
+    expect(sink.snapshot().requests).toHaveLength(1);
+    const down = await fetch(`${sink.origin}/mode`, { method: "POST", body: JSON.stringify({ mode: "down" }) });
+    expect(down.status).toBe(400);
+    expect((await fetch(sink.url, { method: "POST", body: "{}" })).status).toBe(401);
+  });
+
   it("answers a stray GET with 404 without counting it or using up a failure mode", async () => {
     sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 7).toString("base64")}` });
     await sink.setMode("http500", { times: 1 });

@@ -12,7 +12,7 @@ import {
   sessionCookie,
   VIEWER_PASSWORD,
 } from "./admin-helpers";
-import { LOGIN_GLOBAL_RULE, LOGIN_PREFIX48_RULE, signInRateRules } from "~/lib/admin/sign-in.server";
+import { LOGIN_GLOBAL_RULE, LOGIN_MISS_RULE, LOGIN_PREFIX48_RULE, signInBudget } from "~/lib/admin/sign-in-budget.server";
 import { hitRateLimits } from "~/lib/storage/rate-limits.server";
 import { encodeBase64Url } from "~/lib/crypto/base64";
 
@@ -104,8 +104,8 @@ describe("password sign-in", () => {
     for (let i = 0; i < 12; i++) expect((await signIn(ADMIN_PASSWORD, appEnv)).status).toBe(303);
     // Guesses still count: nine of them and the right password still gets in, the tenth guess is
     // refused, and then the right password is refused too until the window ends.
-    const own = signInRateRules("198.51.100.4").filter((r) => !r.key.startsWith("admin-login:all"));
-    for (let i = 0; i < 9; i++) await hitRateLimits(env.DB, own, MID_WINDOW);
+    const misses = [signInBudget({ ip: "198.51.100.4" }).misses];
+    for (let i = 0; i < 9; i++) await hitRateLimits(env.DB, misses, MID_WINDOW);
     expect((await signIn(ADMIN_PASSWORD, appEnv)).status).toBe(303);
     expect((await signIn("guess 9", appEnv)).status).toBe(401);
     expect((await signIn(ADMIN_PASSWORD, appEnv)).status).toBe(429);
@@ -113,14 +113,16 @@ describe("password sign-in", () => {
 
   it("says the same wait on the page as in Retry-After", async () => {
     const appEnv = await adminEnv();
-    const own = signInRateRules("198.51.100.4").filter((r) => !r.key.startsWith("admin-login:all"));
-    for (let i = 0; i < 10; i++) await hitRateLimits(env.DB, own, MID_WINDOW);
+    const misses = [signInBudget({ ip: "198.51.100.4" }).misses];
+    for (let i = 0; i < LOGIN_MISS_RULE.limit; i++) await hitRateLimits(env.DB, misses, MID_WINDOW);
     const blocked = await signIn("guess 10", appEnv);
     expect(blocked.status).toBe(429);
     const seconds = Number(blocked.headers.get("retry-after"));
     expect(seconds).toBeGreaterThan(0);
     // Half the window is left at MID_WINDOW: 450 s, which the page says as 8 minutes, never fewer.
     expect(seconds).toBe(450);
+    expect(blocked.headers.get("RateLimit")).toBe('"misses";r=0;t=450');
+    expect(blocked.headers.get("RateLimit-Policy")).toBe(`"misses";q=${LOGIN_MISS_RULE.limit};w=900`);
     const html = await blocked.text();
     expect(html).toContain(`Try again in ${Math.ceil(seconds / 60)} minutes.`);
     expect(html).not.toContain("Wait 15 minutes");
@@ -227,7 +229,7 @@ describe("server-side sessions", () => {
 describe("sign-in budgets", () => {
   /** Spends the whole site's budget for this window, as a hundred strangers' guesses would. */
   async function exhaustSiteBudget() {
-    const global = signInRateRules("192.0.2.1").filter((r) => r.key === "admin-login:all");
+    const global = [signInBudget({ ip: "192.0.2.1" }).site!];
     for (let i = 0; i < LOGIN_GLOBAL_RULE.limit; i++) await hitRateLimits(env.DB, global, MID_WINDOW);
   }
 
@@ -287,8 +289,8 @@ describe("sign-in budgets", () => {
   it("keeps the per-address budget: a Turnstile pass does not lift it", async () => {
     await exhaustSiteBudget();
     const appEnv = await adminEnv();
-    const own = signInRateRules("203.0.113.202").filter((r) => r.key.startsWith("admin-login:ip:"));
-    for (let i = 0; i < 10; i++) await hitRateLimits(env.DB, own, MID_WINDOW);
+    const misses = [signInBudget({ ip: "203.0.113.202" }).misses];
+    for (let i = 0; i < LOGIN_MISS_RULE.limit; i++) await hitRateLimits(env.DB, misses, MID_WINDOW);
     const blocked = await signInWithCheck(ADMIN_PASSWORD, standinToken({ action: "admin-sign-in" }), "203.0.113.202", appEnv);
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("Gatepost-Error-Code")).toBe("admin_rate_limited");
@@ -299,7 +301,7 @@ describe("sign-in budgets", () => {
   it("counts IPv6 guessers by /48 as well as by /64", async () => {
     const appEnv = await adminEnv();
     // Guessers rotating /64s inside one /48: each /64 stays under its own limit of 10.
-    const prefix = signInRateRules("2001:db8:7:1::1").filter((r) => r.key.startsWith("admin-login:ip48:"));
+    const prefix = signInBudget({ ip: "2001:db8:7:1::1" }).attempts.filter((r) => r.key.startsWith("admin-login:ip48:"));
     for (let i = 0; i < LOGIN_PREFIX48_RULE.limit; i++) await hitRateLimits(env.DB, prefix, MID_WINDOW);
     const blocked = await signIn(ADMIN_PASSWORD, appEnv, "2001:db8:7:99::1");
     expect(blocked.status).toBe(429);

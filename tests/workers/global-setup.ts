@@ -3,6 +3,7 @@ import type { TestProject } from "vitest/node";
 import { startTurnstileStandin } from "../../dev/turnstile-standin.mjs";
 // @ts-expect-error - plain ESM helper shared with npm start and the benchmark
 import { startWebhookSink } from "../../dev/local-sink.mjs";
+import { hideWorkerdInfo } from "../support/workerd-log-level";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -18,6 +19,7 @@ const SINK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 // The stand-in provider and the webhook sink run in Node beside workerd; tests reach both over loopback.
 export default async function setup(project: TestProject) {
+  const showWorkerdInfo = hideWorkerdInfo();
   const standin = await startTurnstileStandin();
   const sink = await startWebhookSink({ secret: SINK_SECRET });
   project.provide("standinOrigin", standin.origin);
@@ -27,5 +29,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await sink.close();
     await standin.close();
+    showWorkerdInfo();
   };
 }

@@ -36,6 +36,9 @@ export function testEnv(overrides: Partial<Record<string, string>> = {}): Env {
   return {
     ...env,
     SUBMIT_LIMITER: UNLIMITED,
+    // The real export queue would run its consumer after a test has ended, on storage already popped:
+    // tests that export hand messages on themselves (export-helpers.ts).
+    EXPORT_QUEUE: undefined as unknown as Queue,
     TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
     TURNSTILE_SECRET_KEY: TEST_SECRET,
     TURNSTILE_VERIFY_URL: standin.verifyUrl(),

@@ -4,6 +4,7 @@ import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
 import { apiRefusal } from "~/lib/admin/api-auth.server";
 import type { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { filesOf } from "~/lib/storage/file-objects.server";
+import { readSearchWords } from "~/lib/storage/search-text.server";
 import { isListCursor, type ListedSubmission, type SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 
@@ -38,12 +39,14 @@ export interface ApiListQuery {
   limit: number;
 }
 
-/** The list's query; throws a 400 admin_bad_request problem for an unknown filter value or cursor. */
+/** The list's query; throws a 400 problem: admin_bad_request for an unknown filter value or cursor, search_too_many_words. */
 export function readApiListQuery(values: Record<string, string>): ApiListQuery {
   const parsed = QuerySchema.safeParse(values);
   if (!parsed.success) throw apiRefusal("admin_bad_request");
   const { form, status, from, to, q, cursor, limit } = parsed.data;
   if (cursor !== undefined && !isListCursor(cursor, Boolean(q))) throw apiRefusal("admin_bad_request");
+  const search = q ? readSearchWords(q) : null;
+  if (search && !search.ok) throw apiRefusal(search.code, { words: search.count });
   return { filter: { form, status, from, to, q }, cursor: cursor ?? null, limit: limit ?? API_PAGE_DEFAULT };
 }
 

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
+import { readSearchWords } from "~/lib/storage/search-text.server";
 import type { SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 
 // The submissions list's query string, read into a filter and a cursor. A bad value is dropped (that
-// filter keeps its default), never an error: a pasted or hand-edited URL still shows a list.
+// filter keeps its default), never an error: a pasted or hand-edited URL still shows a list. A search
+// of too many words is the exception: cutting it would show matches for a search nobody typed.
 
 /** One filter value: a bad one is dropped, never an error. */
 const optionalFilter = <T>(schema: z.ZodType<T>) => schema.optional().catch(undefined);
@@ -22,9 +24,11 @@ export const ListFiltersSchema = z.object({
 export interface ListQuery {
   filter: SubmissionFilter;
   cursor: string | null;
+  /** Set when the search has more words than one search takes: the list answers 400 with its message. */
+  refused: "search_too_many_words" | null;
 }
 
-/** Reads the list's filter and cursor from a query string, dropping anything malformed instead of failing. Never throws. */
+/** Reads the list's filter and cursor from a query string, dropping anything malformed; a too long search is `refused`. Never throws. */
 export function parseListFilters(params: URLSearchParams): ListQuery {
   const first: Record<string, string> = {};
   for (const key of ["form", "status", "from", "to", "q", "cursor"]) {
@@ -34,5 +38,6 @@ export function parseListFilters(params: URLSearchParams): ListQuery {
   const { cursor, ...parsed } = ListFiltersSchema.parse(first);
   // Only the filters that are set, so a filter object compares and serialises without undefined keys.
   const filter = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined)) as SubmissionFilter;
-  return { filter, cursor: cursor ?? null };
+  const search = filter.q ? readSearchWords(filter.q) : null;
+  return { filter, cursor: cursor ?? null, refused: search && !search.ok ? search.code : null };
 }

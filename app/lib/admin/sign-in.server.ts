@@ -2,44 +2,29 @@ import type { AdminContext, AdminUser } from "~/lib/admin/auth.server";
 import { verifyPassword } from "~/lib/crypto/password.server";
 import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
 import { deleteAllSessions } from "~/lib/storage/admin-sessions.server";
-import { clientIp, ipSubject, ipv6Prefix48 } from "~/lib/http/client-ip.server";
-import type { RateRule } from "~/lib/http/rate-limit.server";
-import { rateLimitStatement, refundRateLimitStatement, verdictOfRows } from "~/lib/storage/rate-limits.server";
+import { clientIp } from "~/lib/http/client-ip.server";
+import type { RateRule, RateVerdict } from "~/lib/http/rate-limit.server";
+import { countSignInAttempt, settleSignInAttempt, signInBudget } from "~/lib/admin/sign-in-budget.server";
+import { knownDeviceCookie, knownDeviceOf } from "~/lib/admin/known-device.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
 // Password sign-in and sign-out. Every attempt is counted before any hashing (PBKDF2 must not be a free
-// oracle or a CPU sink) against the address (IPv6 by /64), its /48 and the whole site (docs/decisions/014).
-// Past the site's budget a Turnstile pass stands in, so strangers cannot lock the owner out (027).
-
-const WINDOW_SECONDS = 15 * 60;
-export const LOGIN_RATE_RULE = { limit: 10, windowSeconds: WINDOW_SECONDS };
-export const LOGIN_PREFIX48_RULE = { limit: 30, windowSeconds: WINDOW_SECONDS };
-export const LOGIN_GLOBAL_RULE = { limit: 100, windowSeconds: WINDOW_SECONDS };
-const SITE_KEY = "admin-login:all";
-
-/** The budgets one attempt from `ip` counts against. */
-export function signInRateRules(ip: string | null): RateRule[] {
-  const rules: RateRule[] = [
-    { key: `admin-login:ip:${ipSubject(ip)}`, ...LOGIN_RATE_RULE },
-    { key: SITE_KEY, ...LOGIN_GLOBAL_RULE },
-  ];
-  const prefix = ipv6Prefix48(ip);
-  if (prefix) rules.push({ key: `admin-login:ip48:${prefix}`, ...LOGIN_PREFIX48_RULE });
-  return rules;
-}
+// oracle or a CPU sink) by sign-in-budget.server.ts (docs/decisions/112). Past the site's budget a
+// Turnstile pass stands in (027); a known device never needs one (112).
 
 /** The Turnstile action of the sign-in form's widget: a token solved for a form does not sign anyone in. */
 export const SIGN_IN_CAPTCHA_ACTION = "admin-sign-in";
 
 export type SignInResult =
-  | { ok: true; user: AdminUser; cookie: string }
+  /** `cookies`: the session's, and the known device's. */
+  | { ok: true; user: AdminUser; cookies: string[] }
   | { ok: false; code: "admin_closed" | "storage_unavailable" }
   /** `captcha`: the site's budget was spent, so the next try needs a Turnstile pass as well. */
   | { ok: false; code: "admin_sign_in_failed"; captcha: boolean }
-  | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number }
+  | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number; rate: { verdict: RateVerdict; rules: RateRule[] } }
   /** The site's budget is spent: the form must carry a Turnstile pass (admin_check_required) or its pass failed. */
   | { ok: false; code: ErrorCode; captcha: true };
 
@@ -55,16 +40,14 @@ export async function signIn(
   const db = context.cloudflare.env.DB;
   if (!config.passwordSignIn) return { ok: false, code: "admin_closed" };
   const ip = clientIp(request);
-  const rules = signInRateRules(ip);
-  const own = rules.filter((rule) => rule.key !== SITE_KEY);
+  const device = await knownDeviceOf(request, config.sessionSecrets);
+  const budget = signInBudget(device ? { device } : { ip });
   // It counts the attempt, so a transient failure is not repeated.
-  const counted = await tryD1(() => rateLimitStatement(db, rules, nowMs).all(), { retry: false });
+  const counted = await tryD1(() => countSignInAttempt(db, budget, nowMs), { retry: false });
   if (!counted.ok) return { ok: false, code: storageCodeOf(counted, "sign-in budget check") };
-  const rows = counted.value.results;
-  const ownVerdict = verdictOfRows(own, rows, nowMs);
-  if (!ownVerdict.ok) return { ok: false, code: "admin_rate_limited", retryAfterSeconds: Math.max(1, ownVerdict.resetSeconds) };
-  const checkNeeded = !verdictOfRows(rules, rows, nowMs).ok;
-  if (checkNeeded) {
+  const verdict = counted.value;
+  if (!verdict.ok) return verdict;
+  if (verdict.checkNeeded) {
     if (!token) return { ok: false, code: "admin_check_required", captcha: true };
     const { turnstile } = context.settings;
     const check = await verifyTurnstile({
@@ -82,28 +65,33 @@ export async function signIn(
       return { ok: false, code: check.code, captcha: true };
     }
   }
+  const user = await passwordUser(password, config);
+  // A right password is no guess: its attempt is taken back, so an owner signing in often, or many
+  // times at once, is never locked out; a wrong one counts toward the lock-out. Neither is repeated.
+  const settled = await tryD1(() => settleSignInAttempt(db, budget, verdict, user !== null, nowMs).run(), { retry: false });
+  if (!settled.ok) return { ok: false, code: storageCodeOf(settled, "settling the sign-in attempt") };
+  if (!user) return { ok: false, code: "admin_sign_in_failed", captcha: verdict.checkNeeded };
+  const hash = user.role === "admin" ? config.adminHash : config.viewerHash;
+  const storage = adminSessionStorage(db, config.sessionSecrets);
+  const session = await storage.getSession();
+  session.set("sub", user.id);
+  session.set("role", user.role);
+  session.set("ver", await fingerprint(hash!));
+  // A new random id each try, so a repeat after an unknown outcome leaves at most an unused row.
+  const stored = await tryD1(() => storage.commitSession(session));
+  if (!stored.ok) return { ok: false, code: storageCodeOf(stored, "storing the admin session") };
+  return { ok: true, user, cookies: [stored.value, await knownDeviceCookie(config.sessionSecrets, device)] };
+}
+
+/** The role whose password this is, or null. */
+async function passwordUser(password: string, config: AdminContext["settings"]["admin"]): Promise<AdminUser | null> {
   for (const [role, hash] of [
     ["admin", config.adminHash],
     ["viewer", config.viewerHash],
   ] as const) {
-    if (hash && (await verifyPassword(password, hash))) {
-      const user: AdminUser = { id: `password:${role}`, role, via: "password" };
-      const storage = adminSessionStorage(db, config.sessionSecrets);
-      const session = await storage.getSession();
-      session.set("sub", user.id);
-      session.set("role", role);
-      session.set("ver", await fingerprint(hash));
-      // A new random id each try, so a repeat after an unknown outcome leaves at most an unused row.
-      const stored = await tryD1(() => storage.commitSession(session));
-      if (!stored.ok) return { ok: false, code: storageCodeOf(stored, "storing the admin session") };
-      // The attempt was counted before hashing; a right password is no guess, so it does not count
-      // toward the lock-out (an owner signing in often never locks themself out). A refund is not repeated.
-      const refunded = await tryD1(() => refundRateLimitStatement(db, rules, nowMs).run(), { retry: false });
-      if (!refunded.ok) return { ok: false, code: storageCodeOf(refunded, "refunding the sign-in attempt") };
-      return { ok: true, user, cookie: stored.value };
-    }
+    if (hash && (await verifyPassword(password, hash))) return { id: `password:${role}`, role, via: "password" };
   }
-  return { ok: false, code: "admin_sign_in_failed", captcha: checkNeeded };
+  return null;
 }
 
 /** Ends this request's password session (every copy of its cookie) and returns the clearing Set-Cookie. D1 errors throw. */

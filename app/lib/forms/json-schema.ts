@@ -1,6 +1,6 @@
 import { DEFAULT_CAP, DEFAULT_MAX_FILE_BYTES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
 import { schemaPatternKeywords } from "~/lib/forms/pattern";
-import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, WEB_PATTERN } from "~/lib/forms/value-formats";
 
 // A form as JSON Schema 2020-12, served at /f/:id/schema.json, so a receiver can check a webhook's
 // `submission.fields` with any kept validator (docs/webhooks.md). It says what validation guarantees
@@ -28,6 +28,27 @@ export function formJsonSchema(form: FormDef, version: string, origin: string): 
   };
 }
 
+// Built schemas are kept per isolate: checking a form's patterns costs more than serving them, and an
+// anonymous GET (any `?x=` past HTTP caches) must not pay it each time (ADR 113). The key is everything
+// the schema is made of, so a changed definition, version or origin is a new entry.
+const MAX_KEPT_SCHEMAS = 32;
+const keptSchemas = new Map<string, string>();
+
+/** formJsonSchema as indented JSON text, built once per definition, version and origin in this isolate. */
+export function formJsonSchemaText(form: FormDef, version: string, origin: string): string {
+  const key = `${origin}\n${version}\n${JSON.stringify(form)}`;
+  let text = keptSchemas.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(formJsonSchema(form, version, origin), null, 2);
+    if (keptSchemas.size >= MAX_KEPT_SCHEMAS) keptSchemas.delete(keptSchemas.keys().next().value!);
+  } else {
+    keptSchemas.delete(key);
+  }
+  // Last used last, so the oldest use goes first.
+  keptSchemas.set(key, text);
+  return text;
+}
+
 function fieldSchema(field: FieldDef): JsonSchema {
   const about: JsonSchema = { title: field.label, ...(field.hint ? { description: field.hint } : {}) };
   const nullable = (type: string) => (field.required ? type : [type, "null"]);
@@ -49,14 +70,14 @@ function fieldSchema(field: FieldDef): JsonSchema {
     case "file":
       return { ...about, ...fileSchema(field) };
     default: {
-      const shape = field.type === "email" ? EMAIL_ADDRESS.source : field.type === "url" ? WEB_ADDRESS.source : undefined;
+      const shape = field.type === "email" ? EMAIL_PATTERN : field.type === "url" ? WEB_PATTERN : undefined;
       // The owner's pattern: published only where both engines agree on it (ADR 089), else a $comment.
       const own = field.pattern !== undefined ? schemaPatternKeywords(field.pattern) : {};
       return {
         ...about,
         type: nullable("string"),
         ...(field.minLength !== undefined ? { minLength: field.minLength } : field.required ? { minLength: 1 } : {}),
-        maxLength: field.maxLength ?? DEFAULT_CAP[field.type],
+        maxLength: Math.min(field.maxLength ?? DEFAULT_CAP[field.type], field.type === "email" ? EMAIL_MAX_LENGTH : Infinity),
         // A value must match both the kind's shape and the owner's pattern: the second one under allOf.
         ...(shape !== undefined ? { pattern: shape, ...("pattern" in own ? { allOf: [own] } : own) } : own),
       };

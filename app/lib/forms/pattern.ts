@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
 import { ambiguityProblem } from "./pattern-ambiguity";
-import { parsePattern } from "./pattern-syntax";
+import { parsePattern, type PatternNode } from "./pattern-syntax";
 
 // A field's `pattern` is typed by whoever writes the form, in a file or in the console, and run on what
 // every visitor sends, then again in receivers' validators on /f/:id/schema.json. It must mean the same
@@ -13,6 +13,32 @@ import { parsePattern } from "./pattern-syntax";
 
 /** The longest pattern a definition may hold. */
 export const MAX_PATTERN_LENGTH = 200;
+/**
+ * The largest program a pattern may compile to (patternSize): about what `[a-z]{0,1000}` twice makes.
+ * RE2 builds and every engine holds a program of about this size, so it bounds what checking, compiling
+ * and publishing a pattern costs, counted, not timed (ADR 113).
+ */
+export const MAX_PATTERN_SIZE = 4000;
+
+/**
+ * The size of the program RE2 compiles `node` to, as RE2 writes counts out: one step per character
+ * set, one more per alternative and per optional copy; `x{2,5}` is two copies of x and three optional ones.
+ */
+export function patternSize(node: PatternNode): number {
+  switch (node.kind) {
+    case "set":
+      return 1;
+    case "seq":
+      return node.items.reduce((sum, item) => sum + patternSize(item), 0);
+    case "alt":
+      return node.branches.reduce((sum, branch) => sum + patternSize(branch) + 1, -1);
+    case "repeat": {
+      const body = patternSize(node.body);
+      const optional = node.max === null ? 1 : node.max - node.min;
+      return node.min * body + optional * (body + 1);
+    }
+  }
+}
 
 /** Why `pattern` is refused, in words for the form's author; null when it is in the shared language and linear. */
 export function patternProblem(pattern: string): string | null {
@@ -20,6 +46,10 @@ export function patternProblem(pattern: string): string | null {
   if (pattern.length > MAX_PATTERN_LENGTH) return `is longer than ${MAX_PATTERN_LENGTH} characters`;
   const parsed = parsePattern(pattern);
   if (!parsed.ok) return parsed.problem;
+  const size = patternSize(parsed.node);
+  if (size > MAX_PATTERN_SIZE) {
+    return `costs too much to check: with its counts written out it makes ${size} steps, more than ${MAX_PATTERN_SIZE} (use smaller {n,m} counts, or fewer; maxLength bounds a value's length)`;
+  }
   const ambiguity = ambiguityProblem(parsed.node);
   if (ambiguity) return ambiguity;
   // The parser admits only syntax all three read; each engine compiling it is the second lock.

@@ -13,6 +13,7 @@ import { backfillSubmissions } from "~/lib/storage/backfill.server";
 import { indexPendingSubmissions } from "~/lib/storage/search-index.server";
 import { ORPHAN_SWEEP_CURSOR, sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
 import { EXPORT_TTL_MS, tendExports } from "~/lib/exports/run.server";
+import type { ExportMessage } from "~/lib/exports/queue.server";
 import { readMaintenanceDue, scheduleNextRuns, type MaintenanceDue } from "~/lib/storage/maintenance-due.server";
 
 // The jobs the Worker's cron runs every minute (functions/scheduled.ts). A run begins with one read that
@@ -30,6 +31,8 @@ export interface MaintenanceContext {
   budget?: InvocationBudget;
   /** The DELIVERY_QUEUE binding, when the Worker has one: due deliveries are handed to it. */
   queue?: Queue<DeliveryMessage> | null;
+  /** The EXPORT_QUEUE binding, when the Worker has one: idle export jobs get a message (docs/decisions/109). */
+  exportQueue?: Queue<ExportMessage> | null;
   /** The jobs' kept cursors (MaintenanceJob.cursor) as the run's first read found them; absent: not read. */
   cursors?: ReadonlyMap<string, string>;
 }
@@ -160,13 +163,14 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
     run: ({ db, bucket, now, budget, cursors }) =>
       sweepOrphanedFiles(db, bucket, now(), { budget, cursor: cursors ? (cursors.get(ORPHAN_SWEEP_CURSOR) ?? null) : undefined }),
   },
-  // Export jobs (docs/decisions/085): the oldest unfinished one carried on, those a day old deleted.
+  // Export jobs (docs/decisions/085, 109): the oldest unfinished one carried on (with the export queue,
+  // only one left idle), those a day old deleted.
   {
     name: "tend-exports",
     when: { work: "exports" },
     // tendExports spends at most a fifth of the plan, from an allowance of its own.
     reserve: { d1Queries: 10, subrequests: 10 },
-    run: ({ db, bucket, settings, now }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now() }),
+    run: ({ db, bucket, settings, now, exportQueue }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now(), queue: exportQueue }),
   },
 ];
 

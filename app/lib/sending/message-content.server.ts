@@ -3,9 +3,10 @@ import type { StoredSubmission } from "~/lib/storage/submissions.server";
 import type { LinkedFile } from "~/lib/sending/file-links.server";
 import { formatBytes } from "~/lib/uploads/file-types";
 import { filesOf } from "~/lib/storage/file-objects.server";
+import { orEmptyMark } from "~/lib/text/empty-value";
 
 // What a person reads in a notification (files as links), before any escaping: each kind escapes it
-// for where it goes.
+// for where it goes. An empty value is already the empty mark (app/lib/text/empty-value.ts).
 
 export interface MessageRow {
   label: string;
@@ -80,14 +81,11 @@ export function describeSubmission(
 }
 
 function formatValue(value: FieldValue | undefined): string {
-  if (value === null || value === undefined || value === "") return "";
   if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (value === null || typeof value !== "object") return orEmptyMark(value);
   // A file field: its files' names and sizes, one per line.
-  if (Array.isArray(value))
-    return filesOf(value)
-      .map((file) => `${file.name} (${formatBytes(file.size)})`)
-      .join("\n");
-  return String(value);
+  const files = filesOf(value).map((file) => `${file.name} (${formatBytes(file.size)})`);
+  return orEmptyMark(files.join("\n"));
 }
 
 /** `text` escaped and cut to `max` code units, ending in the ellipsis; never inside a code point or an escape. */

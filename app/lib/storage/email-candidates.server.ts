@@ -2,7 +2,7 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import { INDEXED_UP_TO } from "~/lib/storage/search-index.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
-import { wordsOf } from "~/lib/storage/submission-list.server";
+import { wordsOf } from "~/lib/storage/search-text.server";
 
 // Erase by e-mail finds its submissions through the search index (docs/decisions/060): the address's
 // words as one phrase pick the few submissions that hold them all in order, and the Worker compares each

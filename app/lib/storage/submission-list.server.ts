@@ -2,7 +2,7 @@ import sql, { empty, join, raw, type Sql } from "sql-template-tag";
 import { z } from "zod";
 import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64";
 import { INDEXED_UP_TO, pendingSearchRows } from "~/lib/storage/search-index.server";
-import { foldForSearch } from "~/lib/storage/search-text.server";
+import { foldForSearch, MAX_SEARCH_WORDS, readSearchWords, wordsOf } from "~/lib/storage/search-text.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { stateOf } from "~/lib/storage/submission-state.server";
 import { SUBMISSION_STATES, type FilterState, type SubmissionState } from "~/lib/storage/submission-states";
@@ -96,9 +96,13 @@ function endOfDay(date: string): string {
   return `${date}T24`;
 }
 
-/** The folded words of a text as FTS5's unicode61 tokenizer splits them. */
-export function wordsOf(text: string): string[] {
-  return foldForSearch(text).match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? [];
+/**
+ * A search's distinct words, at most MAX_SEARCH_WORDS of them: callers refuse a longer search first
+ * (readSearchWords), so the cut only keeps every statement bounded whatever a caller passes.
+ */
+function searchWordsOf(q: string): string[] {
+  const read = readSearchWords(q);
+  return read.ok ? read.words : [...new Set(wordsOf(q))].slice(0, MAX_SEARCH_WORDS);
 }
 
 /**
@@ -107,7 +111,7 @@ export function wordsOf(text: string): string[] {
  * where a prefix merges every match of every word it starts before the first row comes back.
  */
 export function ftsQueryOf(q: string): string | null {
-  const words = wordsOf(q);
+  const words = searchWordsOf(q);
   return words.length > 0 ? words.map((word) => `"${word}"`).join(" ") : null;
 }
 
@@ -175,6 +179,7 @@ function timeOrdered(db: D1Database, filter: SubmissionFilter, position: Positio
 /** Statements for a page of a search, by arrival: a window of the full-text index, the id itself, unmoved rows the old way. */
 function searched(db: D1Database, filter: SubmissionFilter & { q: string }, position: Position | null, limit: number) {
   const match = ftsQueryOf(filter.q);
+  const words = searchWordsOf(filter.q);
   const key = keyClause(position, sql`s.rowid`);
   const ftsKey = keyClause(position, sql`rowid`);
   const sort = order(position, ["seq"]);
@@ -207,6 +212,7 @@ function searched(db: D1Database, filter: SubmissionFilter & { q: string }, posi
     ),
     window: match === null ? null : statement(db, sql`SELECT count(*) AS n, min(r) AS last, max(r) AS first FROM (${matches})`),
     // Not indexed yet: each word somewhere in the text here, a whole word in the Worker (listSubmissionPage).
+    // The words are one JSON parameter, so the statement's parameters and depth do not grow with them.
     // CROSS JOIN keeps the capped rows the outer loop: the planner would otherwise walk a filter's index.
     pending:
       match === null
@@ -216,7 +222,7 @@ function searched(db: D1Database, filter: SubmissionFilter & { q: string }, posi
             sql`SELECT ${STORED_COLUMNS}, s.search_text, s.state AS derived_state, s.rowid AS seq
               FROM (SELECT rowid AS r FROM submissions WHERE rowid > ${INDEXED_UP_TO} ORDER BY rowid LIMIT ${PENDING_CAP}) AS p
               CROSS JOIN submissions s ON s.rowid = p.r
-              ${where([...rangeClauses(filter), ...states, ...(key ? [key] : []), ...wordsOf(q).map((word) => sql`instr(s.search_text, ${word}) > 0`)])}`,
+              ${where([...rangeClauses(filter), ...states, ...(key ? [key] : []), sql`NOT EXISTS (SELECT 1 FROM json_each(${JSON.stringify(words)}) AS w WHERE instr(s.search_text, w.value) = 0)`])}`,
           ),
     behind: match === null ? null : pendingSearchRows(db, PENDING_CAP),
   };
@@ -260,7 +266,7 @@ export async function listSubmissionPage(
   const position = decodeCursor(cursor, search);
   const parts = filter.q ? searched(db, { ...filter, q: filter.q }, position, limit) : timeOrdered(db, filter, position, limit);
   const done = await runBatch(db, parts);
-  const pending = "pending" in done && done.pending && filter.q ? done.pending.results.filter(holdsWords(wordsOf(filter.q))) : [];
+  const pending = "pending" in done && done.pending && filter.q ? done.pending.results.filter(holdsWords(searchWordsOf(filter.q))) : [];
   const rows = [
     ...[done.moved, "byId" in done ? done.byId : null, done.unmoved].flatMap((result) =>
       result ? parseRows(ListedRowSchema, result.results) : [],

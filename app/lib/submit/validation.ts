@@ -1,7 +1,7 @@
 import { DEFAULT_CAP, type FieldDef, type FieldValue, type FormDef } from "~/forms/schema";
 import { matchesPattern } from "~/lib/forms/pattern";
 import { fill } from "~/lib/text/fill";
-import { EMAIL_ADDRESS, WEB_ADDRESS } from "~/lib/forms/value-formats";
+import { isEmailAddress, WEB_ADDRESS } from "~/lib/forms/value-formats";
 import { fileLimitsOf, formatBytes, sniffFileType, typeLabels, uploadLimitOf } from "~/lib/uploads/file-types";
 import { en } from "~/lib/i18n/messages/en";
 import type { PageTexts, ValidationTexts } from "~/lib/i18n/messages/types";
@@ -145,7 +145,7 @@ function checkValue(field: FieldDef, rawText: string, { lang, validation: v }: V
   }
   switch (field.type) {
     case "email":
-      return EMAIL_ADDRESS.test(text) ? text : { error: fill(v.email, { label }) };
+      return isEmailAddress(text) ? text : { error: fill(v.email, { label }) };
     case "url":
       return isWebUrl(text) ? text : { error: fill(v.url, { label }) };
     case "select":

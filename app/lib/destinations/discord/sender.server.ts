@@ -41,7 +41,6 @@ export function buildDiscordMessage(content: MessageContent): DiscordMessage {
     (filesValue ? FILES_NAME.length + filesValue.length : 0);
   const perValue = Math.min(DISCORD_LIMITS.fieldValue, Math.floor((DISCORD_LIMITS.total - fixed) / Math.max(shown.length, 1)));
   const fields = shown.map((row, i) => {
-    if (row.value === "") return { name: names[i], value: "—", inline: false };
     const value = truncateEscaped(row.value, Math.max(perValue - more.length, 16), escapeDiscord);
     return { name: names[i], value: value.cut ? value.text + more : value.text, inline: false };
   });

@@ -39,7 +39,7 @@ function filesText(content: MessageContent): string[] {
 
 /** Plain text: "Label: value" lines in the form's order, the files, then the reference and the link. */
 export function notificationText(content: MessageContent): string {
-  const rows = content.rows.map((row) => `${row.label}:\n${row.value === "" ? "—" : row.value}\n`);
+  const rows = content.rows.map((row) => `${row.label}:\n${row.value}\n`);
   const footer = [`Reference: ${content.submissionId}`, `Received: ${content.receivedAt}`];
   if (content.link) footer.push(`Open it in Gatepost: ${content.link}`);
   return [`New submission to "${content.formTitle}"`, "", ...rows, ...filesText(content), ...footer, ""].join("\n");
@@ -64,7 +64,7 @@ function filesHtml(content: MessageContent): string {
 
 /** The HTML part: a table of the fields, every value escaped, line breaks kept. */
 export function notificationHtml(content: MessageContent): string {
-  const cell = (value: string) => (value === "" ? "—" : escapeHtml(value).replaceAll("\n", "<br>"));
+  const cell = (value: string) => escapeHtml(value).replaceAll("\n", "<br>");
   const rows = content.rows
     .map(
       (row) =>

@@ -34,7 +34,7 @@ export function buildSlackMessage(content: MessageContent): SlackMessage {
   const sections: Array<Record<string, unknown>> = shown.map((row) => {
     const label = truncateEscaped(row.label, 200).text;
     const room = SLACK_LIMITS.sectionText - label.length - 1 - cutNote.length;
-    const value = row.value === "" ? { text: "—", cut: false } : truncateEscaped(row.value, room);
+    const value = truncateEscaped(row.value, room);
     return { type: "section", text: { type: "plain_text", text: `${label}\n${value.text}${value.cut ? cutNote : ""}`, emoji: false } };
   });
   if (shown.length < content.rows.length) {
