@@ -16,8 +16,8 @@ import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
 import { deliveryQueueOf, enqueueClaims } from "~/lib/delivery/queue.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
-import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
+import { batchGate } from "~/lib/destinations/gates.server";
+import type { Mailer } from "~/lib/sending/mailer.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 import { messagesOf } from "~/lib/i18n/catalogue.server";
@@ -167,7 +167,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
   // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
-  const gate = judged.bot ? null : await confirmationGate(settings, form, values, ip);
+  const gate = judged.bot ? null : await batchGate(settings, form, values, ip);
   const outbox = judged.bot
     ? { deliveries: [], confirmation: null, claims: [] }
     : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);
