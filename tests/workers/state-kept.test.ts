@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { defineForm } from "~/forms/schema";
-import { eraseByEmail } from "~/lib/admin/erase.server";
+import { eraseByEmail } from "~/lib/submissions/erase.server";
 import { moveSubmissionChunk } from "~/lib/storage/backfill.server";
 import { loadDashboard } from "~/lib/storage/console-queries.server";
 import { claimDue, failedAttemptStatement, markDeliveredStatement, requeueDead, requeueSubmission } from "~/lib/storage/deliveries.server";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { TokenSchema } from "~/lib/console/input.server";
 import type { DestinationKind } from "~/forms/schema";
 import { DESTINATION_KINDS } from "~/lib/destinations/registry";
 import type { DeadFilter } from "~/lib/storage/deliveries.server";

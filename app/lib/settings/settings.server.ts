@@ -2,7 +2,7 @@ import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "./admin.server";
 import { checkDestinationSettings, readSiteWideSettings } from "./destination-problems";
 import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "../destinations/registry";
-import { readFormSettings, type FormSettings } from "./forms.server";
+import { readFormSettings, type FormSettings } from "./form-guards.server";
 import { parsePlan, type Plan } from "../platform/budget.server";
 import { readLocalSink, type LocalSink } from "./local-sink.server";
 import type { SettingProblem } from "./setting-problem";

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { catalogSettings, findForm } from "~/lib/forms/live.server";
 import type { Settings } from "~/lib/settings/settings.server";
-import type { AdminUser } from "~/lib/admin/auth.server";
+import type { AdminUser } from "~/lib/auth/admin-user.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { deliverSubmissionNow } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/sending/mailer.server";
@@ -11,7 +11,7 @@ import { outboxStatements, redeliverSubmission, type RedeliveryResult } from "~/
 import { replayDead } from "~/lib/delivery/replay.server";
 import { budgetFor } from "~/lib/platform/budget.server";
 import type { DeadFilter } from "~/lib/storage/deliveries.server";
-import { emailTag, eraseByEmail } from "~/lib/admin/erase.server";
+import { emailTag, eraseByEmail } from "~/lib/submissions/erase.server";
 import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
 import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
