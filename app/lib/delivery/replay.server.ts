@@ -1,6 +1,6 @@
 import type { ErrorCode } from "~/lib/http/errors";
 import { isBudgetRefusal, type Cost, type InvocationBudget } from "~/lib/platform/budget.server";
-import { requeueDeadChunk, type DeadFilter } from "~/lib/storage/deliveries.server";
+import { requeueDeadChunk, type DeadFilter } from "~/lib/storage/delivery-requeue.server";
 
 // Bulk replay of dead deliveries (docs/decisions/072): requeued in chunks, each one batch, for as long
 // as the invocation's budget lasts; what is left is counted, so the caller (the console, the admin API)

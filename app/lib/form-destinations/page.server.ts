@@ -18,7 +18,7 @@ import { KIND_SPECS } from "~/lib/destinations/registry";
 import { loadDestinationHealth, resumePausedDestination } from "~/lib/form-destinations/pause.server";
 import { describeBulkRedelivery, redeliverDeadInBulk } from "~/lib/submissions/actions.server";
 import { consoleRedelivery, deadFilterOf } from "~/lib/form-destinations/bulk-redelivery.server";
-import { countDeadByDestination } from "~/lib/storage/deliveries.server";
+import { countDeadByDestination } from "~/lib/storage/delivery-requeue.server";
 import { configuredDestinations } from "~/lib/destinations/configured.server";
 import { catalogSettings, formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";

@@ -2,7 +2,15 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import type { FormDef } from "~/forms/schema";
 import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
 import { applyFieldEdit, readEditorPost } from "~/lib/form-editor/editor-post.server";
-import { discardDraft, listForms, loadConsoleForm, publishDraft, saveDraft, setArchived, type FieldInUse } from "~/lib/form-editor/lifecycle.server";
+import {
+  discardDraft,
+  listForms,
+  loadConsoleForm,
+  publishDraft,
+  saveDraft,
+  setArchived,
+  type FieldInUse,
+} from "~/lib/form-editor/lifecycle.server";
 import { formIdParam } from "~/lib/console/input.server";
 import { kindTextsViews } from "~/lib/form-editor/kind-texts.server";
 import { describeChanges } from "~/lib/forms/changes";

@@ -10,7 +10,7 @@ import { refusal } from "~/lib/http/responses.server";
 import { outboxStatements, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";
 import { replayDead } from "~/lib/delivery/replay.server";
 import { budgetFor } from "~/lib/platform/budget.server";
-import type { DeadFilter } from "~/lib/storage/deliveries.server";
+import type { DeadFilter } from "~/lib/storage/delivery-requeue.server";
 import { emailTag, eraseByEmail } from "~/lib/submissions/erase.server";
 import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";

@@ -12,7 +12,8 @@ import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/storage/acc
 import { clientIp, networkSubject } from "~/lib/http/client-ip.server";
 import { formRateRules, refusedBy, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
 import { submitLimiter, throttleBeforeProvider, throttleRuleOf } from "~/lib/http/client-throttle.server";
-import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
+import { declaresTooLarge } from "~/lib/http/body-rules.server";
+import { readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
 import { deliveryQueueOf, enqueueClaims } from "~/lib/delivery/queue.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
