@@ -1,5 +1,5 @@
-import type { Destination, DestinationKind } from "../lib/destinations/registry";
-import type { Lang } from "../lib/text/languages";
+import type { Destination, DestinationKind } from "~/lib/destinations/registry";
+import type { Lang } from "~/lib/text/languages";
 
 // The shape of a form definition. One definition drives the rendered page, the server validation
 // and the type of the delivered payload (FormValues), so the three cannot drift apart.

@@ -3,15 +3,15 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OutcomeChart } from "~/components/admin/outcome-chart";
 import { formCatalog } from "~/lib/forms/live.server";
-import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
-import { adminHeaders, adminMeta } from "~/lib/admin/http";
-import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
-import { redeliverFormDead } from "~/lib/admin/actions.server";
+import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
+import { adminHeaders, adminMeta } from "~/lib/console/page";
+import { readAdminForm, TokenSchema } from "~/lib/console/input.server";
+import { redeliverFormDead } from "~/lib/submissions/actions.server";
 import { loadDashboard } from "~/lib/storage/console-queries.server";
 import { readDestinationAttention } from "~/lib/storage/destination-attention.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { ScrollTable } from "~/components/admin/scroll-table";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { uploadProblems } from "~/lib/uploads/attention.server";
 
 export const headers = adminHeaders;

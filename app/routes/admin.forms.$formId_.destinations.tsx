@@ -2,9 +2,9 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { BulkRedelivery, DeliveryHealth } from "~/components/admin/delivery-health";
 import { DestinationSetting } from "~/components/admin/destination-setting";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { handleDestinationsAction, loadDestinationsPage } from "~/lib/admin/destinations-page.server";
-import { adminHeaders, adminMeta } from "~/lib/admin/http";
+import { consoleRoute } from "~/lib/console/route.server";
+import { handleDestinationsAction, loadDestinationsPage } from "~/lib/form-destinations/page.server";
+import { adminHeaders, adminMeta } from "~/lib/console/page";
 import type { loader as layoutLoader } from "~/routes/admin";
 
 // Where one form's submissions go, for console and code forms alike. A value set in the environment

@@ -2,14 +2,14 @@ import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/clo
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { formCatalog } from "~/lib/forms/live.server";
-import { requireUser } from "~/lib/admin/auth.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { parseListFilters } from "~/lib/admin/list-filters.server";
+import { requireUser } from "~/lib/auth/admin-user.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/console/page";
+import { parseListFilters } from "~/lib/submissions/list-filters.server";
 import { listSubmissionPage, type SubmissionPage } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { countOf } from "~/lib/text/count";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { filesOf } from "~/lib/storage/file-objects.server";
 import { ERRORS } from "~/lib/http/errors";
 import { showFieldValue } from "~/lib/forms/show-value";

@@ -12,16 +12,16 @@ import { useEffect, useState } from "react";
 import type { CaptchaWidget } from "~/components/captcha-widget";
 import { en } from "~/lib/i18n/messages/en";
 import type { PageTexts } from "~/lib/i18n/messages/types";
-import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
+import { findUser, requireSameOrigin, safeNext } from "~/lib/auth/admin-user.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
-import { readAdminForm } from "~/lib/admin/input.server";
-import { signIn, SIGN_IN_CAPTCHA_ACTION } from "~/lib/admin/sign-in.server";
+import { readAdminForm } from "~/lib/console/input.server";
+import { signIn, SIGN_IN_CAPTCHA_ACTION } from "~/lib/auth/sign-in.server";
 import { TOKEN_FIELD } from "~/lib/forms/field-names";
 import { ERRORS } from "~/lib/http/errors";
-import { pageMeta } from "~/lib/http/meta";
+import { pageMeta } from "~/lib/text/page-meta";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { waitOf } from "~/lib/text/count";
 
 // Public by nature: the one admin page without a session. Light on purpose (no client library, one

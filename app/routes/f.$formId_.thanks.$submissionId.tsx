@@ -2,9 +2,9 @@ import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { Link, useLoaderData } from "@remix-run/react";
 import { StorageGuard } from "~/components/storage-guard";
 import { catalogFormSettings, findForm } from "~/lib/forms/live.server";
-import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
-import { allowedOriginsFor } from "~/lib/settings/forms.server";
-import { pageMeta } from "~/lib/http/meta";
+import { embedHeaders, embedQuery, embedViewOf } from "~/lib/embed/framed-page.server";
+import { allowedOriginsFor } from "~/lib/settings/form-guards.server";
+import { pageMeta } from "~/lib/text/page-meta";
 import { refusal } from "~/lib/http/responses.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 import { getSubmission } from "~/lib/storage/submissions.server";

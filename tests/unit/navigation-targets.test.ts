@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { safeNext } from "~/lib/admin/auth.server";
+import { safeNext } from "~/lib/auth/admin-user.server";
 import {
   ROUTER_BUILDS,
   installedRouterText,
@@ -87,7 +87,7 @@ describe("navigation targets", () => {
     }
   });
 
-  // The one target built from request data: the console's sign-in `next` (app/lib/admin/auth.server.ts),
+  // The one target built from request data: the console's sign-in `next` (app/lib/auth/admin-user.server.ts),
   // answered as a Location header (the browser resolves it) and, on a client navigation, by the router.
   it("sign-in's next goes through safeNext, whose answer neither the browser nor the router takes off /admin", () => {
     for (const attack of ATTACKS) {

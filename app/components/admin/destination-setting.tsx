@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
-import type { SettingView } from "~/lib/admin/destinations.server";
-import type { SettingLabel } from "~/lib/admin/destinations-page.server";
-import { formatUtc } from "~/lib/admin/http";
+import type { SettingView } from "~/lib/form-destinations/settings.server";
+import type { SettingLabel } from "~/lib/form-destinations/page.server";
+import { formatUtc } from "~/lib/console/page";
 
 // One setting on the Destinations page: where its value comes from, and for whoever may edit it, the
 // form that sets, clears, toggles or generates it.

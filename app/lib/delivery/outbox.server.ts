@@ -5,7 +5,8 @@ import type { BatchGate } from "~/lib/destinations/sender.server";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { OutboxBatch } from "~/lib/storage/accept-batch.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
-import { insertDeliveryStatement, requeueDead, requeueSubmission, type Claim, type Lease } from "~/lib/storage/deliveries.server";
+import { insertDeliveryStatement, type Claim, type Lease } from "~/lib/storage/deliveries.server";
+import { requeueDead, requeueSubmission } from "~/lib/storage/delivery-requeue.server";
 
 // The outbox: one row per (submission, destination) in the submission's own batch, so "accepted" means
 // "queued for every destination" (docs/decisions/003-outbox.md); redelivery keeps the webhook-id.

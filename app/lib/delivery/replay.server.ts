@@ -1,7 +1,7 @@
 import type { ErrorCode } from "~/lib/http/errors";
 import type { Cost, InvocationBudget } from "~/lib/platform/budget.server";
 import { classifyD1Failure, isBudgetRefusal, storageCodeOf } from "~/lib/storage/d1-failure.server";
-import { requeueDeadChunk, type DeadFilter } from "~/lib/storage/deliveries.server";
+import { requeueDeadChunk, type DeadFilter } from "~/lib/storage/delivery-requeue.server";
 
 // Bulk replay of dead deliveries (docs/decisions/072): requeued in chunks, each one batch, for as long
 // as the invocation's budget lasts; what is left is counted, so the caller (the console, the admin API)

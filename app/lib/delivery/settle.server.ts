@@ -9,8 +9,8 @@ import {
   logHeldOnChangeStatement,
   markDeliveredStatement,
   releaseLeaseStatement,
-  type Claim,
-} from "~/lib/storage/deliveries.server";
+} from "~/lib/storage/delivery-outcomes.server";
+import { type Claim } from "~/lib/storage/deliveries.server";
 
 // How one attempt settles its delivery, its log row and new state in one batch: delivered or skipped
 // ends it, a config problem holds it, a deleted destination kills it, anything else waits its turn.

@@ -1,4 +1,4 @@
-import { encodeBase64 } from "../crypto/base64";
+import { encodeBase64 } from "~/lib/crypto/base64";
 
 // Standard Webhooks' signing secrets (ADR 042): made by Gatepost, never typed. Client-safe, so a kind's
 // spec can offer one; sending/signature.server.ts signs with them.

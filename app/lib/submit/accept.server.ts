@@ -2,7 +2,7 @@ import type { FormDef } from "~/forms/schema";
 import { checkOrigin } from "~/lib/http/cors.server";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
-import { allowedOriginsFor, embedHostnamesFor, rateLimitsFor } from "~/lib/settings/forms.server";
+import { allowedOriginsFor, embedHostnamesFor, rateLimitsFor } from "~/lib/settings/form-guards.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/forms/field-names";
 import { judgeApiPost, judgePagePost, type PageVerdict } from "~/lib/submit/honeypot.server";
@@ -12,7 +12,8 @@ import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/storage/acc
 import { clientIp, networkSubject } from "~/lib/http/client-ip.server";
 import { formRateRules, refusedBy, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
 import { submitLimiter, throttleBeforeProvider, throttleRuleOf } from "~/lib/http/client-throttle.server";
-import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
+import { declaresTooLarge } from "~/lib/http/body-rules.server";
+import { readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
 import { deliveryQueueOf, enqueueClaims } from "~/lib/delivery/queue.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
@@ -23,7 +24,7 @@ import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 import { messagesOf } from "~/lib/i18n/catalogue.server";
 import type { Lang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
-import { describeFiles, fileTooLargeErrors, fingerprintValues, uploadLimitsOf, withFiles } from "~/lib/submit/uploads.server";
+import { describeFiles, fileTooLargeErrors, fingerprintValues, uploadLimitsOf, withFiles } from "~/lib/submit/accepted-files.server";
 import { deleteFileObjects, putFileObjects, uploadsBucket, type FileToStore } from "~/lib/storage/file-objects.server";
 import { budgetFor } from "~/lib/platform/budget.server";
 

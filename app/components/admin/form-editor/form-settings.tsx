@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { FormDef } from "~/forms/schema";
-import type { KindTextsView } from "~/lib/admin/kind-texts.server";
+import type { KindTextsView } from "~/lib/form-editor/kind-texts.server";
 import { Check, Input, MB, TextArea, num } from "~/components/admin/form-editor/inputs";
 import { exactOrigins } from "~/lib/http/origin";
 

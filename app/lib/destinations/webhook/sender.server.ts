@@ -1,5 +1,5 @@
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-import { linkedFiles, type LinkedFile } from "~/lib/sending/file-links.server";
+import { linkedFiles, type LinkedFile } from "~/lib/sending/linked-files.server";
 import { parseWebhookSecrets, signWebhook } from "~/lib/sending/signature.server";
 import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/sending/attempt.server";
 import { defineSender, resolveUrl, type ResolvedDestination } from "~/lib/destinations/sender.server";

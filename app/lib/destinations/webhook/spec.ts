@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { KindSpec } from "../kind";
-import { generateSigningSecret } from "../signing-secret";
-import { urlSetting } from "../url-setting";
+import type { KindSpec } from "~/lib/destinations/kind";
+import { generateSigningSecret } from "~/lib/destinations/signing-secret";
+import { urlSetting } from "~/lib/destinations/url-setting";
 
 /** The signed JSON POST per submission (docs/webhooks.md); sender.server.ts sends it. */
 export const webhook = {

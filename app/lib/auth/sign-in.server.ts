@@ -1,11 +1,11 @@
-import type { AdminContext, AdminUser } from "~/lib/admin/auth.server";
+import type { AdminContext, AdminUser } from "~/lib/auth/admin-user.server";
 import { verifyPassword } from "~/lib/crypto/password.server";
-import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
+import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/auth/session.server";
 import { deleteAllSessions } from "~/lib/storage/admin-sessions.server";
 import { clientIp } from "~/lib/http/client-ip.server";
 import type { RateRule, RateVerdict } from "~/lib/http/rate-limit.server";
-import { countSignInAttempt, settleSignInAttempt, signInBudget } from "~/lib/admin/sign-in-budget.server";
-import { knownDeviceCookie, knownDeviceOf } from "~/lib/admin/known-device.server";
+import { countSignInAttempt, settleSignInAttempt, signInBudget } from "~/lib/auth/sign-in-budget.server";
+import { knownDeviceCookie, knownDeviceOf } from "~/lib/auth/known-device.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";

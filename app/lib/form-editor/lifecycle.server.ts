@@ -1,7 +1,7 @@
 import { checkFormDef, checkFormShape } from "~/lib/forms/check";
 import { findCodeForm } from "~/lib/forms/registry";
 import type { FormDef } from "~/forms/schema";
-import type { AdminUser } from "~/lib/admin/auth.server";
+import type { AdminUser } from "~/lib/auth/admin-user.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
 import { forgetFormCatalog, type FormCatalog } from "~/lib/forms/catalog.server";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { TokenSchema } from "~/lib/console/input.server";
 import type { DestinationKind } from "~/forms/schema";
 import { DESTINATION_KINDS } from "~/lib/destinations/registry";
-import type { DeadFilter } from "~/lib/storage/deliveries.server";
+import type { DeadFilter } from "~/lib/storage/delivery-requeue.server";
 
 // What a bulk redelivery may be asked for, from the admin API's JSON or the console's form: one form,
 // optionally one destination kind and a range of creation times (docs/api.md).

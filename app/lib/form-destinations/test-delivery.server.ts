@@ -1,5 +1,5 @@
 import type { DestinationKind, FieldDef, FieldValue } from "~/forms/schema";
-import type { AdminUser } from "~/lib/admin/auth.server";
+import type { AdminUser } from "~/lib/auth/admin-user.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/sending/mailer.server";

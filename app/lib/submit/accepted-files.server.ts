@@ -1,6 +1,6 @@
 import type { FieldValue, FormDef, StoredFile } from "~/forms/schema";
 import { sha256Hex } from "~/lib/crypto/digest";
-import type { UploadLimits } from "~/lib/http/request-body.server";
+import type { UploadLimits } from "~/lib/http/body-rules.server";
 import { newFileId, type FileToStore } from "~/lib/storage/file-objects.server";
 import type { AcceptedFile, FieldErrors } from "~/lib/submit/validation";
 import { cleanFileName } from "~/lib/uploads/file-names";

@@ -1,10 +1,18 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { FormDef } from "~/forms/schema";
-import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
-import { applyFieldEdit, readEditorPost } from "~/lib/admin/form-editor.server";
-import { discardDraft, listForms, loadConsoleForm, publishDraft, saveDraft, setArchived, type FieldInUse } from "~/lib/admin/forms.server";
-import { formIdParam } from "~/lib/admin/input.server";
-import { kindTextsViews } from "~/lib/admin/kind-texts.server";
+import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
+import { applyFieldEdit, readEditorPost } from "~/lib/form-editor/editor-post.server";
+import {
+  discardDraft,
+  listForms,
+  loadConsoleForm,
+  publishDraft,
+  saveDraft,
+  setArchived,
+  type FieldInUse,
+} from "~/lib/form-editor/lifecycle.server";
+import { formIdParam } from "~/lib/console/input.server";
+import { kindTextsViews } from "~/lib/form-editor/kind-texts.server";
 import { describeChanges } from "~/lib/forms/changes";
 import { checkFormDef, suggestionsFor } from "~/lib/forms/check";
 import { formCatalog } from "~/lib/forms/live.server";

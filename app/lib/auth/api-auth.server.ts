@@ -1,6 +1,6 @@
-import { bearerToken, userOfToken } from "~/lib/admin/api-tokens.server";
-import { findUser, requireSameOrigin, requireSameOriginRead, type AdminContext, type AdminUser } from "~/lib/admin/auth.server";
-import { sessionCookieHeaders } from "~/lib/admin/session.server";
+import { bearerToken, userOfToken } from "~/lib/auth/bearer-tokens.server";
+import { findUser, requireSameOrigin, requireSameOriginRead, type AdminContext, type AdminUser } from "~/lib/auth/admin-user.server";
+import { sessionCookieHeaders } from "~/lib/auth/session.server";
 import type { ErrorCode } from "~/lib/http/errors";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 import { problemJson } from "~/lib/http/responses.server";

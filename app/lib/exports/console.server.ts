@@ -1,10 +1,10 @@
-import type { AdminUser } from "~/lib/admin/auth.server";
-import type { ExportParams } from "~/lib/admin/export-params.server";
+import type { AdminUser } from "~/lib/auth/admin-user.server";
+import type { ExportParams } from "~/lib/exports/params.server";
 import { sha256Hex } from "~/lib/crypto/digest";
 import { EXPORT_PART_SIZE, exportFileKey, initialExportState } from "~/lib/exports/job.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { findExportJob, insertExportJobStatement, type ExportJob } from "~/lib/storage/export-jobs.server";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { TokenSchema } from "~/lib/console/input.server";
 import { runBatch } from "~/lib/storage/sql.server";
 
 // Exports as jobs (docs/decisions/085, 109): GET /admin/export starts one (audited) and hands it to the

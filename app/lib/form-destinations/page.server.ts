@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
+import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
 import {
   clearSetting,
   GENERATED_SETTINGS,
@@ -10,15 +10,15 @@ import {
   setSetting,
   TYPED_SETTINGS,
   type SettingView,
-} from "~/lib/admin/destinations.server";
-import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
-import { sendTest, TESTABLE_KINDS } from "~/lib/admin/test-delivery.server";
+} from "~/lib/form-destinations/settings.server";
+import { readAdminForm, TokenSchema } from "~/lib/console/input.server";
+import { sendTest, TESTABLE_KINDS } from "~/lib/form-destinations/test-delivery.server";
 import type { KindSetting } from "~/lib/destinations/kind";
 import { KIND_SPECS } from "~/lib/destinations/registry";
-import { loadDestinationHealth, resumePausedDestination } from "~/lib/admin/destination-health.server";
-import { describeBulkRedelivery, redeliverDeadInBulk } from "~/lib/admin/actions.server";
-import { consoleRedelivery, deadFilterOf } from "~/lib/admin/bulk-redelivery.server";
-import { countDeadByDestination } from "~/lib/storage/deliveries.server";
+import { loadDestinationHealth, resumePausedDestination } from "~/lib/form-destinations/pause.server";
+import { describeBulkRedelivery, redeliverDeadInBulk } from "~/lib/submissions/actions.server";
+import { consoleRedelivery, deadFilterOf } from "~/lib/form-destinations/bulk-redelivery.server";
+import { countDeadByDestination } from "~/lib/storage/delivery-requeue.server";
 import { configuredDestinations } from "~/lib/destinations/configured.server";
 import { catalogSettings, formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";

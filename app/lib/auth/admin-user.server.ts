@@ -1,11 +1,11 @@
 import { redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { verifyAccessJwt } from "~/lib/admin/access-jwt.server";
+import { verifyAccessJwt } from "~/lib/auth/access-jwt.server";
 import type { AdminConfig } from "~/lib/settings/admin.server";
 import type { TurnstileSettings } from "~/lib/settings/turnstile.server";
-import type { OncePerRequest } from "~/lib/http/once-per-request";
+import type { OncePerRequest } from "~/lib/platform/once-per-request";
 import { refusal } from "~/lib/http/responses.server";
-import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/admin/session.server";
+import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/auth/session.server";
 
 // Who is asking, and may they? Every admin loader and action calls one of these itself: Remix runs
 // a layout's loader beside its children's, never in front of them, so a layout cannot guard them.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { StoredFile } from "~/forms/schema";
-import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
-import { apiRefusal } from "~/lib/admin/api-auth.server";
+import { IsoDateSchema, TokenSchema } from "~/lib/console/input.server";
+import { apiRefusal } from "~/lib/auth/api-auth.server";
 import type { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { filesOf } from "~/lib/storage/file-objects.server";
 import { readSearchWords } from "~/lib/storage/search-text.server";

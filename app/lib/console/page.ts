@@ -1,5 +1,5 @@
 import type { HeadersFunction } from "@remix-run/cloudflare";
-import { pageMeta } from "~/lib/http/meta";
+import { pageMeta } from "~/lib/text/page-meta";
 import { EMPTY_VALUE } from "~/lib/text/empty-value";
 
 // Shared bits of every signed-in admin page: never cached by anyone, never indexed.

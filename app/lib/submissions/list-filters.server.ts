@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
+import { IsoDateSchema, TokenSchema } from "~/lib/console/input.server";
 import { readSearchWords } from "~/lib/storage/search-text.server";
 import type { SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";

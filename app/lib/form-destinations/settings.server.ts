@@ -1,4 +1,4 @@
-import type { AdminUser } from "~/lib/admin/auth.server";
+import type { AdminUser } from "~/lib/auth/admin-user.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { open, sealingKey, type SealingKey } from "~/lib/crypto/secret-box.server";
 import { forgetFormCatalog } from "~/lib/forms/catalog.server";
@@ -12,7 +12,7 @@ import {
   signingSecrets,
 } from "~/lib/forms/console-settings.server";
 import type { ErrorCode } from "~/lib/http/errors";
-import { tellLocalSink } from "~/lib/admin/local-sink.server";
+import { tellLocalSink } from "~/lib/form-destinations/tell-local-sink.server";
 import { localSinkSettings } from "~/lib/settings/local-sink.server";
 import { settingSpec } from "~/lib/destinations/registry";
 import { FORM_SETTING_SUFFIXES, formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";

@@ -1,4 +1,4 @@
-import type { AdminUser } from "~/lib/admin/auth.server";
+import type { AdminUser } from "~/lib/auth/admin-user.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { listDestinationHealth, resumeDestinationStatement, type DestinationHealth } from "~/lib/storage/destination-health.server";
 

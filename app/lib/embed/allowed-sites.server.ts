@@ -1,4 +1,4 @@
-import type { AdminUser } from "~/lib/admin/auth.server";
+import type { AdminUser } from "~/lib/auth/admin-user.server";
 import { forgetFormCatalog } from "~/lib/forms/catalog.server";
 import { isLoopbackHost } from "~/lib/http/loopback";
 import { exactOrigins, parseOrigin } from "~/lib/http/origin";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IsoDateSchema, TokenSchema } from "~/lib/admin/input.server";
+import { IsoDateSchema, TokenSchema } from "~/lib/console/input.server";
 
 // The query of GET /admin/export.
 

@@ -1,6 +1,6 @@
-import type { FormDef, RateLimits } from "../../forms/schema";
-import { exactOrigins, isExactOrigin } from "../http/origin";
-import type { SettingProblem } from "./setting-problem";
+import type { FormDef, RateLimits } from "~/forms/schema";
+import { exactOrigins, isExactOrigin } from "~/lib/http/origin";
+import type { SettingProblem } from "~/lib/settings/setting-problem";
 
 // Settings for the forms' abuse controls, read once per request from env. Unlike the Turnstile
 // settings these have safe built-in defaults, except the signing secret, which has none: without it

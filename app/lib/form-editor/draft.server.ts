@@ -1,7 +1,7 @@
 import { FIELD_TYPES, UPLOAD_TYPES, type Destination, type FieldDef, type FormDef } from "~/forms/schema";
-import { hasSetting } from "~/lib/admin/field-settings";
+import { hasSetting } from "~/lib/form-editor/field-settings";
 import { KIND_SPECS } from "~/lib/destinations/registry";
-import { kindTextsViews } from "~/lib/admin/kind-texts.server";
+import { kindTextsViews } from "~/lib/form-editor/kind-texts.server";
 
 // The editor's post read into a definition: form settings by name, each field as `fields.<i>.<key>`.
 // A field's settings are read only where its type owns them (field-settings.ts). Nothing here throws:

@@ -1,6 +1,6 @@
-import type { AdminUser } from "~/lib/admin/auth.server";
+import type { AdminUser } from "~/lib/auth/admin-user.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
-import type { Role } from "~/lib/admin/session.server";
+import type { Role } from "~/lib/auth/session.server";
 import { encodeBase64Url, equalBytes } from "~/lib/crypto/base64";
 import { encodeHex, sha256 } from "~/lib/crypto/digest";
 import type { ErrorCode } from "~/lib/http/errors";

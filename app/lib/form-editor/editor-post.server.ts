@@ -1,5 +1,5 @@
 import type { FormDef } from "~/forms/schema";
-import { consoleFormDestinations, draftOf } from "~/lib/admin/editor-draft.server";
+import { consoleFormDestinations, draftOf } from "~/lib/form-editor/draft.server";
 import { refusal } from "~/lib/http/responses.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
