@@ -34,11 +34,26 @@ const ALLOWED: Record<string, readonly string[]> = {
     "text",
     DEFINITIONS,
   ],
-  submit: ["i18n", "turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  submit: [
+    "i18n",
+    "turnstile",
+    "delivery",
+    "uploads",
+    "forms",
+    "spam",
+    "storage",
+    "http",
+    "settings",
+    "crypto",
+    "platform",
+    "text",
+    DEFINITIONS,
+  ],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
   admin: [
     "i18n",
     "turnstile",
+    "spam",
     "delivery",
     "uploads",
     "exports",
@@ -60,7 +75,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   exports: ["storage", "http", "settings", "platform", "text", DEFINITIONS],
   // The form catalog (files and the console's forms, ADR 045), the one definition check (check.ts, which
   // knows the upload limits), patterns, the JSON Schema export.
-  forms: ["uploads", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  forms: ["uploads", "spam", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  // Content rules, the learning filter, Akismet and marks (docs/decisions/125): below the form check, which reads its rules.
+  spam: ["storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
   // Gatepost's own words in every language, and which one a visitor gets (docs/decisions/075).
   i18n: ["uploads", "http", "text", DEFINITIONS],
   storage: ["http", "settings", "crypto", "platform", "text", DEFINITIONS],

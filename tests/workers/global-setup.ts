@@ -3,6 +3,8 @@ import type { TestProject } from "vitest/node";
 import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
 // @ts-expect-error - plain ESM helper shared with npm start and the benchmark
 import { startWebhookSink } from "../support/webhook-sink.mjs";
+// @ts-expect-error - plain ESM stand-in shared with the bench
+import { startAkismetStandin } from "../../dev/akismet-standin.mjs";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -10,6 +12,7 @@ declare module "vitest" {
     sinkUrl: string;
     sinkControl: string;
     sinkSecret: string;
+    akismetOrigin: string;
   }
 }
 
@@ -20,6 +23,8 @@ const SINK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 export default async function setup(project: TestProject) {
   const standin = await startTurnstileStandin();
   const sink = await startWebhookSink({ secret: SINK_SECRET });
+  const akismet = await startAkismetStandin();
+  project.provide("akismetOrigin", akismet.origin);
   project.provide("standinOrigin", standin.origin);
   project.provide("sinkUrl", sink.url);
   project.provide("sinkControl", sink.controlOrigin);
@@ -27,5 +32,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await sink.close();
     await standin.close();
+    await akismet.close();
   };
 }

@@ -8,6 +8,7 @@ import { patternProblem, publishedPatternProblem } from "~/lib/forms/pattern";
 import { RESERVED_FIELDS } from "~/lib/forms/field-names";
 import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
 import { LANGUAGES } from "~/lib/text/languages";
+import { SpamSettingsSchema, spamRuleProblems } from "~/lib/spam/definition";
 
 // The one check of a form definition, whether it comes from a file in app/forms/ or from the console
 // (stored in D1): a zod schema for its shape and bounds, then the rules that span fields. Whatever an
@@ -124,6 +125,7 @@ export const FormDefSchema = z.strictObject({
   rateLimit: z.strictObject({ perMinute: count(1, 10_000), perDay: count(1, 1_000_000) }).optional(),
   public: z.boolean().optional(),
   maxUploadBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
+  spam: SpamSettingsSchema.optional(),
 });
 
 export interface CheckOptions {
@@ -155,7 +157,13 @@ export function checkFormDef(value: unknown, options: CheckOptions = {}): Defini
   const shape = checkFormShape(value);
   if (!shape.ok) return shape;
   const form = shape.form;
-  const problems = [...checkForm(form, options), ...checkDestinations(form), ...checkUploads(form), ...checkTranslations(form)];
+  const problems = [
+    ...checkForm(form, options),
+    ...checkDestinations(form),
+    ...checkUploads(form),
+    ...checkTranslations(form),
+    ...spamRuleProblems(form),
+  ];
   const names = new Set<string>();
   for (const field of form.fields) {
     problems.push(...checkField(form.id, field, options));
