@@ -1,6 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { FormEditorFields } from "~/components/admin/form-editor";
+import { SpamRules } from "~/components/admin/spam-rules";
 import { renderToStaticMarkup } from "react-dom/server";
 import { FormField } from "~/components/form-field";
 import { en } from "~/lib/i18n/messages/en";
@@ -256,6 +257,7 @@ export default function FormPage() {
           ) : null}
           <h2 id="fields-title">Fields</h2>
           <FieldTable fields={data.definition.fields} />
+          <SpamRules spam={data.definition.spam} />
         </>
       ) : draft ? (
         <Form method="post" className="editor" aria-label={`Edit ${draft.title}`}>

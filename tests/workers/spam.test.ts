@@ -256,3 +256,66 @@ describe("Akismet, when AKISMET_API_KEY is set", () => {
     expect(await row(failed.id)).toMatchObject({ status: "accepted", akismet: "not_checked" });
   });
 });
+
+describe("marks in the console", () => {
+  it("marks several ticked submissions from the list at once, audited as one, and shows a submission's checks", async () => {
+    const { adminEnv, adminGet, sessionCookie, SAME_ORIGIN } = await import("./admin-helpers");
+    const appEnv = withDb(await adminEnv());
+    const cookie = await sessionCookie("admin", appEnv);
+    const ids = [await seedSubmission({ fields: SPAM }), await seedSubmission({ fields: SPAM }), await seedSubmission({ fields: HAM })];
+    const body = new URLSearchParams([
+      ["intent", "mark-spam"],
+      ["id", ids[0]!],
+      ["id", ids[1]!],
+    ]);
+    const marked = await appFetch(
+      new Request("http://localhost/admin/submissions?_data=routes%2Fadmin.submissions._index", {
+        method: "POST",
+        body: body.toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded", Cookie: cookie, ...SAME_ORIGIN },
+      }),
+      appEnv,
+    );
+    expect(marked.status).toBe(200);
+    expect(await marked.json()).toEqual({ ok: true, message: "Marked 2 submissions as spam." });
+    const labels = await env.DB.prepare("SELECT submission_id, label FROM spam_marks ORDER BY submission_id").all();
+    expect(labels.results).toEqual([...ids.slice(0, 2)].sort().map((id) => ({ submission_id: id, label: "spam" })));
+    const audit = await env.DB.prepare("SELECT target, detail FROM audit_log WHERE action = 'submission.mark'").all<{
+      target: string | null;
+      detail: string;
+    }>();
+    expect(audit.results).toHaveLength(1);
+    expect(JSON.parse(audit.results[0]!.detail)).toMatchObject({ as: "spam", ids: ids.slice(0, 2), changed: 2 });
+
+    // The detail page says why the filter is silent, and marks one from its own buttons.
+    // React separates interpolated text with empty comments; a person reads it without them.
+    const page = (await (await appFetch(adminGet(`/admin/submissions/${ids[2]}`, cookie), appEnv)).text()).replaceAll("<!-- -->", "");
+    expect(page).toContain("silent until it has 20 marks of each kind: it has 2 spam and 0 not-spam so far");
+    const one = await appFetch(
+      new Request(`http://localhost/admin/submissions/${ids[2]}?_data=routes%2Fadmin.submissions.%24id`, {
+        method: "POST",
+        body: "intent=mark-ham",
+        headers: { "content-type": "application/x-www-form-urlencoded", Cookie: cookie, ...SAME_ORIGIN },
+      }),
+      appEnv,
+    );
+    expect(await one.json()).toEqual({ ok: true, message: "Marked 1 submission as ham." });
+    // A viewer sees the checks but gets no mark buttons, and cannot mark.
+    const viewer = await sessionCookie("viewer", appEnv);
+    const viewed = await (await appFetch(adminGet(`/admin/submissions/${ids[2]}`, viewer), appEnv)).text();
+    expect(viewed).toContain("Spam checks");
+    expect(viewed).not.toContain("Mark as spam");
+  });
+
+  it("shows quarantined counts per reason and day on the dashboard", async () => {
+    const { adminEnv, adminGet, sessionCookie } = await import("./admin-helpers");
+    const appEnv = withDb(await adminEnv());
+    await seedSubmission({ fields: SPAM, quarantineReason: "spam_filter" });
+    await seedSubmission({ fields: SPAM, quarantineReason: "spam_filter" });
+    await seedSubmission({ fields: SPAM, quarantineReason: "honeypot_filled" });
+    const html = await (await appFetch(adminGet("/admin", await sessionCookie("admin", appEnv)), appEnv)).text();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(html).toMatch(new RegExp(`${today}</td><td[^>]*>The learning filter</td><td[^>]*>2</td>`));
+    expect(html).toMatch(new RegExp(`${today}</td><td[^>]*>Honeypot filled</td><td[^>]*>1</td>`));
+  });
+});
