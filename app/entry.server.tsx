@@ -3,12 +3,15 @@ import { RemixServer } from "@remix-run/react";
 import { renderToString } from "react-dom/server";
 import { boundaryErrorCode, ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { NonceProvider } from "~/components/nonce";
+import { StorageGuardProvider } from "~/components/storage-guard";
+import { STORAGE_GUARD_SCRIPT } from "~/lib/http/storage-guard.server";
 import { applySecurityHeaders, createNonce } from "~/lib/http/security-headers.server";
 
 // The Worker's scheduled and queue handlers reach the app through the server build's entry module
 // (functions/server-build.ts), so the Worker holds one copy of the app (ADR 030).
 export { runMaintenance } from "~/lib/maintenance/maintenance.server";
 export { consumeDeadLetters, consumeDeliveryBatch } from "~/lib/delivery/queue.server";
+export { consumeExportBatch } from "~/lib/exports/run.server";
 
 // Every HTML document (pages, 404s, error boundaries) is rendered here, so the CSP nonce and the
 // hardening headers are set in this one place.
@@ -26,7 +29,9 @@ export default function handleRequest(
   const nonce = createNonce();
   const html = renderToString(
     <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      <StorageGuardProvider value={{ nonce, script: STORAGE_GUARD_SCRIPT }}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </StorageGuardProvider>
     </NonceProvider>,
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");

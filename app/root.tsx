@@ -77,7 +77,8 @@ export function Layout({ children }: { children: ReactNode }) {
             <p>{frame.footer}</p>
           </footer>
         ) : null}
-        <ScrollRestoration nonce={nonce} />
+        {/* A framed page is as tall as its content: the embedding page scrolls, and keeps nothing in storage for it (ADR 108). */}
+        {frame.embed ? null : <ScrollRestoration nonce={nonce} />}
         <Scripts nonce={nonce} />
       </body>
     </html>

@@ -1,13 +1,20 @@
 import { EmailMessage } from "cloudflare:email";
 import { settingsOf } from "../app/lib/settings/settings.server";
+import { exportQueueOf } from "../app/lib/exports/queue.server";
 import { createMailer } from "../load-context";
 import { appHooks } from "./server-build";
 
-// The delivery queue's consumer (docs/decisions/070), bound only when wrangler.toml declares
-// DELIVERY_QUEUE: its dead-letter queue (a name ending in -dlq) marks deliveries dead, the queue itself
-// sends them. Each invocation keeps to the plan's budget; a throw makes the queue retry the batch.
+// The queues' consumer: the export queue (a name ending in -exports, docs/decisions/109) carries export
+// jobs a step on; the delivery queue (docs/decisions/070), bound only when wrangler.toml declares
+// DELIVERY_QUEUE, sends deliveries, and its dead-letter queue (a name ending in -dlq) marks them dead.
+// Each invocation keeps to the plan's budget; a throw makes the queue retry the batch.
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = env.DB;
+  if (batch.queue.endsWith("-exports")) {
+    const ctx = { db, bucket: env.UPLOADS ?? null, queue: exportQueueOf(env), plan: settingsOf(env).plan, nowMs: Date.now() };
+    console.log(JSON.stringify({ exportQueue: await appHooks.consumeExportBatch(batch, ctx) }));
+    return;
+  }
   if (batch.queue.endsWith("-dlq")) {
     const dead = await appHooks.consumeDeadLetters(batch, { db });
     console.log(JSON.stringify({ deadLetters: batch.messages.length, markedDead: dead }));

@@ -1,5 +1,6 @@
 import { EmailMessage } from "cloudflare:email";
 import { settingsOf } from "../app/lib/settings/settings.server";
+import { exportQueueOf } from "../app/lib/exports/queue.server";
 import { createMailer } from "../load-context";
 import { appHooks } from "./server-build";
 
@@ -16,6 +17,7 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
     now: Date.now,
     // Bound only when wrangler.toml turns the delivery queue on (docs/decisions/070).
     queue: (env as { DELIVERY_QUEUE?: Queue<never> }).DELIVERY_QUEUE ?? null,
+    exportQueue: exportQueueOf(env),
   });
   console.log(JSON.stringify({ maintenance: results }));
 }

@@ -3,6 +3,7 @@ import type { ServerBuild } from "@remix-run/cloudflare";
 import * as build from "../build/server";
 import type { runMaintenance } from "../app/lib/maintenance/maintenance.server";
 import type { consumeDeadLetters, consumeDeliveryBatch } from "../app/lib/delivery/queue.server";
+import type { consumeExportBatch } from "../app/lib/exports/run.server";
 
 /** The Remix server build (`remix vite:build`), which holds every route and all app code. */
 export const serverBuild = build as ServerBuild;
@@ -17,4 +18,5 @@ export const appHooks = serverBuild.entry.module as unknown as {
   runMaintenance: typeof runMaintenance;
   consumeDeliveryBatch: typeof consumeDeliveryBatch;
   consumeDeadLetters: typeof consumeDeadLetters;
+  consumeExportBatch: typeof consumeExportBatch;
 };

@@ -16,13 +16,14 @@ const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js
 const CONFIG = fileURLToPath(new URL("../wrangler.toml", import.meta.url));
 
 /** Runs wrangler with `args`; returns its stdout, or throws with its output. `input` goes to stdin. */
-function wrangler(args, { input, inherit = false } = {}) {
+function wrangler(args, { input, inherit = false, quiet = false } = {}) {
   const result = spawnSync(process.execPath, [WRANGLER, ...args], {
     cwd: ROOT,
     input,
     encoding: "utf8",
     stdio: inherit ? ["ignore", "inherit", "inherit"] : ["pipe", "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1" },
+    // quiet: wrangler's warnings and errors only, not its banner and bindings table.
+    env: { ...process.env, NO_COLOR: "1", ...(quiet ? { WRANGLER_LOG: "warn" } : {}) },
   });
   if (result.status !== 0) throw new Error(`wrangler ${args[0]} ${args[1] ?? ""} failed:\n${result.stdout ?? ""}${result.stderr ?? ""}`);
   return result.stdout ?? "";
@@ -91,7 +92,7 @@ async function ask(names) {
 
 if (process.argv.includes("--dry-run")) {
   build();
-  wrangler(["deploy", "--dry-run", "--outdir", ".wrangler/deploy-dry-run"], { inherit: true });
+  wrangler(["deploy", "--dry-run", "--outdir", ".wrangler/deploy-dry-run"], { inherit: true, quiet: true });
   console.log("Dry run: the Worker, its assets and bindings build and validate. Nothing was deployed.");
 } else {
   try {

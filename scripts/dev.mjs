@@ -5,13 +5,12 @@
 // env file. Not the Worker: no cron, no e-mail, no guards of functions/fetch.ts; `npm start` is that.
 // Arguments go to `remix vite:dev` (--port, --host), except `--persist-to <dir>` for another local state.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { localSettings } from "./local-settings.mjs";
 import { loadForms } from "./read-forms.mjs";
 import { applyLocalMigrations } from "./worker-dev.mjs";
+import { writeSettingsFile } from "./settings-file.mjs";
 
 const REMIX = fileURLToPath(new URL("../node_modules/@remix-run/dev/dist/cli.js", import.meta.url));
 
@@ -19,29 +18,17 @@ const args = process.argv.slice(2);
 const at = args.indexOf("--persist-to");
 const persistTo = at >= 0 ? path.resolve(args.splice(at, 2)[1]) : undefined;
 
-/** The settings as a dotenv file: single-quoted (literal), `$` escaped for wrangler's dotenv-expand. */
-function envFileText(settings) {
-  return Object.entries(settings)
-    .map(([key, value]) => {
-      if (/['\r\n]/.test(value)) throw new Error(`${key} holds a quote or a line break, which an env file cannot carry`);
-      return `${key}='${value.replace(/\$/g, "\\$")}'`;
-    })
-    .join("\n");
-}
-
 applyLocalMigrations({ persistTo });
 const { settings, password } = await localSettings(await loadForms());
-const dir = mkdtempSync(path.join(tmpdir(), "gatepost-dev-"));
-const envFile = path.join(dir, "dev.vars");
-writeFileSync(envFile, `${envFileText(settings)}\n`, { mode: 0o600 });
+const settingsFile = writeSettingsFile(settings, { name: "gatepost-dev-" });
 if (password) console.log(`Console password for this run: ${password}`);
 
-const env = { ...process.env, GATEPOST_DEV_ENV_FILE: envFile };
+const env = { ...process.env, GATEPOST_DEV_ENV_FILE: settingsFile.path };
 if (persistTo) env.GATEPOST_DEV_PERSIST_TO = persistTo;
 // In this process's group, so Ctrl-C (or a stop of the group) reaches Vite and the workerd it starts.
 const vite = spawn(process.execPath, [REMIX, "vite:dev", ...args], { env, stdio: "inherit" });
 vite.on("exit", (code, signal) => {
-  rmSync(dir, { recursive: true, force: true });
+  settingsFile.remove();
   process.exit(code ?? (signal ? 1 : 0));
 });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => vite.kill(signal));

@@ -3,7 +3,8 @@
 // 1.6 deliveries each, 1 % of submissions dead after a receiver outage, 2 % quarantined, an attempt per
 // settled delivery (eight for a dead one), file metadata on the apply form's, and audit lines. It writes
 // the SQLite file directly (better-sqlite3), in large transactions, after applying the migrations, so a
-// million take about a minute; it replaces what submissions the local database held. It refuses a remote
+// million take about a minute. It says what submissions the local database held, then replaces them; it
+// leaves no delivery pending, so the cron sends nothing to the local sink. It refuses a remote
 // database: there is no flag that reaches one. `--unmoved` stores rows as from before migration 0021
 // (state NULL, no counts, not indexed), for the cron's backfill to move (docs/decisions/060).
 // `--unindexed N` leaves the newest N out of the search index, as after an upgrade to migration 0051 or
@@ -89,6 +90,17 @@ const db = new Database(file);
 db.pragma("synchronous = OFF");
 const started = Date.now();
 
+// Said before anything is removed: what the database holds now is replaced, the audit log kept.
+const held = db
+  .prepare("SELECT (SELECT COUNT(*) FROM submissions) AS submissions, (SELECT COUNT(*) FROM deliveries) AS deliveries")
+  .get() as {
+  submissions: number;
+  deliveries: number;
+};
+console.log(
+  `seed: replacing the ${held.submissions} submissions and ${held.deliveries} deliveries (with their attempts and counts) in ${path.relative(process.cwd(), file)} with ${total} seeded submissions; the audit log is kept.`,
+);
+
 // The triggers keep counts and the index row by row; a seed builds them once at the end instead.
 const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all() as Array<{ name: string; sql: string }>;
 for (const { name } of triggers) db.exec(`DROP TRIGGER ${name}`);
@@ -142,7 +154,7 @@ function fieldsOf(form: string, i: number, name: string, email: string): Record<
 const CHUNK = 25_000;
 const write = db.transaction((from: number, to: number) => {
   for (let i = from; i < to; i++) {
-    // Oldest first, as they arrived; the last hour's deliveries are still pending.
+    // Oldest first, as they arrived. None is left pending: the cron would send it to the local sink.
     const receivedMs = now - span + Math.floor(((i + random()) / total) * span);
     const at = new Date(receivedMs).toISOString();
     const form = i % 20 < 12 ? "contact" : i % 20 < 17 ? "newsletter" : "apply";
@@ -156,8 +168,7 @@ const write = db.transaction((from: number, to: number) => {
     const fields = fieldsOf(form, i, `${first} ${last}`, email);
     const quarantined = i % 50 === 7;
     const dead = !quarantined && i % 100 === 3;
-    const pending = !quarantined && !dead && receivedMs > now - 3_600_000;
-    const state = quarantined ? "quarantined" : dead ? "dead" : pending ? "pending" : "delivered";
+    const state = quarantined ? "quarantined" : dead ? "dead" : "delivered";
     insertSubmission.run(
       id,
       form,
@@ -175,8 +186,8 @@ const write = db.transaction((from: number, to: number) => {
     const destinations = i % 5 < 3 ? ["webhook", "email"] : ["webhook"];
     for (const destination of destinations) {
       const deliveryId = `msg_${hex(i, 12)}${destination[0]}`;
-      const status = destination === "webhook" && dead ? "dead" : pending ? "pending" : "delivered";
-      const attempts = status === "dead" ? 8 : status === "delivered" ? 1 : 0;
+      const status = destination === "webhook" && dead ? "dead" : "delivered";
+      const attempts = status === "dead" ? 8 : 1;
       insertDelivery.run(
         deliveryId,
         id,
@@ -184,7 +195,7 @@ const write = db.transaction((from: number, to: number) => {
         destination,
         status,
         attempts,
-        receivedMs + (status === "pending" ? 0 : 60_000),
+        receivedMs + 60_000,
         status === "dead" ? "http_status 503" : null,
         at,
         status === "delivered" ? at : null,

@@ -77,7 +77,7 @@ try {
 const offlineSettings = {};
 let standinOrigin = null;
 if (offline) {
-  const { startTurnstileStandin } = await import("../tests/support/turnstile-standin.mjs");
+  const { startTurnstileStandin } = await import("../dev/turnstile-standin.mjs");
   const standin = await startTurnstileStandin({ port: Number(process.env.STANDIN_PORT || 0) });
   cleanups.push(() => standin.close());
   offlineSettings.TURNSTILE_VERIFY_URL = standin.verifyUrl;
@@ -125,7 +125,7 @@ function sinkEndpoint(started, kind) {
 }
 
 /**
- * Starts the local sink (tests/support/webhook-sink.mjs: webhooks, Slack, Discord and e-mail, with a
+ * Starts the local sink (dev/local-sink.mjs: webhooks, Slack, Discord and e-mail, with a
  * page listing every message) and points every form destination whose setting is not in the
  * environment at it, by the naming convention: webhooks (signed with one local secret unless the
  * form's own is set), Slack and Discord to the sink's endpoints, e-mail to a local owner address and
@@ -133,7 +133,7 @@ function sinkEndpoint(started, kind) {
  * environment switches that destination off. Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only
  * switch that allows plain http to 127.0.0.1, and tells the Worker where the sink is (LOCAL_SINK_URL,
  * LOCAL_SINK_SECRET): a console form's unset destinations go there too, and each secret the console
- * makes is told to the sink (ADR 066). Returns { url, control, page, pointed, external }.
+ * makes is told to the sink (ADR 066). Returns { url, mode, page, external, secret }.
  */
 async function startLocalSink(forms, settings) {
   settings.ALLOW_LOOPBACK_WEBHOOKS = "true";
@@ -148,7 +148,7 @@ async function startLocalSink(forms, settings) {
       } else wanted.push({ form, kind, name });
     }
   }
-  const { startLocalSink: startSink } = await import("../tests/support/webhook-sink.mjs");
+  const { startLocalSink: startSink } = await import("../dev/local-sink.mjs");
   const given = forms.map((form) => settings[form.settings.WEBHOOK_SECRET]).find(Boolean);
   const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
   mkdirSync(path.dirname(SINK_STATE_FILE), { recursive: true });
@@ -161,10 +161,13 @@ async function startLocalSink(forms, settings) {
   settings.LOCAL_SINK_SHEETS_KEY = started.sheetsKey;
   localSink = started;
   cleanups.push(() => started.close());
-  const { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } = await import("../tests/support/sink-tables.mjs");
+  const { AIRTABLE_LOCAL } = await import("../app/lib/destinations/airtable/sink.mjs");
+  const { SHEETS_LOCAL_ID } = await import("../app/lib/destinations/sheets/sink.mjs");
   // The sink's Google Sheets and Airtable stand-ins: their ids, key and token, beside the one named setting.
   const tableSettings = {
-    sheets: (own) => ({
+    // A tab per form, so each form's rows sit under its own header row.
+    sheets: (own, form) => ({
+      [own.SHEETS_TAB]: form.id,
       [own.SHEETS_SERVICE_ACCOUNT_KEY]: started.sheetsKey,
       [own.SHEETS_API_URL]: `${started.origin}/sheets`,
     }),
@@ -174,7 +177,6 @@ async function startLocalSink(forms, settings) {
       [own.AIRTABLE_API_URL]: `${started.origin}/airtable`,
     }),
   };
-  const pointed = [];
   for (const { form, kind, name } of wanted) {
     const value =
       kind === "email"
@@ -188,17 +190,16 @@ async function startLocalSink(forms, settings) {
               : sinkEndpoint(started, kind);
     if (!value) continue;
     settings[name] = value;
-    for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings) ?? {})) {
+    for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings, form) ?? {})) {
       if (process.env[variable] === undefined) settings[variable] = local;
     }
     if (kind === "webhook" && !settings[form.settings.WEBHOOK_SECRET]) settings[form.settings.WEBHOOK_SECRET] = secret;
-    pointed.push(name);
   }
   // E-mails need a sender and links a public origin; the environment's values win.
   if (!settings.EMAIL_FROM) settings.EMAIL_FROM = process.env.EMAIL_FROM ?? "gatepost@localhost";
   if (!settings.PUBLIC_URL) settings.PUBLIC_URL = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
   // The secret is printed only when the sink's own: a newcomer can verify a delivery with it.
-  return { url: started.url, control: started.controlOrigin, page: started.pageUrl, pointed, external, secret: given ? null : secret };
+  return { url: started.url, mode: started.modeUrl, page: started.pageUrl, external, secret: given ? null : secret };
 }
 
 /** The Worker logs each scheduled run's results as one JSON line: show failed jobs and drains that did something. */
@@ -234,11 +235,10 @@ function printReadyBlock() {
   if (sink.url) {
     lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, Slack and Discord message, Sheets row, Airtable record)`);
     lines.push(`  Webhook sink    ${sink.url}  (prints each delivery below)`);
-    if (sink.pointed.length > 0) lines.push(`                  receives ${sink.pointed.join(", ")}`);
-    lines.push(`                  and every console form's destinations left unset`);
+    lines.push(`                  receives every form's destinations left unset`);
     if (sink.secret) lines.push(`  Signing secret  ${sink.secret}  (verify a delivery: docs/webhooks.md)`);
     lines.push(`  E-mail files    ${path.join(tmpdir(), "miniflare-*", "files", "email")}/*.eml`);
-    lines.push(`                  play a broken receiver: curl -X POST ${sink.control}/mode -d '{"mode":"down"}'`);
+    lines.push(`                  play a broken receiver: curl -X POST ${sink.mode} -d '{"mode":"http500"}'`);
   }
   for (const [name, url] of sink.external) lines.push(`  ${name} → ${url}`);
   if (standinOrigin) lines.push(`  Turnstile       stand-in on ${standinOrigin}`);

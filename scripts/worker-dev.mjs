@@ -8,6 +8,7 @@ import path from "node:path";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { spawnGroup } from "./process-group.mjs";
+import { writeSettingsFile } from "./settings-file.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
@@ -29,9 +30,11 @@ export function applyLocalMigrations({ persistTo, config } = {}) {
 }
 
 /**
- * Starts `wrangler dev` on `port` with `bindings` as vars and waits for `readyPath` (/healthz).
+ * Starts `wrangler dev` on `port` with `bindings` as settings and waits for `readyPath` (/healthz). The
+ * settings reach it in a file only this user can read, removed on stop, never on its command line (ADR 111).
  * - `config` runs another wrangler config than the root wrangler.toml (the bench's apps);
- * - `logFile` appends wrangler's output there, and `onLine` sees each line of it;
+ * - wrangler's output is collected (`output()`, and in the error when it fails to start); `log: "inherit"`
+ *   shows it here instead, `logFile` appends it there, and `onLine` sees each line of it;
  * - `onEmail(raw)` gets each message the simulated send_email binding took (RFC 5322 text);
  * - `tickEveryMs` runs the cron on a timer (0: never; call `tick()`), `onTick(error)` sees each run's end;
  * - `onExit(code)` is told if wrangler stops without being asked to;
@@ -45,7 +48,7 @@ export async function startWorkerDev({
   persistTo,
   config,
   readyPath = "/healthz",
-  log = "inherit",
+  log = "pipe",
   logFile,
   onLine,
   onEmail,
@@ -61,9 +64,10 @@ export async function startWorkerDev({
   if (config) args.push("--config", config);
   // Every local run reads what the app leaves of a refused body before answering, so wrangler dev's
   // proxy passes a 413 on instead of a 502 (ADR 098); a caller's own value wins.
-  for (const [key, value] of Object.entries({ LOCAL_DRAIN_BODIES: "true", ...bindings })) {
-    if (value !== undefined && value !== "") args.push("--var", `${key}:${value}`);
-  }
+  // An empty value means unset: wrangler.toml's default stands.
+  const given = Object.entries({ LOCAL_DRAIN_BODIES: "true", ...bindings }).filter(([, value]) => value !== undefined && value !== "");
+  const settingsFile = writeSettingsFile(Object.fromEntries(given));
+  args.push("--env-file", settingsFile.path);
   /** E-mails still being read and handed on: a tick waits for them. */
   const emails = new Set();
   let emailNext = false;
@@ -87,14 +91,16 @@ export async function startWorkerDev({
     // bench the Worker is the one that is deployed (ADR 010, kept by ADR 011).
     env: { ...process.env, CI: "true", NO_COLOR: "1", NODE_ENV: "production" },
     onExit: (code) => {
+      settingsFile.remove();
       if (!stopping) onExit?.(code);
     },
   });
   let ticker = null;
-  const stop = () => {
+  const stop = async () => {
     stopping = true;
     ticker?.stop();
-    return group.stop();
+    await group.stop();
+    settingsFile.remove();
   };
   // Handed over before the wait, so a caller interrupted during start-up can still stop it.
   onSpawn?.(stop);

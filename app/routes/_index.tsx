@@ -1,33 +1,43 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { formCatalog } from "~/lib/forms/live.server";
 import { pageMeta } from "~/lib/http/meta";
+import { messagesOf, pageLanguage } from "~/lib/i18n/catalogue.server";
+import { localizeForm } from "~/lib/i18n/localize-form";
+import { chooseLanguage, LANGUAGES } from "~/lib/text/languages";
 import type { loader as rootLoader } from "~/root";
 
-export const meta: MetaFunction = () =>
-  pageMeta(
-    "Forms you can trust",
-    "Gatepost shows forms, checks each sender is human with Cloudflare Turnstile, and only then keeps and forwards what they sent.",
-  );
+export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.home.title, data.home.description) : []);
 
-export async function loader({ context }: LoaderFunctionArgs) {
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+// The front page speaks the visitor's language as a form's pages do: ?lang= first, then Accept-Language,
+// among every language Gatepost writes. Each form is listed in that language where its owner wrote it.
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const query = new URL(request.url).searchParams;
+  const lang = chooseLanguage(LANGUAGES, query, request.headers.get("accept-language"));
   const catalog = await formCatalog(context);
-  const listed = [...catalog.forms.values()].filter((live) => live.form.public && !live.archived).map((live) => live.form);
-  return { forms: listed.sort((a, b) => (a.id < b.id ? -1 : 1)).map(({ id, title, description }) => ({ id, title, description })) };
+  const listed = [...catalog.forms.values()]
+    .filter((live) => live.form.public && !live.archived)
+    .map((live) => localizeForm(live.form, lang));
+  const forms = listed.sort((a, b) => (a.id < b.id ? -1 : 1)).map(({ id, title, description }) => ({ id, title, description }));
+  // A language asked for by ?lang= is passed on, so a form opens in it too where it offers it.
+  const formQuery = query.has("lang") ? `?lang=${lang}` : "";
+  return json({ i18n: pageLanguage(lang), home: messagesOf(lang).home, forms, formQuery }, { headers: { Vary: "Accept-Language" } });
 }
 
 export default function Index() {
-  const { forms } = useLoaderData<typeof loader>();
+  const { forms, home, formQuery } = useLoaderData<typeof loader>();
   const name = useRouteLoaderData<typeof rootLoader>("root")?.site.name ?? "Gatepost";
   return (
     <>
       <h1>{name}</h1>
-      <p className="lead">Each form checks that you are human with Cloudflare Turnstile before anything you send is kept or passed on.</p>
+      <p className="lead">{home.lead}</p>
       {forms.length > 0 ? (
         <ul className="forms">
           {forms.map((form) => (
             <li key={form.id}>
-              <Link to={`/f/${form.id}`}>
+              <Link to={`/f/${form.id}${formQuery}`}>
                 <span className="title">{form.title}</span>
                 <span className="description">{form.description}</span>
               </Link>
@@ -36,8 +46,8 @@ export default function Index() {
         </ul>
       ) : (
         <div className="empty">
-          <strong>No public forms yet</strong>
-          <p>Forms marked public, in app/forms/ or in the console, are listed here.</p>
+          <strong>{home.noForms}</strong>
+          <p>{home.noFormsHint}</p>
         </div>
       )}
     </>

@@ -6,6 +6,7 @@ import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
 import { listAudit } from "~/lib/storage/audit-log.server";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { consoleRoute } from "~/lib/admin/console-route.server";
+import { orEmptyMark } from "~/lib/text/empty-value";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Audit log", "Who did what in the operator console, and when.");
@@ -52,7 +53,7 @@ export default function AuditLog() {
                   <AuditSentence action={e.action} target={e.target} detail={e.detail} />
                 </td>
                 <td className="nowrap" data-label="IP">
-                  {e.ip ?? "—"}
+                  {orEmptyMark(e.ip)}
                 </td>
               </tr>
             ))}

@@ -8,7 +8,8 @@ import { embedScriptTag, staticFormHtml } from "~/lib/admin/embed-snippets.serve
 import { adminHeaders, adminMeta } from "~/lib/admin/http";
 import { formIdParam, readAdminForm } from "~/lib/admin/input.server";
 import { formCatalog } from "~/lib/forms/live.server";
-import { refusal } from "~/lib/http/responses.server";
+import { ERRORS } from "~/lib/http/errors";
+import { ERROR_CODE_HEADER, refusal } from "~/lib/http/responses.server";
 import { readEmbedSites } from "~/lib/storage/embed-sites.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 
@@ -53,8 +54,10 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
   if (!catalog.forms.has(id)) throw refusal("form_not_found");
   const typed = await readAdminForm(request, PostSchema);
   const checked = checkEmbedSites(typed, { allowLoopbackHttp: context.settings.allowLoopbackHttp });
-  if (!checked.ok)
-    return json({ ok: false, message: "Nothing was saved: fix what is listed.", problems: checked.problems }, { status: 422 });
+  if (!checked.ok) {
+    const { status, message } = ERRORS[checked.code];
+    return json({ ok: false, message, problems: checked.problems }, { status, headers: { [ERROR_CODE_HEADER]: checked.code } });
+  }
   const ctx = { db: context.cloudflare.env.DB, settings: context.settings, user, request, nowMs: Date.now() };
   await saveEmbedSites(ctx, id, checked.sites, await readEmbedSites(ctx.db, id));
   return json({ ok: true, message: "Saved: the sites listed may embed this form now.", problems: [] as string[] });

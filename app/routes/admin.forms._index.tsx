@@ -11,6 +11,7 @@ import { readAdminForm } from "~/lib/admin/input.server";
 import { formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";
 import type { loader as layoutLoader } from "~/routes/admin";
+import { orEmptyMark } from "~/lib/text/empty-value";
 
 // Every form: the files' (code, read-only here) and the console's, with their state and version; an
 // admin creates a console form here, from a starter or from a form file's JSON (import).
@@ -87,7 +88,7 @@ export default function Forms() {
                 {f.shadowed ? "Not served: the form file with this id wins" : STATUS[f.status]}
                 {f.hasDraft ? ", draft pending" : ""}
               </td>
-              <td data-label="Version">{f.version ?? "—"}</td>
+              <td data-label="Version">{orEmptyMark(f.version)}</td>
             </tr>
           ))}
         </tbody>

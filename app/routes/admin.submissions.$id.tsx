@@ -3,7 +3,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
-import { kindSpec } from "~/lib/settings/kinds/registry";
+import { kindSpec } from "~/lib/destinations/registry";
 import { FieldList } from "~/components/admin/field-list";
 import { formCatalog } from "~/lib/forms/live.server";
 import { labelsAt } from "~/lib/admin/form-versions.server";
@@ -19,6 +19,7 @@ import { filesKept } from "~/lib/storage/file-objects.server";
 import { SpamPanel } from "~/components/admin/spam-panel";
 import { describeMarks, loadSpamPanel } from "~/lib/spam/console.server";
 import { markAsOwner } from "~/lib/spam/owner-marks.server";
+import { orEmptyMark } from "~/lib/text/empty-value";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submission", "One submission, its verification and its delivery log.");
@@ -111,9 +112,9 @@ export default function SubmissionDetail() {
       {s.verification ? (
         <dl>
           <dt>Hostname</dt>
-          <dd>{s.verification.hostname}</dd>
+          <dd>{orEmptyMark(s.verification.hostname)}</dd>
           <dt>Action</dt>
-          <dd>{s.verification.action}</dd>
+          <dd>{orEmptyMark(s.verification.action)}</dd>
           <dt>Challenge solved</dt>
           <dd>{formatUtc(s.verification.challengeTs)}</dd>
         </dl>

@@ -16,6 +16,7 @@ import { countOf } from "~/lib/text/count";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { filesOf } from "~/lib/storage/file-objects.server";
 import { ERRORS } from "~/lib/http/errors";
+import { showFieldValue } from "~/lib/forms/show-value";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submissions", "Find submissions by form, state, date or text.");
@@ -44,15 +45,12 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
       state,
       // A console "Send a test": listed like the rest, marked, and left out of the dashboard's counts.
       test: s.test,
-      // A one-line preview; React escapes it like every other value on the page.
-      preview: Object.values(s.fields)
-        .map((value) =>
-          Array.isArray(value)
-            ? filesOf(value)
-                .map((file) => file.name)
-                .join(", ")
-            : String(value),
-        )
+      // A one-line preview, each value as the submission's page shows it; React escapes it like every other value.
+      preview: Object.entries(s.fields)
+        .map(([name, value]) => {
+          const field = catalog.forms.get(s.formId)?.form.fields.find((f) => f.name === name);
+          return showFieldValue(field, Array.isArray(value) ? filesOf(value) : value);
+        })
         .join(" · ")
         .slice(0, 120),
     })),

@@ -2,17 +2,18 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { formCatalog, findForm } from "~/lib/forms/live.server";
 import { requireSameOriginRead, requireUser } from "~/lib/admin/auth.server";
 import { ExportParamsSchema } from "~/lib/admin/export-params.server";
-import { exportFileResponse, pendingExportResponse, requestBudget, startExport } from "~/lib/admin/exports.server";
-import { exportLimits, workOnExport } from "~/lib/exports/run.server";
+import { pendingExportResponse, startExport } from "~/lib/admin/exports.server";
+import { exportQueueOf, sendExportStep } from "~/lib/exports/queue.server";
 import { queryValues } from "~/lib/admin/input.server";
 import { refusal } from "~/lib/http/responses.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
 
 // GET /admin/export?form=contact&from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json (form blank: every
-// form) — starts an export job (docs/decisions/085) and answers with the file when it is done within
-// this request, else 202 with the job's address to poll. Data, not a page: without a session it answers
-// 401. Viewers may export. It writes an audit row, so only the console's own pages may ask (Sec-Fetch-Site).
+// form) — starts an export job (docs/decisions/085, 109) and hands it to the export queue; a browser goes
+// to the job's page, a script gets 202 with its address to poll. Data, not a page: without a session it
+// answers 401. Viewers may export, a few jobs at a time. It writes an audit row, so only the console's
+// own pages may ask (Sec-Fetch-Site).
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   requireSameOriginRead(request);
   const user = await requireUser(request, context, "data");
@@ -32,9 +33,9 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
     defined = [...new Set(names)];
   }
   const nowMs = context.now();
-  const started = await startExport({ db: env.DB, user, request, nowMs }, { formId: formId ?? null, from, to, format }, defined);
-  const { plan } = context.settings;
-  const job = (await workOnExport({ db: env.DB, bucket }, started.id, requestBudget(plan), nowMs, exportLimits(plan))) ?? started;
-  if (job.state.phase === "ready") return (await exportFileResponse(bucket, job)) ?? refusal("export_expired");
-  return pendingExportResponse(job, request);
+  const job = await startExport({ db: env.DB, user, request, nowMs }, { formId: formId ?? null, from, to, format }, defined);
+  if (!job) throw refusal("export_jobs_limit");
+  // Refused or unbound, the cron carries the job on instead (docs/decisions/109).
+  await sendExportStep(exportQueueOf(env), job.id);
+  return pendingExportResponse(job, request, nowMs);
 });

@@ -11,6 +11,7 @@ import { useEffect, useState } from "react";
 import { CaptchaWidget, type CaptchaStatus } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
 import { FormField } from "~/components/form-field";
+import { StorageGuard } from "~/components/storage-guard";
 import { catalogFormSettings, catalogSettings, findForm } from "~/lib/forms/live.server";
 import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers.server";
@@ -106,7 +107,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const view = embedViewOf(query, allowedOriginsFor(form, settings.forms));
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}${embedQuery(view)}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
-  if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   return refuse(result.code, lang, headers, result.fieldErrors, result.values, result.keep);
 }
 
@@ -126,7 +126,7 @@ function refuse(
 }
 
 export default function FormPage() {
-  const { form, i18n, siteKey, scriptUrl, stamp, sid } = useLoaderData<typeof loader>();
+  const { form, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
   const { page } = i18n;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -151,6 +151,7 @@ export default function FormPage() {
   const keptSid = result?.keep?.sid ?? sid;
   return (
     <>
+      {embed ? <StorageGuard /> : null}
       <h1>{form.title}</h1>
       <p className="lead">{form.description}</p>
       {result ? (

@@ -1,5 +1,6 @@
 import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { StorageGuard } from "~/components/storage-guard";
 import { catalogFormSettings, findForm } from "~/lib/forms/live.server";
 import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
 import { allowedOriginsFor } from "~/lib/settings/forms.server";
@@ -55,6 +56,7 @@ export default function Thanks() {
   const again = `/f/${formId}${embedQuery || "?"}${embedQuery ? "&" : ""}lang=${i18n.lang}`;
   return (
     <>
+      {embed ? <StorageGuard /> : null}
       <div className="done-mark" aria-hidden="true">
         <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round">
           <path d="M5 12.5l4.5 4.5L19 7.5" />

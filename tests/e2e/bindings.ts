@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 // @ts-expect-error - plain ESM helper shared with npm start and the benchmark
-import { startWebhookSink } from "../support/webhook-sink.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 import { startStaticSites } from "./cross-origin-site";
 // @ts-expect-error - plain ESM helper shared with npm run admin:hash-password
 import { hashPassword } from "../../scripts/hash-password.mjs";
@@ -38,12 +38,14 @@ export async function extraBindings(): Promise<ExtraBindings> {
   const sites = await startStaticSites();
   stops.push(sites.stop);
   bindings.FORM_SIGNING_SECRET = "e2e-form-signing-secret-0123456789abcdef";
-  bindings.FORM_ALLOWED_ORIGINS = `contact=${sites.allowed} newsletter=${sites.allowed}`;
+  bindings.FORM_ALLOWED_ORIGINS = `contact=${sites.allowed},${sites.crossSite.allowed} newsletter=${sites.allowed}`;
   bindings.FORM_MIN_FILL_SECONDS = "0";
   bindings.FORM_RATE_LIMIT_PER_MINUTE = "200";
   bindings.FORM_RATE_LIMIT_PER_DAY = "2000";
   provided.allowedSite = sites.allowed;
   provided.refusedSite = sites.refused;
+  provided.allowedCrossSite = sites.crossSite.allowed;
+  provided.refusedCrossSite = sites.crossSite.refused;
 
   // polish: a brand colour and an on-site logo, so every page is checked (CSP, axe, screenshots) with
   // the site's own look; the name stays Gatepost's, which the tests look for.

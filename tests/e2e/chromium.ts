@@ -3,8 +3,10 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 // @ts-expect-error - plain ESM helper shared with the Lighthouse runner
 import { CHROMIUM_FLAGS } from "../../scripts/chromium-flags.mjs";
+import { OTHER_SITE_HOST } from "./cross-origin-site";
 
-const ARGS = [...CHROMIUM_FLAGS, "--no-first-run"];
+// The host page of an embed is served from another site than Gatepost's (tests/e2e/embed.test.ts).
+const ARGS = [...CHROMIUM_FLAGS, "--no-first-run", `--host-resolver-rules=MAP ${OTHER_SITE_HOST} 127.0.0.1`];
 
 /** Where Debian's Chromium is; throws with the fix when it is missing (tests must not skip). */
 export function findChromium(): string {

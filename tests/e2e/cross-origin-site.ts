@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import escape from "escape-html";
 
 // Two tiny static sites on other loopback origins, standing in for a customer's site that posts to
-// Gatepost: `allowed` is in the forms' FORM_ALLOWED_ORIGINS, `refused` is not. Both serve the same
+// Gatepost: `allowed` is in the forms' FORM_ALLOWED_ORIGINS, `refused` is not. Each is also reached
+// from another *site* (`crossSite`: OTHER_SITE_HOST, which the browser maps to 127.0.0.1), where a
+// browser blocking third-party storage treats Gatepost's frame as third-party. Both serve the same
 // pages, built from query parameters (Gatepost's URL, the stand-in script), so they can start before
 // Gatepost does:
 //   /plain.html — a plain HTML form posting to the API (navigation, 303 or an error page)
@@ -11,9 +13,14 @@ import escape from "escape-html";
 //   snippets there: a page served by page.route would count as public, and Chromium would then refuse
 //   its requests to the loopback stand-in)
 
+/** A name of another registrable domain than Gatepost's 127.0.0.1; chromium.ts maps it to 127.0.0.1. */
+export const OTHER_SITE_HOST = "embed-host.test";
+
 export interface StaticSites {
   allowed: string;
   refused: string;
+  /** The same two sites under OTHER_SITE_HOST: another site than Gatepost's, not only another port. */
+  crossSite: { allowed: string; refused: string };
   stop: () => Promise<void>;
 }
 
@@ -22,16 +29,17 @@ export async function startStaticSites(): Promise<StaticSites> {
   return {
     allowed: origin(servers[0]),
     refused: origin(servers[1]),
+    crossSite: { allowed: origin(servers[0], OTHER_SITE_HOST), refused: origin(servers[1], OTHER_SITE_HOST) },
     stop: async () => {
       await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
     },
   };
 }
 
-function origin(server: Server): string {
+function origin(server: Server, host = "127.0.0.1"): string {
   const address = server.address();
   if (!address || typeof address === "string") throw new Error("static site has no port");
-  return `http://127.0.0.1:${address.port}`;
+  return `http://${host}:${address.port}`;
 }
 
 function listen(): Promise<Server> {

@@ -5,11 +5,14 @@ import { E2E_ADMIN_PASSWORD } from "./bindings";
 import { WAIT, axeViolations, useBrowserPage } from "./browser-page";
 import { standinCalls } from "./standin";
 
-// Each embed the console hands out, pasted into a static page on another origin: the one-line script
-// (a frame of the form's page, sized to its content) and the form as HTML. On the allowed site a
-// visitor fills it, passes the captcha and sends it, sees the form's own success message in place, and
-// the delivery reaches the sink; a site not listed can neither frame the form nor post to it. The
-// contact form's allowed origin comes from FORM_ALLOWED_ORIGINS (tests/e2e/bindings.ts), which wins.
+// Each embed the console hands out, pasted into a static page on another site (embed-host.test, not
+// Gatepost's 127.0.0.1): the one-line script (a frame of the form's page, sized to its content) and the
+// form as HTML. The browser context is Chromium's off-the-record one, which blocks third-party storage
+// as Chrome Incognito does: the framed page is third-party there, and each framed test shows the block
+// is real (ADR 108). On the allowed site a visitor fills it, passes the captcha and sends it, sees the
+// form's own success message in place, and the delivery reaches the sink; a site not listed can neither
+// frame the form nor post to it. The contact form's allowed origins come from FORM_ALLOWED_ORIGINS
+// (tests/e2e/bindings.ts), which wins; the captcha's hostname for the HTML form is set on the Embed page.
 
 let page: Page;
 let errors: string[];
@@ -28,6 +31,16 @@ interface SinkState {
 async function delivered(message: string) {
   const state: SinkState = await (await fetch(`${inject("sinkControl")}/state`)).json();
   return state.unique.find((u) => u.payload.form === "contact" && u.payload.submission.fields.message === message);
+}
+
+/** In the browser: true when this document may not use storage (localStorage is never shimmed: ADR 108). */
+function storageDenied(): boolean {
+  try {
+    window.localStorage.getItem("gatepost-probe");
+    return false;
+  } catch (error) {
+    return error instanceof DOMException && error.name === "SecurityError";
+  }
 }
 
 /** A customer's static page on `site` holding `body`. */
@@ -49,6 +62,10 @@ async function snippets(): Promise<{ script: string; html: string }> {
     await owner.getByRole("button", { name: "Sign in" }).click();
     await owner.getByRole("heading", { name: "Embed", level: 1 }).waitFor(WAIT);
     expect(await axeViolations(owner)).toEqual([]);
+    // The HTML form's captcha is solved on the customer's site: its hostname is listed, as the page asks.
+    await owner.getByLabel("Hostnames the captcha may be solved on").fill(new URL(inject("allowedCrossSite")).hostname);
+    await owner.getByRole("button", { name: "Save the sites" }).click();
+    await owner.getByText("Saved: the sites listed may embed this form now.").waitFor(WAIT);
     copied = {
       script: await owner.getByRole("textbox", { name: "One line: a frame of the form" }).inputValue(),
       html: await owner.getByRole("textbox", { name: "The form as HTML" }).inputValue(),
@@ -61,9 +78,11 @@ async function snippets(): Promise<{ script: string; html: string }> {
 
 describe("the one-line embed", () => {
   it("frames the form on an allowed site, sized to it, and shows its success message in place", async () => {
-    await openStaticPage(inject("allowedSite"), (await snippets()).script);
+    await openStaticPage(inject("allowedCrossSite"), (await snippets()).script);
     const frame = page.frameLocator(`iframe[title="${contactForm.title}"]`);
     await frame.getByText("Check complete — you can send the form.").waitFor(WAIT);
+    // The framed page is third-party here, and the browser denies it storage (else this proves nothing).
+    expect(await frame.locator("body").evaluate(storageDenied)).toBe(true);
     // The frame takes the page's height, told by the page itself (640 px before).
     await expect.poll(() => page.locator("iframe").evaluate((el: HTMLIFrameElement) => el.style.height), WAIT).not.toBe("640px");
     const message = `Sent through the framed form ${Date.now()}.`;
@@ -73,13 +92,13 @@ describe("the one-line embed", () => {
     await frame.getByRole("button", { name: "Send" }).click();
     await frame.getByRole("heading", { name: "Received" }).waitFor(WAIT);
     await frame.getByText(contactForm.successMessage).waitFor(WAIT);
-    expect(page.url()).toContain(inject("allowedSite"));
+    expect(page.url()).toContain(inject("allowedCrossSite"));
     await expect.poll(() => delivered(message), WAIT).toBeDefined();
     expect(errors).toEqual([]);
   });
 
   it("cannot frame the form on a site not listed", async () => {
-    await openStaticPage(inject("refusedSite"), (await snippets()).script);
+    await openStaticPage(inject("refusedCrossSite"), (await snippets()).script);
     // Chromium refuses the frame itself (frame-ancestors) and says so; the form never shows.
     await expect.poll(() => errors.some((e) => e.includes("frame-ancestors")), WAIT).toBe(true);
     expect(await page.frameLocator("iframe").getByRole("button", { name: "Send" }).count()).toBe(0);
@@ -89,7 +108,7 @@ describe("the one-line embed", () => {
 
 describe("the form as HTML", () => {
   it("posts from an allowed site with the captcha and shows the form's success message in place", async () => {
-    await openStaticPage(inject("allowedSite"), (await snippets()).html);
+    await openStaticPage(inject("allowedCrossSite"), (await snippets()).html);
     const message = `Sent through the pasted HTML ${Date.now()}.`;
     await page.getByLabel("Your name").fill(VISITOR.name);
     await page.getByLabel("E-mail address").fill(VISITOR.email);
@@ -97,13 +116,13 @@ describe("the form as HTML", () => {
     await expect.poll(() => page.getByRole("button", { name: "Send" }).isEnabled(), WAIT).toBe(true);
     await page.getByRole("button", { name: "Send" }).click();
     await page.getByRole("status").getByText(contactForm.successMessage).waitFor(WAIT);
-    expect(page.url()).toContain(inject("allowedSite"));
+    expect(page.url()).toContain(inject("allowedCrossSite"));
     await expect.poll(() => delivered(message), WAIT).toBeDefined();
     expect(errors).toEqual([]);
   });
 
   it("shows what to fix in place, from the form's own messages", async () => {
-    await openStaticPage(inject("allowedSite"), (await snippets()).html);
+    await openStaticPage(inject("allowedCrossSite"), (await snippets()).html);
     await page.getByLabel("Your name").fill(VISITOR.name);
     // The browser's own checks pass this address (the HTML carries type, required and lengths); the server's do not.
     await page.getByLabel("E-mail address").fill("lin@localhost");
@@ -118,7 +137,7 @@ describe("the form as HTML", () => {
 
   it("without its script, still posts and lands on the thank-you page", async () => {
     const plain = (await snippets()).html.replace(/<script>[\s\S]*?<\/script>/, "");
-    await openStaticPage(inject("allowedSite"), plain);
+    await openStaticPage(inject("allowedCrossSite"), plain);
     const message = `Sent through the HTML without its script ${Date.now()}.`;
     await page.getByLabel("Your name").fill(VISITOR.name);
     await page.getByLabel("E-mail address").fill(VISITOR.email);
@@ -131,7 +150,7 @@ describe("the form as HTML", () => {
   });
 
   it("cannot post from a site not listed", async () => {
-    await openStaticPage(inject("refusedSite"), (await snippets()).html);
+    await openStaticPage(inject("refusedCrossSite"), (await snippets()).html);
     await page.getByLabel("Your name").fill(VISITOR.name);
     await page.getByLabel("E-mail address").fill(VISITOR.email);
     await page.getByLabel("Message").fill("Sent from a site that is not listed.");

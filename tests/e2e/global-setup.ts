@@ -6,7 +6,7 @@ import { applyLocalMigrations, startWorkerDev } from "../../scripts/worker-dev.m
 // @ts-expect-error - plain ESM helper
 import { freePort } from "../../scripts/process-group.mjs";
 // @ts-expect-error - plain ESM helper
-import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
+import { startTurnstileStandin } from "../../dev/turnstile-standin.mjs";
 import { findChromium } from "./chromium";
 import { extraBindings } from "./bindings";
 
@@ -19,6 +19,9 @@ declare module "vitest" {
     /** From tests/e2e/bindings.ts: the static sites that post to Gatepost from other origins. */
     allowedSite: string;
     refusedSite: string;
+    /** The same sites on another registrable domain (OTHER_SITE_HOST): cross-site, not only cross-origin. */
+    allowedCrossSite: string;
+    refusedCrossSite: string;
   }
 }
 

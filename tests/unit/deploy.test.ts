@@ -89,8 +89,8 @@ describe("npm run deploy", () => {
       databaseId: null,
       bucketName: "gatepost-uploads",
       siteKey: null,
-      // The delivery queue is off until an owner uncomments it (docs/decisions/070).
-      queues: [],
+      // The export queue is on (docs/decisions/109); the delivery queue is off until an owner uncomments it (070).
+      queues: ["gatepost-exports"],
     });
   });
 
@@ -98,10 +98,11 @@ describe("npm run deploy", () => {
     const text = readFileSync(configFile, "utf8");
     const on = text.replace(/^# (\[\[queues\.|binding = |queue = |max_|dead_letter_queue = )/gm, "$1");
     writeFileSync(configFile, on);
-    expect(readConfig(configFile).queues).toEqual(["gatepost-deliveries", "gatepost-deliveries-dlq"]);
+    expect(readConfig(configFile).queues).toEqual(["gatepost-exports", "gatepost-deliveries", "gatepost-deliveries-dlq"]);
     const { account, wrangler } = fakeAccount();
-    expect((await deploy(wrangler)).created.queues).toEqual(["gatepost-deliveries", "gatepost-deliveries-dlq"]);
+    expect((await deploy(wrangler)).created.queues).toEqual(["gatepost-exports", "gatepost-deliveries", "gatepost-deliveries-dlq"]);
     expect(account.calls.filter((call) => call.startsWith("queues"))).toEqual([
+      "queues create gatepost-exports",
       "queues create gatepost-deliveries",
       "queues create gatepost-deliveries-dlq",
     ]);
@@ -117,12 +118,13 @@ describe("npm run deploy", () => {
     expect(account.calls).toEqual([
       "d1 create gatepost",
       "r2 bucket create gatepost-uploads",
+      "queues create gatepost-exports",
       "d1 migrations apply --remote",
       "deploy",
       "secret bulk SESSION_SECRET,FORM_SIGNING_SECRET,FILE_LINK_SECRET,SETTINGS_ENCRYPTION_KEY,TURNSTILE_SECRET_KEY,ADMIN_PASSWORD_HASH",
     ]);
     expect(asked).toEqual([["TURNSTILE_SITE_KEY", "TURNSTILE_SECRET_KEY", "ADMIN_PASSWORD"]]);
-    expect(first.created).toEqual({ database: true, bucket: true, queues: [] });
+    expect(first.created).toEqual({ database: true, bucket: true, queues: ["gatepost-exports"] });
     // The id and the sitekey land where wrangler reads them; the password only as its hash.
     expect(readConfig(configFile)).toMatchObject({ databaseId: "uuid-1", siteKey: ANSWERS.TURNSTILE_SITE_KEY });
     expect(readFileSync(configFile, "utf8")).toMatch(/database_name = "gatepost"\ndatabase_id = "uuid-1"\n/);
@@ -149,6 +151,7 @@ describe("npm run deploy", () => {
     const { account, wrangler } = fakeAccount();
     account.databases.push({ name: "gatepost", uuid: "existing-uuid" }, { name: "other", uuid: "x" });
     account.buckets.push("gatepost-uploads");
+    account.queues.push("gatepost-exports");
     for (const name of [
       "SESSION_SECRET",
       "FORM_SIGNING_SECRET",

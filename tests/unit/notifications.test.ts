@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { describeSubmission, type MessageContent } from "~/lib/delivery/message-content.server";
-import { buildNotificationEmail } from "~/lib/delivery/email.server";
-import { buildConfirmationEmail, confirmationKey } from "~/lib/delivery/confirmation.server";
-import { buildSlackMessage, escapeSlack, SLACK_LIMITS } from "~/lib/delivery/slack.server";
-import { buildDiscordMessage, DISCORD_LIMITS } from "~/lib/delivery/discord.server";
-import { configuredDestinations, resolveDestination } from "~/lib/delivery/destinations.server";
-import { submitterAddress } from "~/lib/delivery/submitter-address.server";
-import { parseRetryAfter, postAttempt } from "~/lib/delivery/attempt.server";
+import { describeSubmission, type MessageContent } from "~/lib/sending/message-content.server";
+import { buildNotificationEmail } from "~/lib/destinations/email/sender.server";
+import { confirmationKey } from "~/lib/destinations/confirmation/limits.server";
+import { buildConfirmationEmail } from "~/lib/destinations/confirmation/sender.server";
+import { buildSlackMessage, escapeSlack, SLACK_LIMITS } from "~/lib/destinations/slack/sender.server";
+import { buildDiscordMessage, DISCORD_LIMITS } from "~/lib/destinations/discord/sender.server";
+import { configuredDestinations, resolveDestination } from "~/lib/destinations/configured.server";
+import { submitterAddress } from "~/lib/sending/submitter-address.server";
+import { parseRetryAfter, postAttempt } from "~/lib/sending/attempt.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
+import { EMPTY_VALUE } from "~/lib/text/empty-value";
 // @ts-expect-error - plain ESM helper of the local sink
-import { describeEmail } from "../support/sink-messages.mjs";
+import { describeEmail } from "../../dev/sink-page.mjs";
 
 const ID = "5f0c6a3e-2b1d-4c8e-9a7f-3d2e1b0c9a8f";
 const LINK = `https://forms.example.org/admin/submissions/${ID}`;
@@ -44,6 +46,22 @@ function parse(raw: string) {
     parts,
   };
 }
+
+describe("an empty value in every message", () => {
+  it("is the one empty mark in the content each kind builds from, so e-mail, Slack and Discord agree", () => {
+    // An optional choice left unanswered is stored as null; a text left empty as "".
+    const described = describeSubmission(
+      contactForm,
+      submission({ name: "Ada", email: "ada@example.org", message: "", topic: null } as unknown as Record<string, string>),
+      null,
+    );
+    expect(described.rows.map((row) => row.value)).toEqual(["Ada", "ada@example.org", EMPTY_VALUE, EMPTY_VALUE]);
+    const slack = JSON.stringify(buildSlackMessage(described));
+    const discord = JSON.stringify(buildDiscordMessage(described));
+    for (const text of [slack, discord]) expect(text).not.toMatch(/\bnull\b/);
+    expect(discord).toContain(`"value":"${EMPTY_VALUE}"`);
+  });
+});
 
 describe("the owner's notification e-mail (MIME by mimetext)", () => {
   const fields = { name: "Ada Lovelace", email: "ada@example.org", message: "Hello from the <b>analytical</b> engine & co." };

@@ -123,7 +123,7 @@ export async function seedSubmission(s: SeedSubmission): Promise<string> {
 
 export async function clearAdminTables() {
   await env.DB.batch(
-    ["delivery_attempts", "deliveries", "submissions", "audit_log", "rate_limits", "admin_sessions"].map((t) =>
+    ["delivery_attempts", "deliveries", "submissions", "audit_log", "rate_limits", "admin_sessions", "export_jobs"].map((t) =>
       env.DB.prepare(`DELETE FROM ${t}`),
     ),
   );

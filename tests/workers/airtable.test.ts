@@ -1,7 +1,7 @@
-import { env } from "cloudflare:test";
-import { beforeEach, describe, expect, it, vi } from "vitest";
-import { forgetAirtableSends } from "~/lib/delivery/airtable.server";
-import { AIRTABLE_STANDIN_ORIGIN, STANDIN_TOKEN, startAirtableStandin } from "../support/airtable-standin";
+import { env, fetchMock } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { forgetAirtableSends } from "~/lib/destinations/airtable/sender.server";
+import { AIRTABLE_STANDIN_ORIGIN, STANDIN_TOKEN, startAirtableStandin } from "~/lib/destinations/airtable/standin";
 import { sinkEnv } from "./helpers";
 import { acceptThenDrain } from "./outbox-helpers";
 
@@ -12,8 +12,19 @@ const BASE = "appAbCdEfGhIjKlMn";
 const VALID = { name: "Grace Hopper", email: "grace@example.org", message: "+1 a ship in port is safe." };
 
 beforeEach(async () => {
+  // The answer's own attempt has no route to the service here: its stand-in host fails it at once, as
+  // an unreachable service would, without a DNS lookup for a name that does not resolve.
+  fetchMock.activate();
+  fetchMock
+    .get(AIRTABLE_STANDIN_ORIGIN)
+    .intercept({ path: () => true, method: () => true })
+    .replyWithError(new TypeError("no route to the stand-in's host"));
   forgetAirtableSends();
   await env.DB.exec("DELETE FROM delivery_attempts; DELETE FROM deliveries; DELETE FROM submissions");
+});
+
+afterEach(() => {
+  fetchMock.deactivate();
 });
 
 describe("Airtable on the outbox", () => {

@@ -1,5 +1,5 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult } from "cloudflare:test";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../functions/index";
 import { consumeDeliveryBatch, QUEUE_GAVE_UP, type DeliveryMessage } from "~/lib/delivery/queue.server";
 import { RETRY_DELAYS_MS } from "~/lib/delivery/settle.server";
@@ -75,10 +75,20 @@ function post(appEnv: Env) {
   );
 }
 
+/** The consumer's one-line reports (functions/queue.ts), kept for the test instead of printed. */
+let reports: string[] = [];
+
 beforeEach(async () => {
   await standin.reset();
   await sink.reset();
   await clearTables();
+  reports = [];
+  vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void reports.push(args.join(" ")));
+});
+
+afterEach(() => {
+  // Only the consumer's reports are expected on the log.
+  expect(reports.filter((line) => !/^\{"(deliveryQueue|deadLetters)":/.test(line))).toEqual([]);
 });
 
 describe("with DELIVERY_QUEUE bound", () => {
@@ -108,7 +118,6 @@ describe("with DELIVERY_QUEUE bound", () => {
     const appEnv = { ...sinkEnv(), DELIVERY_QUEUE: keepingQueue({ refuse: true }) } as Env;
     expect((await post(appEnv)).status).toBe(303);
     expect(refused()).toHaveLength(1);
-    console.warn("DBG", JSON.stringify(await deliveryRows()));
     expect((await deliveryRows())[0]).toMatchObject({ status: "delivered", attempts: 1 });
   });
 

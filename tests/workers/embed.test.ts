@@ -2,6 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { adminEnv, adminGet, adminPost, clearAdminTables, sessionCookie } from "./admin-helpers";
 import { apiPost, appFetch, clearTables, standin, standinToken } from "./helpers";
+import { consoleAdminEnv, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";
+import { ERRORS } from "~/lib/http/errors";
 
 // A form embedded on another site: the sites are set on the form's Embed page in the console (kept in
 // D1, the environment's values winning), and only they may frame its page (frame-ancestors), post to
@@ -106,6 +108,48 @@ describe("the sites allowed to embed a form", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM form_embed_sites").first("n")).toBe(0);
   });
 
+  it("are exact origins, parsed: one that would add to a header is refused with its catalogue code", async () => {
+    const e = await adminEnv();
+    const res = await saveSites(e, "newsletter", "https://x;report-uri https://collector.example", "");
+    expect(res.status).toBe(422);
+    expect(res.headers.get("gatepost-error-code")).toBe("embed_sites_invalid");
+    const body = (await res.json()) as { message: string; problems: string[] };
+    expect(body.message).toBe(ERRORS.embed_sites_invalid.message);
+    expect(body.problems).toEqual([expect.stringMatching(/^“https:\/\/x;report-uri” is not an origin/)]);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM form_embed_sites").first("n")).toBe(0);
+    for (const bad of [
+      "https://a,b.example",
+      "https://a'b.example",
+      "https://a_b.example",
+      "HTTPS://SITE.EXAMPLE",
+      "https://site.example:443",
+    ]) {
+      expect((await saveSites(e, "newsletter", bad, "")).status, bad).toBe(422);
+    }
+  });
+
+  it("stored before they were parsed, never reach a header unless exact", async () => {
+    const e = await adminEnv();
+    const hostile = "https://x;report-uri https://collector.example";
+    await env.DB.prepare("INSERT INTO form_embed_sites (form_id, origins, hostnames, updated_at) VALUES ('newsletter', ?, '[]', 0)")
+      .bind(JSON.stringify([hostile, "https://x;report-uri", SITE]))
+      .run();
+    // A console save (of another form) drops the app's form catalog, so it reads the row above.
+    expect((await saveSites(e, "contact", "", "")).status).toBe(200);
+    const framed = await appFetch(new Request(`http://localhost/f/newsletter?embed=1&parent=${encodeURIComponent(SITE)}`), e);
+    const csp = framed.headers.get("content-security-policy") ?? "";
+    expect(frameAncestors(framed)).toBe(SITE);
+    expect(csp).not.toContain("report-uri");
+    expect(csp).not.toContain("collector");
+    // The API's CORS answers only an exact origin, echoed from its parts.
+    for (const origin of [hostile, "https://x;report-uri"]) {
+      const refused = await preflight(e, origin);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.has("access-control-allow-origin")).toBe(false);
+    }
+    expect((await preflight(e, SITE)).headers.get("access-control-allow-origin")).toBe(SITE);
+  });
+
   it("are only changed by an admin", async () => {
     const e = await adminEnv();
     const cookie = await sessionCookie("viewer", e);
@@ -135,5 +179,22 @@ describe("the embeds handed out", () => {
     expect(script).toContain('var GATEPOST = "http://localhost";');
     expect(script).toContain('src.searchParams.set("embed", "1")');
     expect(script).toContain("event.origin !== GATEPOST || event.source !== frame.contentWindow");
+  });
+});
+
+describe("one place that sets a form's allowed origins", () => {
+  it("is the Embed page: the console's editor has no origins input and links there", async () => {
+    await resetConsoleForms();
+    await putAndPublish("feedback", sampleDefinition({ allowedOrigins: ["https://api.example"] }));
+    const e = await consoleAdminEnv();
+    expect((await saveSites(e, "feedback", SITE, "")).status).toBe(200);
+    const editor = await (await appFetch(adminGet("/admin/forms/feedback", await sessionCookie("admin", e)), e)).text();
+    expect(editor).not.toMatch(/<(textarea|input)(?![^>]*type="hidden")[^>]*name="allowedOrigins"/);
+    expect(editor).toMatch(/set on its <a[^>]* href="\/admin\/forms\/feedback\/embed"[^>]*>Embed page<\/a>/);
+    // A definition's own list (set through the admin API) rides through the editor's saves unchanged.
+    expect(editor).toContain('<input type="hidden" name="allowedOrigins" value="https://api.example"/>');
+    const embed = await (await appFetch(adminGet("/admin/forms/feedback/embed", await sessionCookie("admin", e)), e)).text();
+    expect(embed).toContain(`>${SITE}</textarea>`);
+    expect(embed).toContain("The form&#x27;s definition allows https://api.example too.");
   });
 });

@@ -2,17 +2,19 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { exportColumns, exportRow, toCsv, toJson } from "~/lib/exports/format.server";
 import { advanceExport, exportFileKey, initialExportState, type ExportLimits } from "~/lib/exports/job.server";
-import { EXPORT_TTL_MS, tendExports, workOnExport } from "~/lib/exports/run.server";
+import { EXPORT_IDLE_MS, EXPORT_TTL_MS, tendExports, workOnExport } from "~/lib/exports/run.server";
 import { budgetFor } from "~/lib/platform/budget.server";
 import { findExportJob, insertExportJobStatement, type ExportJob } from "~/lib/storage/export-jobs.server";
 import { readExportPage } from "~/lib/storage/submission-pages.server";
 import { adminEnv, adminGet, clearAdminTables, seedSubmission, sessionCookie } from "./admin-helpers";
+import { deliverExportMessage, heldExportQueue } from "./export-helpers";
 import { appFetch } from "./helpers";
 
-// Export as a job into R2 (docs/decisions/085): the file built over many pages, chunks, parts and
+// Export as a job into R2 (docs/decisions/085, 109): the file built over many pages, chunks, parts and
 // invocations is byte for byte the one a single pass would write; each invocation keeps to the
-// Free plan's budget; a step done twice (a crash before saving) changes nothing; the HTTP door
-// answers 202 and a Location to poll until the file is ready; the cron carries jobs on and deletes them.
+// Free plan's budget; a step done twice (a crash before saving) changes nothing; the HTTP door starts
+// a job and answers 202 and a Location that only reads it; the export queue carries it on, the cron
+// takes over a job the queue lost and deletes jobs; a job is its session's, a few per person.
 
 const FIELDS = ["name", "email", "message"];
 /** A file of 12 MB built in dozens of invocations takes seconds in Miniflare, more on a busy machine. */
@@ -41,6 +43,7 @@ async function newJob(format: "csv" | "json", formId: string | null = "contact")
   const job: ExportJob = {
     id: crypto.randomUUID(),
     requestedBy: "password:admin",
+    owner: "token:test",
     formId,
     format,
     from: null,
@@ -56,7 +59,7 @@ async function newJob(format: "csv" | "json", formId: string | null = "contact")
 async function runToEnd(job: ExportJob, limits = TINY): Promise<number> {
   for (let invocation = 1; invocation <= 500; invocation++) {
     const budget = budgetFor("free");
-    const now = await workOnExport({ db: env.DB, bucket: env.UPLOADS }, job.id, budget, Date.now(), limits);
+    const { job: now } = await workOnExport({ db: env.DB, bucket: env.UPLOADS }, job.id, budget, Date.now(), limits);
     expect(budget.spent.d1Queries).toBeLessThanOrEqual(48);
     expect(budget.spent.subrequests).toBeLessThanOrEqual(50);
     if (now?.state.phase === "ready") return invocation;
@@ -149,64 +152,149 @@ describe("an export built in steps", { timeout: SLOW }, () => {
 
 describe("GET /admin/export", { timeout: SLOW }, () => {
   let admin = "";
+  let held = heldExportQueue();
   beforeEach(async () => {
     admin = await sessionCookie("admin");
+    held = heldExportQueue();
   });
 
-  async function get(path: string, cookie = admin, headers: Record<string, string> = {}) {
-    return appFetch(adminGet(path, cookie, headers), await adminEnv());
+  async function appEnv(): Promise<Env> {
+    return { ...(await adminEnv()), EXPORT_QUEUE: held.queue } as Env;
   }
 
-  it("answers 202 with a Location to poll, 202 until the file is ready, then the file", async () => {
+  async function get(path: string, cookie = admin, headers: Record<string, string> = {}) {
+    return appFetch(adminGet(path, cookie, headers), await appEnv());
+  }
+
+  /** Hands the queue's messages to the consumer one at a time, as the queue does, until none is left. */
+  async function runQueue(): Promise<number> {
+    let invocations = 0;
+    while (held.sent.length > 0 && invocations < 200) {
+      const result = await deliverExportMessage(held.sent.shift()!, await appEnv());
+      expect(result.explicitAcks).toEqual(["m"]);
+      invocations++;
+    }
+    return invocations;
+  }
+
+  it("starts a job without working on it; reads change nothing; the queue alone finishes it", async () => {
     await generate(2600);
     const started = await get("/admin/export?form=contact&format=csv");
     expect(started.status).toBe(202);
     expect(started.headers.get("retry-after")).toBe("2");
     const location = started.headers.get("location")!;
     expect(location).toMatch(/^\/admin\/export\/[0-9a-f-]{36}$/);
-    expect(await started.json()).toMatchObject({ phase: "rows", rows: 1000 });
-    let answer = await get(location);
-    let polls = 1;
-    while (answer.status === 202 && polls < 20) {
-      expect(answer.headers.get("location")).toBe(location);
-      await answer.arrayBuffer();
-      answer = await get(location);
-      polls++;
+    const id = location.split("/").pop()!;
+    // The request only started it: no row read, nothing written to R2, one message for the queue.
+    expect(await started.json()).toEqual({ id, phase: "keys", rows: 0, total: 0, secondsLeft: null });
+    expect((await env.UPLOADS.list({ prefix: `exports/${id}/` })).objects).toEqual([]);
+    expect(held.sent).toEqual([{ exportJob: id }]);
+    // A tab that polls changes nothing but what it sees.
+    const before = await env.DB.prepare("SELECT state, updated_at FROM export_jobs WHERE id = ?").bind(id).first();
+    for (let i = 0; i < 3; i++) {
+      const poll = await get(location);
+      expect(poll.status).toBe(202);
+      expect(await poll.json()).toMatchObject({ phase: "keys", rows: 0 });
     }
+    expect(await env.DB.prepare("SELECT state, updated_at FROM export_jobs WHERE id = ?").bind(id).first()).toEqual(before);
+    // The queue carries it to the end, each message sending the next.
+    const invocations = await runQueue();
+    expect(invocations).toBeGreaterThan(2);
+    expect((await findExportJob(env.DB, id))!.state).toMatchObject({ phase: "ready", rows: 2600, total: 2600 });
+    const answer = await get(location);
     expect(answer.status).toBe(200);
-    expect(polls).toBeGreaterThan(1);
     expect(answer.headers.get("content-disposition")).toBe('attachment; filename="gatepost-contact-start-to-now.csv"');
     const text = await answer.text();
     expect(text.split("\r\n")).toHaveLength(2602);
     expect(text).toBe(await onePass("csv"));
     // One audit row, for the request that started it.
     const audit = await env.DB.prepare("SELECT target, detail FROM audit_log WHERE action = 'export'").all();
-    expect(audit.results).toEqual([{ target: "contact", detail: expect.stringContaining(`"job":"${location.split("/").pop()}"`) }]);
+    expect(audit.results).toEqual([{ target: "contact", detail: expect.stringContaining(`"job":"${id}"`) }]);
   });
 
-  it("tells a browser to come back by itself, and keeps a job to the person who asked", async () => {
+  it("sends a browser to the job's page in the console, which shows rows of the total, a time left and the way back", async () => {
     await generate(1500);
     const started = await get("/admin/export?form=contact", admin, { Accept: "text/html" });
-    expect(started.status).toBe(202);
-    const html = await started.text();
+    expect(started.status).toBe(303);
+    const id = held.sent[0].exportJob;
+    expect(started.headers.get("location")).toBe(`/admin/exports/${id}?auto=1`);
+    // One invocation: the keys phase and Free's first rows, then the page as it stands.
+    await deliverExportMessage(held.sent.shift()!, await appEnv());
+    await env.DB.prepare("UPDATE export_jobs SET state = json_set(state, '$.phaseFrom', ?) WHERE id = ?")
+      .bind(Date.now() - 10_000, id)
+      .run();
+    const page = await get(`/admin/exports/${id}?auto=1`, admin, { Accept: "text/html" });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Preparing your export");
+    expect(html).toMatch(/Writing the rows: [\d,]+ of 1,500 rows \(about \d+ (s|min) left\)/);
+    expect(html).toContain('href="/admin/submissions"');
+    expect(html).toContain('aria-label="Operator console"');
+    // Without script it comes back by itself; with script it asks without reloading.
+    expect(html).toContain(`<noscript><meta http-equiv="refresh" content="2;url=/admin/exports/${id}?auto=1"/></noscript>`);
+  });
+
+  it("keeps a job to the session that asked, even from another session of the same password", async () => {
+    await generate(30);
+    const started = await get("/admin/export?form=contact");
+    await started.arrayBuffer();
     const location = started.headers.get("location")!;
-    expect(html).toContain(`<meta http-equiv="refresh" content="2;url=${location}">`);
-    const viewer = await sessionCookie("viewer");
-    const other = await get(location, viewer);
-    expect(other.status).toBe(404);
-    await other.arrayBuffer();
+    const id = location.split("/").pop()!;
+    for (const other of [await sessionCookie("admin"), await sessionCookie("viewer")]) {
+      for (const path of [location, `/admin/exports/${id}`]) {
+        const answer = await get(path, other, { Accept: "text/html" });
+        expect(answer.status).toBe(404);
+        await answer.arrayBuffer();
+      }
+    }
+    const own = await get(location);
+    expect(own.status).toBe(202);
+    await own.arrayBuffer();
     const crossSite = await get(location, admin, { "Sec-Fetch-Site": "cross-site" });
     expect(crossSite.status).toBe(403);
     await crossSite.arrayBuffer();
     expect((await get("/admin/export/nope")).status).toBe(404);
   });
 
-  it("is carried on by the cron without polls, and deleted with its file after a day", async () => {
+  it("lets a person run a few exports at once, and refuses one more with a catalogue code", async () => {
+    await generate(30);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = await get("/admin/export?form=contact");
+      expect(started.status).toBe(202);
+      ids.push(((await started.json()) as { id: string }).id);
+    }
+    // Another session of the same password is the same person.
+    const refused = await get("/admin/export?form=contact", await sessionCookie("admin"));
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: "export_jobs_limit" });
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM export_jobs").first())!.n).toBe(3);
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'export'").first())!.n).toBe(3);
+    // Someone else is not held back, and a finished job frees a place.
+    const viewer = await get("/admin/export?form=contact", await sessionCookie("viewer"));
+    expect(viewer.status).toBe(202);
+    await viewer.arrayBuffer();
+    await env.DB.prepare("UPDATE export_jobs SET finished_at = 1 WHERE id = ?").bind(ids[0]).run();
+    const again = await get("/admin/export?form=contact");
+    expect(again.status).toBe(202);
+    await again.arrayBuffer();
+  });
+
+  it("is carried on by the cron when the queue lost it, and deleted with its file after a day", async () => {
     await generate(1500);
     const started = await get("/admin/export?form=contact&format=json");
     expect(started.status).toBe(202);
     await started.arrayBuffer();
     const id = started.headers.get("location")!.split("/").pop()!;
+    held.sent.length = 0;
+    // With the queue: a job touched just now is the queue's; one idle for a while gets a message again.
+    expect(await tendExports({ db: env.DB, bucket: env.UPLOADS, plan: "free", nowMs: Date.now(), queue: held.queue })).toMatchObject({
+      advanced: null,
+    });
+    await tendExports({ db: env.DB, bucket: env.UPLOADS, plan: "free", nowMs: Date.now() + EXPORT_IDLE_MS + 1, queue: held.queue });
+    expect(held.sent).toEqual([{ exportJob: id }]);
+    expect((await findExportJob(env.DB, id))!.state.phase).toBe("keys");
+    // Without one, the cron works on it itself.
     for (let tick = 0; tick < 30 && (await findExportJob(env.DB, id))!.state.phase !== "ready"; tick++) {
       await tendExports({ db: env.DB, bucket: env.UPLOADS, plan: "free", nowMs: Date.now() });
     }
@@ -221,5 +309,19 @@ describe("GET /admin/export", { timeout: SLOW }, () => {
     const gone = await get(`/admin/export/${id}`);
     expect(gone.status).toBe(404);
     await gone.arrayBuffer();
+  });
+
+  it("leaves a job another invocation holds to it, sending no second message", async () => {
+    await generate(30);
+    const started = await get("/admin/export?form=contact");
+    await started.arrayBuffer();
+    const id = held.sent.shift()!.exportJob;
+    await env.DB.prepare("UPDATE export_jobs SET lease_until = ? WHERE id = ?")
+      .bind(Date.now() + 60_000, id)
+      .run();
+    const result = await deliverExportMessage({ exportJob: id }, await appEnv());
+    expect(result.explicitAcks).toEqual(["m"]);
+    expect(held.sent).toEqual([]);
+    expect((await findExportJob(env.DB, id))!.state.phase).toBe("keys");
   });
 });

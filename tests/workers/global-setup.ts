@@ -1,10 +1,11 @@
 import type { TestProject } from "vitest/node";
 // @ts-expect-error - plain ESM helper shared with npm run start:offline
-import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
+import { startTurnstileStandin } from "../../dev/turnstile-standin.mjs";
 // @ts-expect-error - plain ESM helper shared with npm start and the benchmark
-import { startWebhookSink } from "../support/webhook-sink.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 // @ts-expect-error - plain ESM stand-in shared with the bench
 import { startAkismetStandin } from "../../dev/akismet-standin.mjs";
+import { hideWorkerdInfo } from "../support/workerd-log-level";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -21,6 +22,7 @@ const SINK_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 // The stand-in provider and the webhook sink run in Node beside workerd; tests reach both over loopback.
 export default async function setup(project: TestProject) {
+  const showWorkerdInfo = hideWorkerdInfo();
   const standin = await startTurnstileStandin();
   const sink = await startWebhookSink({ secret: SINK_SECRET });
   const akismet = await startAkismetStandin();
@@ -33,5 +35,6 @@ export default async function setup(project: TestProject) {
     await sink.close();
     await standin.close();
     await akismet.close();
+    showWorkerdInfo();
   };
 }

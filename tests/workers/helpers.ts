@@ -4,8 +4,8 @@ import { inject } from "vitest";
 // The real Worker's fetch handler, with the build it imports (`remix vite:build`; npm test builds before this layer).
 import { handleFetch } from "../../functions/fetch";
 
-export { standinToken } from "../support/standin-token";
-import { standinToken } from "../support/standin-token";
+export { standinToken } from "../../dev/standin-token";
+import { standinToken } from "../../dev/standin-token";
 
 export const TEST_SECRET = "1x0000000000000000000000000000000AA";
 export const SIGNING_SECRET = "workers-test-signing-secret-0123456789abcdef";
@@ -37,6 +37,9 @@ export function testEnv(overrides: Partial<Record<string, string>> = {}): Env {
   return {
     ...env,
     SUBMIT_LIMITER: UNLIMITED,
+    // The real export queue would run its consumer after a test has ended, on storage already popped:
+    // tests that export hand messages on themselves (export-helpers.ts).
+    EXPORT_QUEUE: undefined as unknown as Queue,
     TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
     TURNSTILE_SECRET_KEY: TEST_SECRET,
     TURNSTILE_VERIFY_URL: standin.verifyUrl(),
@@ -160,11 +163,11 @@ export interface SinkState {
   mode: string;
   requests: SinkRequest[];
   unique: Array<{ id: string; payload: any; duplicates: number }>;
-  /** E-mail, Slack and Discord messages as a person reads them (tests/support/sink-messages.mjs). */
+  /** E-mail, Slack and Discord messages as a person reads them (dev/sink-page.mjs and each kind's sink.mjs). */
   messages: Array<{ kind: string; title: string; text: string; reference: string | null }>;
 }
 
-/** The local webhook sink (tests/support/webhook-sink.mjs), driven over its loopback control port. */
+/** The local webhook sink (dev/local-sink.mjs), driven over its loopback control port. */
 export const sink = {
   url: () => inject("sinkUrl"),
   secret: () => inject("sinkSecret"),

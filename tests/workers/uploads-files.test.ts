@@ -7,6 +7,7 @@ import { sweepOrphanedFiles, SWEEP_GRACE_MS } from "~/lib/uploads/orphan-sweep.s
 import { newFileId } from "~/lib/storage/file-objects.server";
 import { DOWNLOAD_HEADERS } from "~/lib/uploads/download.server";
 import { adminEnv, adminGet, adminPost, clearAdminTables, seedSubmission, sessionCookie } from "./admin-helpers";
+import { exportThrough } from "./export-helpers";
 import { appFetch, at, clearTables, countingDb, countRows, FILE_LINK_SECRET, pdfBytes, sink, sinkEnv, standin } from "./helpers";
 import { applyPost, bucketKeys, clearBucket, clearCursors, sha256Hex } from "./upload-helpers";
 
@@ -238,11 +239,9 @@ describe("files live and die with their submission", () => {
     const { file } = await apply(pdfBytes(300, "export"), "=HYPERLINK(evil).pdf");
     const appEnv = await adminEnv();
     const cookie = await sessionCookie("viewer", appEnv);
-    const json = await (
-      await appFetch(adminGet("/admin/export?form=apply&format=json", cookie), appEnv)
-    ).json<Array<Record<string, unknown>>>();
+    const json = await (await exportThrough("/admin/export?form=apply&format=json", cookie, appEnv)).json<Array<Record<string, unknown>>>();
     expect(json.map((row) => row["field:cv"])).toEqual([[file]]);
-    const csv = await (await appFetch(adminGet("/admin/export?form=apply&format=csv", cookie), appEnv)).text();
+    const csv = await (await exportThrough("/admin/export?form=apply&format=csv", cookie, appEnv)).text();
     expect(csv).toContain(`'=HYPERLINK(evil).pdf (application/pdf, 300 bytes, sha256 ${file.sha256}, id ${file.id})`);
   });
 

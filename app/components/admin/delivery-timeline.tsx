@@ -3,6 +3,7 @@ import { formatUtc } from "~/lib/admin/http";
 // The one shape of a delivery as the console reads it (a type import: nothing server-side reaches the browser).
 import type { DeliveryView as Delivery } from "~/lib/storage/console-queries.server";
 import { countOf } from "~/lib/text/count";
+import { EMPTY_VALUE, orEmptyMark } from "~/lib/text/empty-value";
 
 /** What the delivery is waiting for, beyond its status: a fix of its settings, or nothing (gone). */
 function situation(d: Delivery): string {
@@ -70,12 +71,14 @@ export function DeliveryTimeline({
                 {d.log.map((a, i) => (
                   <tr key={i}>
                     <td className="lead-cell">{formatUtc(a.attemptedAt)}</td>
-                    <td data-label="HTTP status">{a.httpStatus ?? (kinds[d.destination]?.email ? "—" : "no response")}</td>
+                    <td data-label="HTTP status">{a.httpStatus ?? (kinds[d.destination]?.email ? EMPTY_VALUE : "no response")}</td>
                     <td className="num" data-label="Latency">
                       {a.latencyMs} ms
                     </td>
-                    <td data-label="Error">{a.error ?? "—"}</td>
-                    {showReplies ? <td data-label="Response excerpt">{a.responseExcerpt ? <pre>{a.responseExcerpt}</pre> : "—"}</td> : null}
+                    <td data-label="Error">{orEmptyMark(a.error)}</td>
+                    {showReplies ? (
+                      <td data-label="Response excerpt">{a.responseExcerpt ? <pre>{a.responseExcerpt}</pre> : EMPTY_VALUE}</td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

@@ -1,18 +1,11 @@
 import type { FieldDef, FieldValue, StoredFile } from "~/forms/schema";
 import { formatBytes, typeLabels } from "~/lib/uploads/file-types";
+import { showFieldValue } from "~/lib/forms/show-value";
+import { EMPTY_VALUE } from "~/lib/text/empty-value";
 
 // A submission's values under the labels its form gives them, in the form's order; checkboxes read
 // Yes or No. Values the form no longer defines (a field removed since) still show, under their name.
 // A file field lists its files, each a download through the console (always an attachment).
-
-function show(field: FieldDef | undefined, value: FieldValue): string {
-  if (value === null || value === "") return "—";
-  if (Array.isArray(value))
-    return value.length > 0 ? value.map((file) => `${file.name} (${file.type}, ${file.size} bytes)`).join(", ") : "—";
-  if (typeof value === "boolean" || field?.type === "checkbox") return value === true || value === "true" ? "Yes" : "No";
-  if (field?.type === "select") return field.options?.find((o) => o.value === value)?.label ?? String(value);
-  return String(value);
-}
 
 /** Where the submission's files are: its id (for the download paths), and whether their bytes were kept. */
 export interface FileSource {
@@ -21,7 +14,7 @@ export interface FileSource {
 }
 
 function FileItems({ files, source }: { files: readonly StoredFile[]; source: FileSource }) {
-  if (files.length === 0) return <>—</>;
+  if (files.length === 0) return <>{EMPTY_VALUE}</>;
   return (
     <ul className="files">
       {files.map((file) => (
@@ -64,8 +57,8 @@ export function FieldList({
   const known = fields.filter((f) => f.name in values);
   const others = Object.keys(values).filter((name) => !fields.some((f) => f.name === name));
   const cell = (field: FieldDef | undefined, value: FieldValue) => {
-    if (isFileList(value)) return files ? <FileItems files={value} source={files} /> : value.map((file) => file.name).join(", ");
-    return field?.type === "textarea" || !field ? <pre>{show(field, value)}</pre> : show(field, value);
+    if (isFileList(value)) return files ? <FileItems files={value} source={files} /> : showFieldValue(field, value);
+    return field?.type === "textarea" || !field ? <pre>{showFieldValue(field, value)}</pre> : showFieldValue(field, value);
   };
   return (
     <dl>

@@ -15,6 +15,8 @@ export interface AdminUser {
   id: string;
   role: Role;
   via: "password" | "access" | "token";
+  /** A password sign-in's session id (every password admin shares one `id`): never stored or shown as is. */
+  sessionId?: string;
 }
 
 export interface AdminContext {
@@ -54,7 +56,7 @@ async function lookUpUser(request: Request, context: AdminContext): Promise<Admi
   const hash = role === "admin" ? config.adminHash : config.viewerHash;
   // A session dies with the password it was issued for.
   if (!hash || ver !== (await fingerprint(hash))) return null;
-  return { id: sub, role, via: "password" };
+  return { id: sub, role, via: "password", sessionId: session.id };
 }
 
 // Printable ASCII only: a control character or a space in a Location header is a TypeError (a 500).

@@ -1,7 +1,7 @@
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { forgetFormCatalog } from "~/lib/forms/catalog.server";
 import { isLoopbackHost } from "~/lib/http/loopback";
-import { isExactOrigin } from "~/lib/http/origin";
+import { exactOrigins, parseOrigin } from "~/lib/http/origin";
 import type { Settings } from "~/lib/settings/settings.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { putEmbedSitesStatement, type EmbedSites } from "~/lib/storage/embed-sites.server";
@@ -36,18 +36,21 @@ function itemsOf(text: string): string[] {
   return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
 }
 
-/** The origins and hostnames typed, checked: each problem named, nothing kept while one remains. Never throws. */
+/** The origins (parsed: ADR 108) and hostnames typed, checked: each problem named, nothing kept while one remains. Never throws. */
 export function checkEmbedSites(
   input: { origins: string; hostnames: string },
   { allowLoopbackHttp }: { allowLoopbackHttp: boolean },
-): { ok: true; sites: EmbedSites } | { ok: false; problems: string[] } {
+): { ok: true; sites: EmbedSites } | { ok: false; code: "embed_sites_invalid"; problems: string[] } {
   const origins = itemsOf(input.origins);
   const hostnames = itemsOf(input.hostnames.toLowerCase());
   const problems: string[] = [];
   for (const origin of origins) {
-    const url = isExactOrigin(origin) ? new URL(origin) : null;
-    if (!url) problems.push(`“${origin.slice(0, 80)}” is not an origin: scheme://host[:port], with no path or trailing slash.`);
-    else if (url.protocol !== "https:" && !(allowLoopbackHttp && isLoopbackHost(url.hostname))) {
+    const parsed = parseOrigin(origin);
+    if (!parsed) {
+      problems.push(
+        `“${origin.slice(0, 80)}” is not an origin: scheme://host[:port] in lower case, a host of letters, digits, dots and dashes, with no path, slash or other character.`,
+      );
+    } else if (parsed.scheme !== "https" && !(allowLoopbackHttp && isLoopbackHost(parsed.host))) {
       problems.push(`“${origin}” must use https.`);
     }
   }
@@ -55,7 +58,8 @@ export function checkEmbedSites(
     if (!HOSTNAME.test(host)) problems.push(`“${host.slice(0, 80)}” is not a hostname (like www.example.org).`);
   }
   if (origins.length > MAX_EMBED_SITES || hostnames.length > MAX_EMBED_SITES) problems.push(`At most ${MAX_EMBED_SITES} of each.`);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, sites: { origins, hostnames } };
+  if (problems.length > 0) return { ok: false, code: "embed_sites_invalid", problems };
+  return { ok: true, sites: { origins: exactOrigins(origins), hostnames } };
 }
 
 /** Keeps a form's embed sites, the environment's kinds unchanged, with its audit entry. D1 errors throw. */

@@ -1,18 +1,21 @@
 import type { AdminUser } from "~/lib/admin/auth.server";
 import type { ExportParams } from "~/lib/admin/export-params.server";
-import { exportFileKey, initialExportState } from "~/lib/exports/job.server";
-import { budgetFor, type InvocationBudget, type Plan } from "~/lib/platform/budget.server";
+import { sha256Hex } from "~/lib/crypto/digest";
+import { EXPORT_PART_SIZE, exportFileKey, initialExportState } from "~/lib/exports/job.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
-import { insertExportJobStatement, type ExportJob } from "~/lib/storage/export-jobs.server";
+import { findExportJob, insertExportJobStatement, type ExportJob } from "~/lib/storage/export-jobs.server";
+import { TokenSchema } from "~/lib/admin/input.server";
 import { runBatch } from "~/lib/storage/sql.server";
 
-// Exports as jobs (docs/decisions/085): GET /admin/export starts one (audited) and works on it within
-// its own budget; small exports are done by then and answered with the file. Otherwise it answers 202
-// with the job's address, which works on it again at each poll and answers 202 until the file is
-// ready; the cron carries unfinished jobs on too, so closing the tab does not stop one.
+// Exports as jobs (docs/decisions/085, 109): GET /admin/export starts one (audited) and hands it to the
+// export queue, which carries it on without any page; the cron takes over a job the queue lost. The
+// job's address only reads it: 202 with its progress until the file is ready, then the file. Only the
+// session or token that asked may read it, and a person has at most EXPORT_JOBS_PER_PERSON running.
 
-/** Seconds a client waits before polling again. */
+/** Seconds a script waits before polling again. */
 export const POLL_SECONDS = 2;
+/** Unfinished export jobs one identity may have at once (a day-old job is deleted, finished or not). */
+export const EXPORT_JOBS_PER_PERSON = 3;
 
 export interface ExportRequest {
   db: D1Database;
@@ -21,15 +24,27 @@ export interface ExportRequest {
   nowMs: number;
 }
 
-/** A new job for `params` (formId null: every form), its audit row in the same batch. D1 errors throw. */
+/**
+ * Who may read a job: the password session that asked (every password admin shares one identity, so
+ * the session's id, as a digest), else the token or Access identity. Never throws.
+ */
+export async function exportOwner(user: AdminUser): Promise<string> {
+  return user.sessionId ? `session:${await sha256Hex(user.sessionId)}` : user.id;
+}
+
+/**
+ * A new job for `params` (formId null: every form), its audit row in the same batch; null when the
+ * person already has EXPORT_JOBS_PER_PERSON running (nothing written). D1 errors throw.
+ */
 export async function startExport(
   { db, user, request, nowMs }: ExportRequest,
   params: Pick<ExportParams, "from" | "to" | "format"> & { formId: string | null },
   defined: readonly string[],
-): Promise<ExportJob> {
+): Promise<ExportJob | null> {
   const job: ExportJob = {
     id: crypto.randomUUID(),
     requestedBy: user.id,
+    owner: await exportOwner(user),
     formId: params.formId,
     format: params.format,
     from: params.from ?? null,
@@ -38,18 +53,28 @@ export async function startExport(
     createdAt: nowMs,
   };
   const detail = { format: job.format, from: job.from, to: job.to, job: job.id };
-  await runBatch(db, {
-    job: insertExportJobStatement(db, job),
-    audit: auditStatement(db, { user, request, action: "export", target: job.formId ?? "*", detail, nowMs }),
+  const { job: inserted } = await runBatch(db, {
+    job: insertExportJobStatement(db, job, EXPORT_JOBS_PER_PERSON),
+    audit: auditStatement(db, { user, request, action: "export", target: job.formId ?? "*", detail, nowMs, ifChanged: true }),
   });
-  return job;
+  return inserted.meta.changes > 0 ? job : null;
 }
 
-/** A request's budget on `plan`, less what signing in and starting the job spent (up to 5 queries). */
-export function requestBudget(plan: Plan): InvocationBudget {
-  const budget = budgetFor(plan);
-  budget.spend({ d1Queries: 5 });
-  return budget;
+/** The job `id` names when `user`'s session or token asked for it, else null (someone else's job is as good as none). D1 errors throw. */
+export async function findOwnExport(db: D1Database, user: AdminUser, id: string | undefined): Promise<ExportJob | null> {
+  const parsed = TokenSchema.safeParse(id);
+  const job = parsed.success ? await findExportJob(db, parsed.data) : null;
+  return job && job.owner === (await exportOwner(user)) ? job : null;
+}
+
+/** The job's own page in the console (progress, then the download). */
+export function exportPagePath(job: Pick<ExportJob, "id">): string {
+  return `/admin/exports/${job.id}`;
+}
+
+/** The job's data address: its progress (202) for scripts, then the file. */
+export function exportDataPath(job: Pick<ExportJob, "id">): string {
+  return `/admin/export/${job.id}`;
 }
 
 /** The file's name as the download offers it. */
@@ -72,21 +97,44 @@ export async function exportFileResponse(bucket: R2Bucket, job: ExportJob): Prom
   });
 }
 
-/**
- * 202 with the job's address to poll: JSON for scripts, else a page that refreshes itself there (the
- * console's button works without script). `Retry-After` says when.
- */
-export function pendingExportResponse(job: ExportJob, request: Request): Response {
-  const location = `/admin/export/${job.id}`;
-  const headers = {
-    Location: location,
-    "Retry-After": String(POLL_SECONDS),
-    "Cache-Control": "private, no-store",
-    "X-Content-Type-Options": "nosniff",
+/** How far a job has got, and a guess at the time left from its pace so far. Pure. */
+export interface ExportProgress {
+  id: string;
+  phase: ExportJob["state"]["phase"];
+  rows: number;
+  /** Rows counted once the keys phase is over (0 before); rows stored meanwhile may pass it. */
+  total: number;
+  /** Seconds left at the pace of the phase so far; null while counting or just begun. */
+  secondsLeft: number | null;
+}
+
+/** The progress of `job` at `nowMs`. Pure. */
+export function exportProgress(job: ExportJob, nowMs: number): ExportProgress {
+  const { state } = job;
+  const elapsed = Math.max(0, nowMs - (state.phaseFrom || job.createdAt)) / 1000;
+  const parts = Math.max(1, Math.ceil(state.bytes / EXPORT_PART_SIZE));
+  let secondsLeft: number | null = null;
+  if (state.phase === "rows" && state.rows > 0) secondsLeft = (elapsed * Math.max(0, state.total - state.rows)) / state.rows;
+  if (state.phase === "compose" && state.parts.length > 0) secondsLeft = (elapsed * (parts - state.parts.length)) / state.parts.length;
+  if (state.phase === "ready") secondsLeft = 0;
+  return {
+    id: job.id,
+    phase: state.phase,
+    rows: state.rows,
+    total: state.phase === "keys" ? 0 : Math.max(state.total, state.rows),
+    secondsLeft: secondsLeft === null ? null : Math.ceil(secondsLeft),
   };
-  const progress = { id: job.id, phase: job.state.phase, rows: job.state.rows };
-  if (!(request.headers.get("accept") ?? "").includes("text/html")) return Response.json(progress, { status: 202, headers });
-  const rows = job.state.rows.toLocaleString("en");
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><meta http-equiv="refresh" content="${POLL_SECONDS};url=${location}"><title>Preparing your export</title></head><body><main><h1>Preparing your export</h1><p role="status">${rows} rows so far (${job.state.phase}). The download starts by itself when the file is ready.</p></main></body></html>`;
-  return new Response(html, { status: 202, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+}
+
+/**
+ * A job not ready yet: a browser goes to its page in the console; a script gets 202, its progress as
+ * JSON and the data address to poll (`Location`, `Retry-After`).
+ */
+export function pendingExportResponse(job: ExportJob, request: Request, nowMs: number): Response {
+  const noStore = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
+  if ((request.headers.get("accept") ?? "").includes("text/html")) {
+    return new Response(null, { status: 303, headers: { ...noStore, Location: `${exportPagePath(job)}?auto=1` } });
+  }
+  const headers = { ...noStore, Location: exportDataPath(job), "Retry-After": String(POLL_SECONDS) };
+  return Response.json(exportProgress(job, nowMs), { status: 202, headers });
 }

@@ -1,5 +1,6 @@
 import type { HeadersFunction } from "@remix-run/cloudflare";
 import { pageMeta } from "~/lib/http/meta";
+import { EMPTY_VALUE } from "~/lib/text/empty-value";
 
 // Shared bits of every signed-in admin page: never cached by anyone, never indexed.
 
@@ -13,7 +14,7 @@ export function adminMeta(title: string, description: string) {
 
 /** Formats an ISO timestamp as "2026-11-22 17:40:12 UTC" (the console always shows UTC). */
 export function formatUtc(iso: string | null | undefined): string {
-  if (!iso) return "—";
+  if (!iso) return EMPTY_VALUE;
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }

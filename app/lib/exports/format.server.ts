@@ -1,6 +1,7 @@
 import type { StoredFile } from "~/forms/schema";
 import { filesOf } from "~/lib/storage/file-objects.server";
 import type { ListedSubmission } from "~/lib/storage/submission-list.server";
+import type { ExportRowData } from "~/lib/storage/submission-pages.server";
 
 // Exports for one form and date range, columns in a fixed order (metadata, the form's fields, then
 // stored fields the form no longer has, sorted) so yesterday's spreadsheet still lines up. A file
@@ -26,6 +27,12 @@ const META_COLUMNS = [
 const FORMULA_AT_CELL_START =
   // eslint-disable-next-line no-control-regex -- vertical tab and form feed are spaces a spreadsheet skips too
   /(?<=^|[,;\t\r\n])(?:[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}\u000b\u000c\u0085\u2028\u2029]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/gu;
+/** The same, for text with no separator or line break, where only the text's start can begin a formula. */
+const FORMULA_AT_START =
+  // eslint-disable-next-line no-control-regex -- as above
+  /^(?:[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}\u000b\u000c\u0085\u2028\u2029]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/u;
+const SEPARATOR = /[,;\t\r\n]/;
+const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const NEEDS_QUOTES = /[",;\t\r\n]/;
 
@@ -54,14 +61,33 @@ export function exportRow({ submission: s, state }: ListedSubmission): Row {
   return row;
 }
 
+/** The same row from the export's own lean read (readExportRows). */
+export function exportRowOf(r: ExportRowData): Row {
+  const row: Row = {
+    id: r.id,
+    form_id: r.formId,
+    received_at: r.receivedAt,
+    state: r.state,
+    test: r.test,
+    quarantine_reason: r.quarantineReason,
+    verify_hostname: r.verifyHostname,
+    verify_action: r.verifyAction,
+    verify_challenge_ts: r.verifyChallengeTs,
+  };
+  for (const [key, value] of Object.entries(r.fields)) row[`field:${key}`] = Array.isArray(value) ? filesOf(value) : (value as Row[string]);
+  return row;
+}
+
 /**
  * One CSV cell: an apostrophe before every formula start (OWASP), quoted when it holds a quote, any
  * locale's separator or a line break (RFC 4180). Numbers stay as they are: -3 is a value, not a formula.
  */
 export function csvCell(value: unknown): string {
   const plain = Array.isArray(value) ? filesOf(value).map(fileLine).join("\n") : value;
-  let text = plain === null || plain === undefined ? "" : String(plain).replace(LONE_SURROGATE, "\uFFFD");
-  if (typeof value !== "number") text = text.replace(FORMULA_AT_CELL_START, "'$&");
+  let text = plain === null || plain === undefined ? "" : String(plain);
+  // The cheap tests first: most cells hold no surrogate and no separator (an export formats millions).
+  if (SURROGATE.test(text)) text = text.replace(LONE_SURROGATE, "\uFFFD");
+  if (typeof value !== "number") text = text.replace(SEPARATOR.test(text) ? FORMULA_AT_CELL_START : FORMULA_AT_START, "'$&");
   return NEEDS_QUOTES.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,7 +1,7 @@
 import type { InvocationBudget, Plan } from "~/lib/platform/budget.server";
-import { csvHead, csvLines, exportColumns, exportRow, JSON_HEAD, JSON_TAIL, jsonLines } from "~/lib/exports/format.server";
+import { csvHead, csvLines, exportColumns, exportRowOf, JSON_HEAD, JSON_TAIL, jsonLines } from "~/lib/exports/format.server";
 import { type ExportJob, type ExportState } from "~/lib/storage/export-jobs.server";
-import { readExportKeys, readExportPage, type ExportFilter } from "~/lib/storage/submission-pages.server";
+import { readExportKeys, readExportRows, type ExportFilter } from "~/lib/storage/submission-pages.server";
 
 // An export built as a job into R2 (docs/decisions/085), a step at a time, each step within the
 // invocation's budget, so a million rows finish across polls and cron ticks on any plan:
@@ -26,14 +26,16 @@ export interface ExportLimits {
 }
 
 const MIB = 1024 * 1024;
+/** Every part but the last (R2 takes 5 MiB at least, all one size). */
+export const EXPORT_PART_SIZE = 5 * MIB;
 
 /**
  * Per plan. Chosen, not measured on the platform: a Free invocation has 10 ms of CPU, so it formats one
  * page and copies one part; the bench (bench/measure/scale.mjs) measures what a step costs.
  */
 export const EXPORT_LIMITS: Record<Plan, ExportLimits> = {
-  free: { keysPage: 5000, rowsPage: 500, rowsPerInvocation: 1000, partSize: 5 * MIB, partsPerInvocation: 1 },
-  paid: { keysPage: 5000, rowsPage: 1000, rowsPerInvocation: 50_000, partSize: 5 * MIB, partsPerInvocation: 20 },
+  free: { keysPage: 5000, rowsPage: 500, rowsPerInvocation: 1000, partSize: EXPORT_PART_SIZE, partsPerInvocation: 1 },
+  paid: { keysPage: 5000, rowsPage: 1000, rowsPerInvocation: 50_000, partSize: EXPORT_PART_SIZE, partsPerInvocation: 20 },
 };
 
 /** A chunk smaller than this takes the next text too, so one part spans few chunks (few reads). */
@@ -55,6 +57,8 @@ export function initialExportState(defined: readonly string[]): ExportState {
     defined: [...defined],
     extra: [],
     rows: 0,
+    total: 0,
+    phaseFrom: 0,
     chunks: [],
     composed: { chunk: 0, offset: 0 },
     uploadId: null,
@@ -113,6 +117,7 @@ async function stepKeys(ctx: StepContext): Promise<boolean> {
   const extra = new Set(state.extra);
   for (const key of found.keys) if (!state.defined.includes(key)) extra.add(key);
   state.extra = [...extra].sort();
+  state.total += found.count;
   state.cursor = found.next;
   if (found.next === null) state.phase = "rows";
   return true;
@@ -126,9 +131,9 @@ async function stepRows(ctx: StepContext): Promise<boolean> {
   if (!ctx.budget.trySpend({ d1Queries: 1, subrequests: state.chunks.length === 0 ? 4 : 2 })) return false;
   const columns = exportColumns(state.defined, state.extra);
   if (state.chunks.length === 0) await appendText(ctx, ctx.job.format === "csv" ? csvHead(columns) : JSON_HEAD);
-  const page = await readExportPage(ctx.db, filterOf(ctx.job), state.cursor, rowsPage);
+  const page = await readExportRows(ctx.db, filterOf(ctx.job), state.cursor, rowsPage);
   ctx.spentRows += rowsPage;
-  const rows = page.items.map(exportRow);
+  const rows = page.rows.map(exportRowOf);
   if (rows.length > 0) {
     await appendText(ctx, ctx.job.format === "csv" ? csvLines(columns, rows) : jsonLines(columns, rows, state.rows === 0));
   }

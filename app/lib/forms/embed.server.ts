@@ -1,3 +1,4 @@
+import { exactOrigins, matchOrigin } from "~/lib/http/origin";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers.server";
 
 // A form's page framed on another site (/f/:id?embed=1, made by /embed.js): it may be framed by
@@ -14,13 +15,13 @@ export interface EmbedView {
 /** Whether a request's query asks for the framed page, and from which allowed page. Never throws. */
 export function embedViewOf(query: URLSearchParams, allowedOrigins: readonly string[]): EmbedView {
   if (query.get("embed") !== "1") return { embed: false, parent: null };
-  const parent = query.get("parent");
-  return { embed: true, parent: parent !== null && allowedOrigins.includes(parent) ? parent : null };
+  return { embed: true, parent: matchOrigin(query.get("parent"), allowedOrigins) };
 }
 
-/** The headers that let the allowed origins frame an embedded page; nothing for a page that is not. */
+/** The headers that let the allowed origins (rebuilt from their parts) frame an embedded page; nothing for a page that is not. */
 export function embedHeaders(view: EmbedView, allowedOrigins: readonly string[], headers = new Headers()): Headers {
-  if (view.embed && allowedOrigins.length > 0) headers.set(FRAME_ANCESTORS_HEADER, allowedOrigins.join(" "));
+  const ancestors = exactOrigins(allowedOrigins);
+  if (view.embed && ancestors.length > 0) headers.set(FRAME_ANCESTORS_HEADER, ancestors.join(" "));
   return headers;
 }
 

@@ -1,5 +1,8 @@
+import { matchOrigin } from "~/lib/http/origin";
+
 // The public API's origin check and CORS: only origins a form lists, never credentials, always
-// `Vary: Origin` so caches keep one copy per origin.
+// `Vary: Origin` so caches keep one copy per origin. An allowed origin is echoed rebuilt from its
+// parsed parts, never as the request or a stored list spelled it (ADR 108).
 
 export type OriginCheck =
   | { ok: true; /** The caller's origin when it is another allowed site, for CORS headers. */ corsOrigin: string | null }
@@ -14,8 +17,8 @@ export function checkOrigin(request: Request, allowed: readonly string[]): Origi
   const origin = request.headers.get("Origin");
   if (origin === null) return { ok: true, corsOrigin: null };
   if (origin === new URL(request.url).origin) return { ok: true, corsOrigin: null };
-  if (allowed.includes(origin)) return { ok: true, corsOrigin: origin };
-  return { ok: false, code: "origin_not_allowed" };
+  const corsOrigin = matchOrigin(origin, allowed);
+  return corsOrigin ? { ok: true, corsOrigin } : { ok: false, code: "origin_not_allowed" };
 }
 
 /** CORS headers for an actual response. Without an allowed origin only `Vary: Origin` is set. */
@@ -30,9 +33,9 @@ export function corsHeaders(corsOrigin: string | null): Headers {
 
 /** Answers an OPTIONS preflight: 204 for an allowed origin asking for POST, otherwise null (refuse). */
 export function answerPreflight(request: Request, allowed: readonly string[]): Response | null {
-  const origin = request.headers.get("Origin");
+  const origin = matchOrigin(request.headers.get("Origin"), allowed);
   const method = request.headers.get("Access-Control-Request-Method");
-  if (!origin || !allowed.includes(origin) || method?.toUpperCase() !== "POST") return null;
+  if (!origin || method?.toUpperCase() !== "POST") return null;
   const headers = corsHeaders(origin);
   headers.set("Access-Control-Allow-Methods", "POST");
   headers.set("Access-Control-Allow-Headers", ALLOWED_REQUEST_HEADERS);

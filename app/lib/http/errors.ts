@@ -140,6 +140,7 @@ export const ERRORS = {
   },
   setting_set_by_environment: { status: 409, message: "This setting is set by the environment, which wins: change it there." },
   setting_invalid: { status: 422, message: "That value cannot be used for this setting." },
+  embed_sites_invalid: { status: 422, message: "Nothing was saved: an origin is exactly scheme://host[:port]. Each problem is listed." },
   redelivery_invalid: {
     status: 422,
     message:
@@ -149,6 +150,10 @@ export const ERRORS = {
   export_storage_missing: {
     status: 503,
     message: "Exports are built in the R2 bucket bound as UPLOADS, which this deployment does not have (docs/deploy.md).",
+  },
+  export_jobs_limit: {
+    status: 429,
+    message: "You have 3 exports still being prepared: wait for one to finish, then export again.",
   },
   export_expired: { status: 410, message: "This export is no longer kept: files go a day after they were asked for. Export again." },
   admin_body_too_large: { status: 413, message: "What you sent to the admin API is too large (the limit is 256 KiB)." },

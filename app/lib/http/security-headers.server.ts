@@ -1,6 +1,6 @@
 import { encodeBase64 } from "~/lib/crypto/base64";
 import { isLoopbackHost } from "~/lib/http/loopback";
-import { isExactOrigin } from "~/lib/http/origin";
+import { exactOrigins } from "~/lib/http/origin";
 import { rememberLast } from "~/lib/http/remember-last";
 
 // Security headers for every HTML response (ADR 006). The CSP is nonce-based with 'strict-dynamic':
@@ -61,7 +61,7 @@ export interface SiteLook {
 
 /**
  * The CSP for one response; a brand colour adds only the nonced <style>, a logo only its origin, and
- * `frameAncestors` (exact origins; anything else is dropped) the sites that may frame it, else none.
+ * `frameAncestors` (exact origins, rebuilt from their parts; anything else is dropped) the sites that may frame it, else none.
  * Never throws.
  */
 export function buildContentSecurityPolicy(
@@ -70,7 +70,7 @@ export function buildContentSecurityPolicy(
   look: SiteLook = {},
   frameAncestors: readonly string[] = [],
 ): string {
-  const ancestors = frameAncestors.filter(isExactOrigin);
+  const ancestors = exactOrigins(frameAncestors);
   const scriptSources = [`'nonce-${nonce}'`, "'strict-dynamic'", TURNSTILE_ORIGIN];
   const standin = standinScriptOrigin(scriptUrl);
   if (standin) scriptSources.push(standin);

@@ -3,9 +3,9 @@ import { resealSettings } from "~/lib/forms/reseal.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import { dispatchDue, type DeliveryMessage } from "~/lib/delivery/queue.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
+import type { Mailer } from "~/lib/sending/mailer.server";
 import { budgetFor, type Cost, type InvocationBudget, type Plan } from "~/lib/platform/budget.server";
-import { staleConfirmationSlots } from "~/lib/delivery/confirmation.server";
+import { staleKindRows } from "~/lib/destinations/gates.server";
 import { staleRateLimits } from "~/lib/storage/rate-limits.server";
 import { pruneInChunks } from "~/lib/storage/sql.server";
 import { applyRetention, RETENTION_CHUNK_COST } from "~/lib/storage/retention.server";
@@ -13,6 +13,7 @@ import { backfillSubmissions } from "~/lib/storage/backfill.server";
 import { indexPendingSubmissions } from "~/lib/storage/search-index.server";
 import { ORPHAN_SWEEP_CURSOR, sweepOrphanedFiles } from "~/lib/uploads/orphan-sweep.server";
 import { EXPORT_TTL_MS, tendExports } from "~/lib/exports/run.server";
+import type { ExportMessage } from "~/lib/exports/queue.server";
 import { readMaintenanceDue, scheduleNextRuns, type MaintenanceDue } from "~/lib/storage/maintenance-due.server";
 
 // The jobs the Worker's cron runs every minute (functions/scheduled.ts). A run begins with one read that
@@ -30,6 +31,8 @@ export interface MaintenanceContext {
   budget?: InvocationBudget;
   /** The DELIVERY_QUEUE binding, when the Worker has one: due deliveries are handed to it. */
   queue?: Queue<DeliveryMessage> | null;
+  /** The EXPORT_QUEUE binding, when the Worker has one: idle export jobs get a message (docs/decisions/109). */
+  exportQueue?: Queue<ExportMessage> | null;
   /** The jobs' kept cursors (MaintenanceJob.cursor) as the run's first read found them; absent: not read. */
   cursors?: ReadonlyMap<string, string>;
 }
@@ -97,15 +100,15 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
       return { ...drained, dispatched: dispatch.dispatched };
     },
   },
-  // Every fixed-window limit: the rate-limit windows and the confirmation e-mails' slots.
+  // Every fixed-window limit: the rate-limit windows and the kinds' own (the confirmation e-mails' slots).
   {
     name: "prune-rate-limits",
     when: { cadence: 0, more: (result) => (result as { more: boolean }).more },
     reserve: { d1Queries: 2, subrequests: 0 },
     // Both tables' DELETEs in one batch per round: a quiet minute makes one D1 call.
     run: async ({ db, now, budget = budgetFor("free") }) => {
-      const [windows, slots] = await pruneInChunks(db, [staleRateLimits(now()), staleConfirmationSlots(now())], budget);
-      return { deleted: windows.deleted + slots.deleted, more: windows.more || slots.more };
+      const pruned = await pruneInChunks(db, [staleRateLimits(now()), ...staleKindRows(now())], budget);
+      return { deleted: pruned.reduce((sum, one) => sum + one.deleted, 0), more: pruned.some((one) => one.more) };
     },
   },
   // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md), console forms (archived
@@ -160,13 +163,14 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
     run: ({ db, bucket, now, budget, cursors }) =>
       sweepOrphanedFiles(db, bucket, now(), { budget, cursor: cursors ? (cursors.get(ORPHAN_SWEEP_CURSOR) ?? null) : undefined }),
   },
-  // Export jobs (docs/decisions/085): the oldest unfinished one carried on, those a day old deleted.
+  // Export jobs (docs/decisions/085, 109): the oldest unfinished one carried on (with the export queue,
+  // only one left idle), those a day old deleted.
   {
     name: "tend-exports",
     when: { work: "exports" },
     // tendExports spends at most a fifth of the plan, from an allowance of its own.
     reserve: { d1Queries: 10, subrequests: 10 },
-    run: ({ db, bucket, settings, now }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now() }),
+    run: ({ db, bucket, settings, now, exportQueue }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now(), queue: exportQueue }),
   },
 ];
 

@@ -1,5 +1,5 @@
-import type { FormDef, RateLimits } from "~/forms/schema";
-import { isExactOrigin } from "../http/origin";
+import type { FormDef, RateLimits } from "../../forms/schema";
+import { exactOrigins, isExactOrigin } from "../http/origin";
 import type { SettingProblem } from "./setting-problem";
 
 // Settings for the forms' abuse controls, read once per request from env. Unlike the Turnstile
@@ -57,7 +57,7 @@ export function readFormSettings(env: FormEnv, problems: SettingProblem[] = []):
       perMinute: number("FORM_RATE_LIMIT_PER_MINUTE", DEFAULT_RATE_LIMITS.perMinute, 1),
       perDay: number("FORM_RATE_LIMIT_PER_DAY", DEFAULT_RATE_LIMITS.perDay, 1),
     },
-    extraOrigins: parseExtraOrigins(text(env.FORM_ALLOWED_ORIGINS)),
+    extraOrigins: parseExtraOrigins(text(env.FORM_ALLOWED_ORIGINS), problems),
     consoleEmbeds: new Map(),
   };
 }
@@ -70,10 +70,11 @@ export function rateLimitsFor(form: FormDef, settings: FormSettings): RateLimits
 /**
  * The origins that may post to a form and frame its page: its definition's allowedOrigins plus those
  * FORM_ALLOWED_ORIGINS adds for it, or, when the environment names the form not, the console's (ADR 076).
+ * Only exact origins, rebuilt from their parts: a value stored before ADR 108 that is not one is dropped.
  */
 export function allowedOriginsFor(form: FormDef, settings: FormSettings): readonly string[] {
   const added = settings.extraOrigins.get(form.id) ?? settings.consoleEmbeds.get(form.id)?.origins ?? [];
-  return [...new Set([...form.allowedOrigins, ...added])];
+  return exactOrigins([...form.allowedOrigins, ...added]);
 }
 
 /** The hostnames the console lets a form's tokens come from besides Gatepost's own (none when unset). */
@@ -81,13 +82,25 @@ export function embedHostnamesFor(form: Pick<FormDef, "id">, settings: FormSetti
   return settings.consoleEmbeds.get(form.id)?.hostnames ?? [];
 }
 
-/** "contact=https://a.example,https://b.example newsletter=…"; what is not an exact origin is ignored, never widened. */
-export function parseExtraOrigins(value: string): Map<string, string[]> {
+/**
+ * "contact=https://a.example,https://b.example newsletter=…"; what is not an exact origin is ignored,
+ * never widened, and counted in `problems`.
+ */
+export function parseExtraOrigins(value: string, problems: SettingProblem[] = []): Map<string, string[]> {
   const map = new Map<string, string[]>();
+  let ignored = 0;
   for (const entry of value.split(/\s+/).filter(Boolean)) {
     const [formId, list = ""] = entry.split("=", 2);
-    const origins = list.split(",").filter(isExactOrigin);
-    if (formId && origins.length > 0) map.set(formId, [...(map.get(formId) ?? []), ...origins]);
+    const items = list.split(",").filter(Boolean);
+    const origins = exactOrigins(items);
+    ignored += items.filter((item) => !isExactOrigin(item)).length + (items.length === 0 ? 1 : 0);
+    if (formId && origins.length > 0) map.set(formId, [...new Set([...(map.get(formId) ?? []), ...origins])]);
+  }
+  if (ignored > 0) {
+    problems.push({
+      variable: "FORM_ALLOWED_ORIGINS",
+      message: `FORM_ALLOWED_ORIGINS has ${ignored} value(s) that are not form=scheme://host[:port],…; they are ignored`,
+    });
   }
   return map;
 }

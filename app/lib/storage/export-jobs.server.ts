@@ -2,7 +2,8 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// The export_jobs table (migration 0045, docs/decisions/085): a job's request and its progress as JSON.
+// The export_jobs table (migrations 0045 and 0052, docs/decisions/085 and 109): a job's request, who may
+// see it, and its progress as JSON.
 
 export const ExportStateSchema = z.object({
   phase: z.enum(["keys", "rows", "compose", "ready"]),
@@ -12,6 +13,10 @@ export const ExportStateSchema = z.object({
   defined: z.array(z.string()),
   extra: z.array(z.string()),
   rows: z.number().int(),
+  /** Rows the keys phase counted (the total the page shows); rows stored meanwhile may add a few. */
+  total: z.number().int().default(0),
+  /** When the present phase began (ms; 0: not recorded, the job's start), for the page's estimate. */
+  phaseFrom: z.number().default(0),
   /** The byte size of each chunk object written, in order. */
   chunks: z.array(z.number().int()),
   /** Where composing the file's parts got to: the next byte's chunk and offset in it. */
@@ -25,6 +30,7 @@ export type ExportState = z.infer<typeof ExportStateSchema>;
 const JobRowSchema = z.object({
   id: z.string(),
   requested_by: z.string(),
+  owner: z.string(),
   form_id: z.string().nullable(),
   format: z.enum(["csv", "json"]),
   range_from: z.string().nullable(),
@@ -37,6 +43,8 @@ const JobRowSchema = z.object({
 export interface ExportJob {
   id: string;
   requestedBy: string;
+  /** The session or token that asked (exportOwner): only it may poll or download. */
+  owner: string;
   formId: string | null;
   format: "csv" | "json";
   from: string | null;
@@ -49,6 +57,7 @@ function jobOf(row: z.infer<typeof JobRowSchema>): ExportJob {
   return {
     id: row.id,
     requestedBy: row.requested_by,
+    owner: row.owner,
     formId: row.form_id,
     format: row.format,
     from: row.range_from,
@@ -58,13 +67,18 @@ function jobOf(row: z.infer<typeof JobRowSchema>): ExportJob {
   };
 }
 
-/** The INSERT of a new job; batch it with its audit row. Pure. */
-export function insertExportJobStatement(db: D1Database, job: ExportJob): D1PreparedStatement {
+/**
+ * The INSERT of a new job, made only while its requester has fewer than `cap` unfinished jobs (none
+ * inserted: the cap is reached); batch it with its audit row (ifChanged). Pure.
+ */
+export function insertExportJobStatement(db: D1Database, job: ExportJob, cap = Number.MAX_SAFE_INTEGER): D1PreparedStatement {
   return statement(
     db,
-    sql`INSERT INTO export_jobs (id, requested_by, form_id, format, range_from, range_to, state, created_at, updated_at)
-      VALUES (${job.id}, ${job.requestedBy}, ${job.formId}, ${job.format}, ${job.from}, ${job.to}, ${JSON.stringify(job.state)},
-        ${job.createdAt}, ${job.createdAt})`,
+    sql`INSERT INTO export_jobs (id, requested_by, owner, form_id, format, range_from, range_to, state, created_at, updated_at)
+      SELECT ${job.id}, ${job.requestedBy}, ${job.owner}, ${job.formId}, ${job.format}, ${job.from}, ${job.to}, ${JSON.stringify(job.state)},
+        ${job.createdAt}, ${job.createdAt}
+      WHERE (SELECT COUNT(*) FROM export_jobs INDEXED BY export_jobs_requester_running
+        WHERE requested_by = ${job.requestedBy} AND finished_at IS NULL) < ${cap}`,
   );
 }
 
@@ -96,11 +110,12 @@ export async function saveExportJob(db: D1Database, job: ExportJob, nowMs: numbe
 
 const IdRowSchema = z.object({ id: z.string() });
 
-/** The oldest unfinished job nobody holds, for the cron to carry on. D1 errors throw. */
-export async function findUnfinishedExportJob(db: D1Database, nowMs: number): Promise<string | null> {
+/** The oldest unfinished job nobody holds and nothing touched since `idleSinceMs`, for the cron to carry on. D1 errors throw. */
+export async function findUnfinishedExportJob(db: D1Database, nowMs: number, idleSinceMs = nowMs): Promise<string | null> {
   const row = await statement(
     db,
-    sql`SELECT id FROM export_jobs WHERE finished_at IS NULL AND lease_until <= ${nowMs} ORDER BY updated_at LIMIT 1`,
+    sql`SELECT id FROM export_jobs WHERE finished_at IS NULL AND lease_until <= ${nowMs} AND updated_at <= ${idleSinceMs}
+      ORDER BY updated_at LIMIT 1`,
   ).first();
   return row ? IdRowSchema.parse(row).id : null;
 }

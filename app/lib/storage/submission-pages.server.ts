@@ -3,7 +3,8 @@ import { z } from "zod";
 import { CURRENT_STATE, ListedRowSchema } from "~/lib/storage/console-queries.server";
 import type { ListedSubmission } from "~/lib/storage/submission-list.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
-import { STORED_COLUMNS } from "~/lib/storage/submissions.server";
+import { parseStoredFields, STORED_COLUMNS } from "~/lib/storage/submissions.server";
+import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
 
 // Keyset (cursor) pages over (received_at, id), oldest first, for the export job (docs/decisions/085;
 // the lists' newest-first pages are submission-list.server.ts). A page starts strictly after the last
@@ -52,19 +53,77 @@ export async function readExportPage(
   return pageOf(parseRows(ListedRowSchema, (await statement(db, query).all()).results), limit);
 }
 
+/** One row as the export writes it: its metadata, its state, its stored fields. */
+export interface ExportRowData {
+  id: string;
+  formId: string;
+  receivedAt: string;
+  state: SubmissionState;
+  test: boolean;
+  quarantineReason: string | null;
+  verifyHostname: string | null;
+  verifyAction: string | null;
+  verifyChallengeTs: string | null;
+  fields: Record<string, unknown>;
+}
+
+const STATES = new Set<string>(SUBMISSION_STATES);
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
+/** A raw row of readExportRows' SELECT, checked column by column (a bad row throws: D1 returned what no migration made). */
+function exportRowOf(raw: unknown[]): ExportRowData {
+  const [id, formId, receivedAt, state, test, reason, hostname, action, challengeTs, fields] = raw;
+  if (typeof id !== "string" || typeof formId !== "string" || typeof receivedAt !== "string" || typeof fields !== "string")
+    throw new Error("an export row is malformed");
+  if (typeof state !== "string" || !STATES.has(state)) throw new Error(`export row ${id}: unknown state`);
+  const verified = typeof hostname === "string";
+  return {
+    id,
+    formId,
+    receivedAt,
+    state: state as SubmissionState,
+    test: test === 1,
+    quarantineReason: text(reason),
+    verifyHostname: verified ? hostname : null,
+    verifyAction: verified ? (text(action) ?? "") : null,
+    verifyChallengeTs: verified ? (text(challengeTs) ?? "") : null,
+    fields: parseStoredFields(fields),
+  };
+}
+
+/**
+ * One page of the export's rows, oldest first, after `cursor`: only the columns it writes, as arrays
+ * (D1's raw form), so a page of a thousand rows is not turned into objects and schema-parsed first
+ * (what most of an export step's CPU went to, docs/decisions/109). D1 errors throw.
+ */
+export async function readExportRows(
+  db: D1Database,
+  filter: ExportFilter,
+  cursor: PageCursor | null,
+  limit: number,
+): Promise<{ rows: ExportRowData[]; next: PageCursor | null }> {
+  const query = sql`SELECT s.id, s.form_id, s.received_at, ${CURRENT_STATE}, s.test, s.quarantine_reason, s.verify_hostname,
+      s.verify_action, s.verify_challenge_ts, s.fields
+    FROM submissions s ${exportClauses(filter, cursor)} ORDER BY s.received_at, s.id LIMIT ${limit + 1}`;
+  const raw = await statement(db, query).raw();
+  const rows = raw.slice(0, limit).map(exportRowOf);
+  const last = rows[rows.length - 1];
+  return { rows, next: raw.length > limit && last ? { receivedAt: last.receivedAt, id: last.id } : null };
+}
+
 const KeyRowSchema = z.object({ key: z.string() });
 const EdgeRowSchema = z.object({ received_at: z.string(), id: z.string(), n: z.number() });
 
 /**
  * The field names used by a page of up to `limit` submissions of the export after `cursor`, and where
- * that page ended (null after the last). Two reads, no row leaves D1. D1 errors throw.
+ * that page ended (null after the last), and its rows' count. Two reads, no row leaves D1. D1 errors throw.
  */
 export async function readExportKeys(
   db: D1Database,
   filter: ExportFilter,
   cursor: PageCursor | null,
   limit: number,
-): Promise<{ keys: string[]; next: PageCursor | null }> {
+): Promise<{ keys: string[]; count: number; next: PageCursor | null }> {
   const page = sql`SELECT s.fields, s.received_at, s.id FROM submissions s ${exportClauses(filter, cursor)} ORDER BY s.received_at, s.id LIMIT ${limit}`;
   const [keys, edge] = await db.batch([
     statement(db, sql`SELECT DISTINCT j.key AS key FROM (${page}) p, json_each(p.fields) j`),
@@ -76,6 +135,7 @@ export async function readExportKeys(
   const last = parseRows(EdgeRowSchema, edge.results)[0];
   return {
     keys: parseRows(KeyRowSchema, keys.results).map((row) => row.key),
+    count: last?.n ?? 0,
     // A full page may have a successor (at worst one empty page more); a short one is the last.
     next: last && last.n === limit ? { receivedAt: last.received_at, id: last.id } : null,
   };

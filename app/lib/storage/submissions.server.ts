@@ -45,14 +45,16 @@ export interface StoredSubmission {
 }
 
 // The stored fields are JSON written by Gatepost; anything else reads as no fields.
-const FieldsSchema = z.string().transform((text): Record<string, FieldValue> => {
+/** A row's stored fields from their JSON text: an object, else none. Never throws. */
+export function parseStoredFields(text: string): Record<string, FieldValue> {
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, FieldValue>) : {};
   } catch {
     return {};
   }
-});
+}
+const FieldsSchema = z.string().transform(parseStoredFields);
 
 export const SubmissionRowSchema = z.object({
   id: z.string(),

@@ -69,6 +69,13 @@ export const ar: Messages = {
     another: "إرسال نموذج آخر",
     allForms: "كل النماذج",
   },
+  home: {
+    title: "نماذج يمكنك الوثوق بها",
+    description: "يعرض Gatepost النماذج، ويتحقق عبر Cloudflare Turnstile من أن كل مُرسِل إنسان، وبعدها فقط يحفظ ما أرسله ويمرّره.",
+    lead: "يتحقق كل نموذج عبر Cloudflare Turnstile من أنك إنسان قبل حفظ أي شيء ترسله أو تمريره.",
+    noForms: "لا توجد نماذج عامة بعد",
+    noFormsHint: "تظهر هنا النماذج المعلَّمة كعامة، في app/forms/ أو في لوحة التحكم.",
+  },
   refusal: {
     notSent: "لم يُرسَل",
     titled: "{title}: لم يُرسَل",

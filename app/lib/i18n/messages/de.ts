@@ -76,6 +76,14 @@ export const de: Messages = {
     another: "Noch einmal ausfüllen",
     allForms: "Alle Formulare",
   },
+  home: {
+    title: "Formulare, denen Sie vertrauen können",
+    description:
+      "Gatepost zeigt Formulare, prüft mit Cloudflare Turnstile, dass jeder Absender ein Mensch ist, und speichert und leitet erst dann weiter, was gesendet wurde.",
+    lead: "Jedes Formular prüft mit Cloudflare Turnstile, dass Sie ein Mensch sind, bevor etwas, das Sie senden, gespeichert oder weitergegeben wird.",
+    noForms: "Noch keine öffentlichen Formulare",
+    noFormsHint: "Hier stehen die als öffentlich markierten Formulare aus app/forms/ oder der Konsole.",
+  },
   refusal: {
     notSent: "Nicht gesendet",
     titled: "{title}: nicht gesendet",

@@ -75,6 +75,14 @@ export const en: Messages = {
     another: "Send another",
     allForms: "All forms",
   },
+  home: {
+    title: "Forms you can trust",
+    description:
+      "Gatepost shows forms, checks each sender is human with Cloudflare Turnstile, and only then keeps and forwards what they sent.",
+    lead: "Each form checks that you are human with Cloudflare Turnstile before anything you send is kept or passed on.",
+    noForms: "No public forms yet",
+    noFormsHint: "Forms marked public, in app/forms/ or in the console, are listed here.",
+  },
   refusal: EN_REFUSAL,
   email: { reference: "Reference: {id}" },
   errors: Object.fromEntries(VISITOR_ERROR_CODES.map((code) => [code, ERRORS[code].message])) as Record<VisitorErrorCode, string>,

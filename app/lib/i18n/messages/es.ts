@@ -72,6 +72,14 @@ export const es: Messages = {
     another: "Enviar otro",
     allForms: "Todos los formularios",
   },
+  home: {
+    title: "Formularios de confianza",
+    description:
+      "Gatepost muestra formularios, comprueba con Cloudflare Turnstile que cada remitente es humano y solo entonces guarda y reenvía lo que envió.",
+    lead: "Cada formulario comprueba con Cloudflare Turnstile que eres humano antes de guardar o reenviar nada de lo que envíes.",
+    noForms: "Aún no hay formularios públicos",
+    noFormsHint: "Aquí aparecen los formularios marcados como públicos, en app/forms/ o en la consola.",
+  },
   refusal: {
     notSent: "No enviado",
     titled: "{title}: no enviado",

@@ -72,6 +72,14 @@ export const fr: Messages = {
     another: "Envoyer un autre message",
     allForms: "Tous les formulaires",
   },
+  home: {
+    title: "Des formulaires de confiance",
+    description:
+      "Gatepost affiche des formulaires, vérifie avec Cloudflare Turnstile que chaque expéditeur est humain, et seulement ensuite conserve et transmet ce qu’il a envoyé.",
+    lead: "Chaque formulaire vérifie avec Cloudflare Turnstile que vous êtes humain avant que quoi que ce soit de votre envoi soit conservé ou transmis.",
+    noForms: "Aucun formulaire public pour l’instant",
+    noFormsHint: "Les formulaires marqués publics, dans app/forms/ ou dans la console, sont listés ici.",
+  },
   refusal: {
     notSent: "Non envoyé",
     titled: "{title} : non envoyé",

@@ -72,6 +72,14 @@ export const it: Messages = {
     another: "Invia un altro",
     allForms: "Tutti i moduli",
   },
+  home: {
+    title: "Moduli di cui fidarsi",
+    description:
+      "Gatepost mostra moduli, verifica con Cloudflare Turnstile che ogni mittente sia umano e solo dopo conserva e inoltra ciò che ha inviato.",
+    lead: "Ogni modulo verifica con Cloudflare Turnstile che tu sia umano prima che qualsiasi cosa tu invii venga conservata o inoltrata.",
+    noForms: "Ancora nessun modulo pubblico",
+    noFormsHint: "Qui sono elencati i moduli contrassegnati come pubblici, in app/forms/ o nella console.",
+  },
   refusal: {
     notSent: "Non inviato",
     titled: "{title}: non inviato",

@@ -68,6 +68,13 @@ export const ja: Messages = {
     another: "もう一度送信する",
     allForms: "すべてのフォーム",
   },
+  home: {
+    title: "信頼できるフォーム",
+    description: "Gatepost はフォームを表示し、Cloudflare Turnstile で送信者が人間であることを確認してから、送信内容を保存・転送します。",
+    lead: "どのフォームも、送信内容を保存または転送する前に、Cloudflare Turnstile であなたが人間であることを確認します。",
+    noForms: "公開されているフォームはまだありません",
+    noFormsHint: "app/forms/ またはコンソールで公開に設定したフォームがここに表示されます。",
+  },
   refusal: {
     notSent: "送信されていません",
     titled: "{title}：送信されていません",

@@ -73,6 +73,14 @@ export const nl: Messages = {
     another: "Nog een versturen",
     allForms: "Alle formulieren",
   },
+  home: {
+    title: "Formulieren die u kunt vertrouwen",
+    description:
+      "Gatepost toont formulieren, controleert met Cloudflare Turnstile dat elke afzender een mens is, en bewaart en stuurt pas daarna door wat is verzonden.",
+    lead: "Elk formulier controleert met Cloudflare Turnstile dat u een mens bent voordat iets wat u verstuurt wordt bewaard of doorgegeven.",
+    noForms: "Nog geen openbare formulieren",
+    noFormsHint: "Formulieren die als openbaar zijn gemarkeerd, in app/forms/ of in de console, staan hier.",
+  },
   refusal: {
     notSent: "Niet verstuurd",
     titled: "{title}: niet verstuurd",

@@ -89,6 +89,14 @@ export const pl: Messages = {
     another: "Wyślij kolejny",
     allForms: "Wszystkie formularze",
   },
+  home: {
+    title: "Formularze, którym możesz zaufać",
+    description:
+      "Gatepost wyświetla formularze, sprawdza za pomocą Cloudflare Turnstile, czy każdy nadawca jest człowiekiem, i dopiero wtedy zapisuje i przekazuje to, co wysłał.",
+    lead: "Każdy formularz sprawdza za pomocą Cloudflare Turnstile, czy jesteś człowiekiem, zanim cokolwiek, co wyślesz, zostanie zapisane lub przekazane dalej.",
+    noForms: "Nie ma jeszcze publicznych formularzy",
+    noFormsHint: "Tutaj pojawiają się formularze oznaczone jako publiczne, z app/forms/ lub z konsoli.",
+  },
   refusal: {
     notSent: "Nie wysłano",
     titled: "{title}: nie wysłano",

@@ -72,6 +72,14 @@ export const pt: Messages = {
     another: "Enviar outro",
     allForms: "Todos os formulários",
   },
+  home: {
+    title: "Formulários em que pode confiar",
+    description:
+      "O Gatepost mostra formulários, verifica com o Cloudflare Turnstile que cada remetente é humano e só então guarda e encaminha o que enviou.",
+    lead: "Cada formulário verifica com o Cloudflare Turnstile que é humano antes de guardar ou encaminhar o que enviar.",
+    noForms: "Ainda não há formulários públicos",
+    noFormsHint: "Os formulários marcados como públicos, em app/forms/ ou na consola, aparecem aqui.",
+  },
   refusal: {
     notSent: "Não enviado",
     titled: "{title}: não enviado",

@@ -60,6 +60,15 @@ export interface ThanksTexts {
   allForms: string;
 }
 
+/** The front page: what Gatepost is, and the public forms. */
+export interface HomeTexts {
+  title: string;
+  description: string;
+  lead: string;
+  noForms: string;
+  noFormsHint: string;
+}
+
 export interface RefusalTexts {
   notSent: string;
   titled: string;
@@ -77,6 +86,7 @@ export interface Messages {
   page: PageTexts;
   validation: ValidationTexts;
   thanks: ThanksTexts;
+  home: HomeTexts;
   refusal: RefusalTexts;
   /** The frame of the confirmation e-mail around the owner's text. */
   email: { reference: Message };

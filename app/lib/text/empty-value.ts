@@ -1,0 +1,12 @@
+// What every screen and message shows where a value is empty (an optional field left unanswered, an
+// attempt with no error, an entry with no address), so a reader never meets "null" or a blank. Client-safe.
+
+/** The mark for an empty value. */
+export const EMPTY_VALUE = "—";
+
+/** `value` as text, or the mark when it is null, undefined, "" or only spaces. Pure. */
+export function orEmptyMark(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return EMPTY_VALUE;
+  const text = String(value);
+  return text.trim() === "" ? EMPTY_VALUE : text;
+}
