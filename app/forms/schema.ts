@@ -132,6 +132,29 @@ export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   public?: boolean;
   /** The total size of a submission's files in bytes (default DEFAULT_MAX_UPLOAD_BYTES). */
   maxUploadBytes?: number;
+  /** Content rules and the learning filter's threshold (docs/forms.md#spam; app/lib/spam/). */
+  spam?: SpamSettings;
+}
+
+/** What a spam rule does on a match: keep it out of the outbox (the visitor sees the thank-you), or refuse it. */
+export type SpamAction = "quarantine" | "refuse";
+
+/** One content rule (docs/forms.md#spam); each names its action. */
+export type SpamRule = { action: SpamAction } & (
+  | { kind: "phrases"; phrases: readonly string[] }
+  | { kind: "senders"; senders: readonly string[] }
+  | { kind: "disposable" }
+  | { kind: "links"; max: number }
+  | { kind: "scripts"; field: string; scripts: readonly string[] }
+  | { kind: "repeat"; field: string; of: string }
+);
+
+export interface SpamSettings {
+  rules?: readonly SpamRule[];
+  /** The learning filter's score from 0 to 1 above which a post is quarantined (default 0.9). */
+  threshold?: number;
+  /** Whether the learning filter and Akismet judge this form (default true). */
+  filter?: boolean;
 }
 
 type ValueOf<T extends FieldDef> = T["type"] extends "checkbox"

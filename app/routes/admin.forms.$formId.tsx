@@ -15,6 +15,7 @@ import {
   Versions,
 } from "~/components/admin/form-editor/page-sections";
 import { useLivePreview } from "~/components/admin/form-editor/use-live-preview";
+import { SpamRules } from "~/components/admin/spam-rules";
 import { consoleRoute } from "~/lib/console/route.server";
 import { loadFormPage, runEditorAction } from "~/lib/form-editor/form-page.server";
 import { adminHeaders, adminMeta, formatUtc } from "~/lib/console/page";
@@ -96,6 +97,7 @@ export default function FormPage() {
           ) : null}
           <h2 id="fields-title">Fields</h2>
           <FieldTable fields={data.definition.fields} />
+          <SpamRules spam={data.definition.spam} />
         </>
       ) : draft ? (
         <div className="editor-layout">

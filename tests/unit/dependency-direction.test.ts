@@ -36,11 +36,11 @@ const UNDER_SENDING = [
 /** What each folder may import besides itself. */
 const ALLOWED: Record<string, readonly string[]> = {
   maintenance: ["delivery", "destinations.server", "sending", "exports", ...UNDER_SENDING],
-  submit: ["turnstile", "delivery", "destinations.server", "sending", ...UNDER_SENDING],
+  submit: ["turnstile", "delivery", "destinations.server", "sending", "spam", ...UNDER_SENDING],
   // A form's destinations in the console: their settings, tests, pauses and bulk redelivery.
   "form-destinations": ["auth", "console", "submissions", "delivery", "destinations.server", "sending", ...UNDER_SENDING],
   // Stored submissions as the console and the admin API list, show, delete, erase and redeliver them.
-  submissions: ["auth", "console", "delivery", "destinations.server", "sending", ...UNDER_SENDING],
+  submissions: ["auth", "console", "delivery", "destinations.server", "sending", "spam", ...UNDER_SENDING],
   // The console's form editor: the draft posted, its page, and a console form's create, publish, archive.
   "form-editor": ["auth", "console", ...UNDER_SENDING],
   // Embedding a form on another site: its allowed sites, the snippets, the framed page and /embed.js.
@@ -64,7 +64,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   console: ["storage", "http", "text"],
   // The form catalog (files and the console's forms, ADR 045), the one definition check (check.ts, which
   // knows the upload limits), patterns, the JSON Schema export.
-  forms: ["uploads", "storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  forms: ["uploads", "spam", "storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  // Content rules, the learning filter, Akismet and marks (docs/decisions/125): below the form check, which reads its rules.
+  spam: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // Gatepost's own words in every language, and which one a visitor gets (docs/decisions/075).
   i18n: ["uploads", "http", "destinations", "text", DEFINITIONS],
   storage: ["http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],

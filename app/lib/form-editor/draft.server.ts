@@ -43,6 +43,7 @@ export function draftOf(params: URLSearchParams, id: string): FormDef {
   const maxUploadBytes = numberOf(params, "maxUploadMb", MB);
   const languages = oneLine(params, "languages").split(/\s+/).filter(Boolean);
   const translations = translationsOf(text(params, "translations").trim());
+  const spam = translationsOf(text(params, "spam").trim()) as FormDef["spam"] | undefined;
   return {
     id,
     title: oneLine(params, "title"),
@@ -61,10 +62,11 @@ export function draftOf(params: URLSearchParams, id: string): FormDef {
     // Unchecked here, as every input is: the definition check names a language it does not know.
     ...(languages.length > 0 ? { languages: languages as FormDef["languages"] } : {}),
     ...(translations !== undefined ? { translations } : {}),
+    ...(spam !== undefined ? { spam } : {}),
   };
 }
 
-/** The translations typed as JSON; text that is not JSON stays text, which the definition check refuses. */
+/** JSON typed in the editor (translations, spam rules); text that is not JSON stays text, which the definition check refuses. */
 function translationsOf(typed: string): FormDef["translations"] | undefined {
   if (typed === "") return undefined;
   try {

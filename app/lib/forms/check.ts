@@ -5,6 +5,7 @@ import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, type FieldDef, type F
 import { FIELD_NAME, FormDefSchema, ID } from "~/lib/forms/definition-schema";
 import { patternProblem, publishedPatternProblem } from "~/lib/forms/pattern";
 import { RESERVED_FIELDS } from "~/lib/forms/field-names";
+import { spamRuleProblems } from "~/lib/spam/definition";
 
 // The one check of a form definition, whether it comes from a file in app/forms/ or from the console
 // (stored in D1): its shape and bounds (definition-schema.ts), then the rules that span fields; a
@@ -39,7 +40,13 @@ export function checkFormDef(value: unknown, options: CheckOptions = {}): Defini
   const shape = checkFormShape(value);
   if (!shape.ok) return shape;
   const form = shape.form;
-  const problems = [...checkForm(form, options), ...checkDestinations(form), ...checkUploads(form), ...checkTranslations(form)];
+  const problems = [
+    ...checkForm(form, options),
+    ...checkDestinations(form),
+    ...checkUploads(form),
+    ...checkTranslations(form),
+    ...spamRuleProblems(form),
+  ];
   const names = new Set<string>();
   for (const field of form.fields) {
     problems.push(...checkField(form.id, field, options));

@@ -4,6 +4,7 @@ import type { KindText } from "~/lib/destinations/kind";
 import { FIELD_TYPES, UPLOAD_TYPES } from "~/forms/schema";
 import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
 import { LANGUAGES } from "~/lib/text/languages";
+import { SpamSettingsSchema } from "~/lib/spam/definition";
 
 // A form definition's shape and bounds as a zod schema: whatever an owner types can never hurt visitors
 // or the server (ADR 044). Ids, names, texts, lists and numbers are bounded; texts are plain text (no
@@ -119,4 +120,5 @@ export const FormDefSchema = z.strictObject({
   rateLimit: z.strictObject({ perMinute: count(1, 10_000), perDay: count(1, 1_000_000) }).optional(),
   public: z.boolean().optional(),
   maxUploadBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
+  spam: SpamSettingsSchema.optional(),
 });

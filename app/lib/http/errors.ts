@@ -88,6 +88,10 @@ export const ERRORS = {
   form_expired: { status: 400, message: "This form was open for too long. Please check your answers and send it again." },
   form_signing_secret_missing: { status: 500, message: SERVER_MISCONFIGURED },
   form_archived: { status: 410, message: "This form no longer takes submissions." },
+  // spam (docs/forms.md#spam)
+  spam_refused: { status: 422, message: "This message cannot be sent through this form. Reword it, or reach the site another way." },
+  spam_mark_conflict: { status: 409, message: "Someone else marked submissions at the same moment. Mark them again." },
+  spam_mark_invalid: { status: 422, message: 'Send {"as": "spam"} or {"as": "ham"}.' },
   // admin
   admin_closed: {
     status: 503,
@@ -203,6 +207,7 @@ export const VISITOR_ERROR_CODES = [
   "form_expired",
   "form_signing_secret_missing",
   "form_archived",
+  "spam_refused",
   "internal_error",
 ] as const satisfies readonly ErrorCode[];
 export type VisitorErrorCode = (typeof VISITOR_ERROR_CODES)[number];

@@ -24,7 +24,14 @@ import {
 
 export type StoreOutcome =
   /** `settled`: outbox rows the batch settled at once (a confirmation over its limits), not to be attempted. */
-  | { kind: "stored"; stored: StoredSubmission; verdict: RateVerdict; settled: ReadonlySet<string> }
+  | {
+      kind: "stored";
+      stored: StoredSubmission;
+      verdict: RateVerdict;
+      settled: ReadonlySet<string>;
+      /** The results of AcceptBatchInput.beside, in order (empty when recovered after an unknown outcome). */
+      beside: readonly D1Result[];
+    }
   /** The key was already used with the same fields: the first answer is this id. */
   | { kind: "replayed"; id: string; verdict: RateVerdict }
   /** The key was already used with other fields (or before fingerprints existed). */
@@ -46,6 +53,8 @@ export interface AcceptBatchInput {
   key: string | null;
   fingerprint: string | null;
   outbox: OutboxBatch;
+  /** More rows that belong beside the submission (its spam check), inserted only with it. */
+  beside?: readonly D1PreparedStatement[];
 }
 
 /**
@@ -72,6 +81,7 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput, re
     insert: insert.statement,
     deliveries: outbox.deliveries,
     confirmation: outbox.confirmation,
+    beside: input.beside ?? [],
     holder: key ? keyHolderStatement(db, submission.formId, key) : null,
   };
   let retried = false;
@@ -96,7 +106,7 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput, re
   const verdict = verdictOfRows(rules, result.count?.results ?? [], nowMs);
   if (result.insert.results.length > 0) {
     const settled = new Set(result.confirmation ? skippedIds(result.confirmation.queue) : []);
-    return { kind: "stored", stored: insert.stored, verdict, settled };
+    return { kind: "stored", stored: insert.stored, verdict, settled, beside: result.beside };
   }
   const holder = result.holder ? parseKeyHolder(result.holder.results) : null;
   // A repeat whose key is held by this very submission: the first try committed.
@@ -129,7 +139,7 @@ async function recoverCommitted(db: D1Database, stored: StoredSubmission, nowMs:
     if (!found.ok) storageCodeOf(found, "reading back a committed submission");
     return { kind: "failed" };
   }
-  return { kind: "stored", stored, verdict: judgeRateLimits([], [], nowMs), settled: found.value.settled };
+  return { kind: "stored", stored, verdict: judgeRateLimits([], [], nowMs), settled: found.value.settled, beside: [] };
 }
 
 /**

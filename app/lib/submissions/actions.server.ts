@@ -18,6 +18,8 @@ import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
 import { runBatch } from "~/lib/storage/sql.server";
 import { releaseStatement, submissionStatus } from "~/lib/storage/submissions.server";
 import { byCount, countOf } from "~/lib/text/count";
+import { markSubmissions } from "~/lib/spam/marks.server";
+import { reportMarks } from "~/lib/spam/owner-marks.server";
 
 // What the console's buttons do. Each function makes one change and writes its audit row; where
 // the change is ours (delete, erase, release) the audit row rides in the same D1 batch.
@@ -168,6 +170,12 @@ export async function releaseQuarantined({ env, settings, user, request, ctx, ma
     return { ok: false, message: ERRORS.admin_not_quarantined.message };
   }
   if (outbox.length > 0) ctx?.waitUntil(deliverSubmissionNow(env.DB, settings, id, { mailer, now }));
+  // A release is the owner saying "not spam": it trains the filter (its audit row is the release's).
+  const ham = await markSubmissions(env.DB, { ids: [id], label: "ham", nowMs, actor: null }).catch((error: unknown) => {
+    console.warn(`releasing ${id} did not train the spam filter:`, error);
+    return null;
+  });
+  if (ham?.ok) reportMarks({ env, publicUrl: settings.publicUrl, request, ctx, now }, ham, "ham");
   return { ok: true, message: `Released from quarantine and queued for ${countOf(outbox.length, "destination", "destinations")}.` };
 }
 

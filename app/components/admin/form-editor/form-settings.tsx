@@ -105,6 +105,13 @@ export function FormSettings({ draft, onTitle }: { draft: FormDef; onTitle: (tit
           hint='The texts in each other language, e.g. {"de": {"title": "Kontakt", "fields": {"email": {"label": "E-Mail"}}}} (docs/forms.md#languages).'
           defaultValue={draft.translations ? JSON.stringify(draft.translations, null, 2) : ""}
         />
+        <TextArea
+          id="e-spam"
+          name="spam"
+          label="Spam rules (JSON)"
+          hint='Rules and the filter threshold, e.g. {"rules": [{"kind": "links", "max": 2, "action": "quarantine"}], "threshold": 0.9} (docs/forms.md#spam).'
+          defaultValue={draft.spam ? JSON.stringify(draft.spam, null, 2) : ""}
+        />
       </details>
     </fieldset>
   );
