@@ -38,11 +38,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   maintenance: ["delivery", "destinations.server", "sending", "exports", ...UNDER_SENDING],
   submit: ["turnstile", "delivery", "destinations.server", "sending", ...UNDER_SENDING],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
-  admin: ["turnstile", "delivery", "destinations.server", "sending", "exports", ...UNDER_SENDING],
+  admin: ["turnstile", "delivery", "hooks", "destinations.server", "sending", "exports", ...UNDER_SENDING],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
   turnstile: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // The outbox, the drain and the queue: when and how often, for any kind (ADR 003, 070).
-  delivery: ["destinations.server", "sending", ...UNDER_SENDING],
+  delivery: ["hooks", "destinations.server", "sending", ...UNDER_SENDING],
+  // Subscriptions by API (REST hooks, ADR 123): their table, the API's changes, one attempt with the webhook's POST.
+  hooks: ["destinations.server", "sending", ...UNDER_SENDING],
   // Each kind's sender (<kind>/sender.server.ts), the one contract they meet and the list found from the registry.
   "destinations.server": ["sending", ...UNDER_SENDING],
   // Kind-neutral sending beneath the kinds: attempts, signatures, MIME, the mailer, HTTP e-mail providers, file links.
