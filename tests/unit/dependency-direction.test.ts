@@ -38,6 +38,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   maintenance: ["delivery", "destinations.server", "sending", "exports", ...UNDER_SENDING],
   submit: ["turnstile", "delivery", "destinations.server", "sending", ...UNDER_SENDING],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
+  // The MCP server for assistants (ADR 124): tools over the admin API's own reads and actions.
+  mcp: ["admin", "turnstile", "delivery", "hooks", "destinations.server", "sending", "exports", ...UNDER_SENDING],
   admin: ["turnstile", "delivery", "hooks", "destinations.server", "sending", "exports", ...UNDER_SENDING],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
   turnstile: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
