@@ -3,8 +3,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import { insertHookStatement, MAX_HOOKS_PER_FORM, newHookId } from "~/lib/hooks/subscriptions.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { clearAdminTables } from "./admin-helpers";
-import { api, consoleEnv, makeApiToken } from "./console-helpers";
+import { adminGet, adminPost, clearAdminTables, sessionCookie } from "./admin-helpers";
+import { api, consoleAdminEnv, consoleEnv, makeApiToken } from "./console-helpers";
 import { appFetch, formPost, sink, standinToken, standin } from "./helpers";
 
 // Subscriptions by API (REST hooks, issue 53 point 3, ADR 123): admin tokens only, the webhook URL rules,
@@ -234,5 +234,40 @@ describe("GET /admin/api/forms/:formId/sample", () => {
     const unknown = await api("GET", "/admin/api/forms/nope/sample");
     expect(unknown.status).toBe(404);
     expect((await api("GET", "/admin/api/forms/contact/sample", { token: null })).status).toBe(401);
+  });
+});
+
+describe("the console", () => {
+  it("lists a form's subscriptions beside its destinations, and an admin deletes one there (audited)", async () => {
+    const appEnv = await consoleAdminEnv();
+    const hook = await subscribe("https://hooks.example.com/catch/console", "contact", appEnv);
+    const page = await appFetch(adminGet("/admin/forms/contact/destinations", await sessionCookie("admin", appEnv)), appEnv);
+    const html = await page.text();
+    expect(html).toContain("Subscriptions by API");
+    expect(html).toContain(hook.id);
+    expect(html).toContain("Delete the subscription to hooks.example.com");
+    expect(html).not.toContain("/catch/console");
+    const viewerPage = await (
+      await appFetch(adminGet("/admin/forms/contact/destinations", await sessionCookie("viewer", appEnv)), appEnv)
+    ).text();
+    expect(viewerPage).toContain(hook.id);
+    expect(viewerPage).not.toContain("Delete the subscription");
+
+    const route = encodeURIComponent("routes/admin.forms.$formId_.destinations");
+    const deleted = await appFetch(
+      adminPost(
+        `/admin/forms/contact/destinations?_data=${route}`,
+        { intent: `unsubscribe:${hook.id}` },
+        { Cookie: await sessionCookie("admin", appEnv) },
+      ),
+      appEnv,
+    );
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toMatchObject({ ok: true, message: "The subscription was deleted." });
+    expect(((await (await api("GET", "/admin/api/hooks", { appEnv })).json()) as { hooks: Hook[] }).hooks).toEqual([]);
+    expect((await audit()).filter((row) => row.action.startsWith("hook."))).toEqual([
+      expect.objectContaining({ action: "hook.create", target: hook.id }),
+      expect.objectContaining({ action: "hook.delete", target: hook.id, actor: "password:admin" }),
+    ]);
   });
 });
