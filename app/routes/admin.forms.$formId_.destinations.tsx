@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { BulkRedelivery, DeliveryHealth } from "~/components/admin/delivery-health";
 import { DestinationSetting } from "~/components/admin/destination-setting";
+import { HookSubscriptions } from "~/components/admin/hook-subscriptions";
 import { consoleRoute } from "~/lib/console/route.server";
 import { handleDestinationsAction, loadDestinationsPage } from "~/lib/form-destinations/page.server";
 import { adminHeaders, adminMeta } from "~/lib/console/page";
@@ -21,7 +22,7 @@ export const loader = consoleRoute(loadDestinationsPage);
 export const action = consoleRoute(handleDestinationsAction);
 
 export default function Destinations() {
-  const { id, title, live, views, labels, testLabels, sealing, testable, health, dead } = useLoaderData<typeof loader>();
+  const { id, title, live, views, labels, testLabels, sealing, testable, health, dead, hooks } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   const admin = role === "admin";
@@ -57,6 +58,7 @@ export default function Destinations() {
           editable={admin && sealing && view.source !== "environment"}
         />
       ))}
+      <HookSubscriptions hooks={hooks} admin={admin} />
       <DeliveryHealth health={health} admin={admin} />
       <BulkRedelivery dead={dead} admin={admin} />
       <h2>Send a test</h2>

@@ -86,7 +86,9 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
       ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION, texts: en.page.captcha, language: "en" }
       : null;
   const retryAfterSeconds = "retryAfterSeconds" in result ? result.retryAfterSeconds : null;
-  return json({ code: result.code, captcha, retryAfterSeconds }, { status: ERRORS[result.code].status, headers });
+  // The message travels with the answer, so the page ships no catalogue.
+  const { status, message } = ERRORS[result.code];
+  return json({ code: result.code, message, captcha, retryAfterSeconds }, { status, headers });
 });
 
 type Captcha = { siteKey: string; scriptUrl: string; action: string; texts: PageTexts["captcha"]; language: string };
@@ -167,7 +169,7 @@ export default function AdminLogin() {
             <p className="notice error" role="alert" id="login-error">
               {result.retryAfterSeconds !== null
                 ? `Too many sign-in attempts from here. Try again in ${waitOf(result.retryAfterSeconds)}.`
-                : ERRORS[result.code].message}
+                : result.message}
             </p>
           ) : null}
           <div className="field">

@@ -38,17 +38,21 @@ const ALLOWED: Record<string, readonly string[]> = {
   maintenance: ["delivery", "destinations.server", "sending", "exports", ...UNDER_SENDING],
   submit: ["turnstile", "delivery", "destinations.server", "sending", "spam", ...UNDER_SENDING],
   // A form's destinations in the console: their settings, tests, pauses and bulk redelivery.
-  "form-destinations": ["auth", "console", "submissions", "delivery", "destinations.server", "sending", ...UNDER_SENDING],
+  "form-destinations": ["auth", "console", "submissions", "delivery", "hooks", "destinations.server", "sending", ...UNDER_SENDING],
   // Stored submissions as the console and the admin API list, show, delete, erase and redeliver them.
   submissions: ["auth", "console", "delivery", "destinations.server", "sending", "spam", ...UNDER_SENDING],
   // The console's form editor: the draft posted, its page, and a console form's create, publish, archive.
   "form-editor": ["auth", "console", ...UNDER_SENDING],
   // Embedding a form on another site: its allowed sites, the snippets, the framed page and /embed.js.
   embed: ["auth", ...UNDER_SENDING],
+  // The MCP server for assistants (ADR 124): tools over the admin API's own reads and actions.
+  mcp: ["auth", "console", "submissions", "form-editor", "delivery", "hooks", "destinations.server", "sending", ...UNDER_SENDING],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
   turnstile: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // The outbox, the drain and the queue: when and how often, for any kind (ADR 003, 070).
-  delivery: ["destinations.server", "sending", ...UNDER_SENDING],
+  delivery: ["hooks", "destinations.server", "sending", ...UNDER_SENDING],
+  // Subscriptions by API (REST hooks, ADR 123): their table, the API's changes, one attempt with the webhook's POST.
+  hooks: ["destinations.server", "sending", ...UNDER_SENDING],
   // Each kind's sender (<kind>/sender.server.ts), the one contract they meet and the list found from the registry.
   "destinations.server": ["sending", ...UNDER_SENDING],
   // Kind-neutral sending beneath the kinds: attempts, signatures, MIME, the mailer, HTTP e-mail providers, file links.

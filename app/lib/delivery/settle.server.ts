@@ -1,5 +1,6 @@
 import type { AttemptRecord } from "~/lib/sending/attempt.server";
 import { kindSpec } from "~/lib/destinations/registry";
+import { endedByReceiverStatements, isHookDestination } from "~/lib/hooks/subscriptions.server";
 import { recordFailureStatement, recordSuccessStatement } from "~/lib/storage/destination-health.server";
 import {
   failedAttemptStatement,
@@ -98,7 +99,9 @@ export function settleStatements(
   const outcome = delay === null ? "dead" : "retrying";
   const nextAttemptMs = delay === null ? null : nowMs + delay;
   if (!pausable(claim) || !COUNTS_TOWARD_PAUSE.has(record.error ?? "")) {
-    return { statements: [log, retry], outcome, healthAt: null, nextAttemptMs };
+    // A subscriber's 410 unsubscribes it (REST hooks, ADR 123), audited in this same batch.
+    const ended = record.error === "gone" && isHookDestination(claim.destination) ? endedByReceiverStatements(db, claim, nowMs) : [];
+    return { statements: [log, retry, ...ended], outcome, healthAt: null, nextAttemptMs };
   }
   // The failure is counted first, so the one that pauses the destination is itself held, not counted.
   const failure = recordFailureStatement(db, {

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { deleteHook } from "~/lib/hooks/api.server";
+import { isHookDestination, listHooks } from "~/lib/hooks/subscriptions.server";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
 import {
@@ -97,6 +99,13 @@ export async function loadDestinationsPage({ request, params, context }: LoaderF
     testable: TESTABLE_KINDS.filter((kind) => configured.includes(kind)),
     health: await loadDestinationHealth(context.cloudflare.env.DB, id),
     dead: await countDeadByDestination(context.cloudflare.env.DB, id),
+    // The host only: a subscribed URL's path is often the receiver's own secret.
+    hooks: (await listHooks(context.cloudflare.env.DB, id)).map(({ id, url, createdAt, createdBy }) => ({
+      id,
+      host: URL.canParse(url) ? new URL(url).host : "",
+      createdAt,
+      createdBy,
+    })),
   };
 }
 
@@ -148,7 +157,13 @@ export async function handleDestinationsAction({ request, params, context }: Act
     const result = describeBulkRedelivery(id, await redeliverDeadInBulk(ctxAll, deadFilterOf(parsed.data)));
     return answer(result.ok, result.message);
   }
-  if (verb === "resume" && /^[a-z]{1,20}$/.test(name ?? "")) {
+  if (verb === "unsubscribe" && name) {
+    // Only this form's: the page never ends another form's subscription.
+    const own = (await listHooks(ctx.db, id)).some((hook) => hook.id === name);
+    const result = own ? await deleteHook(ctx, name) : null;
+    return result?.ok ? answer(true, "The subscription was deleted.") : answer(false, ERRORS.hook_not_found.message);
+  }
+  if (verb === "resume" && (/^[a-z]{1,20}$/.test(name ?? "") || isHookDestination(name ?? ""))) {
     const resumed = await resumePausedDestination(ctx, id, name);
     return resumed
       ? answer(true, `Deliveries to ${name} resumed: the next cron run sends what waits.`)

@@ -1,5 +1,6 @@
-import type { DestinationKind, FieldDef, FieldValue } from "~/forms/schema";
+import type { DestinationKind } from "~/forms/schema";
 import type { AdminUser } from "~/lib/auth/admin-user.server";
+import { sampleValue } from "~/lib/forms/sample-value";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
 import type { Mailer } from "~/lib/sending/mailer.server";
@@ -32,28 +33,6 @@ export interface TestContext {
 }
 
 export type TestResult = { ok: true; submissionId: string } | { ok: false; code: ErrorCode | "destination_not_configured" };
-
-/** A value each field accepts, or close to it (a test shows the delivery, not the validation). */
-function sampleValue(field: FieldDef): FieldValue {
-  switch (field.type) {
-    case "checkbox":
-      return true;
-    case "number":
-      return field.min ?? field.max ?? 1;
-    case "email":
-      return "test@example.org";
-    case "url":
-      return "https://example.org/";
-    case "select":
-      return field.options?.[0]?.value ?? null;
-    case "file":
-      return [];
-    case "textarea":
-      return "This is a test sent from the Gatepost console.";
-    default:
-      return "Test value";
-  }
-}
 
 /** Stores a test submission for `kind` of form `formId` and starts its delivery after the answer. D1 errors throw (the console's 503). */
 export async function sendTest(ctx: TestContext, formId: string, kind: TestableKind): Promise<TestResult> {

@@ -147,6 +147,14 @@ export const ERRORS = {
       "That redelivery cannot be done: give formId, optionally one destination kind (as docs/destinations.md names them) and a time range from/to in ISO 8601, from before to.",
   },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
+  // subscriptions by API (REST hooks, docs/api.md#subscriptions)
+  hook_invalid: {
+    status: 422,
+    message:
+      'That subscription cannot be made: give url (https, to a public host), formId and event "submission.accepted". Each problem is listed.',
+  },
+  hook_limit_reached: { status: 409, message: "This form already has 50 subscriptions, the most it keeps: delete one first." },
+  hook_not_found: { status: 404, message: "There is no live subscription with that id." },
   export_storage_missing: {
     status: 503,
     message: "Exports are built in the R2 bucket bound as UPLOADS, which this deployment does not have (docs/deploy.md).",

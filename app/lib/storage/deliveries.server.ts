@@ -187,7 +187,8 @@ export async function claimProbes(
   return claimsOf(claimed.results);
 }
 
-function claimsOf(results: readonly unknown[]): Claim[] {
+/** The claims a statement RETURNING id, submission_id, form_id, destination, attempts names. */
+export function claimsOf(results: readonly unknown[]): Claim[] {
   return parseRows(ClaimRowSchema, results).map((row) => ({
     id: row.id,
     submissionId: row.submission_id,

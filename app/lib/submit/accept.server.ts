@@ -180,7 +180,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
   const gate = quarantineReason ? null : await batchGate(settings, form, values, ip);
   const outbox = quarantineReason
-    ? { deliveries: [], confirmation: null, claims: [] }
+    ? { deliveries: [], confirmation: null, hooks: null, claims: [] }
     : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);
   // A bot's post keeps its files' names and digests but never their bytes (docs/decisions/050); spam keeps them.
   const stored: FileToStore[] = judged.bot ? [] : described;
@@ -219,7 +219,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   }
   // The first attempt runs after the response, here or (with DELIVERY_QUEUE bound, docs/decisions/070)
   // in the queue's consumer; the scheduled drain covers anything either misses.
-  const due = outcome.kind === "stored" ? outbox.claims.filter((claim) => !outcome.settled.has(claim.id)) : [];
+  const due = outcome.kind === "stored" ? [...outbox.claims, ...outcome.added].filter((claim) => !outcome.settled.has(claim.id)) : [];
   if (outcome.kind === "stored" && due.length > 0) {
     const stored = outcome.stored;
     const queue = deliveryQueueOf(env);
