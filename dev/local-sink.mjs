@@ -2,11 +2,11 @@
 // - /webhook verifies Standard Webhooks signatures with the official `standardwebhooks` library and
 //   deduplicates by webhook-id the way a careful receiver should;
 // - a chat kind's path (/slack, /discord: its sink.mjs) takes what its webhooks would, and keeps it as a
-//   person would read it (title, each field, reference);
+//   person would read it (title, each field, reference), or refuses what the service would not show;
 // - captureEmail(raw) (and POST /email) keeps an e-mail the Worker's simulated send_email wrote;
 // - POST /resend/emails and /postmark/email stand in for those providers' send APIs (ADR 092): the
 //   message is kept and shown like any e-mail, with the provider's name; a call without its key is 401;
-// - a kind with a stand-in (its sink.mjs `start`: /sheets/…, /airtable/…) answers under its path: each row
+// - a kind with a stand-in (its sink.mjs `start`: /sheets/…, /airtable/…) answers under its path (told the sink's mode): each row
 //   and record is shown on the page; `sheetsKey` is the service account key the Sheets stand-in trusts;
 // - GET / is a small HTML page listing every webhook and message, newest first (it fits a phone);
 //   GET /messages is the messages but webhooks as JSON (webhooks: the control port's /state).
@@ -137,7 +137,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(state.messages));
     }
-    const table = standins.map((standin) => standin.handle(req.method, path, req.headers, body)).find(Boolean);
+    const table = standins.map((standin) => standin.handle(req.method, path, req.headers, body, state.mode)).find(Boolean);
     if (table) {
       res.writeHead(table.status, { "content-type": "application/json" });
       return res.end(JSON.stringify(table.body));
@@ -248,6 +248,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
         return answer(res, record, 400, "rejected", "invalid_payload");
       }
       const message = chat.describe(payload);
+      if (message.refused) {
+        refuse(record, 400, message.refused);
+        return answer(res, record, 400, "rejected", "invalid_payload");
+      }
       record.reference = message.reference;
       keep(message);
       return answer(res, record, chat.answer.status, "accepted", chat.answer.body);

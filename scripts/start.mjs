@@ -30,6 +30,7 @@ const SINK_SUFFIXES = {
   confirmation: "CONFIRMATION",
   sheets: "SHEETS_SPREADSHEET_ID",
   airtable: "AIRTABLE_BASE_ID",
+  telegram: "TELEGRAM_BOT_TOKEN",
 };
 /** How often the Worker's cron runs locally (deployed: every minute), so retries need no request. */
 const TICK_MS = 15_000;
@@ -163,6 +164,7 @@ async function startLocalSink(forms, settings) {
   cleanups.push(() => started.close());
   const { AIRTABLE_LOCAL } = await import("../app/lib/destinations/airtable/sink.mjs");
   const { SHEETS_LOCAL_ID } = await import("../app/lib/destinations/sheets/sink.mjs");
+  const { TELEGRAM_LOCAL } = await import("../app/lib/destinations/telegram/sink.mjs");
   // The sink's Google Sheets and Airtable stand-ins: their ids, key and token, beside the one named setting.
   const tableSettings = {
     // A tab per form, so each form's rows sit under its own header row.
@@ -176,6 +178,7 @@ async function startLocalSink(forms, settings) {
       [own.AIRTABLE_TOKEN]: AIRTABLE_LOCAL.token,
       [own.AIRTABLE_API_URL]: `${started.origin}/airtable`,
     }),
+    telegram: (own) => ({ [own.TELEGRAM_CHAT_ID]: TELEGRAM_LOCAL.chatId, [own.TELEGRAM_API_URL]: `${started.origin}/telegram` }),
   };
   for (const { form, kind, name } of wanted) {
     const value =
@@ -187,7 +190,9 @@ async function startLocalSink(forms, settings) {
             ? SHEETS_LOCAL_ID
             : kind === "airtable"
               ? AIRTABLE_LOCAL.baseId
-              : sinkEndpoint(started, kind);
+              : kind === "telegram"
+                ? TELEGRAM_LOCAL.token
+                : sinkEndpoint(started, kind);
     if (!value) continue;
     settings[name] = value;
     for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings, form) ?? {})) {

@@ -45,6 +45,8 @@ export const contactForm = defineForm({
     { kind: "email" },
     { kind: "slack" },
     { kind: "discord" },
+    // Off until its bot token and chat are set (docs/destinations.md#telegram-telegram).
+    { kind: "telegram" },
     {
       kind: "confirmation",
       subject: "We received your message",

@@ -6,6 +6,7 @@ import { email } from "./email/spec";
 import type { KindSetting, KindSpec } from "./kind";
 import { sheets } from "./sheets/spec";
 import { slack } from "./slack/spec";
+import { telegram } from "./telegram/spec";
 import { webhook } from "./webhook/spec";
 
 // Every destination kind, one line each: the only list of kinds (ADR 114). The order is the console's.
@@ -13,7 +14,7 @@ import { webhook } from "./webhook/spec";
 // senders.server.ts from this list); docs/destinations/adding-a-kind.md is the recipe. Relative imports
 // here and in the specs: load-context.ts, which Vite's config loads, reaches them without the ~/ alias.
 
-const SPECS = [webhook, email, slack, discord, confirmation, sheets, airtable] as const satisfies readonly KindSpec[];
+const SPECS = [webhook, email, slack, discord, telegram, confirmation, sheets, airtable] as const satisfies readonly KindSpec[];
 
 /** A destination in a form definition, as each kind's `definition` checks it: the union over the kinds. */
 export type Destination = DefinitionOf<(typeof SPECS)[number]>;
