@@ -31,6 +31,8 @@ const SINK_SUFFIXES = {
   sheets: "SHEETS_SPREADSHEET_ID",
   airtable: "AIRTABLE_BASE_ID",
   telegram: "TELEGRAM_BOT_TOKEN",
+  googlechat: "GOOGLE_CHAT_WEBHOOK_URL",
+  teams: "TEAMS_WEBHOOK_URL",
 };
 /** How often the Worker's cron runs locally (deployed: every minute), so retries need no request. */
 const TICK_MS = 15_000;
@@ -238,7 +240,7 @@ function printReadyBlock() {
   lines.push(`  Console         ${site}/admin`);
   if (localPassword) lines.push(`  Local password  ${localPassword}`);
   if (sink.url) {
-    lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, Slack and Discord message, Sheets row, Airtable record)`);
+    lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, chat message, Sheets row, Airtable record)`);
     lines.push(`  Webhook sink    ${sink.url}  (prints each delivery below)`);
     lines.push(`                  receives every form's destinations left unset`);
     if (sink.secret) lines.push(`  Signing secret  ${sink.secret}  (verify a delivery: docs/webhooks.md)`);

@@ -45,8 +45,10 @@ export const contactForm = defineForm({
     { kind: "email" },
     { kind: "slack" },
     { kind: "discord" },
-    // Off until its bot token and chat are set (docs/destinations.md#telegram-telegram).
+    // Off until their settings are set (docs/destinations.md): a bot token and chat, or a webhook URL.
     { kind: "telegram" },
+    { kind: "googlechat" },
+    { kind: "teams" },
     {
       kind: "confirmation",
       subject: "We received your message",

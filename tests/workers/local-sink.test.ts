@@ -67,11 +67,17 @@ describe("a console form under npm start", () => {
   it("is delivered to the local sink, every kind, without a setting touched, its webhook verified", async () => {
     const e = await localEnv();
     const definition = sampleDefinition();
-    const destinations = [...(definition.destinations as object[]), { kind: "sheets" }, { kind: "airtable" }];
+    const destinations = [
+      ...(definition.destinations as object[]),
+      ...["sheets", "airtable", "telegram", "googlechat", "teams"].map((kind) => ({ kind })),
+    ];
     await putAndPublish("lunch", { ...definition, destinations }, e);
     const id = await submit("lunch", e);
     expect(await deliveriesOf(id)).toEqual(
-      ["airtable", "discord", "email", "sheets", "slack", "webhook"].map((destination) => ({ destination, status: "delivered" })),
+      ["airtable", "discord", "email", "googlechat", "sheets", "slack", "teams", "telegram", "webhook"].map((destination) => ({
+        destination,
+        status: "delivered",
+      })),
     );
     const state = await sinkState();
     expect(state.unique.map((u) => [u.payload.form, u.payload.submission.id])).toEqual([["lunch", id]]);
@@ -81,7 +87,7 @@ describe("a console form under npm start", () => {
         .filter((m) => m.reference === id)
         .map((m) => m.kind)
         .sort(),
-    ).toEqual(["airtable", "discord", "sheets", "slack"]);
+    ).toEqual(["airtable", "discord", "googlechat", "sheets", "slack", "teams", "telegram"]);
   });
 
   it("says so on its destinations page, where each may still be set elsewhere", async () => {

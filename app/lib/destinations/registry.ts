@@ -3,9 +3,11 @@ import { airtable } from "./airtable/spec";
 import { confirmation } from "./confirmation/spec";
 import { discord } from "./discord/spec";
 import { email } from "./email/spec";
+import { googleChat } from "./googlechat/spec";
 import type { KindSetting, KindSpec } from "./kind";
 import { sheets } from "./sheets/spec";
 import { slack } from "./slack/spec";
+import { teams } from "./teams/spec";
 import { telegram } from "./telegram/spec";
 import { webhook } from "./webhook/spec";
 
@@ -14,7 +16,18 @@ import { webhook } from "./webhook/spec";
 // senders.server.ts from this list); docs/destinations/adding-a-kind.md is the recipe. Relative imports
 // here and in the specs: load-context.ts, which Vite's config loads, reaches them without the ~/ alias.
 
-const SPECS = [webhook, email, slack, discord, telegram, confirmation, sheets, airtable] as const satisfies readonly KindSpec[];
+const SPECS = [
+  webhook,
+  email,
+  slack,
+  discord,
+  googleChat,
+  teams,
+  telegram,
+  confirmation,
+  sheets,
+  airtable,
+] as const satisfies readonly KindSpec[];
 
 /** A destination in a form definition, as each kind's `definition` checks it: the union over the kinds. */
 export type Destination = DefinitionOf<(typeof SPECS)[number]>;
