@@ -22,6 +22,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
 import { describeEmail, describeProviderEmail, describeRefusal, renderMessagesPage } from "./sink-page.mjs";
+import { verifyV1a } from "./verify-v1a.mjs";
 
 /** Where the destination kinds live, each a folder; a kind's part of the sink is its sink.mjs (ADR 114). */
 const KINDS = new URL("../app/lib/destinations/", import.meta.url);
@@ -46,12 +47,16 @@ export const SINK_MODES = ["normal", "down", "http500", "slow", "reset", "http42
 
 /**
  * True when the delivery verifies under any of the space-separated `whsec_` secrets, checked by the
- * official `standardwebhooks` library as a receiver would (signature and a timestamp within 5 minutes).
+ * official `standardwebhooks` library as a receiver would (signature and a timestamp within 5 minutes),
+ * or any `whsk_`/`whpk_` key's `v1a` signature (dev/verify-v1a.mjs).
  */
 export function verifyDelivery(secrets, body, headers) {
-  return String(secrets)
-    .trim()
-    .split(/\s+/)
+  const all = String(secrets).trim().split(/\s+/);
+  // A whsk_ key signs v1a (ed25519): verified on Node's crypto, as the library checks v1 only (ADR 120).
+  const asymmetric = all.filter((secret) => secret.startsWith("whsk_") || secret.startsWith("whpk_"));
+  if (asymmetric.length > 0 && verifyV1a(asymmetric, body, headers)) return true;
+  return all
+    .filter((secret) => !asymmetric.includes(secret))
     .some((secret) => {
       try {
         new Webhook(secret).verify(body, headers);
