@@ -46,7 +46,8 @@ export default function Destinations() {
         {result ? <p className={result.ok ? "notice ok" : "notice error"}>{result.message}</p> : null}
         {result?.secret ? (
           <p className="notice ok">
-            New signing secret (shown once): <code className="secret">{result.secret}</code>
+            {result.secret.startsWith("whpk_") ? "Public key (give it to the receiver): " : "New signing secret (shown once): "}
+            <code className="secret">{result.secret}</code>
           </p>
         ) : null}
       </div>

@@ -51,6 +51,11 @@ export function DestinationSetting({ view, label, editable }: { view: SettingVie
               <button type="submit" name="intent" value={`generate:${view.name}`}>
                 {view.source === "console" ? "Rotate the secret" : "Generate a secret"}
               </button>
+              {label.pair ? (
+                <button type="submit" name="intent" value={`keypair:${view.name}`} className="secondary">
+                  {view.source === "console" ? "Rotate to a new key pair (v1a)" : "Generate a key pair (v1a)"}
+                </button>
+              ) : null}
               {view.previousUntil ? (
                 <button type="submit" name="intent" value={`retire:${view.name}`} className="secondary">
                   Stop signing with the previous secret now

@@ -3,16 +3,30 @@ import { airtable } from "~/lib/destinations/airtable/spec";
 import { confirmation } from "~/lib/destinations/confirmation/spec";
 import { discord } from "~/lib/destinations/discord/spec";
 import { email } from "~/lib/destinations/email/spec";
+import { googleChat } from "~/lib/destinations/googlechat/spec";
 import type { KindSetting, KindSpec } from "~/lib/destinations/kind";
 import { sheets } from "~/lib/destinations/sheets/spec";
 import { slack } from "~/lib/destinations/slack/spec";
+import { teams } from "~/lib/destinations/teams/spec";
+import { telegram } from "~/lib/destinations/telegram/spec";
 import { webhook } from "~/lib/destinations/webhook/spec";
 
 // Every destination kind, one line each: the only list of kinds (ADR 114). The order is the console's.
 // A kind is its folder (<kind>/spec.ts here; its sender, <kind>/sender.server.ts, is found by
 // senders.server.ts from this list); docs/destinations/adding-a-kind.md is the recipe.
 
-const SPECS = [webhook, email, slack, discord, confirmation, sheets, airtable] as const satisfies readonly KindSpec[];
+const SPECS = [
+  webhook,
+  email,
+  slack,
+  discord,
+  googleChat,
+  teams,
+  telegram,
+  confirmation,
+  sheets,
+  airtable,
+] as const satisfies readonly KindSpec[];
 
 /** A destination in a form definition, as each kind's `definition` checks it: the union over the kinds. */
 export type Destination = DefinitionOf<(typeof SPECS)[number]>;

@@ -39,6 +39,8 @@ export interface SettingLabel {
   type: "url" | "text";
   maxLength: number | null;
   generated: boolean;
+  /** It can be an ed25519 key pair too (ADR 120). */
+  pair: boolean;
   toggle: { value: string; on: string; off: string } | null;
 }
 
@@ -71,7 +73,7 @@ export async function loadDestinationsPage({ request, params, context }: LoaderF
   // The kinds' words come with the data: the registry (and the checks it holds) stays on the server.
   const labels = Object.fromEntries(
     views.map((view) => {
-      const { title, hint, needs, input, type, maxLength, generate, toggle } = LABELS[view.name];
+      const { title, hint, needs, input, type, maxLength, generate, generatePair, toggle } = LABELS[view.name];
       const generated = generate !== undefined;
       return [
         view.name,
@@ -83,6 +85,7 @@ export async function loadDestinationsPage({ request, params, context }: LoaderF
           type,
           maxLength: maxLength ?? null,
           generated,
+          pair: generatePair !== undefined,
           toggle: toggle ?? null,
         } satisfies SettingLabel,
       ];
@@ -139,14 +142,17 @@ export async function handleDestinationsAction({ request, params, context }: Act
     const result = await clearSetting(ctx, id, cleared);
     return result.ok ? answer(true, `${LABELS[cleared].title} cleared.`) : answer(false, ERRORS[result.code].message);
   }
-  if (verb === "generate" && generated) {
-    const result = await rotateSecret(ctx, id, generated);
+  if ((verb === "generate" || verb === "keypair") && generated) {
+    const result = await rotateSecret(ctx, id, generated, verb === "keypair");
     if (!result.ok) return answer(false, ERRORS[result.code].message);
+    const made = result.publicKey
+      ? "A key pair was made; its private key stays sealed here. Give the receiver the public key (whpk_…) to verify v1a signatures"
+      : "A signing secret was made";
     return answer(
       true,
       result.rotated
-        ? "A new signing secret was made. The previous one keeps signing beside it for 24 hours: give the new one to your receiver now."
-        : "A signing secret was made. Give it to your receiver now: it is not shown again.",
+        ? `${made}. The previous secret keeps signing beside it for 24 hours: give the new one to your receiver now.`
+        : `${made}. Give it to your receiver now${result.publicKey ? "" : ": it is not shown again"}.`,
       result.secret,
     );
   }

@@ -179,28 +179,32 @@ export async function clearSetting(ctx: DestinationsContext, formId: string, nam
 }
 
 /**
- * Generates the setting's secret (its kind's generator), returned to be shown once. When one is already
- * set, it keeps signing beside the new one for SECRET_OVERLAP_MS, so receivers can switch without a
- * failed delivery. D1 errors throw.
+ * Generates the setting's secret (its kind's generator), or with `pair` an ed25519 key pair whose secret
+ * key is kept sealed (ADR 120); returns what is shown once: the secret, or the public key. When one is
+ * already set, it keeps signing beside the new one for SECRET_OVERLAP_MS, so receivers can switch
+ * without a failed delivery. D1 errors throw.
  */
 export async function rotateSecret(
   ctx: DestinationsContext,
   formId: string,
   name: FormSettingSuffix,
-): Promise<SettingChange<{ secret: string; rotated: boolean }>> {
-  const generate = settingSpec(name)?.setting.generate;
-  if (!generate) return { ok: false, code: "not_found" };
+  pair = false,
+): Promise<SettingChange<{ secret: string; rotated: boolean; publicKey: boolean }>> {
+  const setting = settingSpec(name)?.setting;
+  const generate = pair ? setting?.generatePair : setting?.generate;
+  if (!setting || !generate) return { ok: false, code: "not_found" };
   const refused = await refuseUnlessWritable(ctx, formId, name);
   if (refused) return refused;
   const opened = await keys(ctx.settings);
   const stored = await openGeneratedSecrets(ctx, opened, formId, name);
   const current = stored?.secrets.find((s) => s.until === null)?.secret;
-  const secret = generate();
+  const made = pair ? await setting.generatePair!() : { secret: setting.generate!(), publicKey: null };
+  const secret = made.secret;
   const secrets = { secrets: [{ secret, until: null }, ...(current ? [{ secret: current, until: ctx.nowMs + SECRET_OVERLAP_MS }] : [])] };
   const sealed = await sealSetting(opened[0], formId, name, encodeGeneratedSecrets(secrets));
-  await writeGeneratedSecret(ctx, formId, name, sealed, current ? "rotated" : "generated");
+  await writeGeneratedSecret(ctx, formId, name, sealed, `${current ? "rotated" : "generated"}${pair ? " (key pair)" : ""}`);
   await tellLocalSink(ctx.settings.localSink, formId, signingSecrets(secrets, ctx.nowMs));
-  return { ok: true, secret, rotated: Boolean(current) };
+  return { ok: true, secret: made.publicKey ?? secret, rotated: Boolean(current), publicKey: made.publicKey !== null };
 }
 
 /** Stops the rotated-out secret of a generated setting signing now, before its overlap ends. D1 errors throw. */

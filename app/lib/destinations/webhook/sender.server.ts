@@ -1,6 +1,6 @@
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 import { linkedFiles, type LinkedFile } from "~/lib/sending/linked-files.server";
-import { parseWebhookSecrets, signWebhook } from "~/lib/sending/signature.server";
+import { parseWebhookSecrets, signWebhook, type SigningKey } from "~/lib/sending/signature.server";
 import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/sending/attempt.server";
 import { defineSender, resolveUrl, type ResolvedDestination } from "~/lib/destinations/sender.server";
 
@@ -40,7 +40,7 @@ export interface WebhookPayload {
 
 export interface SendWebhookInput {
   url: string;
-  keys: readonly Uint8Array<ArrayBuffer>[];
+  keys: readonly SigningKey[];
   webhookId: string;
   body: string;
   timeoutMs?: number;
@@ -89,7 +89,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptRecor
 }
 
 /** The webhook kind's sending half (its settings: spec.ts). */
-export const sender = defineSender<ResolvedDestination & { url: string; keys: Uint8Array<ArrayBuffer>[] }>({
+export const sender = defineSender<ResolvedDestination & { url: string; keys: SigningKey[] }>({
   kind: "webhook",
   resolve(input) {
     const url = resolveUrl(input, "WEBHOOK_URL");
