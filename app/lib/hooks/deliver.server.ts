@@ -1,6 +1,6 @@
 import { webhookUrlProblem } from "~/lib/destinations/checks";
 import { held, skipped, type KindAttempt } from "~/lib/destinations/sender.server";
-import { buildPayload, sendWebhook } from "~/lib/destinations/webhook/sender.server";
+import { buildPayload, sendWebhook } from "~/lib/sending/standard-webhook.server";
 import type { AttemptRecord } from "~/lib/sending/attempt.server";
 import { linkedFiles } from "~/lib/sending/linked-files.server";
 import { parseWebhookSecrets } from "~/lib/sending/signature.server";

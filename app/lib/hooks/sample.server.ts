@@ -1,6 +1,6 @@
 import sql from "sql-template-tag";
 import type { FormDef } from "~/forms/schema";
-import { buildPayload, type WebhookPayload } from "~/lib/destinations/webhook/sender.server";
+import { buildPayload, type WebhookPayload } from "~/lib/sending/standard-webhook.server";
 import { sampleValue } from "~/lib/forms/sample-value";
 import { linkedFiles } from "~/lib/sending/linked-files.server";
 import type { Settings } from "~/lib/settings/settings.server";
