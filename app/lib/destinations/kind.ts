@@ -90,7 +90,7 @@ export interface KindSpec {
   isOn(value: (suffix: string) => string): boolean;
   /** Sent as e-mail: needs EMAIL_FROM and has no HTTP status. */
   email: boolean;
-  /** Its failures pause it (ADR 038); false where each delivery goes to another mailbox. */
+  /** Its failures pause it (ADR 071); false where each delivery goes to another mailbox. */
   pausable: boolean;
   /** Once delivered (or settled as not sent) it is never queued again: a person was promised at most one. */
   once?: boolean;
