@@ -143,6 +143,7 @@ export async function codeFormVersion(form: FormDef): Promise<string> {
   return `code-${(await sha256Hex(JSON.stringify(form))).slice(0, 12)}`;
 }
 
+/** The console form's own version number of a LiveForm version, or null for a file's. */
 export function consoleVersionNumber(version: string | null): number | null {
   return version !== null && /^[1-9]\d{0,8}$/.test(version) ? Number(version) : null;
 }

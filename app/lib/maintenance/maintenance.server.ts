@@ -54,12 +54,14 @@ export const CADENCE_MINUTES = 10;
 const DUE_READ = { d1Queries: 1 } as const satisfies Cost;
 const SLACK = { d1Queries: 2, subrequests: 0 } as const;
 
+/** The next run of a cadence job at minute `offset` of every CADENCE_MINUTES, strictly after `nowMs`. */
 export function nextCadenceRun(nowMs: number, offset: number): number {
   const minute = Math.floor(nowMs / 60_000);
   const step = (((offset - minute) % CADENCE_MINUTES) + CADENCE_MINUTES) % CADENCE_MINUTES || CADENCE_MINUTES;
   return (minute + step) * 60_000;
 }
 
+/** One cron run's allowance on `plan`, with what `jobs` (the ones that run) spend kept back. */
 export function cronBudget(plan: Plan, jobs: readonly MaintenanceJob[] = []): InvocationBudget {
   const reserve = { ...SLACK };
   for (const job of jobs) {
@@ -152,6 +154,7 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
   },
 ];
 
+/** Which of `jobs` have work this run, from `due` (the run's first read). */
 export function jobsDue(jobs: readonly MaintenanceJob[], due: MaintenanceDue): MaintenanceJob[] {
   return jobs.filter((job) => {
     const when = job.when ?? { every: "run" };

@@ -41,6 +41,7 @@ export type SettingRow = z.infer<typeof SettingRowSchema>;
 /** Archived ones included; a trigger enforces it at create (migration 0047), so the reads below need no LIMIT. */
 export const MAX_CONSOLE_FORMS = 200;
 
+/** True for the error D1 throws when an insert would pass MAX_CONSOLE_FORMS. */
 export function isFormLimitError(error: unknown): boolean {
   return isRaisedBy(error, "gatepost_form_limit_reached");
 }
@@ -66,6 +67,7 @@ export async function readCatalogRows(
   };
 }
 
+/** Every console form's row, by id. D1 errors throw. */
 export async function listFormRows(db: D1Database): Promise<FormRow[]> {
   const { results } = await statement(db, sql`SELECT * FROM forms ORDER BY id`).all();
   return parseRows(FormRowSchema, results);
@@ -82,11 +84,13 @@ export async function listVersionSummaries(db: D1Database, formId?: string): Pro
   return parseRows(VersionRowSchema, results);
 }
 
+/** One console form's row, null when there is none. D1 errors throw. */
 export async function getFormRow(db: D1Database, id: string): Promise<FormRow | null> {
   const row = await statement(db, sql`SELECT * FROM forms WHERE id = ${id}`).first();
   return row ? FormRowSchema.parse(row) : null;
 }
 
+/** One kept version, null when there is none. D1 errors throw. */
 export async function getVersion(db: D1Database, formId: string, version: number): Promise<VersionRow | null> {
   const row = await statement(db, sql`SELECT * FROM form_versions WHERE form_id = ${formId} AND version = ${version}`).first();
   return row ? VersionRowSchema.parse(row) : null;
@@ -101,6 +105,7 @@ export function insertFormStatement(db: D1Database, id: string, draft: string, n
   );
 }
 
+/** Replaces a form's draft; RETURNING id says whether the form exists. */
 export function saveDraftStatement(db: D1Database, id: string, draft: string, nowMs: number): D1PreparedStatement {
   return statement(
     db,
@@ -190,6 +195,7 @@ export async function listSettingRows(db: D1Database, formId: string): Promise<S
   return parseRows(SettingRowSchema, results);
 }
 
+/** Sets one console setting to a sealed value. */
 export function putSettingStatement(db: D1Database, formId: string, name: string, sealed: string, nowMs: number): D1PreparedStatement {
   return statement(
     db,
@@ -198,6 +204,7 @@ export function putSettingStatement(db: D1Database, formId: string, name: string
   );
 }
 
+/** Clears one console setting; RETURNING says whether it was set. */
 export function deleteSettingStatement(db: D1Database, formId: string, name: string): D1PreparedStatement {
   return statement(db, sql`DELETE FROM form_settings WHERE form_id = ${formId} AND name = ${name} RETURNING name`);
 }
