@@ -2,15 +2,13 @@ import { decodeBase64, encodeBase64 } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 import { SIGNING_SECRET_PREFIX as SECRET_PREFIX } from "~/lib/destinations/signing-secret";
 
-// Standard Webhooks signatures; several space-separated `whsec_` secrets each sign, for rotation.
-// Not the `standardwebhooks` package: it hashes in pure JS on the isolate's CPU, where Web Crypto
-// signs natively with a key imported once (hmac-key.server.ts). The local sink verifies with it.
+// Standard Webhooks signatures, each of several `whsec_` secrets signing. Not the `standardwebhooks` package:
+// it hashes in JS on the isolate's CPU, where Web Crypto signs natively with a key imported once.
 
 const encoder = new TextEncoder();
 
 export type ParsedSecrets = { ok: true; keys: Uint8Array<ArrayBuffer>[] } | { ok: false; reason: string };
 
-// The same few secret values are parsed once per isolate, bounded; callers never change the result.
 const MAX_PARSED = 16;
 const parsed = new Map<string, ParsedSecrets>();
 

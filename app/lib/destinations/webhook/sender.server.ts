@@ -4,8 +4,7 @@ import { parseWebhookSecrets, signWebhook } from "~/lib/sending/signature.server
 import { DELIVERY_TIMEOUT_MS, postAttempt, type AttemptRecord } from "~/lib/sending/attempt.server";
 import { defineSender, resolveUrl, type ResolvedDestination } from "~/lib/destinations/sender.server";
 
-// One signed POST to a webhook destination, following Standard Webhooks: a fresh timestamp and
-// signature per attempt under a stable webhook-id. It never throws (attempt.server.ts).
+// One signed POST per attempt, following Standard Webhooks: a fresh timestamp and signature under a stable webhook-id.
 
 export const WEBHOOK_USER_AGENT = "Gatepost-Webhooks/1";
 
@@ -30,7 +29,6 @@ export interface WebhookPayload {
     received_at: string;
     /** The form version the fields were validated against: /f/<form>/schema.json describes the current one. */
     form_version: string | null;
-    /** True for a test sent from the console ("Send a test"), with sample values. */
     test: boolean;
     fields: StoredSubmission["fields"];
     files: WebhookFile[];
