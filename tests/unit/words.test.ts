@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error - plain ESM script, also run by hand (`node scripts/comment-share.mjs`)
 import { countLines, measure } from "../../scripts/comment-share.mjs";
 
 // Words that carry their weight: comments stay a short why (at most a tenth of app/'s code lines), and
