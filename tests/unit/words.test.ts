@@ -96,6 +96,13 @@ describe("every cited decision", () => {
     expect(findMissing(texts, decisions)).toEqual([]);
   });
 
+  it("is in the index of decisions, with its status", () => {
+    const index = readFileSync(path.join(DECISIONS, "README.md"), "utf8");
+    const rows = new Map([...index.matchAll(/^\| \[(\d{3})\]\(([^)]+)\) \| [^|]+ \| ([^|]+) \|/gm)].map((m) => [m[2], m[3].trim()]));
+    expect(decisions.filter((name) => !name.startsWith("000-") && !rows.has(name))).toEqual([]);
+    for (const [name, status] of rows) expect(status, name).toMatch(/^(Accepted|Superseded|Proposed)/);
+  });
+
   it("is found however it is written, and a missing one is named", () => {
     const text = [
       "// the outbox (ADR 3, ADR-070; ADRs 023 and 054; ADR 090, 096)",
