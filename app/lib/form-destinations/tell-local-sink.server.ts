@@ -15,5 +15,7 @@ export async function tellLocalSink(sink: LocalSink | null, formId: string, secr
       signal: AbortSignal.timeout(TELL_TIMEOUT_MS),
     });
     await response.body?.cancel();
-  } catch {}
+  } catch {
+    // Best effort: the secret is shown in the console either way.
+  }
 }

@@ -8,7 +8,9 @@ type StorageWindow = Pick<Window, "sessionStorage">;
 export function guardSessionStorage(win: StorageWindow): void {
   try {
     if (typeof win.sessionStorage.length === "number") return;
-  } catch {}
+  } catch {
+    // denied: replaced below
+  }
   const items = new Map<string, string>();
   const memory = {
     getItem: (key: string) => items.get(String(key)) ?? null,

@@ -51,6 +51,7 @@ async function drainRest(source: ReadableStreamDefaultReader<Uint8Array>, { maxB
       read += next.value.byteLength;
     }
   } catch {
+    // The client went away: nothing left to read.
   } finally {
     clearTimeout(timer);
     source.cancel().catch(() => {});
