@@ -1,7 +1,5 @@
-// How much of the code is comment: comment-only lines ÷ code lines (a line with code and a trailing
-// comment is code). TypeScript's parser finds the comments, so a "//" in a string, a template, a regular
-// expression or JSX text is not one, and JSX's {/* */} is. tests/unit/words.test.ts holds app/ under 10 %.
-// `node scripts/comment-share.mjs [folder…]` prints the share of each folder (default app) and its files.
+// Comment-only lines ÷ code lines, comments found by TypeScript's parser (never a "//" in a string, regex or JSX
+// text; JSX's braced comments too). `node scripts/comment-share.mjs [folder…]`; tests/unit/words.test.ts uses it.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
