@@ -18,8 +18,7 @@ export async function handleFetch(request: Request, env: Env, ctx: ExecutionCont
   return response;
 }
 
-// The guards answer before Remix, whose CSRF check would make a cross-site page post a 500 and whose route
-// discovery would spend a second of CPU on deep paths (ADR 055).
+// The guards answer before Remix's CSRF check (a 500) and route discovery (a second of CPU) would (ADR 055).
 async function answer(request: Request, env: Env, ctx: ExecutionContext, now: () => number): Promise<Response> {
   const refused = refuseCostlyManifestRequest(request) ?? refuseCrossSitePagePost(request);
   if (refused) return refused;

@@ -4,8 +4,7 @@ import { exportQueueOf } from "../app/lib/exports/queue.server";
 import { createMailer } from "../load-context";
 import { appHooks } from "./server-build";
 
-// The cron's jobs (maintenance.server.ts), awaited rather than handed to waitUntil, so runs triggered back to back
-// (`wrangler dev --test-scheduled`, the bench) never stack up.
+// The cron's jobs, awaited rather than handed to waitUntil, so runs triggered back to back never stack up.
 export async function handleScheduled(_controller: ScheduledController, env: Env): Promise<void> {
   const results = await appHooks.runMaintenance({
     db: env.DB,
