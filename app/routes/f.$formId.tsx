@@ -31,9 +31,7 @@ import { refusal } from "~/lib/http/responses.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.form.title, data.form.description) : []);
 
-// Refusals carry their code and, for 429, Retry-After and RateLimit; Remix drops action headers
-// unless the route passes them on.
-// A framed page's refused post keeps the loader's frame-ancestors, so it stays in its frame.
+// Remix drops action headers unless the route passes them on (a refusal's code, Retry-After, frame-ancestors).
 export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   if (!actionHeaders.has(ERROR_CODE_HEADER)) return loaderHeaders;
   const framed = loaderHeaders.get(FRAME_ANCESTORS_HEADER);
@@ -42,7 +40,6 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   return headers;
 };
 
-/** The language of this visit, of those the form offers (?lang=, then Accept-Language). */
 function languageFor(form: FormDef, query: URLSearchParams, request: Request) {
   return chooseLanguage(languagesOf(form), query, request.headers.get("accept-language"));
 }
@@ -70,7 +67,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       embedParent: view.parent,
       siteKey: turnstile.siteKey,
       scriptUrl: turnstile.scriptUrl,
-      // Without the secret there is no stamp, and the action refuses the post (fail closed).
       stamp: secret ? await signFormStamp(secret, form.id, sid, context.now()) : "",
       sid,
     },
@@ -120,7 +116,6 @@ function refuse(
 ) {
   headers.set(ERROR_CODE_HEADER, code);
   headers.set("Cache-Control", "no-store");
-  // The message and the captcha flag come with the answer, so the page ships no catalogue.
   const message = code === "validation_failed" ? null : errorText(code, lang);
   return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
 }
@@ -143,10 +138,8 @@ export default function FormPage() {
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors ?? {};
   const message = result?.message ?? null;
-  // Without JS the button stays enabled: the server then explains that the captcha is needed.
   const waitingForCaptcha = hydrated && !token;
-  // A corrected re-post keeps the first render's stamp and id: the fill time counts from the first
-  // view, and a double send of the same visit is still recognised as one.
+  // A corrected re-post keeps the first render's stamp and id, so the fill time counts from the first view.
   const keptStamp = result?.keep?.stamp ?? stamp;
   const keptSid = result?.keep?.sid ?? sid;
   return (
@@ -192,8 +185,7 @@ export default function FormPage() {
           <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
             {submitting ? page.sending : page.send}
           </button>
-          {/* One line whatever the state: a line appearing later would shift the layout (Lighthouse's
-              CLS), so before hydration it shows the waiting text, which is also true without JS. */}
+          {/* One line whatever the state, so nothing shifts the layout later (CLS). */}
           <p id="submit-hint" className="submit-hint" data-state={hydrated ? (token ? "ready" : captcha) : "loading"} aria-live="polite">
             {submitting ? page.sendingHint : hydrated && token ? page.submitHint.ready : page.submitHint[hydrated ? captcha : "loading"]}
           </p>

@@ -1,6 +1,5 @@
-// The local sink's stand-in for Google Sheets (ADR 093), so that under `npm start` a newcomer sees a
-// row arrive on the sink's page: a token endpoint that checks the service account's JWT (RS256 with the
-// key this module made, issuer, audience, scope, expiry) and the values API (row 1, append), a tab each.
+// The local sink's stand-in for Google Sheets (ADR 093), so a newcomer sees a row arrive under `npm start`: a token
+// endpoint that checks the service account's JWT and the values API, a tab each.
 import { createVerify, generateKeyPairSync, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 

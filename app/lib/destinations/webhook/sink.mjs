@@ -18,10 +18,7 @@ function fieldText(name, value, files) {
 export const sink = {
   kind: "webhook",
   shows: "webhooks",
-  /**
-   * A verified webhook delivery (the sink's record of it: id, payload, first arrival, signed headers) as
-   * a person reads it: the event and form, the submission's fields, and its reference.
-   */
+  /** A verified webhook delivery as a person reads it: the event and form, the fields, the reference. */
   describe({ id, payload, firstAt, duplicates = 0, headers = [] }) {
     const files = payload?.submission?.files ?? [];
     const fields = Object.entries(payload?.submission?.fields ?? {}).map(([name, value]) => `${name}: ${fieldText(name, value, files)}`);
