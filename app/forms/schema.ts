@@ -71,6 +71,8 @@ export interface FieldDef {
   maxFiles?: number;
   /** file fields: the largest file in bytes (default DEFAULT_MAX_FILE_BYTES). */
   maxBytes?: number;
+  /** Starts filled from the page's query: `true` reads ?<name>=, a string names the parameter (docs/forms.md#prefill). */
+  prefill?: boolean | string;
 }
 
 /**
