@@ -60,6 +60,8 @@ export interface FieldDef {
   accept?: readonly UploadType[];
   maxFiles?: number;
   maxBytes?: number;
+  /** Starts filled from the page's query: `true` reads ?<name>=, a string names the parameter (docs/forms.md#prefill). */
+  prefill?: boolean | string;
 }
 
 /** Where submissions go: a kind, never an address; its URLs and secrets are the form's settings (ADR 114). */

@@ -24,6 +24,7 @@ import { chooseLanguage, type Lang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import type { FormDef } from "~/forms/schema";
 import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/forms/field-names";
+import { prefilledValues } from "~/lib/forms/prefill";
 import { signFormStamp } from "~/lib/submit/form-stamp.server";
 import { pageMeta } from "~/lib/text/page-meta";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
@@ -61,6 +62,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return json(
     {
       form: { id, title, description, fields },
+      // What the address fills in (fields that declare prefill); the post is validated like typed values.
+      prefill: prefilledValues(fields, query),
       // One language's texts, not the catalogues: the page ships only what it shows (ADR 075).
       i18n: pageLanguage(lang),
       embed: view.embed,
@@ -121,7 +124,7 @@ function refuse(
 }
 
 export default function FormPage() {
-  const { form, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
+  const { form, prefill, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
   const { page } = i18n;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -162,7 +165,13 @@ export default function FormPage() {
         aria-describedby={result?.captcha ? "summary-title" : undefined}
       >
         {form.fields.map((field) => (
-          <FormField key={field.name} field={field} value={result?.values[field.name] ?? ""} error={errors[field.name]} texts={i18n} />
+          <FormField
+            key={field.name}
+            field={field}
+            value={result?.values[field.name] ?? prefill[field.name] ?? ""}
+            error={errors[field.name]}
+            texts={i18n}
+          />
         ))}
         <input type="hidden" name={STAMP_FIELD} value={keptStamp} readOnly />
         <input type="hidden" name={SUBMISSION_ID_FIELD} value={keptSid} readOnly />

@@ -1,3 +1,4 @@
+import { prefillProblems } from "~/lib/forms/prefill";
 import type { z } from "zod";
 import { isExactOrigin } from "~/lib/http/origin";
 import { isLoopbackHost } from "~/lib/http/loopback";
@@ -130,6 +131,7 @@ function checkField(formId: string, field: FieldDef, { published = false }: Chec
   if (!FIELD_NAME.test(field.name)) problems.push(`${where}: field name must be camelCase letters and digits`);
   if (RESERVED_FIELDS.has(field.name)) problems.push(`${where}: field name is reserved`);
   if (!field.label?.trim()) problems.push(`${where}: every field needs a label`);
+  problems.push(...prefillProblems(where, field));
   if (field.pattern !== undefined) {
     const problem = published ? publishedPatternProblem(field.pattern) : patternProblem(field.pattern);
     if (problem) {

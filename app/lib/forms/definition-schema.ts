@@ -63,6 +63,9 @@ const FieldSchema = z.strictObject({
   accept: z.array(uploadType).max(UPLOAD_TYPES.length).optional(),
   maxFiles: count(1, MAX_FILES_CEILING).optional(),
   maxBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
+  prefill: z
+    .union([z.boolean(), z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must name a query parameter: 1 to 64 letters, digits, _ . or -")])
+    .optional(),
 });
 
 const DestinationSchema = z.discriminatedUnion(

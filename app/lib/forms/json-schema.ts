@@ -1,4 +1,5 @@
 import { DEFAULT_CAP, DEFAULT_MAX_FILE_BYTES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
+import { prefillName } from "~/lib/forms/prefill";
 import { schemaPatternKeywords } from "~/lib/forms/pattern";
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, WEB_PATTERN } from "~/lib/forms/value-formats";
 
@@ -43,6 +44,15 @@ export function formJsonSchemaText(form: FormDef, version: string, origin: strin
 }
 
 function fieldSchema(field: FieldDef): JsonSchema {
+  const schema = typedSchema(field);
+  const from = prefillName(field);
+  if (from === null) return schema;
+  // Only the dialect's own keywords (strict validators), so prefill is said in a $comment.
+  const note = `Prefilled from the page address's ?${from}= parameter.`;
+  return { ...schema, $comment: typeof schema.$comment === "string" ? `${schema.$comment} ${note}` : note };
+}
+
+function typedSchema(field: FieldDef): JsonSchema {
   const about: JsonSchema = { title: field.label, ...(field.hint ? { description: field.hint } : {}) };
   const nullable = (type: string) => (field.required ? type : [type, "null"]);
   switch (field.type) {
