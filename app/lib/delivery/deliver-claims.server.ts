@@ -17,8 +17,11 @@ import { isHookDestination, loadHooks, type HookRow } from "~/lib/hooks/subscrip
 // One batch of claimed deliveries, sent side by side and settled in one D1 batch, for the cron's drain and the
 // queue's consumer alike (ADR 070), so both keep to the invocation's budget the same way.
 
-/** What claiming one batch spends: the claim, its submissions and their subscriptions (ADR 123). */
-export const BATCH_COST = { d1Queries: 3 } as const satisfies Cost;
+/**
+ * What claiming one batch spends: the claim and its submissions' read. A batch holding subscriptions' rows
+ * (ADR 123) reads them in one query more, counted when it does (their claims use no confirmation slot).
+ */
+export const BATCH_COST = { d1Queries: 2 } as const satisfies Cost;
 export const CATALOG_COST = { d1Queries: 2 } as const satisfies Cost;
 /** The most one delivery spends: its fetch (or e-mail), a confirmation's slot, and the settling batch (ADR 071). */
 export const DELIVERY_COST = { subrequests: 1, d1Queries: 4 } as const satisfies Cost;
@@ -58,8 +61,9 @@ export async function deliverClaims(
     refused = true;
     return null;
   };
-  // The batch's subscriptions are read beside its submissions, once (BATCH_COST), not per attempt.
+  // The batch's subscriptions are read beside its submissions, once, not per attempt (BATCH_COST).
   const hookIds = claims.flatMap((claim) => (isHookDestination(claim.destination) ? [claim.destination] : []));
+  if (hookIds.length > 0) options.budget?.spend({ d1Queries: 1 });
   const read = await Promise.all([
     loadSubmissions(
       db,
