@@ -19,18 +19,6 @@ const sinkPort = Number(process.env.SINK_PORT || port + 1);
 /** What the sink keeps across restarts (the secrets the console made), beside the local D1 that holds them. */
 const SINK_STATE_FILE = fileURLToPath(new URL("../.wrangler/state/local-sink.json", import.meta.url));
 
-const SINK_SUFFIXES = {
-  webhook: "WEBHOOK_URL",
-  slack: "SLACK_WEBHOOK_URL",
-  discord: "DISCORD_WEBHOOK_URL",
-  email: "EMAIL_TO",
-  confirmation: "CONFIRMATION",
-  sheets: "SHEETS_SPREADSHEET_ID",
-  airtable: "AIRTABLE_BASE_ID",
-  telegram: "TELEGRAM_BOT_TOKEN",
-  googlechat: "GOOGLE_CHAT_WEBHOOK_URL",
-  teams: "TEAMS_WEBHOOK_URL",
-};
 /** How often the Worker's cron runs locally (deployed: every minute), so retries need no request. */
 const TICK_MS = 15_000;
 let localSink = null;
@@ -110,31 +98,29 @@ await startWorkerDev({
 console.log("done.");
 printReadyBlock();
 
-/** Where a destination kind points locally while unset: the webhook URL always, chat endpoints when the sink has them. */
-function sinkEndpoint(started, kind) {
-  if (kind === "webhook") return started.url;
-  return started.urls?.[kind] ?? started[`${kind}Url`] ?? null;
-}
-
 /**
  * Starts the local sink and points every form destination the environment leaves unset at it ("" switches one
  * off), turning on ALLOW_LOOPBACK_WEBHOOKS and telling the Worker where the sink is (ADR 066).
  */
 async function startLocalSink(forms, settings) {
   settings.ALLOW_LOOPBACK_WEBHOOKS = "true";
+  const { startLocalSink: startSink, loadKindSinks } = await import("../dev/local-sink.mjs");
+  // Each kind says in its sink.mjs which settings point a form at the sink (ADR 114): no kind is named here.
+  const locals = new Map((await loadKindSinks()).filter((kind) => kind.local).map((kind) => [kind.kind, kind.local]));
   const wanted = [];
   const external = [];
   for (const form of forms) {
     for (const kind of new Set(form.destinations)) {
-      const name = form.settings[SINK_SUFFIXES[kind]];
+      const local = locals.get(kind);
+      const name = local && form.settings[local.switch];
       if (!name) continue;
       if (process.env[name] !== undefined) {
         if (process.env[name]) external.push([name, process.env[name]]);
-      } else wanted.push({ form, kind, name });
+      } else wanted.push({ form, local });
     }
   }
-  const { startLocalSink: startSink } = await import("../dev/local-sink.mjs");
-  const given = forms.map((form) => settings[form.settings.WEBHOOK_SECRET]).find(Boolean);
+  const shared = [...locals.values()].flatMap((local) => (local.sharedSecret ? [local.sharedSecret] : []));
+  const given = forms.flatMap((form) => shared.map((suffix) => settings[form.settings[suffix]])).find(Boolean);
   const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
   mkdirSync(path.dirname(SINK_STATE_FILE), { recursive: true });
   const started = await startSink({ port: sinkPort, secret, log: true, stateFile: SINK_STATE_FILE }).catch((error) =>
@@ -145,42 +131,14 @@ async function startLocalSink(forms, settings) {
   settings.LOCAL_SINK_SHEETS_KEY = started.sheetsKey;
   localSink = started;
   cleanups.push(() => started.close());
-  const { AIRTABLE_LOCAL } = await import("../app/lib/destinations/airtable/sink.mjs");
-  const { SHEETS_LOCAL_ID } = await import("../app/lib/destinations/sheets/sink.mjs");
-  const { TELEGRAM_LOCAL } = await import("../app/lib/destinations/telegram/sink.mjs");
-  const tableSettings = {
-    // A tab per form, so each form's rows sit under its own header row.
-    sheets: (own, form) => ({
-      [own.SHEETS_TAB]: form.id,
-      [own.SHEETS_SERVICE_ACCOUNT_KEY]: started.sheetsKey,
-      [own.SHEETS_API_URL]: `${started.origin}/sheets`,
-    }),
-    airtable: (own) => ({
-      [own.AIRTABLE_TABLE]: AIRTABLE_LOCAL.table,
-      [own.AIRTABLE_TOKEN]: AIRTABLE_LOCAL.token,
-      [own.AIRTABLE_API_URL]: `${started.origin}/airtable`,
-    }),
-    telegram: (own) => ({ [own.TELEGRAM_CHAT_ID]: TELEGRAM_LOCAL.chatId, [own.TELEGRAM_API_URL]: `${started.origin}/telegram` }),
-  };
-  for (const { form, kind, name } of wanted) {
-    const value =
-      kind === "email"
-        ? "owner@localhost"
-        : kind === "confirmation"
-          ? "on"
-          : kind === "sheets"
-            ? SHEETS_LOCAL_ID
-            : kind === "airtable"
-              ? AIRTABLE_LOCAL.baseId
-              : kind === "telegram"
-                ? TELEGRAM_LOCAL.token
-                : sinkEndpoint(started, kind);
-    if (!value) continue;
-    settings[name] = value;
-    for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings, form) ?? {})) {
-      if (process.env[variable] === undefined) settings[variable] = local;
+  for (const { form, local } of wanted) {
+    const values = local.settings({ origin: started.origin, secret, sheetsKey: started.sheetsKey, formId: form.id });
+    for (const [suffix, value] of Object.entries(values)) {
+      const variable = form.settings[suffix];
+      // The on-switch is the sink's; the rest only where neither the environment nor a default gave one.
+      if (suffix === local.switch) settings[variable] = value;
+      else if (process.env[variable] === undefined && !settings[variable]) settings[variable] = value;
     }
-    if (kind === "webhook" && !settings[form.settings.WEBHOOK_SECRET]) settings[form.settings.WEBHOOK_SECRET] = secret;
   }
   if (!settings.EMAIL_FROM) settings.EMAIL_FROM = process.env.EMAIL_FROM ?? "gatepost@localhost";
   if (!settings.PUBLIC_URL) settings.PUBLIC_URL = process.env.PUBLIC_URL ?? `http://localhost:${port}`;

@@ -24,6 +24,17 @@ export function verifyJwt(jwt, publicKey) {
 
 export const sink = {
   kind: "sheets",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: {
+    switch: "SHEETS_SPREADSHEET_ID",
+    // A tab per form, so each form's rows sit under its own header row.
+    settings: ({ origin, sheetsKey, formId }) => ({
+      SHEETS_SPREADSHEET_ID: SHEETS_LOCAL_ID,
+      SHEETS_TAB: formId,
+      SHEETS_SERVICE_ACCOUNT_KEY: sheetsKey,
+      SHEETS_API_URL: `${origin}/sheets`,
+    }),
+  },
   shows: "Google Sheets rows",
   /** The stand-in on `origin`; `keep(message)` shows a message on the sink's page. */
   start(origin, keep) {

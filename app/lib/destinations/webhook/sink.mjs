@@ -17,6 +17,13 @@ function fieldText(name, value, files) {
 
 export const sink = {
   kind: "webhook",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: {
+    switch: "WEBHOOK_URL",
+    // A secret set for a form is the one the sink verifies with.
+    sharedSecret: "WEBHOOK_SECRET",
+    settings: ({ origin, secret }) => ({ WEBHOOK_URL: `${origin}/webhook`, WEBHOOK_SECRET: secret }),
+  },
   shows: "webhooks",
   /** A verified webhook delivery as a person reads it: the event and form, the fields, the reference. */
   describe({ id, payload, firstAt, duplicates = 0, headers = [] }) {
