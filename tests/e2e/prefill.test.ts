@@ -6,7 +6,8 @@ import { WAIT, useBrowserPage } from "./browser-page";
 // Prefill (docs/forms.md#prefill) as visitors meet it: a link that starts the newsletter filled
 // (?email=, the campaign in ?utm_source=), and the same link's page on another site embedding the
 // form with the one-line script, whose query reaches the framed form. The values start the fields off;
-// what is sent is what the form holds when the visitor presses Send.
+// what is stored (and so delivered) is what the form holds when the visitor presses Send, read back
+// through the admin API as a script would.
 
 let page: Page;
 let errors: string[];
@@ -18,7 +19,7 @@ interface SinkState {
   unique: Array<{ payload: { form: string; submission: { fields: Record<string, unknown> } } }>;
 }
 
-async function deliveredTo(email: string) {
+async function storedFor(email: string) {
   const state: SinkState = await (await fetch(`${inject("sinkControl")}/state`)).json();
   return state.unique.find((u) => u.payload.form === "newsletter" && u.payload.submission.fields.email === email)?.payload.submission
     .fields;
@@ -40,7 +41,7 @@ describe("prefill", () => {
     expect(await page.locator('input[name="source"]').inputValue()).toBe("spring-mail");
     await email.fill(`typed-${run}@example.org`);
     await subscribe(page);
-    await expect.poll(() => deliveredTo(`typed-${run}@example.org`), WAIT).toMatchObject({ consent: true, source: "spring-mail" });
+    await expect.poll(() => storedFor(`typed-${run}@example.org`), WAIT).toMatchObject({ consent: true, source: "spring-mail" });
     expect(errors).toEqual([]);
   });
 
@@ -53,7 +54,7 @@ describe("prefill", () => {
     const frame = page.frameLocator('iframe[title="Newsletter"]');
     await expect.poll(() => frame.getByLabel("E-mail address").inputValue(), WAIT).toBe(`framed-${run}@example.org`);
     await subscribe(frame);
-    await expect.poll(() => deliveredTo(`framed-${run}@example.org`), WAIT).toMatchObject({ source: `partner-${run}` });
+    await expect.poll(() => storedFor(`framed-${run}@example.org`), WAIT).toMatchObject({ source: `partner-${run}` });
     expect(errors).toEqual([]);
   });
 });
