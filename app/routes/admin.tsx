@@ -13,9 +13,11 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   return { user: { id: user.id, role: user.role } };
 });
 
-/** "Signed in as admin" for the shared passwords; a person's own name (Access) with their role. */
+/** "Signed in as admin" for the shared passwords; a person's own address (their account, Access) with their role. */
 function signedInAs(user: { id: string; role: string }): string {
-  return user.id.startsWith("password:") ? `Signed in as ${user.role}` : `Signed in as ${user.id.replace(/^access:/, "")} (${user.role})`;
+  return user.id.startsWith("password:")
+    ? `Signed in as ${user.role}`
+    : `Signed in as ${user.id.replace(/^(access|person):/, "")} (${user.role})`;
 }
 
 export default function AdminLayout() {
@@ -31,6 +33,7 @@ export default function AdminLayout() {
         <NavLink to="/admin/erase">Erase by e-mail</NavLink>
         <NavLink to="/admin/audit">Audit log</NavLink>
         <NavLink to="/admin/tokens">API tokens</NavLink>
+        {user.role === "admin" ? <NavLink to="/admin/people">People</NavLink> : null}
         <span className="who">{signedInAs(user)}</span>
         <Form method="post" action="/admin/logout" reloadDocument>
           <button type="submit" className="secondary">

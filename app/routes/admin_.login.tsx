@@ -60,6 +60,7 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
 // A password too long to be one is simply wrong (verifyPassword refuses it), never a 500. The token is
 // the Turnstile widget's, present only when the site-wide budget asked for a check.
 const SignInFormSchema = z.object({
+  email: z.string().max(254).optional().catch(undefined),
   password: z.string().catch(""),
   next: z.string().optional().catch(undefined),
   [TOKEN_FIELD]: z.string().optional().catch(undefined),
@@ -69,7 +70,13 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   requireSameOrigin(request);
   const form = await readAdminForm(request, SignInFormSchema);
   const env = context.cloudflare.env;
-  const result = await signIn(request, context, form.password, form[TOKEN_FIELD] || null, context.now());
+  const result = await signIn(
+    request,
+    context,
+    { email: form.email || null, password: form.password },
+    form[TOKEN_FIELD] || null,
+    context.now(),
+  );
   if (result.ok) {
     await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
     const headers = new Headers();
@@ -172,6 +179,10 @@ export default function AdminLogin() {
                 : result.message}
             </p>
           ) : null}
+          <div className="field">
+            <label htmlFor="email">E-mail (leave it empty for the shared password)</label>
+            <input id="email" className="control" name="email" type="email" autoComplete="username" maxLength={254} />
+          </div>
           <div className="field">
             <label htmlFor="password">Password</label>
             <input
