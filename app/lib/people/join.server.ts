@@ -28,14 +28,14 @@ export async function joinWithPassword(
 ): Promise<JoinResult> {
   const secrets = context.settings.admin.sessionSecrets;
   if (secrets.length === 0) return { ok: false, code: "admin_closed" };
-  if (join.password.length < MIN_PASSWORD_LENGTH || join.password.length > 1024 || join.password !== join.confirm) {
-    return { ok: false, code: "person_password_weak" };
-  }
   const hash = await invitationHash(join.token);
   if (!hash) return { ok: false, code: "invitation_invalid" };
   const db = context.cloudflare.env.DB;
   const invited = await findInvited(db, hash, join.nowMs);
   if (!invited) return { ok: false, code: "invitation_invalid" };
+  if (join.password.length < MIN_PASSWORD_LENGTH || join.password.length > 1024 || join.password !== join.confirm) {
+    return { ok: false, code: "person_password_weak" };
+  }
   const [accepted, spent] = acceptInvitationStatements(db, { hash, passwordHash: await hashPassword(join.password), nowMs: join.nowMs });
   const audit = auditStatement(db, {
     user: userOfPerson(invited, "password"),
