@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { env } from "cloudflare:test";
 import { appFetch } from "./helpers";
-import { adminEnv, adminGet, adminPost, clearAdminTables, SAME_ORIGIN, sessionCookie } from "./admin-helpers";
+import { adminEnv, adminGet, adminPost, clearAdminTables, SAME_ORIGIN, seedSubmission, sessionCookie } from "./admin-helpers";
 import { LOGIN_PERSON_RULE } from "~/lib/auth/sign-in-budget.server";
 
 // People of a team (issue 56, docs/people.md): invited by the API, the link followed, signed in with
@@ -171,5 +171,36 @@ describe("people", () => {
       now: () => MID_WINDOW,
     });
     expect(owner.status).toBe(303);
+  });
+
+  it("names the person in the trail of what they release, mark and delete, by session or by token", async () => {
+    const made = await invite("hana@example.org", "admin");
+    const session = cookieOf(await join(made.inviteUrl));
+    const held = await seedSubmission({ fields: { name: "Ada", email: "ada@example.org", message: "hi" }, quarantineReason: "honeypot" });
+    const other = await seedSubmission({ fields: { name: "Bo", email: "bo@example.org", message: "hello" } });
+    const released = await appFetch(adminPost(`/admin/submissions/${held}`, { intent: "release" }, { Cookie: session }), await appEnvOf());
+    expect(released.status).toBeLessThan(400);
+    const tokenPage = await appFetch(
+      adminPost("/admin/tokens", { intent: "create", name: "cleanup", role: "admin" }, { Cookie: session }),
+      await appEnvOf(),
+    );
+    const token = /gpat_[\w-]+/.exec(await tokenPage.text())![0];
+    const bearer = (method: string, path: string, body?: unknown) =>
+      new Request(`http://localhost/admin/api/submissions/${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    expect((await appFetch(bearer("POST", `${other}/mark`, { as: "spam" }), await appEnvOf())).status).toBe(200);
+    expect((await appFetch(bearer("DELETE", other), await appEnvOf())).status).toBe(204);
+    const trail = await env.DB.prepare("SELECT actor, action FROM audit_log WHERE action LIKE 'submission.%' ORDER BY id").all<{
+      actor: string;
+      action: string;
+    }>();
+    expect(trail.results).toEqual([
+      { actor: "person:hana@example.org", action: "submission.release" },
+      { actor: "person:hana@example.org", action: "submission.mark" },
+      { actor: "person:hana@example.org", action: "submission.delete" },
+    ]);
   });
 });
