@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/lib/auth/admin-user.server";
 import { adminHeaders } from "~/lib/console/page";
 import { consoleRoute } from "~/lib/console/route.server";
@@ -10,7 +10,7 @@ export const headers = adminHeaders;
 
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   const user = await requireUser(request, context);
-  return { user: { id: user.id, role: user.role } };
+  return { user: { id: user.id, role: user.role, person: Boolean(user.personId) } };
 });
 
 /** "Signed in as admin" for the shared passwords; a person's own address (their account, Access) with their role. */
@@ -34,6 +34,7 @@ export default function AdminLayout() {
         <NavLink to="/admin/audit">Audit log</NavLink>
         <NavLink to="/admin/tokens">API tokens</NavLink>
         {user.role === "admin" ? <NavLink to="/admin/people">People</NavLink> : null}
+        {user.person ? <NavLink to="/admin/passkeys">Passkeys</NavLink> : null}
         <span className="who">{signedInAs(user)}</span>
         <Form method="post" action="/admin/logout" reloadDocument>
           <button type="submit" className="secondary">
@@ -46,6 +47,12 @@ export default function AdminLayout() {
           ) : null}
         </Form>
       </nav>
+      {user.id === "password:admin" ? (
+        <p className="notice">
+          You are signed in with the shared password. <Link to="/admin/people">Invite yourself under People</Link> and sign in as yourself,
+          so the audit log names you; docs/people.md says how to retire the shared password.
+        </p>
+      ) : null}
       <Outlet />
     </div>
   );

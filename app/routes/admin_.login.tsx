@@ -10,6 +10,7 @@ import {
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { CaptchaWidget } from "~/components/captcha-widget";
+import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { en } from "~/lib/i18n/messages/en";
 import type { PageTexts } from "~/lib/i18n/messages/types";
 import { findUser, requireSameOrigin, safeNext } from "~/lib/auth/admin-user.server";
@@ -51,6 +52,8 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
     next,
     open: config.open,
     passwordSignIn: config.passwordSignIn,
+    // People's passkeys need only SESSION_SECRET (docs/people.md).
+    sessions: config.sessionSecrets.length > 0,
     access: Boolean(config.access),
     problems: config.problems,
     setup,
@@ -135,7 +138,7 @@ function SignInCheck({
 }
 
 export default function AdminLogin() {
-  const { next, open, passwordSignIn, access, problems, setup } = useLoaderData<typeof loader>();
+  const { next, open, passwordSignIn, sessions, access, problems, setup } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const [token, setToken] = useState<string | null>(null);
@@ -180,7 +183,7 @@ export default function AdminLogin() {
             </p>
           ) : null}
           <div className="field">
-            <label htmlFor="email">E-mail (leave it empty for the shared password)</label>
+            <label htmlFor="email">Your e-mail (only for a personal account; leave it empty otherwise)</label>
             <input id="email" className="control" name="email" type="email" autoComplete="username" maxLength={254} />
           </div>
           <div className="field">
@@ -202,6 +205,7 @@ export default function AdminLogin() {
           </button>
         </Form>
       ) : null}
+      {sessions ? <PasskeySignIn next={next} /> : null}
     </div>
   );
 }

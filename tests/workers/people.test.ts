@@ -14,7 +14,11 @@ const MID_WINDOW = Math.floor(Date.now() / 900_000) * 900_000 + 450_000;
 
 beforeEach(async () => {
   await clearAdminTables();
-  await env.DB.batch(["person_invitations", "admin_api_tokens", "people"].map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+  await env.DB.batch(
+    ["webauthn_challenges", "person_passkeys", "person_invitations", "admin_api_tokens", "people"].map((t) =>
+      env.DB.prepare(`DELETE FROM ${t}`),
+    ),
+  );
 });
 
 const appEnvOf = () => adminEnv({ ADMIN_API_TOKEN: API_TOKEN });
@@ -202,5 +206,43 @@ describe("people", () => {
       { actor: "person:hana@example.org", action: "submission.mark" },
       { actor: "person:hana@example.org", action: "submission.delete" },
     ]);
+  });
+
+  it("hands out a passkey challenge once, refuses an answer that does not check out, and keeps passkeys to people", async () => {
+    const options = await appFetch(adminPost("/admin/passkey", {}), await appEnvOf());
+    expect(options.status).toBe(200);
+    const { options: sent } = (await options.json()) as { options: { challenge: string; rpId: string } };
+    expect(sent.rpId).toBe("localhost");
+    const stored = await env.DB.prepare("SELECT purpose, person_id FROM webauthn_challenges WHERE challenge = ?1")
+      .bind(sent.challenge)
+      .first();
+    expect(stored).toEqual({ purpose: "sign-in", person_id: null });
+    const forged = {
+      id: "bm8ta2V5",
+      rawId: "bm8ta2V5",
+      type: "public-key",
+      response: { clientDataJSON: "e30", authenticatorData: "", signature: "" },
+    };
+    const refused = await appFetch(adminPost("/admin/passkey", { response: JSON.stringify(forged) }), await appEnvOf());
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("Gatepost-Error-Code")).toBe("passkey_failed");
+    expect(refused.headers.get("set-cookie")).toBeNull();
+    // The shared password has no passkeys: they belong to a person.
+    const owner = await sessionCookie("admin", await appEnvOf());
+    const shared = await appFetch(adminPost("/admin/passkeys", { intent: "options" }, { Cookie: owner }), await appEnvOf());
+    expect(shared.status).toBe(403);
+    const made = await invite("ivy@example.org", "viewer");
+    const session = cookieOf(await join(made.inviteUrl));
+    const mine = await appFetch(
+      adminPost("/admin/passkeys?_data=routes%2Fadmin.passkeys", { intent: "options" }, { Cookie: session }),
+      await appEnvOf(),
+    );
+    expect(mine.status).toBe(200);
+    const registration = (await mine.json()) as { options: { challenge: string; user: { name: string } } };
+    expect(registration.options.user.name).toBe("ivy@example.org");
+    const bound = await env.DB.prepare("SELECT person_id FROM webauthn_challenges WHERE challenge = ?1")
+      .bind(registration.options.challenge)
+      .first();
+    expect(bound).toEqual({ person_id: made.id });
   });
 });

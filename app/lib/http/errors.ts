@@ -161,6 +161,9 @@ export const ERRORS = {
     message:
       "This invitation cannot be used: it was used already, it expired (after a day) or it was withdrawn. Ask an admin for a new one.",
   },
+  passkey_failed: { status: 401, message: "That passkey did not sign you in. Try again, or sign in with your e-mail and password." },
+  passkey_limit: { status: 409, message: "You have the most passkeys one person keeps (10): remove one first." },
+  passkey_needs_person: { status: 403, message: "Passkeys belong to a person: sign in with your own account to add one." },
   person_password_weak: { status: 422, message: "Choose a password of at least 12 characters, and type it the same way twice." },
   // subscriptions by API (REST hooks, docs/api.md#subscriptions)
   hook_invalid: {
