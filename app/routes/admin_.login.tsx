@@ -7,10 +7,9 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { CaptchaWidget } from "~/components/captcha-widget";
-import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { en } from "~/lib/i18n/messages/en";
 import type { PageTexts } from "~/lib/i18n/messages/types";
 import { findUser, requireSameOrigin, safeNext } from "~/lib/auth/admin-user.server";
@@ -205,7 +204,11 @@ export default function AdminLogin() {
           </button>
         </Form>
       ) : null}
-      {sessions ? <PasskeySignIn next={next} /> : null}
+      {sessions ? (
+        <p>
+          <Link to={`/admin/login/passkey?next=${encodeURIComponent(next)}`}>Use a passkey</Link>
+        </p>
+      ) : null}
     </div>
   );
 }

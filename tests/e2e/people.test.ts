@@ -77,6 +77,7 @@ describe("people in Chromium", () => {
     await person.getByRole("button", { name: "Sign out", exact: true }).click();
     await person.getByRole("heading", { name: "Operator sign-in" }).waitFor(WAIT);
     await person.goto(`${base}/admin/login`);
+    await person.getByRole("link", { name: "Use a passkey" }).click();
     await person.getByRole("button", { name: "Sign in with a passkey" }).click();
     await person.getByText(`Signed in as ${email} (admin)`).waitFor(WAIT);
     expect(new URL(person.url()).pathname).toBe("/admin");
