@@ -24,6 +24,7 @@ import { chooseLanguage, type Lang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import type { FormDef } from "~/forms/schema";
 import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/forms/field-names";
+import { prefilledValues } from "~/lib/forms/prefill";
 import { signFormStamp } from "~/lib/submit/form-stamp.server";
 import { pageMeta } from "~/lib/text/page-meta";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
@@ -31,9 +32,7 @@ import { refusal } from "~/lib/http/responses.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.form.title, data.form.description) : []);
 
-// Refusals carry their code and, for 429, Retry-After and RateLimit; Remix drops action headers
-// unless the route passes them on.
-// A framed page's refused post keeps the loader's frame-ancestors, so it stays in its frame.
+// Remix drops action headers unless the route passes them on (a refusal's code, Retry-After, frame-ancestors).
 export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   if (!actionHeaders.has(ERROR_CODE_HEADER)) return loaderHeaders;
   const framed = loaderHeaders.get(FRAME_ANCESTORS_HEADER);
@@ -42,7 +41,6 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   return headers;
 };
 
-/** The language of this visit, of those the form offers (?lang=, then Accept-Language). */
 function languageFor(form: FormDef, query: URLSearchParams, request: Request) {
   return chooseLanguage(languagesOf(form), query, request.headers.get("accept-language"));
 }
@@ -64,13 +62,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return json(
     {
       form: { id, title, description, fields },
+      // What the address fills in (fields that declare prefill); the post is validated like typed values.
+      prefill: prefilledValues(fields, query),
       // One language's texts, not the catalogues: the page ships only what it shows (ADR 075).
       i18n: pageLanguage(lang),
       embed: view.embed,
       embedParent: view.parent,
       siteKey: turnstile.siteKey,
       scriptUrl: turnstile.scriptUrl,
-      // Without the secret there is no stamp, and the action refuses the post (fail closed).
       stamp: secret ? await signFormStamp(secret, form.id, sid, context.now()) : "",
       sid,
     },
@@ -120,13 +119,12 @@ function refuse(
 ) {
   headers.set(ERROR_CODE_HEADER, code);
   headers.set("Cache-Control", "no-store");
-  // The message and the captcha flag come with the answer, so the page ships no catalogue.
   const message = code === "validation_failed" ? null : errorText(code, lang);
   return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
 }
 
 export default function FormPage() {
-  const { form, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
+  const { form, prefill, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
   const { page } = i18n;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -143,10 +141,8 @@ export default function FormPage() {
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors ?? {};
   const message = result?.message ?? null;
-  // Without JS the button stays enabled: the server then explains that the captcha is needed.
   const waitingForCaptcha = hydrated && !token;
-  // A corrected re-post keeps the first render's stamp and id: the fill time counts from the first
-  // view, and a double send of the same visit is still recognised as one.
+  // A corrected re-post keeps the first render's stamp and id, so the fill time counts from the first view.
   const keptStamp = result?.keep?.stamp ?? stamp;
   const keptSid = result?.keep?.sid ?? sid;
   return (
@@ -169,7 +165,13 @@ export default function FormPage() {
         aria-describedby={result?.captcha ? "summary-title" : undefined}
       >
         {form.fields.map((field) => (
-          <FormField key={field.name} field={field} value={result?.values[field.name] ?? ""} error={errors[field.name]} texts={i18n} />
+          <FormField
+            key={field.name}
+            field={field}
+            value={result?.values[field.name] ?? prefill[field.name] ?? ""}
+            error={errors[field.name]}
+            texts={i18n}
+          />
         ))}
         <input type="hidden" name={STAMP_FIELD} value={keptStamp} readOnly />
         <input type="hidden" name={SUBMISSION_ID_FIELD} value={keptSid} readOnly />
@@ -192,8 +194,7 @@ export default function FormPage() {
           <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
             {submitting ? page.sending : page.send}
           </button>
-          {/* One line whatever the state: a line appearing later would shift the layout (Lighthouse's
-              CLS), so before hydration it shows the waiting text, which is also true without JS. */}
+          {/* One line whatever the state, so nothing shifts the layout later (CLS). */}
           <p id="submit-hint" className="submit-hint" data-state={hydrated ? (token ? "ready" : captcha) : "loading"} aria-live="polite">
             {submitting ? page.sendingHint : hydrated && token ? page.submitHint.ready : page.submitHint[hydrated ? captcha : "loading"]}
           </p>

@@ -12,21 +12,17 @@ import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
-// Password sign-in and sign-out. Every attempt is counted before any hashing (PBKDF2 must not be a free
-// oracle or a CPU sink) by sign-in-budget.server.ts (docs/decisions/112). Past the site's budget a
-// Turnstile pass stands in (027); a known device never needs one (112).
+// Password sign-in and sign-out; every attempt is counted before any hashing (ADR 112), so PBKDF2 is no free
+// oracle or CPU sink. Past the site's budget a Turnstile pass stands in (ADR 027).
 
 /** The Turnstile action of the sign-in form's widget: a token solved for a form does not sign anyone in. */
 export const SIGN_IN_CAPTCHA_ACTION = "admin-sign-in";
 
 export type SignInResult =
-  /** `cookies`: the session's, and the known device's. */
   | { ok: true; user: AdminUser; cookies: string[] }
   | { ok: false; code: "admin_closed" | "storage_unavailable" }
-  /** `captcha`: the site's budget was spent, so the next try needs a Turnstile pass as well. */
   | { ok: false; code: "admin_sign_in_failed"; captcha: boolean }
   | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number; rate: { verdict: RateVerdict; rules: RateRule[] } }
-  /** The site's budget is spent: the form must carry a Turnstile pass (admin_check_required) or its pass failed. */
   | { ok: false; code: ErrorCode; captcha: true };
 
 /** What the sign-in form sent: a person's address (null for the shared passwords) and a password. */
@@ -88,8 +84,7 @@ export async function signIn(
     : { ok: true as const, value: await passwordUser(credentials.password, config) };
   if (!checked.ok) return { ok: false, code: storageCodeOf(checked, "reading the person signing in") };
   const found = checked.value;
-  // A right password is no guess: its attempt is taken back, so an owner signing in often, or many
-  // times at once, is never locked out; a wrong one counts toward the lock-out. Neither is repeated.
+  // A right password's attempt is taken back, so an owner is never locked out; neither is repeated.
   const settle = settleSignInAttempt(db, budget, verdict, found !== null, nowMs);
   const touch = found?.user.personId ? [touchSignInStatement(db, found.user.personId, nowMs)] : [];
   const settled = await tryD1(() => db.batch([settle, ...touch]), { retry: false });
@@ -124,7 +119,6 @@ export async function personSession(
   return { sub: personSubject(person.id), role, ver: await personVersion(person), via };
 }
 
-/** The role whose password this is, or null. */
 async function passwordUser(password: string, config: AdminContext["settings"]["admin"]): Promise<Verified | null> {
   for (const [role, hash] of [
     ["admin", config.adminHash],
