@@ -10,7 +10,11 @@ export default defineWorkersConfig(async () => {
   return {
     plugins: [tsconfigPaths()],
     // workerd gets the builds of the patched packages the Worker runs (ADR 116), pre-bundled below.
-    resolve: { alias: aliasPatchedBuilds() },
+    // tslib as its ES module: its "modules" wrapper imports a CommonJS default that workerd's loader does
+    // not give (@simplewebauthn/server's ASN.1 parsers use it).
+    resolve: {
+      alias: [...aliasPatchedBuilds(), { find: /^tslib$/, replacement: path.join(__dirname, "node_modules/tslib/tslib.es6.mjs") }],
+    },
     test: {
       include: ["tests/workers/**/*.test.ts"],
       globalSetup: ["tests/workers/global-setup.ts"],

@@ -16,9 +16,9 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   return { entries: await listAudit(context.cloudflare.env.DB, 200) };
 });
 
-/** "password:admin" is the shared admin password; Access users are shown by e-mail. */
+/** "password:admin" is the shared admin password; people and Access users are shown by e-mail. */
 function actorName(actor: string, role: string): string {
-  return actor.startsWith("password:") ? `${role} (password)` : actor;
+  return actor.startsWith("password:") ? `${role} (password)` : actor.replace(/^person:/, "");
 }
 
 export default function AuditLog() {

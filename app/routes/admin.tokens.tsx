@@ -25,7 +25,8 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
       name: t.name,
       role: t.role,
       createdAt: new Date(t.created_at).toISOString(),
-      createdBy: t.created_by,
+      createdBy: t.created_by.replace(/^person:/, ""),
+      owner: t.person_email,
       lastUsedAt: t.last_used_at === null ? null : new Date(t.last_used_at).toISOString(),
       revokedAt: t.revoked_at === null ? null : new Date(t.revoked_at).toISOString(),
     })),
@@ -68,7 +69,8 @@ export default function Tokens() {
       <p>
         Scripts use the admin API (docs/api.md) with <code>Authorization: Bearer &lt;token&gt;</code>. A viewer&apos;s token reads; an
         admin&apos;s also changes forms. Only a hash of each token is kept.
-        {envToken ? " The admin token set in the environment is one more." : ""}
+        {envToken ? " The admin token set in the environment is one more." : ""} A token made by a person is theirs: it acts as them, never
+        above their role, and ends when they are removed.
       </p>
       <div role="status" aria-live="polite">
         {result ? <p className={result.ok ? "notice ok" : "notice error"}>{result.message}</p> : null}
@@ -84,6 +86,7 @@ export default function Tokens() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Role</th>
+              <th scope="col">Whose</th>
               <th scope="col">Made</th>
               <th scope="col">Last used</th>
               <th scope="col">State</th>
@@ -96,6 +99,7 @@ export default function Tokens() {
                   {t.name} <span className="small">{t.id}</span>
                 </th>
                 <td data-label="Role">{t.role}</td>
+                <td data-label="Whose">{t.owner ?? "shared"}</td>
                 <td data-label="Made">{`${formatUtc(t.createdAt)} by ${t.createdBy}`}</td>
                 <td data-label="Last used">{t.lastUsedAt ? formatUtc(t.lastUsedAt) : "never"}</td>
                 <td data-label="State">

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/lib/auth/admin-user.server";
 import { adminHeaders } from "~/lib/console/page";
 import { consoleRoute } from "~/lib/console/route.server";
@@ -10,12 +10,14 @@ export const headers = adminHeaders;
 
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   const user = await requireUser(request, context);
-  return { user: { id: user.id, role: user.role } };
+  return { user: { id: user.id, role: user.role, person: Boolean(user.personId) } };
 });
 
-/** "Signed in as admin" for the shared passwords; a person's own name (Access) with their role. */
+/** "Signed in as admin" for the shared passwords; a person's own address (their account, Access) with their role. */
 function signedInAs(user: { id: string; role: string }): string {
-  return user.id.startsWith("password:") ? `Signed in as ${user.role}` : `Signed in as ${user.id.replace(/^access:/, "")} (${user.role})`;
+  return user.id.startsWith("password:")
+    ? `Signed in as ${user.role}`
+    : `Signed in as ${user.id.replace(/^(access|person):/, "")} (${user.role})`;
 }
 
 export default function AdminLayout() {
@@ -31,6 +33,8 @@ export default function AdminLayout() {
         <NavLink to="/admin/erase">Erase by e-mail</NavLink>
         <NavLink to="/admin/audit">Audit log</NavLink>
         <NavLink to="/admin/tokens">API tokens</NavLink>
+        {user.role === "admin" ? <NavLink to="/admin/people">People</NavLink> : null}
+        {user.person ? <NavLink to="/admin/passkeys">Passkeys</NavLink> : null}
         <span className="who">{signedInAs(user)}</span>
         <Form method="post" action="/admin/logout" reloadDocument>
           <button type="submit" className="secondary">
@@ -43,6 +47,12 @@ export default function AdminLayout() {
           ) : null}
         </Form>
       </nav>
+      {user.id === "password:admin" ? (
+        <p className="notice">
+          You are signed in with the shared password. <Link to="/admin/people">Invite yourself under People</Link> and sign in as yourself,
+          so the audit log names you; docs/people.md says how to retire the shared password.
+        </p>
+      ) : null}
       <Outlet />
     </div>
   );

@@ -7,7 +7,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { CaptchaWidget } from "~/components/captcha-widget";
 import { en } from "~/lib/i18n/messages/en";
@@ -49,6 +49,8 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
     next,
     open: config.open,
     passwordSignIn: config.passwordSignIn,
+    // People's passkeys need only SESSION_SECRET (docs/people.md).
+    sessions: config.sessionSecrets.length > 0,
     access: Boolean(config.access),
     problems: config.problems,
     setup,
@@ -57,6 +59,7 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
 
 // A password too long to be one is simply wrong, never a 500.
 const SignInFormSchema = z.object({
+  email: z.string().max(254).optional().catch(undefined),
   password: z.string().catch(""),
   next: z.string().optional().catch(undefined),
   [TOKEN_FIELD]: z.string().optional().catch(undefined),
@@ -66,7 +69,13 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   requireSameOrigin(request);
   const form = await readAdminForm(request, SignInFormSchema);
   const env = context.cloudflare.env;
-  const result = await signIn(request, context, form.password, form[TOKEN_FIELD] || null, context.now());
+  const result = await signIn(
+    request,
+    context,
+    { email: form.email || null, password: form.password },
+    form[TOKEN_FIELD] || null,
+    context.now(),
+  );
   if (result.ok) {
     await env.DB.batch([auditStatement(env.DB, { user: result.user, request, action: "sign-in" })]);
     const headers = new Headers();
@@ -121,7 +130,7 @@ function SignInCheck({
 }
 
 export default function AdminLogin() {
-  const { next, open, passwordSignIn, access, problems, setup } = useLoaderData<typeof loader>();
+  const { next, open, passwordSignIn, sessions, access, problems, setup } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const [token, setToken] = useState<string | null>(null);
@@ -166,6 +175,10 @@ export default function AdminLogin() {
             </p>
           ) : null}
           <div className="field">
+            <label htmlFor="email">Your e-mail (only for a personal account; leave it empty otherwise)</label>
+            <input id="email" className="control" name="email" type="email" autoComplete="username" maxLength={254} />
+          </div>
+          <div className="field">
             <label htmlFor="password">Password</label>
             <input
               id="password"
@@ -183,6 +196,11 @@ export default function AdminLogin() {
             {busy ? "Signing in…" : "Sign in"}
           </button>
         </Form>
+      ) : null}
+      {sessions ? (
+        <p>
+          <Link to={`/admin/login/passkey?next=${encodeURIComponent(next)}`}>Use a passkey</Link>
+        </p>
       ) : null}
     </div>
   );

@@ -81,6 +81,14 @@ describe("sign-in budgets", () => {
       "admin-login:all",
     ]);
     expect(keys(signInBudget({ device: "d" }))).toEqual(["admin-login:device:d", "admin-login:device:d:miss", null]);
+    // A person's address is counted too, from a known device as well (issue 56: a person with an
+    // account of their own holds one).
+    expect(keys(signInBudget({ device: "d" }, "ada@example.org"))).toEqual([
+      "admin-login:device:d",
+      "admin-login:person:ada@example.org",
+      "admin-login:device:d:miss",
+      null,
+    ]);
     expect(ipv6Prefix48("2001:db8:1:ffff:1:2:3:4")).toBe(ipv6Prefix48("2001:0db8:0001:0:9::1"));
     expect(ipv6Prefix48("198.51.100.1")).toBeNull();
     expect(ipv6Prefix48(null)).toBeNull();

@@ -45,6 +45,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   "form-editor": ["auth", "console", ...UNDER_SENDING],
   // Embedding a form on another site: its allowed sites, the snippets, the framed page and /embed.js.
   embed: ["auth", ...UNDER_SENDING],
+  // People of a team (ADR 129): invitations, their console page and API, following a link, passkeys.
+  people: ["auth", "console", "sending", ...UNDER_SENDING],
   // The MCP server for assistants (ADR 124): tools over the admin API's own reads and actions.
   mcp: ["auth", "console", "submissions", "form-editor", "delivery", "hooks", "destinations.server", "sending", ...UNDER_SENDING],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).

@@ -7,9 +7,10 @@ import { adminEnv, adminGet, adminPost, clearAdminTables, sessionCookie, seedSub
 // later is covered without anyone remembering to list it), must refuse a request without a session,
 // and every action must refuse a viewer and a cross-origin POST.
 
-// The sign-in page is the way in, so it must answer without a session. Sign-out is the one action a
-// viewer may take. Nothing else is exempt.
-const PUBLIC = new Set(["routes/admin_.login"]);
+// The sign-in page is the way in, so it must answer without a session, and so must its passkey and an
+// invitation's link (the link is the credential: tests/workers/people.test.ts). Sign-out is the one
+// action a viewer may take. Nothing else is exempt.
+const PUBLIC = new Set(["routes/admin_.login", "routes/admin_.login_.passkey", "routes/admin_.passkey", "routes/admin_.join.$token"]);
 const VIEWER_ALLOWED = new Set(["routes/admin_.logout"]);
 // A download's action takes nothing: it answers every POST 405 with the download headers (ADR 051), session or not.
 const METHOD_REFUSED = new Set(["routes/admin_.files.$submissionId.$fileId"]);

@@ -375,4 +375,24 @@ describe("Cloudflare Access", () => {
     expect((await withJwt({ ...claims, exp: claims.iat - 3600 })).status).toBe(303);
     expect((await withJwt({ ...claims, iss: "https://evil.cloudflareaccess.com" })).status).toBe(303);
   });
+
+  it("maps an identity to the person with its address: their role, and refused once they are removed", async () => {
+    const { sign, claims, appEnv } = await accessSetup();
+    await env.DB.prepare("DELETE FROM people").run();
+    await env.DB.prepare(
+      "INSERT INTO people (id, email, role, created_at, created_by, joined_at) VALUES ('p1', 'ops@example.org', 'viewer', 1, 'test', 1)",
+    ).run();
+    const withJwt = async () =>
+      appFetch(
+        new Request("http://localhost/admin", {
+          headers: { "Cf-Access-Jwt-Assertion": await sign({ ...claims, email: "Ops@Example.org" }) },
+        }),
+        appEnv,
+      );
+    const page = await withJwt();
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Signed in as ops@example.org (viewer)");
+    await env.DB.prepare("UPDATE people SET revoked_at = 2 WHERE id = 'p1'").run();
+    expect((await withJwt()).status).toBe(303);
+  });
 });

@@ -38,6 +38,8 @@ beforeEach(async () => {
 function urlFor(route: ManifestRoute): string {
   const path = fullPath(route)
     .replace(/:id\b/, submissionId)
+    // An invitation's link: well-formed, so its look-up reaches the database.
+    .replace(/:token\b/, `gpinv_${"A".repeat(43)}`)
     .replace(/:[a-zA-Z]+/g, "contact");
   return `http://localhost${path}?form=contact${route.index ? "&index" : ""}`;
 }

@@ -5,16 +5,25 @@ import type { AdminConfig } from "~/lib/settings/admin.server";
 import type { TurnstileSettings } from "~/lib/settings/turnstile.server";
 import type { OncePerRequest } from "~/lib/platform/once-per-request";
 import { refusal } from "~/lib/http/responses.server";
-import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/auth/session.server";
+import { adminSessionStorage, fingerprint, personVersion, singleSessionCookieHeader, type Role } from "~/lib/auth/session.server";
+import { findPersonByEmail, findLivePerson, type PersonRow } from "~/lib/storage/people.server";
 
 // Every admin loader and action calls one of these itself: Remix runs a layout's loader beside its children's, not before.
 
 export interface AdminUser {
+  /** The audit log's actor: "person:<email>", or the shared "password:<role>", "access:<email>", "token:<id>". */
   id: string;
   role: Role;
-  via: "password" | "access" | "token";
+  via: "password" | "passkey" | "access" | "token";
   /** A password sign-in's session id (every password admin shares one `id`): never stored or shown as is. */
   sessionId?: string;
+  /** The person's row id (docs/decisions/129), for whoever signs in as a person. */
+  personId?: string;
+}
+
+/** The user a live person is, by whatever way they came in. */
+export function userOfPerson(person: PersonRow, via: AdminUser["via"], sessionId?: string): AdminUser {
+  return { id: `person:${person.email}`, role: person.role, via, personId: person.id, ...(sessionId ? { sessionId } : {}) };
 }
 
 export interface AdminContext {
@@ -38,7 +47,12 @@ async function lookUpUser(request: Request, context: AdminContext): Promise<Admi
   const assertion = request.headers.get("Cf-Access-Jwt-Assertion");
   if (config.access && assertion) {
     const verdict = await verifyAccessJwt({ token: assertion, ...config.access });
-    if (verdict.ok) return { id: `access:${verdict.email}`, role: "admin", via: "access" };
+    if (verdict.ok) {
+      // Access identities are people by address: a removed person is refused, one never invited is an admin.
+      const person = await findPersonByEmail(context.cloudflare.env.DB, verdict.email.toLowerCase());
+      if (!person) return { id: `access:${verdict.email}`, role: "admin", via: "access" };
+      return person.revoked_at === null ? userOfPerson(person, "access") : null;
+    }
   }
   if (config.sessionSecrets.length === 0) return null;
   const cookieHeader = singleSessionCookieHeader(request);
@@ -48,6 +62,12 @@ async function lookUpUser(request: Request, context: AdminContext): Promise<Admi
   const role = session.get("role");
   const ver = session.get("ver");
   if (!sub || !role || !ver) return null;
+  if (sub.startsWith("person:")) {
+    const person = await findLivePerson(context.cloudflare.env.DB, sub.slice("person:".length));
+    // Removed, or their password changed since: the session is over.
+    if (!person || ver !== (await personVersion(person))) return null;
+    return userOfPerson(person, session.get("via") ?? "password", session.id);
+  }
   const hash = role === "admin" ? config.adminHash : config.viewerHash;
   if (!hash || ver !== (await fingerprint(hash))) return null;
   return { id: sub, role, via: "password", sessionId: session.id };

@@ -28,7 +28,11 @@ export async function userOfToken(db: D1Database, config: AdminConfig, token: st
   }
   if (!token.startsWith(TOKEN_PREFIX)) return null;
   const row = await useToken(db, encodeHex(digest), nowMs);
-  return row ? { id: `token:${row.id}`, role: row.role, via: "token" } : null;
+  if (!row) return null;
+  if (row.person_id === null || row.person_email === null) return { id: `token:${row.id}`, role: row.role, via: "token" };
+  // A person's token acts as them (the audit names them), never above their role of today.
+  const role = row.person_role === "viewer" ? "viewer" : row.role;
+  return { id: `person:${row.person_email}`, role, via: "token", personId: row.person_id };
 }
 
 export type TokenResult = { ok: true; id: string; token: string } | { ok: false; code: ErrorCode };
@@ -42,7 +46,15 @@ export async function createApiToken(
   const token = TOKEN_PREFIX + encodeBase64Url(crypto.getRandomValues(new Uint8Array(32)));
   const id = encodeBase64Url(crypto.getRandomValues(new Uint8Array(6)));
   const [made] = await ctx.db.batch([
-    insertTokenStatement(ctx.db, { id, name, role, hash: encodeHex(await sha256(token)), actor: ctx.user.id, nowMs: ctx.nowMs }),
+    insertTokenStatement(ctx.db, {
+      id,
+      name,
+      role,
+      hash: encodeHex(await sha256(token)),
+      actor: ctx.user.id,
+      personId: ctx.user.personId ?? null,
+      nowMs: ctx.nowMs,
+    }),
     auditStatement(ctx.db, {
       user: ctx.user,
       request: ctx.request,

@@ -12,9 +12,12 @@ export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 export type Role = "admin" | "viewer";
 
 export const SessionDataSchema = z.object({
+  /** "password:admin", "password:viewer", or a person's "person:<id>" (their row gives the role). */
   sub: z.string().min(1).max(200),
   role: z.enum(["admin", "viewer"]),
   ver: z.string().min(1).max(100),
+  /** How a person signed in: their password or a passkey. */
+  via: z.enum(["password", "passkey"]).optional(),
 });
 export type SessionData = z.infer<typeof SessionDataSchema>;
 
@@ -96,4 +99,9 @@ export function singleSessionCookieHeader(request: Request): string | null {
 /** A short fingerprint of a password hash, so rotating the hash ends the sessions it issued. */
 export async function fingerprint(value: string): Promise<string> {
   return encodeBase64Url((await sha256(`gatepost-session:${value}`)).slice(0, 12));
+}
+
+/** A person's session version: their password hash's fingerprint (a new password ends their sessions). */
+export function personVersion(person: { id: string; password_hash: string | null }): Promise<string> {
+  return fingerprint(person.password_hash ?? `person:${person.id}`);
 }

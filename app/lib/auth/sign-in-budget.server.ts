@@ -22,6 +22,8 @@ export const LOGIN_MISS_RULE = { limit: 10, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_RATE_RULE = { limit: 24, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_PREFIX48_RULE = { limit: 30, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_GLOBAL_RULE = { limit: 100, windowSeconds: WINDOW_SECONDS };
+/** Attempts at one person's e-mail address in a window, from anywhere (ADR 129): taken back when right. */
+export const LOGIN_PERSON_RULE = { limit: 20, windowSeconds: WINDOW_SECONDS };
 
 export type SignInSubject = { device: string } | { ip: string | null };
 
@@ -31,8 +33,15 @@ export interface SignInBudget {
   site: RateRule | null;
 }
 
-/** The budgets one attempt of `subject` counts against. */
-export function signInBudget(subject: SignInSubject): SignInBudget {
+/** The budgets one attempt of `subject` counts against; at a person's address (`email`), theirs as well. */
+export function signInBudget(subject: SignInSubject, email: string | null = null): SignInBudget {
+  const budget = subjectBudget(subject);
+  // A known device does not skip it: a person with an account of their own holds one.
+  if (email !== null) budget.attempts.push({ key: `admin-login:person:${email}`, ...LOGIN_PERSON_RULE, policy: "person" });
+  return budget;
+}
+
+function subjectBudget(subject: SignInSubject): SignInBudget {
   if ("device" in subject) {
     const key = `admin-login:device:${subject.device}`;
     return {

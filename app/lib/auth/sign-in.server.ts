@@ -1,6 +1,7 @@
-import type { AdminContext, AdminUser } from "~/lib/auth/admin-user.server";
-import { verifyPassword } from "~/lib/crypto/password.server";
-import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/auth/session.server";
+import { userOfPerson, type AdminContext, type AdminUser } from "~/lib/auth/admin-user.server";
+import { hashPassword, verifyPassword } from "~/lib/crypto/password.server";
+import { adminSessionStorage, fingerprint, personVersion, sessionCookieHeaders, type SessionData } from "~/lib/auth/session.server";
+import { findLivePersonByEmail, personSubject, touchSignInStatement } from "~/lib/storage/people.server";
 import { deleteAllSessions } from "~/lib/storage/admin-sessions.server";
 import { clientIp } from "~/lib/http/client-ip.server";
 import type { RateRule, RateVerdict } from "~/lib/http/rate-limit.server";
@@ -24,20 +25,37 @@ export type SignInResult =
   | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number; rate: { verdict: RateVerdict; rules: RateRule[] } }
   | { ok: false; code: ErrorCode; captcha: true };
 
-/** Checks a password within the budgets (past the site's, only with a Turnstile `token`). D1 failures: storage_unavailable. */
+/** What the sign-in form sent: a person's address (null for the shared passwords) and a password. */
+export interface Credentials {
+  email: string | null;
+  password: string;
+}
+
+/** A signed-in user and what their session holds. */
+interface Verified {
+  user: AdminUser;
+  session: SessionData;
+}
+
+/**
+ * Checks a password (a person's, when `email` is given) within the budgets (past the site's, only with a
+ * Turnstile `token`). D1 failures: storage_unavailable.
+ */
 export async function signIn(
   request: Request,
   context: AdminContext,
-  password: string,
+  credentials: Credentials,
   token: string | null = null,
   nowMs = Date.now(),
 ): Promise<SignInResult> {
   const config = context.settings.admin;
   const db = context.cloudflare.env.DB;
-  if (!config.passwordSignIn) return { ok: false, code: "admin_closed" };
+  const email = credentials.email?.trim().toLowerCase() || null;
+  // People need only SESSION_SECRET: the shared password may be retired (docs/deploy.md).
+  if (email ? config.sessionSecrets.length === 0 : !config.passwordSignIn) return { ok: false, code: "admin_closed" };
   const ip = clientIp(request);
   const device = await knownDeviceOf(request, config.sessionSecrets);
-  const budget = signInBudget(device ? { device } : { ip });
+  const budget = signInBudget(device ? { device } : { ip }, email);
   // It counts the attempt, so a transient failure is not repeated.
   const counted = await tryD1(() => countSignInAttempt(db, budget, nowMs), { retry: false });
   if (!counted.ok) return { ok: false, code: storageCodeOf(counted, "sign-in budget check") };
@@ -61,31 +79,68 @@ export async function signIn(
       return { ok: false, code: check.code, captcha: true };
     }
   }
-  const user = await passwordUser(password, config);
+  const checked = email
+    ? await tryD1(() => personOf(db, email, credentials.password))
+    : { ok: true as const, value: await passwordUser(credentials.password, config) };
+  if (!checked.ok) return { ok: false, code: storageCodeOf(checked, "reading the person signing in") };
+  const found = checked.value;
   // A right password's attempt is taken back, so an owner is never locked out; neither is repeated.
-  const settled = await tryD1(() => settleSignInAttempt(db, budget, verdict, user !== null, nowMs).run(), { retry: false });
+  const settle = settleSignInAttempt(db, budget, verdict, found !== null, nowMs);
+  const touch = found?.user.personId ? [touchSignInStatement(db, found.user.personId, nowMs)] : [];
+  const settled = await tryD1(() => db.batch([settle, ...touch]), { retry: false });
   if (!settled.ok) return { ok: false, code: storageCodeOf(settled, "settling the sign-in attempt") };
-  if (!user) return { ok: false, code: "admin_sign_in_failed", captcha: verdict.checkNeeded };
-  const hash = user.role === "admin" ? config.adminHash : config.viewerHash;
-  const storage = adminSessionStorage(db, config.sessionSecrets);
+  if (!found) return { ok: false, code: "admin_sign_in_failed", captcha: verdict.checkNeeded };
+  const started = await startSession(db, config.sessionSecrets, found.session);
+  if (!started.ok) return started;
+  return { ok: true, user: found.user, cookies: [started.cookie, await knownDeviceCookie(config.sessionSecrets, device)] };
+}
+
+/** Stores a new session and returns its Set-Cookie; D1 failures: storage_unavailable. */
+export async function startSession(
+  db: D1Database,
+  secrets: readonly string[],
+  data: SessionData,
+): Promise<{ ok: true; cookie: string } | { ok: false; code: "storage_unavailable" }> {
+  const storage = adminSessionStorage(db, secrets);
   const session = await storage.getSession();
-  session.set("sub", user.id);
-  session.set("role", user.role);
-  session.set("ver", await fingerprint(hash!));
+  for (const key of Object.keys(data) as (keyof SessionData)[]) session.set(key, data[key] as never);
   // A new random id each try, so a repeat after an unknown outcome leaves at most an unused row.
   const stored = await tryD1(() => storage.commitSession(session));
   if (!stored.ok) return { ok: false, code: storageCodeOf(stored, "storing the admin session") };
-  return { ok: true, user, cookies: [stored.value, await knownDeviceCookie(config.sessionSecrets, device)] };
+  return { ok: true, cookie: stored.value };
 }
 
-async function passwordUser(password: string, config: AdminContext["settings"]["admin"]): Promise<AdminUser | null> {
+/** The session a live person starts, signed in `via` a password or a passkey. */
+export async function personSession(
+  person: Parameters<typeof personVersion>[0],
+  role: AdminUser["role"],
+  via: "password" | "passkey",
+): Promise<SessionData> {
+  return { sub: personSubject(person.id), role, ver: await personVersion(person), via };
+}
+
+async function passwordUser(password: string, config: AdminContext["settings"]["admin"]): Promise<Verified | null> {
   for (const [role, hash] of [
     ["admin", config.adminHash],
     ["viewer", config.viewerHash],
   ] as const) {
-    if (hash && (await verifyPassword(password, hash))) return { id: `password:${role}`, role, via: "password" };
+    if (hash && (await verifyPassword(password, hash))) {
+      const user: AdminUser = { id: `password:${role}`, role, via: "password" };
+      return { user, session: { sub: user.id, role, ver: await fingerprint(hash) } };
+    }
   }
   return null;
+}
+
+// An unknown address costs the same hash as a known one, so timing does not say who has an account.
+let decoyHash: Promise<string> | null = null;
+
+/** The live person with this address and password, or null. D1 errors throw. */
+async function personOf(db: D1Database, email: string, password: string): Promise<Verified | null> {
+  const person = await findLivePersonByEmail(db, email);
+  const hash = person?.password_hash ?? (await (decoyHash ??= hashPassword("gatepost decoy")));
+  if (!(await verifyPassword(password, hash)) || !person?.password_hash) return null;
+  return { user: userOfPerson(person, "password"), session: await personSession(person, person.role, "password") };
 }
 
 /** Ends this request's password session (every copy of its cookie) and returns the clearing Set-Cookie. D1 errors throw. */

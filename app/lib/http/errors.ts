@@ -146,6 +146,24 @@ export const ERRORS = {
       "That redelivery cannot be done: give formId, optionally one destination kind (as docs/destinations.md names them) and a time range from/to in ISO 8601, from before to.",
   },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
+  // people (docs/people.md)
+  person_invalid: { status: 422, message: 'Give one e-mail address as "email" and a role, "admin" or "viewer".' },
+  person_exists: { status: 409, message: "That address already has a person or an open invitation: remove it first to invite again." },
+  person_limit: { status: 409, message: "There are too many people: remove someone first." },
+  person_not_found: { status: 404, message: "There is no such person (or they were removed already)." },
+  person_last_admin: {
+    status: 409,
+    message: "You are the last admin: make someone else an admin first, so the console keeps one.",
+  },
+  invitation_invalid: {
+    status: 410,
+    message:
+      "This invitation cannot be used: it was used already, it expired (after a day) or it was withdrawn. Ask an admin for a new one.",
+  },
+  passkey_failed: { status: 401, message: "That passkey did not sign you in. Try again, or sign in with your e-mail and password." },
+  passkey_limit: { status: 409, message: "You have the most passkeys one person keeps (10): remove one first." },
+  passkey_needs_person: { status: 403, message: "Passkeys belong to a person: sign in with your own account to add one." },
+  person_password_weak: { status: 422, message: "Choose a password of at least 12 characters, and type it the same way twice." },
   // subscriptions by API (REST hooks, docs/api.md#subscriptions)
   hook_invalid: {
     status: 422,

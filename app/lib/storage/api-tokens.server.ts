@@ -12,6 +12,10 @@ const TokenRowSchema = z.object({
   created_by: z.string(),
   last_used_at: z.number().nullable(),
   revoked_at: z.number().nullable(),
+  /** The person it belongs to (ADR 129): it ends with them and never outranks their role. */
+  person_id: z.string().nullable(),
+  person_email: z.string().nullable(),
+  person_role: z.enum(["admin", "viewer"]).nullable(),
 });
 export type TokenRow = z.infer<typeof TokenRowSchema>;
 
@@ -22,12 +26,12 @@ const TOUCH_EVERY_MS = 60_000;
 /** The INSERT of a new token, only while fewer than MAX_TOKENS are live; RETURNING id says whether it was made. */
 export function insertTokenStatement(
   db: D1Database,
-  token: { id: string; name: string; role: "admin" | "viewer"; hash: string; actor: string; nowMs: number },
+  token: { id: string; name: string; role: "admin" | "viewer"; hash: string; actor: string; personId: string | null; nowMs: number },
 ): D1PreparedStatement {
   return statement(
     db,
-    sql`INSERT INTO admin_api_tokens (id, name, role, token_hash, created_at, created_by)
-        SELECT ${token.id}, ${token.name}, ${token.role}, ${token.hash}, ${token.nowMs}, ${token.actor}
+    sql`INSERT INTO admin_api_tokens (id, name, role, token_hash, created_at, created_by, person_id)
+        SELECT ${token.id}, ${token.name}, ${token.role}, ${token.hash}, ${token.nowMs}, ${token.actor}, ${token.personId}
         WHERE (SELECT COUNT(*) FROM admin_api_tokens WHERE revoked_at IS NULL) < ${MAX_TOKENS} RETURNING id`,
   );
 }
@@ -37,12 +41,16 @@ export function revokeTokenStatement(db: D1Database, id: string, nowMs: number):
   return statement(db, sql`UPDATE admin_api_tokens SET revoked_at = ${nowMs} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`);
 }
 
-/** Every token, live ones first, newest first. D1 errors throw. */
-export async function listTokens(db: D1Database): Promise<TokenRow[]> {
+const TOKEN_COLUMNS = sql`t.id, t.name, t.role, t.created_at, t.created_by, t.last_used_at, t.revoked_at, t.person_id,
+  p.email AS person_email, p.role AS person_role`;
+
+/** Every token (only `personId`'s, when given), live ones first, newest first. D1 errors throw. */
+export async function listTokens(db: D1Database, personId: string | null = null): Promise<TokenRow[]> {
+  const whose = personId === null ? sql`` : sql`WHERE t.person_id = ${personId}`;
   const { results } = await statement(
     db,
-    sql`SELECT id, name, role, created_at, created_by, last_used_at, revoked_at FROM admin_api_tokens
-        ORDER BY revoked_at IS NOT NULL, created_at DESC LIMIT 200`,
+    sql`SELECT ${TOKEN_COLUMNS} FROM admin_api_tokens t LEFT JOIN people p ON p.id = t.person_id ${whose}
+        ORDER BY t.revoked_at IS NOT NULL, t.created_at DESC LIMIT 200`,
   ).all();
   return parseRows(TokenRowSchema, results);
 }
@@ -57,8 +65,8 @@ export async function useToken(db: D1Database, hash: string, nowMs: number): Pro
     ),
     statement(
       db,
-      sql`SELECT id, name, role, created_at, created_by, last_used_at, revoked_at FROM admin_api_tokens
-          WHERE token_hash = ${hash} AND revoked_at IS NULL`,
+      sql`SELECT ${TOKEN_COLUMNS} FROM admin_api_tokens t LEFT JOIN people p ON p.id = t.person_id
+          WHERE t.token_hash = ${hash} AND t.revoked_at IS NULL AND (t.person_id IS NULL OR p.revoked_at IS NULL)`,
     ),
   ]);
   const rows = parseRows(TokenRowSchema, found.results);
