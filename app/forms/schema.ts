@@ -70,6 +70,32 @@ export interface FieldDef {
   maxFiles?: number;
   /** file fields: the largest file in bytes (default DEFAULT_MAX_FILE_BYTES). */
   maxBytes?: number;
+  /** Asked only when this holds on earlier fields (docs/forms.md#conditions); otherwise neither required nor kept. */
+  when?: Condition;
+}
+
+/**
+ * A rule on earlier fields' answers (app/lib/conditions/). A leaf holds only while its field is itself
+ * asked: `equals` and `oneOf` compare the kept value, `notEmpty` wants an answer, `checked` a checkbox's state.
+ */
+export type Condition =
+  | { field: string; equals: string | number }
+  | { field: string; oneOf: readonly (string | number)[] }
+  | { field: string; notEmpty: true }
+  | { field: string; checked: boolean }
+  | { all: readonly Condition[] }
+  | { any: readonly Condition[] };
+
+/** Several fields asked under one condition (each field's own `when`, if any, must hold too). */
+export interface FieldGroup {
+  fields: readonly string[];
+  when: Condition;
+}
+
+/** One page of a form in steps: its title and its fields, in the form's order (docs/forms.md#steps). */
+export interface FormStep {
+  title: string;
+  fields: readonly string[];
 }
 
 /**
@@ -182,6 +208,10 @@ export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   public?: boolean;
   /** The total size of a submission's files in bytes (default DEFAULT_MAX_UPLOAD_BYTES). */
   maxUploadBytes?: number;
+  /** Fields asked together under one condition. */
+  groups?: readonly FieldGroup[];
+  /** The form split into titled steps, every field in one, in order; without JavaScript, one page. */
+  steps?: readonly FormStep[];
 }
 
 type ValueOf<T extends FieldDef> = T["type"] extends "checkbox"
@@ -192,9 +222,11 @@ type ValueOf<T extends FieldDef> = T["type"] extends "checkbox"
       ? readonly StoredFile[]
       : string;
 
-/** The validated values of a form: the payload type webhook receivers get. */
+/** The validated values of a form: the payload type webhook receivers get (a field asked under a condition may be absent). */
 export type FormValues<F extends readonly FieldDef[]> = {
-  [K in F[number] as K["name"]]: K["required"] extends true ? ValueOf<K> : ValueOf<K> | null;
+  [K in F[number] as K extends { when: Condition } ? never : K["name"]]: K["required"] extends true ? ValueOf<K> : ValueOf<K> | null;
+} & {
+  [K in F[number] as K extends { when: Condition } ? K["name"] : never]?: K["required"] extends true ? ValueOf<K> : ValueOf<K> | null;
 };
 
 export function defineForm<const F extends readonly FieldDef[]>(def: FormDef<F>): FormDef<F> {

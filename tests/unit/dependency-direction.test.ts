@@ -34,7 +34,21 @@ const ALLOWED: Record<string, readonly string[]> = {
     "text",
     DEFINITIONS,
   ],
-  submit: ["i18n", "turnstile", "delivery", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  submit: [
+    "i18n",
+    "turnstile",
+    "delivery",
+    "uploads",
+    "forms",
+    "conditions",
+    "storage",
+    "http",
+    "settings",
+    "crypto",
+    "platform",
+    "text",
+    DEFINITIONS,
+  ],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
   admin: [
     "i18n",
@@ -43,6 +57,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     "uploads",
     "exports",
     "forms",
+    "conditions",
     "storage",
     "http",
     "settings",
@@ -53,14 +68,16 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
   turnstile: ["storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
-  delivery: ["i18n", "uploads", "forms", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  delivery: ["i18n", "uploads", "forms", "conditions", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
   // Uploaded files: their types, names, download links and the orphan sweep (R2 itself: storage).
   uploads: ["storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
   // Export files built as jobs in R2, a step per budget (docs/decisions/085): the console starts them, the cron carries them on.
   exports: ["storage", "http", "settings", "platform", "text", DEFINITIONS],
   // The form catalog (files and the console's forms, ADR 045), the one definition check (check.ts, which
   // knows the upload limits), patterns, the JSON Schema export.
-  forms: ["uploads", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  forms: ["conditions", "uploads", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  // Conditions and steps: their language, the one evaluation, the check and the JSON Schema translation.
+  conditions: ["text", DEFINITIONS],
   // Gatepost's own words in every language, and which one a visitor gets (docs/decisions/075).
   i18n: ["uploads", "http", "text", DEFINITIONS],
   storage: ["http", "settings", "crypto", "platform", "text", DEFINITIONS],

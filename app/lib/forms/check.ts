@@ -8,6 +8,7 @@ import { patternProblem, publishedPatternProblem } from "~/lib/forms/pattern";
 import { RESERVED_FIELDS } from "~/lib/forms/field-names";
 import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
 import { LANGUAGES } from "~/lib/text/languages";
+import { ConditionSchema, conditionProblems, GroupSchema, stepsSchema } from "~/lib/conditions/definition";
 
 // The one check of a form definition, whether it comes from a file in app/forms/ or from the console
 // (stored in D1): a zod schema for its shape and bounds, then the rules that span fields. Whatever an
@@ -70,6 +71,7 @@ const FieldSchema = z.strictObject({
   accept: z.array(uploadType).max(UPLOAD_TYPES.length).optional(),
   maxFiles: count(1, MAX_FILES_CEILING).optional(),
   maxBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
+  when: ConditionSchema.optional(),
 });
 
 // Each kind's shape is its module's (app/lib/settings/kinds/), its texts bounded as every text here.
@@ -124,6 +126,8 @@ export const FormDefSchema = z.strictObject({
   rateLimit: z.strictObject({ perMinute: count(1, 10_000), perDay: count(1, 1_000_000) }).optional(),
   public: z.boolean().optional(),
   maxUploadBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
+  groups: z.array(GroupSchema).max(MAX_FIELDS).optional(),
+  steps: stepsSchema(line(120).min(1)).optional(),
 });
 
 export interface CheckOptions {
@@ -155,7 +159,13 @@ export function checkFormDef(value: unknown, options: CheckOptions = {}): Defini
   const shape = checkFormShape(value);
   if (!shape.ok) return shape;
   const form = shape.form;
-  const problems = [...checkForm(form, options), ...checkDestinations(form), ...checkUploads(form), ...checkTranslations(form)];
+  const problems = [
+    ...checkForm(form, options),
+    ...checkDestinations(form),
+    ...checkUploads(form),
+    ...checkTranslations(form),
+    ...conditionProblems(form),
+  ];
   const names = new Set<string>();
   for (const field of form.fields) {
     problems.push(...checkField(form.id, field, options));

@@ -1,11 +1,12 @@
 import { DEFAULT_CAP, DEFAULT_MAX_FILE_BYTES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
 import { schemaPatternKeywords } from "~/lib/forms/pattern";
+import { alwaysAsked, conditionKeywords } from "~/lib/conditions/json-schema";
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, WEB_PATTERN } from "~/lib/forms/value-formats";
 
 // A form as JSON Schema 2020-12, served at /f/:id/schema.json, so a receiver can check a webhook's
 // `submission.fields` with any kept validator (docs/webhooks.md). It says what validation guarantees
 // of a stored submission: every field is present (null, or an empty list of files, when left empty and
-// optional), values have the field's type, length, pattern, options and range, and nothing else is there.
+// optional; a field asked under a condition only when it holds), values have the field's type, length, pattern, options and range, and nothing else is there.
 // Only keywords of the dialect itself, so a validator in strict mode (Ajv's) takes it as it is; the form
 // and version it describes are in `$id`. E-mail and web addresses are Gatepost's own patterns, not the
 // ASCII-only `email`/`uri` formats (value-formats.ts).
@@ -23,8 +24,10 @@ export function formJsonSchema(form: FormDef, version: string, origin: string): 
     description: form.description,
     type: "object",
     properties: Object.fromEntries(form.fields.map((field) => [field.name, fieldSchema(field)])),
-    required: form.fields.map((field) => field.name),
+    // A field asked under a condition is required only when it holds (if/then), and present only then.
+    required: alwaysAsked(form),
     additionalProperties: false,
+    ...conditionKeywords(form),
   };
 }
 
@@ -76,7 +79,8 @@ function fieldSchema(field: FieldDef): JsonSchema {
       return {
         ...about,
         type: nullable("string"),
-        ...(field.minLength !== undefined ? { minLength: field.minLength } : field.required ? { minLength: 1 } : {}),
+        // Empty text is kept as null, never as "": a kept text has at least one character.
+        minLength: Math.max(1, field.minLength ?? 1),
         maxLength: Math.min(field.maxLength ?? DEFAULT_CAP[field.type], field.type === "email" ? EMAIL_MAX_LENGTH : Infinity),
         // A value must match both the kind's shape and the owner's pattern: the second one under allOf.
         ...(shape !== undefined ? { pattern: shape, ...("pattern" in own ? { allOf: [own] } : own) } : own),
