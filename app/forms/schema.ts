@@ -182,6 +182,8 @@ export interface FormTranslation {
   /** By field name. */
   fields?: Readonly<Record<string, FieldTranslation>>;
   confirmation?: { subject?: string; text?: string };
+  /** The steps' titles, in the steps' order. */
+  steps?: readonly string[];
 }
 
 export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {

@@ -7,10 +7,10 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CaptchaWidget, type CaptchaStatus } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
-import { FormField } from "~/components/form-field";
+import { FormBody } from "~/components/form-body";
 import { StorageGuard } from "~/components/storage-guard";
 import { catalogFormSettings, catalogSettings, findForm } from "~/lib/forms/live.server";
 import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
@@ -58,12 +58,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const view = embedViewOf(query, allowed);
   const { turnstile, forms } = context.settings;
   const secret = forms.signingSecret;
-  const { id, title, description, fields } = form;
+  const { id, title, description, fields, groups, steps } = form;
   // The stamp is signed over this render's submission id, so each render buys one submission.
   const sid = crypto.randomUUID();
   return json(
     {
-      form: { id, title, description, fields },
+      form: { id, title, description, fields, groups, steps },
       // One language's texts, not the catalogues: the page ships only what it shows (ADR 075).
       i18n: pageLanguage(lang),
       embed: view.embed,
@@ -135,6 +135,7 @@ export default function FormPage() {
   const [resetKey, setResetKey] = useState(0);
   const [hydrated, setHydrated] = useState(false);
   const [captcha, setCaptcha] = useState<CaptchaStatus>("loading");
+  const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => setHydrated(true), []);
   // Any refusal may have spent the token, so the widget always starts over.
   useEffect(() => {
@@ -164,14 +165,12 @@ export default function FormPage() {
         />
       ) : null}
       <Form
+        ref={formRef}
         method="post"
         encType={form.fields.some((field) => field.type === "file") ? "multipart/form-data" : undefined}
         noValidate
         aria-describedby={result?.captcha ? "summary-title" : undefined}
       >
-        {form.fields.map((field) => (
-          <FormField key={field.name} field={field} value={result?.values[field.name] ?? ""} error={errors[field.name]} texts={i18n} />
-        ))}
         <input type="hidden" name={STAMP_FIELD} value={keptStamp} readOnly />
         <input type="hidden" name={SUBMISSION_ID_FIELD} value={keptSid} readOnly />
         {/* The trap: invisible and out of the tab order, so only a bot fills it in. */}
@@ -179,26 +178,49 @@ export default function FormPage() {
           <label htmlFor={HONEYPOT_FIELD}>{page.honeypot}</label>
           <input type="text" id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
-        <CaptchaWidget
-          siteKey={siteKey}
-          scriptUrl={scriptUrl}
-          action={form.id}
-          resetKey={resetKey}
-          onTokenChange={setToken}
-          onStatusChange={setCaptcha}
-          texts={page.captcha}
-          language={i18n.lang}
-        />
-        <div className="send">
-          <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
-            {submitting ? page.sending : page.send}
-          </button>
-          {/* One line whatever the state: a line appearing later would shift the layout (Lighthouse's
+        <FormBody
+          form={form}
+          formRef={formRef}
+          values={result?.values ?? {}}
+          errors={errors}
+          texts={i18n}
+          hydrated={hydrated}
+          finish={(mounted) => (
+            <>
+              {mounted ? (
+                <CaptchaWidget
+                  siteKey={siteKey}
+                  scriptUrl={scriptUrl}
+                  action={form.id}
+                  resetKey={resetKey}
+                  onTokenChange={setToken}
+                  onStatusChange={setCaptcha}
+                  texts={page.captcha}
+                  language={i18n.lang}
+                />
+              ) : null}
+              <div className="send">
+                <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
+                  {submitting ? page.sending : page.send}
+                </button>
+                {/* One line whatever the state: a line appearing later would shift the layout (Lighthouse's
               CLS), so before hydration it shows the waiting text, which is also true without JS. */}
-          <p id="submit-hint" className="submit-hint" data-state={hydrated ? (token ? "ready" : captcha) : "loading"} aria-live="polite">
-            {submitting ? page.sendingHint : hydrated && token ? page.submitHint.ready : page.submitHint[hydrated ? captcha : "loading"]}
-          </p>
-        </div>
+                <p
+                  id="submit-hint"
+                  className="submit-hint"
+                  data-state={hydrated ? (token ? "ready" : captcha) : "loading"}
+                  aria-live="polite"
+                >
+                  {submitting
+                    ? page.sendingHint
+                    : hydrated && token
+                      ? page.submitHint.ready
+                      : page.submitHint[hydrated ? captcha : "loading"]}
+                </p>
+              </div>
+            </>
+          )}
+        />
       </Form>
     </>
   );

@@ -107,6 +107,7 @@ const TranslationSchema = z.strictObject({
     )
     .refine((fields) => Object.keys(fields).length <= MAX_FIELDS, `must list at most ${MAX_FIELDS} fields`)
     .optional(),
+  steps: z.array(line(120).min(1)).max(20).optional(),
   ...kindTextTranslations(),
 });
 

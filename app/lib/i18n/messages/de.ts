@@ -42,6 +42,10 @@ export const de: Messages = {
     fileEmpty: "{name} ist leer: Wählen Sie die Datei erneut aus.",
     fileTooLarge: "{name} ist größer als {size}.",
     fileWrongType: "„{label}“ muss eine Datei im Format {types} sein, und {name} ist keine.",
+    stepProgress: "Schritt {step} von {count}",
+    stepBack: "Zurück",
+    stepNext: "Weiter",
+    revealed: "Jetzt gefragt: {labels}",
   },
   validation: {
     single: "„{label}“ darf nur einen einzigen Wert haben.",

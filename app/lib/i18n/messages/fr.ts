@@ -41,6 +41,10 @@ export const fr: Messages = {
     fileEmpty: "{name} est vide : choisissez à nouveau le fichier.",
     fileTooLarge: "{name} dépasse {size}.",
     fileWrongType: "« {label} » doit être un fichier {types}, et {name} n’en est pas un.",
+    stepProgress: "Étape {step} sur {count}",
+    stepBack: "Retour",
+    stepNext: "Suivant",
+    revealed: "Maintenant demandé : {labels}",
   },
   validation: {
     single: "« {label} » doit être une seule valeur.",

@@ -27,6 +27,12 @@ export interface PageTexts {
   fileEmpty: string;
   fileTooLarge: string;
   fileWrongType: string;
+  /** A form in steps (docs/forms.md#steps): where the person is, and the buttons between steps. */
+  stepProgress: string;
+  stepBack: string;
+  stepNext: string;
+  /** Read out politely when an answer makes more fields asked ({labels}: their labels). */
+  revealed: string;
 }
 
 export interface ValidationTexts {
