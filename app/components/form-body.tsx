@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState, type ReactNode, type RefObject } from "react";
 import type { FieldDef, FormDef } from "~/forms/schema";
 import { FormField } from "~/components/form-field";
-import { checkStep, FormStepSection } from "~/components/form-steps";
+import { checkStep, FormStepSection, stepHeadingId } from "~/components/form-steps";
+import { flushSync } from "react-dom";
 import { askedOnPage } from "~/lib/conditions/page-values";
 import { conditionOf } from "~/lib/conditions/evaluate";
 import { fill } from "~/lib/text/fill";
@@ -47,7 +48,6 @@ export function FormBody({ form, formRef, values, errors, texts, hydrated, finis
   const visible = hydrated ? steps.filter((step) => step.fields.some((name) => asked.has(name))) : steps;
   const firstError = visible.findIndex((step) => step.fields.some((name) => errors[name]));
   const [current, setCurrent] = useState(Math.max(0, firstError));
-  const [moved, setMoved] = useState(false);
   useEffect(() => {
     setAsked(read());
     if (firstError >= 0) setCurrent(firstError);
@@ -98,6 +98,11 @@ export function FormBody({ form, formRef, values, errors, texts, hydrated, finis
     );
   }
   const shownAt = Math.min(current, visible.length - 1);
+  // Shown at once, so focus can go to the step's heading: the person hears where they are.
+  const moveTo = (index: number) => {
+    flushSync(() => setCurrent(index));
+    document.getElementById(stepHeadingId(index))?.focus();
+  };
   const onLast = shownAt === visible.length - 1;
   return (
     <>
@@ -109,16 +114,10 @@ export function FormBody({ form, formRef, values, errors, texts, hydrated, finis
           count={visible.length}
           current={index === shownAt}
           hidden={hydrated && index !== shownAt}
-          focus={moved}
           texts={texts.page}
-          onBack={() => {
-            setMoved(true);
-            setCurrent(index - 1);
-          }}
+          onBack={() => moveTo(index - 1)}
           onNext={(section) => {
-            if (!checkStep(section)) return;
-            setMoved(true);
-            setCurrent(index + 1);
+            if (checkStep(section)) moveTo(index + 1);
           }}
         >
           {step.fields.map((name) => field(byName.get(name)!))}

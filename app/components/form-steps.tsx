@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 import type { FormStep } from "~/forms/schema";
 import { fill } from "~/lib/text/fill";
 import type { PageTexts } from "~/lib/i18n/messages/types";
@@ -15,28 +15,21 @@ interface Props {
   current: boolean;
   /** With JavaScript, every step but the current one. */
   hidden: boolean;
-  /** Set once the page has moved between steps, so loading the page does not steal focus. */
-  focus: boolean;
   texts: Pick<PageTexts, "stepProgress" | "stepBack" | "stepNext">;
   onBack: () => void;
   onNext: (section: HTMLElement) => void;
   children: ReactNode;
 }
 
-export function FormStepSection({ step, index, count, current, hidden, focus, texts, onBack, onNext, children }: Props) {
-  const heading = useRef<HTMLHeadingElement>(null);
+export function FormStepSection({ step, index, count, current, hidden, texts, onBack, onNext, children }: Props) {
   const section = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (current && focus) heading.current?.focus();
-  }, [current, focus]);
-  const id = `step-${index}`;
   const last = index === count - 1;
   return (
-    <section ref={section} className="step" data-current={current ? "yes" : "no"} hidden={hidden} aria-labelledby={id}>
+    <section ref={section} className="step" data-current={current ? "yes" : "no"} hidden={hidden}>
       <p className="step-progress">
         <progress max={count} value={index + 1} aria-hidden="true" /> {fill(texts.stepProgress, { step: index + 1, count })}
       </p>
-      <h2 id={id} tabIndex={-1}>
+      <h2 id={stepHeadingId(index)} tabIndex={-1}>
         {step.title}
       </h2>
       {children}
@@ -68,4 +61,9 @@ export function checkStep(section: HTMLElement): boolean {
     }
   }
   return true;
+}
+
+/** The id of the heading of the step at `index`, where focus goes when the person moves to it. */
+export function stepHeadingId(index: number): string {
+  return `step-${index}`;
 }

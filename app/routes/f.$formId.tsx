@@ -126,6 +126,9 @@ function refuse(
   return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
 }
 
+/** One object for "no errors", so the fields' effects run on a new answer only. */
+const NO_ERRORS: Record<string, string> = {};
+
 export default function FormPage() {
   const { form, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
   const { page } = i18n;
@@ -143,7 +146,7 @@ export default function FormPage() {
   }, [result]);
 
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const errors = result?.fieldErrors ?? {};
+  const errors = result?.fieldErrors ?? NO_ERRORS;
   const message = result?.message ?? null;
   // Without JS the button stays enabled: the server then explains that the captcha is needed.
   const waitingForCaptcha = hydrated && !token;
