@@ -1,5 +1,5 @@
 import { settingsOf, type Settings } from "./app/lib/settings/settings.server";
-import { bindingMailer, type EmailMessageConstructor, type Mailer } from "./app/lib/delivery/mailer.server";
+import { bindingMailer, type EmailMessageConstructor, type Mailer } from "./app/lib/sending/mailer.server";
 import { oncePerRequest, type OncePerRequest } from "./app/lib/http/once-per-request";
 
 // What the Worker (functions/fetch.ts) and `npm run dev`'s platform proxy put on context.cloudflare.

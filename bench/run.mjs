@@ -23,7 +23,7 @@
 // BENCH_PIN=0 (no CPU pinning, lib/pin.mjs), BENCH_SKIP_BUILD=1 (reuse build/), BENCH_ONLY=ssr,accept and BENCH_RUNTIMES=miniflare for a partial
 // run, which writes bench/results/latest.* but neither docs/performance.md nor the history.
 import { randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
@@ -199,7 +199,15 @@ async function main() {
     data,
   };
   const partial = Boolean(env.BENCH_ONLY || env.BENCH_RUNTIMES);
-  const { report, details } = renderReport(results, measurements);
+  const historyFile = path.join(ROOT, "bench/results/history.jsonl");
+  const earlier = existsSync(historyFile)
+    ? readFileSync(historyFile, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
+  const summary = summarizeRun(results, measurements);
+  const { report, details } = renderReport(results, measurements, partial ? earlier : [...earlier, summary]);
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(path.join(ROOT, "bench/results/latest.json"), JSON.stringify(results, null, 2));
   writeFileSync(path.join(ROOT, "bench/results/latest.md"), `${report}\n${details}`);
@@ -209,7 +217,7 @@ async function main() {
   }
   writeFileSync(path.join(ROOT, "docs/performance.md"), report);
   writeFileSync(path.join(ROOT, "bench/results/details.md"), details);
-  appendFileSync(path.join(ROOT, "bench/results/history.jsonl"), `${JSON.stringify(summarizeRun(results, measurements))}\n`);
+  appendFileSync(historyFile, `${JSON.stringify(summary)}\n`);
   log("done: docs/performance.md, bench/results/details.md, latest.json, a line in bench/results/history.jsonl");
 }
 

@@ -77,7 +77,7 @@ try {
 const offlineSettings = {};
 let standinOrigin = null;
 if (offline) {
-  const { startTurnstileStandin } = await import("../tests/support/turnstile-standin.mjs");
+  const { startTurnstileStandin } = await import("../dev/turnstile-standin.mjs");
   const standin = await startTurnstileStandin({ port: Number(process.env.STANDIN_PORT || 0) });
   cleanups.push(() => standin.close());
   offlineSettings.TURNSTILE_VERIFY_URL = standin.verifyUrl;
@@ -125,7 +125,7 @@ function sinkEndpoint(started, kind) {
 }
 
 /**
- * Starts the local sink (tests/support/webhook-sink.mjs: webhooks, Slack, Discord and e-mail, with a
+ * Starts the local sink (dev/local-sink.mjs: webhooks, Slack, Discord and e-mail, with a
  * page listing every message) and points every form destination whose setting is not in the
  * environment at it, by the naming convention: webhooks (signed with one local secret unless the
  * form's own is set), Slack and Discord to the sink's endpoints, e-mail to a local owner address and
@@ -148,7 +148,7 @@ async function startLocalSink(forms, settings) {
       } else wanted.push({ form, kind, name });
     }
   }
-  const { startLocalSink: startSink } = await import("../tests/support/webhook-sink.mjs");
+  const { startLocalSink: startSink } = await import("../dev/local-sink.mjs");
   const given = forms.map((form) => settings[form.settings.WEBHOOK_SECRET]).find(Boolean);
   const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
   mkdirSync(path.dirname(SINK_STATE_FILE), { recursive: true });
@@ -161,10 +161,13 @@ async function startLocalSink(forms, settings) {
   settings.LOCAL_SINK_SHEETS_KEY = started.sheetsKey;
   localSink = started;
   cleanups.push(() => started.close());
-  const { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } = await import("../tests/support/sink-tables.mjs");
+  const { AIRTABLE_LOCAL } = await import("../app/lib/destinations/airtable/sink.mjs");
+  const { SHEETS_LOCAL_ID } = await import("../app/lib/destinations/sheets/sink.mjs");
   // The sink's Google Sheets and Airtable stand-ins: their ids, key and token, beside the one named setting.
   const tableSettings = {
-    sheets: (own) => ({
+    // A tab per form, so each form's rows sit under its own header row.
+    sheets: (own, form) => ({
+      [own.SHEETS_TAB]: form.id,
       [own.SHEETS_SERVICE_ACCOUNT_KEY]: started.sheetsKey,
       [own.SHEETS_API_URL]: `${started.origin}/sheets`,
     }),
@@ -187,7 +190,7 @@ async function startLocalSink(forms, settings) {
               : sinkEndpoint(started, kind);
     if (!value) continue;
     settings[name] = value;
-    for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings) ?? {})) {
+    for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings, form) ?? {})) {
       if (process.env[variable] === undefined) settings[variable] = local;
     }
     if (kind === "webhook" && !settings[form.settings.WEBHOOK_SECRET]) settings[form.settings.WEBHOOK_SECRET] = secret;

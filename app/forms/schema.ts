@@ -1,4 +1,5 @@
-import type { Lang } from "~/lib/text/languages";
+import type { Destination, DestinationKind } from "../lib/destinations/registry";
+import type { Lang } from "../lib/text/languages";
 
 // The shape of a form definition. One definition drives the rendered page, the server validation
 // and the type of the delivered payload (FormValues), so the three cannot drift apart.
@@ -99,63 +100,12 @@ export interface FormStep {
 }
 
 /**
- * Where accepted submissions go: a kind, never an address. Its URLs, addresses and secrets come from
- * the form's settings, named after the form id (`webhook` on form `contact`: CONTACT_WEBHOOK_URL and
- * CONTACT_WEBHOOK_SECRET; app/lib/settings/settings.server.ts). A kind whose setting is empty is off.
- * docs/destinations.md describes each kind.
+ * Where accepted submissions go: a kind, never an address (its own texts aside). Its URLs, addresses and
+ * secrets come from the form's settings, named after the form id (`webhook` on form `contact`:
+ * CONTACT_WEBHOOK_URL and CONTACT_WEBHOOK_SECRET). Each kind's shape is its own (app/lib/destinations/
+ * <kind>/spec.ts); the union is derived from the registry, so a new kind adds itself here.
  */
-export interface WebhookDestination {
-  kind: "webhook";
-}
-
-/** An e-mail to the owner's address(es) in <FORM>_EMAIL_TO, sent from EMAIL_FROM. */
-export interface EmailDestination {
-  kind: "email";
-}
-
-/** A Slack incoming-webhook message (Block Kit) to <FORM>_SLACK_WEBHOOK_URL. */
-export interface SlackDestination {
-  kind: "slack";
-}
-
-/** A Discord webhook message (an embed) to <FORM>_DISCORD_WEBHOOK_URL. */
-export interface DiscordDestination {
-  kind: "discord";
-}
-
-/**
- * An e-mail to the address the sender typed (the form's first e-mail field), sent only while
- * <FORM>_CONFIRMATION is "on", at most once per mailbox per 24 h per form and within per-network and
- * site-wide hourly caps (docs/decisions/025-*.md). It carries only this fixed text and the submission's
- * reference, never anything the sender typed (docs/decisions/017-*.md).
- */
-export interface ConfirmationDestination {
-  kind: "confirmation";
-  subject: string;
-  /** Plain text, the owner's own words. */
-  text: string;
-}
-
-/** One row per submission appended to a Google Sheets tab (<FORM>_SHEETS_SPREADSHEET_ID, docs/destinations.md). */
-export interface SheetsDestination {
-  kind: "sheets";
-}
-
-/** One record per submission in an Airtable table (<FORM>_AIRTABLE_BASE_ID, docs/destinations.md). */
-export interface AirtableDestination {
-  kind: "airtable";
-}
-
-export type Destination =
-  | WebhookDestination
-  | EmailDestination
-  | SlackDestination
-  | DiscordDestination
-  | ConfirmationDestination
-  | SheetsDestination
-  | AirtableDestination;
-
-export type DestinationKind = Destination["kind"];
+export type { Destination, DestinationKind };
 
 export interface RateLimits {
   perMinute: number;

@@ -3,7 +3,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
-import { kindSpec } from "~/lib/settings/kinds/registry";
+import { kindSpec } from "~/lib/destinations/registry";
 import { FieldList } from "~/components/admin/field-list";
 import { formCatalog } from "~/lib/forms/live.server";
 import { labelsAt } from "~/lib/admin/form-versions.server";

@@ -19,6 +19,7 @@ import { signIn, SIGN_IN_CAPTCHA_ACTION } from "~/lib/admin/sign-in.server";
 import { TOKEN_FIELD } from "~/lib/forms/field-names";
 import { ERRORS } from "~/lib/http/errors";
 import { pageMeta } from "~/lib/http/meta";
+import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { consoleRoute } from "~/lib/admin/console-route.server";
 import { waitOf } from "~/lib/text/count";
@@ -30,10 +31,10 @@ export const meta: MetaFunction = () =>
   pageMeta("Operator sign-in", "Sign in to the Gatepost operator console to review submissions and their deliveries.");
 
 // A document POST renders the page, whose headers come from here: a refusal keeps its code, and a 429
-// its Retry-After.
+// its Retry-After and RateLimit fields.
 export const headers: HeadersFunction = ({ actionHeaders }) => {
   const headers = new Headers();
-  for (const name of ["Retry-After", ERROR_CODE_HEADER]) {
+  for (const name of ["Retry-After", "RateLimit", "RateLimit-Policy", ERROR_CODE_HEADER]) {
     const value = actionHeaders.get(name);
     if (value) headers.set(name, value);
   }
@@ -75,8 +76,8 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
     for (const cookie of result.cookies) headers.append("Set-Cookie", cookie);
     return redirect(safeNext(form.next), { status: 303, headers });
   }
-  const headers = new Headers({ [ERROR_CODE_HEADER]: result.code });
-  if ("retryAfterSeconds" in result) headers.set("Retry-After", String(result.retryAfterSeconds));
+  const headers = "rate" in result && result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
+  headers.set(ERROR_CODE_HEADER, result.code);
   // What the browser needs to render the check: the public sitekey and the action, never a secret.
   const { siteKey, scriptUrl } = context.settings.turnstile;
   // The console speaks English; the widget's words come with the answer, so the page ships no catalogue.

@@ -58,7 +58,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     lang,
   });
   if (result.rate) rateLimitHeaders(result.rate.verdict, result.rate.rules).forEach((value, name) => headers.set(name, value));
-  if (!result.ok && result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   if (result.ok) {
     if (json) return acceptedJson(result.id, result.replayed, headers);
     return redirect(form.redirectUrl ?? `/f/${form.id}/thanks/${result.id}`, { status: 303, headers });

@@ -107,7 +107,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const view = embedViewOf(query, allowedOriginsFor(form, settings.forms));
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}${embedQuery(view)}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
-  if (result.retryAfterSeconds) headers.set("Retry-After", String(result.retryAfterSeconds));
   return refuse(result.code, lang, headers, result.fieldErrors, result.values, result.keep);
 }
 

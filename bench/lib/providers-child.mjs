@@ -1,6 +1,6 @@
 // Child process of bench/lib/providers.mjs: the stand-in and the sink, until it is told to stop.
-import { startTurnstileStandin } from "../../tests/support/turnstile-standin.mjs";
-import { startWebhookSink } from "../../tests/support/webhook-sink.mjs";
+import { startTurnstileStandin } from "../../dev/turnstile-standin.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 
 const standin = await startTurnstileStandin();
 const sink = await startWebhookSink({ secret: process.env.BENCH_SINK_SECRET });

@@ -1,3 +1,5 @@
+import { median, round } from "./stats.mjs";
+
 // docs/performance.md, written whole from one run: the verdicts, the method, each measurement's
 // section (its module's render) and what the tests hold. Every figure on the page comes from the run
 // it names; the run history is data (bench/results/history.jsonl, one summarizeRun line per run).
@@ -34,9 +36,10 @@ const METHOD = (r) => [
   `  (${r.opts.rounds} rounds of ${r.opts.load.duration} s, autocannon with ${r.opts.load.connections} connections; page views, accepted posts and the console form take`,
   `  ${r.opts.paired?.rounds ?? r.opts.rounds} rounds of ${r.opts.paired?.load.duration ?? r.opts.load.duration} s, so each pair sits closer in time), after one uncounted warm-up round under the same load (first`,
   "  rounds ran up to 1.5× the CPU of later ones). A figure is the median over the rounds, a ratio the median of per-round ratios.",
-  "  Page views, the console form's pairs and the scale bench's two servers (an empty and a seeded database) are instead under",
+  "  Page views, accepted posts (in two groups: the post without a destination with both its references, then the webhook pair),",
+  "  the console form's pairs and the scale bench's two servers (an empty and a seeded database) are instead under",
   "  load at the same time in each round, each subject on a server of its own: the core's speed moved by up to ±30 % between",
-  "  rounds run in turn, and at once it moves for all alike (bench/lib/rounds.mjs, docs/decisions/104).",
+  "  rounds run in turn, and at once it moves for all alike (bench/lib/rounds.mjs, docs/decisions/104, 107).",
   "  Any status but 200 (pages) or 303 (accepted posts), or any error, fails the measurement.",
   "- CPU per request: the run time of the threads of the workerd that runs the app (/proc/<pid>/task/*/sched; not wrangler's",
   "  proxy) over the load run and the after-response work it left (until that workerd is idle), divided by the requests answered.",
@@ -87,19 +90,63 @@ function moduleSection(module, data) {
   return lines;
 }
 
+/** How many full runs the Verdicts table's last column takes its median over. */
+export const RECENT_RUNS = 5;
+
+/** A history line (summarizeRun) of a full run: no knob that leaves measurements or runtimes out. */
+export const isFullRun = (line) => !/\bBENCH_(?:ONLY|RUNTIMES)=/.test(line.command ?? "");
+
+/**
+ * The median, per runtime, of a target's figure over the newest RECENT_RUNS full runs of `history`
+ * (oldest first), and how many runs held it; null when none did.
+ */
+export function recentMedian(history, moduleName, figure) {
+  const runs = history.filter(isFullRun).slice(-RECENT_RUNS);
+  const byRuntime = {};
+  for (const run of runs) {
+    for (const [runtime, figures] of Object.entries(run.figures?.[moduleName] ?? {})) {
+      const value = figures?.[figure];
+      if (typeof value === "number") (byRuntime[runtime] ??= []).push(value);
+    }
+  }
+  if (Object.keys(byRuntime).length === 0) return null;
+  return Object.fromEntries(
+    Object.entries(byRuntime).map(([runtime, values]) => [runtime, { median: median(values), runs: values.length }]),
+  );
+}
+
+const listed = (values) =>
+  Object.entries(values)
+    .map(([k, v]) => `${k}: ${v ?? "–"}`)
+    .join(", ");
+
 /**
  * docs/performance.md for `results` (run.mjs) and the measurement modules that ran: the verdicts and each
  * module's section, except modules marked `detail` (diagnostics with no target), which go to `details`
- * (bench/results/details.md) so the report stays a page of the present.
+ * (bench/results/details.md) so the report stays a page of the present. `history` (history.jsonl's
+ * lines, this run's last when it is a full one) gives a target with a `figure` the median of the last
+ * full runs beside this run's, which alone decides its verdict.
  */
-export function renderReport(results, measurements) {
-  const targets = measurements.flatMap((m) => moduleTargets(m, results.data[m.name]));
-  const lines = [...HEADER(results), "", "## Verdicts", "", "| Target | Asks | Measured | Verdict |", "|---|---|---|---|"];
+export function renderReport(results, measurements, history = []) {
+  const targets = measurements.flatMap((m) => moduleTargets(m, results.data[m.name]).map((t) => ({ ...t, module: m.name })));
+  const lines = [
+    ...HEADER(results),
+    "",
+    "## Verdicts",
+    "",
+    `Each verdict is this run's median; beside it, where a target keeps its figure in the history, the median of the last ${RECENT_RUNS} full runs (bench/results/history.jsonl), for how much a line moves from run to run.`,
+    "",
+    `| Target | Asks | Measured | Verdict | Last ${RECENT_RUNS} full runs (median) |`,
+    "|---|---|---|---|---|",
+  ];
   for (const t of targets) {
-    const measured = Object.entries(t.measured)
-      .map(([k, v]) => `${k}: ${v ?? "–"}`)
-      .join(", ");
-    lines.push(`| ${t.name} | ${t.asks} | ${measured} | **${t.verdict}** |`);
+    const recent = t.figure ? recentMedian(history, t.module, t.figure) : null;
+    const beside = recent
+      ? Object.entries(recent)
+          .map(([runtime, { median: m, runs }]) => `${runtime}: ${round(m)} (${runs} run${runs === 1 ? "" : "s"})`)
+          .join(", ")
+      : "–";
+    lines.push(`| ${t.name} | ${t.asks} | ${listed(t.measured)} | **${t.verdict}** | ${beside} |`);
   }
   lines.push("", "## Results", "");
   const ran = measurements.filter((m) => results.data[m.name] !== undefined);

@@ -8,9 +8,13 @@ function verdictOf(measured, meets) {
   return "met";
 }
 
-/** A target that every value of `measured` ({ where: value }) must reach: at least `min`. */
-export function atLeast(name, min, measured) {
-  return { name, asks: `≥ ${min}`, measured, verdict: verdictOf(measured, (v) => v >= min) };
+/**
+ * A target that every value of `measured` ({ where: value }) must reach: at least `min`. `figure`, the
+ * key of the same value in the module's summary (its line in history.jsonl), lets the report show the
+ * median of the last full runs beside this run's (lib/report.mjs).
+ */
+export function atLeast(name, min, measured, { figure } = {}) {
+  return { name, asks: `≥ ${min}`, measured, verdict: verdictOf(measured, (v) => v >= min), ...(figure ? { figure } : {}) };
 }
 
 /** The same, where every value must stay at or under `max`. */

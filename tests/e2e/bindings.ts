@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 // @ts-expect-error - plain ESM helper shared with npm start and the benchmark
-import { startWebhookSink } from "../support/webhook-sink.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 import { startStaticSites } from "./cross-origin-site";
 // @ts-expect-error - plain ESM helper shared with npm run admin:hash-password
 import { hashPassword } from "../../scripts/hash-password.mjs";

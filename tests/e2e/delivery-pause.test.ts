@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { standinToken } from "../support/standin-token";
+import { standinToken } from "../../dev/standin-token";
 import { launchBrowser, watchErrors } from "./chromium";
 import { WAIT, patient } from "./browser-page";
 import { startOwnSite, type OwnSite, type Sink } from "./own-site";

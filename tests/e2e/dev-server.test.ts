@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, spawnGroup } from "../../scripts/process-group.mjs";
 // @ts-expect-error - plain ESM helper shared with npm start
 import { waitUntilServing } from "../../scripts/worker-dev.mjs";
-import { standinToken } from "../support/standin-token";
+import { standinToken } from "../../dev/standin-token";
 
 // `npm run dev` (scripts/dev.mjs: Vite's dev server, Remix rendering in Node from the CommonJS builds
 // the patches also edit) serves the pages and takes a submission. Its own process group, port and

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CONFIRMATION_NEEDS } from "~/lib/settings/kinds/confirmation";
+import { CONFIRMATION_NEEDS } from "~/lib/destinations/confirmation/spec";
 import { launchBrowser, watchErrors } from "./chromium";
 import { WAIT, axeViolations, patient } from "./browser-page";
 import { startOwnSite, type OwnSite } from "./own-site";

@@ -6,7 +6,7 @@ import { applyLocalMigrations, startWorkerDev } from "../../scripts/worker-dev.m
 // @ts-expect-error - plain ESM helper
 import { freePort } from "../../scripts/process-group.mjs";
 // @ts-expect-error - plain ESM helper
-import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
+import { startTurnstileStandin } from "../../dev/turnstile-standin.mjs";
 import { findChromium } from "./chromium";
 import { extraBindings } from "./bindings";
 

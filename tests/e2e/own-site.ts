@@ -8,7 +8,7 @@ import { freePort } from "../../scripts/process-group.mjs";
 // @ts-expect-error - plain ESM helper shared with npm run admin:hash-password
 import { hashPassword } from "../../scripts/hash-password.mjs";
 // @ts-expect-error - the local sink npm start runs
-import { startLocalSink } from "../support/webhook-sink.mjs";
+import { startLocalSink } from "../../dev/local-sink.mjs";
 
 // A Gatepost of a test file's own, as `npm start` runs it: `wrangler dev` on a fresh local D1, the
 // stand-in Turnstile provider, an admin password, and the local sink as the contact form's webhook;

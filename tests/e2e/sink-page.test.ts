@@ -3,7 +3,7 @@ import type { Browser } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 // @ts-expect-error - plain ESM test support shared with npm start
-import { startWebhookSink } from "../support/webhook-sink.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 import { launchBrowser } from "./chromium";
 import { WAIT, pageWidth, phonePage } from "./browser-page";
 

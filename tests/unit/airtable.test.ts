@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { AIRTABLE_PER_SECOND, airtableSender, forgetAirtableSends, takeSlot } from "~/lib/delivery/airtable.server";
-import { settingVariable, type KindAttempt } from "~/lib/delivery/kind-sender.server";
+import { AIRTABLE_PER_SECOND, sender as airtableSender, forgetAirtableSends, takeSlot } from "~/lib/destinations/airtable/sender.server";
+import { settingVariable, type KindAttempt } from "~/lib/destinations/sender.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-import { AIRTABLE_STANDIN_ORIGIN, STANDIN_TOKEN, startAirtableStandin, type AirtableStandin } from "../support/airtable-standin";
+import { AIRTABLE_STANDIN_ORIGIN, STANDIN_TOKEN, startAirtableStandin, type AirtableStandin } from "~/lib/destinations/airtable/standin";
 
 // Airtable against its stand-in: one record per submission, fields by name, typecast on, and Airtable's
 // 5 requests a second per base kept by Gatepost itself.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { budgetFor, InvocationBudget, isBudgetRefusal, parsePlan, PLANS } from "~/lib/platform/budget.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { postAttempt } from "~/lib/delivery/attempt.server";
-import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { postAttempt } from "~/lib/sending/attempt.server";
+import { sendEmailAttempt } from "~/lib/sending/send-email.server";
 import { settleStatements } from "~/lib/delivery/settle.server";
 
 describe("the plan's per-invocation budget", () => {

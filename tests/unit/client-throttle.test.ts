@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { createIsolateLimiter, submitLimiter, throttleBeforeProvider } from "~/lib/http/client-throttle.server";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { createIsolateLimiter, submitLimiter, SUBMIT_LIMITER_RULE, throttleBeforeProvider } from "~/lib/http/client-throttle.server";
 
 // The throttle in front of siteverify (docs/decisions/028): the Workers Rate Limiting binding when
 // the deployment has one, else a fixed-window budget kept in the isolate's memory.
@@ -54,5 +56,13 @@ describe("submitLimiter", () => {
     expect(await throttleBeforeProvider(submitLimiter({ SUBMIT_LIMITER: broken }, rule), key)).toBe(false);
     expect(logged.mock.calls.flat().join(" ")).toContain("binding unavailable");
     logged.mockRestore();
+  });
+});
+
+describe("SUBMIT_LIMITER_RULE", () => {
+  it("is what wrangler.toml configures the binding with, so the RateLimit fields of its refusals tell the truth", () => {
+    const toml = readFileSync(path.resolve(__dirname, "../../wrangler.toml"), "utf8");
+    const binding = /name = "SUBMIT_LIMITER"[^[]*simple = \{ limit = (\d+), period = (\d+) \}/.exec(toml);
+    expect(binding?.slice(1).map(Number)).toEqual([SUBMIT_LIMITER_RULE.limit, SUBMIT_LIMITER_RULE.periodSeconds]);
   });
 });

@@ -3,14 +3,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 // The folders of app/lib are the architecture (README, "What is where"): each may import only the
-// folders below it, so the dependency direction stays one way: submit → delivery → uploads → storage ← admin,
-// with turnstile below submit and admin, maintenance (the cron's jobs) beside them, and http,
-// settings and crypto at the bottom; the form definitions and their model (app/forms, "~/forms" here)
-// sit under every lib folder and import only text (words for counts, the languages), which imports
-// nothing. Nothing is exempt: app/forms is checked like a folder of app/lib. A new import that points
-// up (storage importing delivery, settings importing admin, a form file importing submit) fails here
-// with the file and the line. Inside a folder, and across app/, no module may reach itself again
-// through its imports, type-only imports included (import-x/no-cycle skips those, so it is not used).
+// folders below it, so the dependency direction stays one way. The form definitions and their model
+// (app/forms, "~/forms" here) sit under every lib folder but the kinds' specs, whose registry derives
+// a definition's destinations (ADR 114). A folder with a ".server" twin in the map is two layers:
+// its client-safe files below (destinations: each kind's spec, which settings and the console read)
+// and its .server.ts files above (each kind's sender, over sending/). Nothing is exempt: app/forms is
+// checked like a folder of app/lib. A new import that points up fails here with the file and the
+// line. Inside a folder, and across app/, no module may reach itself again through its imports,
+// type-only imports included (import-x/no-cycle skips those, so it is not used).
 
 const APP = path.resolve(__dirname, "../../app");
 const LIB = path.join(APP, "lib");
@@ -18,78 +18,68 @@ const FORMS = path.join(APP, "forms");
 /** The map's name for app/forms, the form definitions and their model. */
 const DEFINITIONS = "~/forms";
 
+/** What every folder from kind-neutral sending up may import: the layers beneath it. */
+const UNDER_SENDING = [
+  "i18n",
+  "uploads",
+  "forms",
+  "conditions",
+  "storage",
+  "http",
+  "settings",
+  "destinations",
+  "crypto",
+  "platform",
+  "text",
+  DEFINITIONS,
+];
+
 /** What each folder may import besides itself. */
 const ALLOWED: Record<string, readonly string[]> = {
-  maintenance: [
-    "i18n",
-    "delivery",
-    "uploads",
-    "exports",
-    "forms",
-    "storage",
-    "http",
-    "settings",
-    "crypto",
-    "platform",
-    "text",
-    DEFINITIONS,
-  ],
-  submit: [
-    "i18n",
-    "turnstile",
-    "delivery",
-    "uploads",
-    "forms",
-    "conditions",
-    "storage",
-    "http",
-    "settings",
-    "crypto",
-    "platform",
-    "text",
-    DEFINITIONS,
-  ],
+  maintenance: ["delivery", "destinations.server", "sending", "exports", ...UNDER_SENDING],
+  submit: ["turnstile", "delivery", "destinations.server", "sending", ...UNDER_SENDING],
   // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
-  admin: [
-    "i18n",
-    "turnstile",
-    "delivery",
-    "uploads",
-    "exports",
-    "forms",
-    "conditions",
-    "storage",
-    "http",
-    "settings",
-    "crypto",
-    "platform",
-    "text",
-    DEFINITIONS,
-  ],
+  admin: ["turnstile", "delivery", "destinations.server", "sending", "exports", ...UNDER_SENDING],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
-  turnstile: ["storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
-  delivery: ["i18n", "uploads", "forms", "conditions", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  turnstile: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  // The outbox, the drain and the queue: when and how often, for any kind (ADR 003, 070).
+  delivery: ["destinations.server", "sending", ...UNDER_SENDING],
+  // Each kind's sender (<kind>/sender.server.ts), the one contract they meet and the list found from the registry.
+  "destinations.server": ["sending", ...UNDER_SENDING],
+  // Kind-neutral sending beneath the kinds: attempts, signatures, MIME, the mailer, HTTP e-mail providers, file links.
+  sending: UNDER_SENDING,
   // Uploaded files: their types, names, download links and the orphan sweep (R2 itself: storage).
-  uploads: ["storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  uploads: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // Export files built as jobs in R2, a step per budget (docs/decisions/085): the console starts them, the cron carries them on.
-  exports: ["storage", "http", "settings", "platform", "text", DEFINITIONS],
+  exports: ["storage", "http", "settings", "destinations", "platform", "text", DEFINITIONS],
   // The form catalog (files and the console's forms, ADR 045), the one definition check (check.ts, which
   // knows the upload limits), patterns, the JSON Schema export.
-  forms: ["conditions", "uploads", "storage", "http", "settings", "crypto", "platform", "text", DEFINITIONS],
+  forms: ["conditions", "uploads", "storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // Conditions and steps: their language, the one evaluation, the check and the JSON Schema translation.
   conditions: ["text", DEFINITIONS],
   // Gatepost's own words in every language, and which one a visitor gets (docs/decisions/075).
-  i18n: ["uploads", "http", "text", DEFINITIONS],
-  storage: ["http", "settings", "crypto", "platform", "text", DEFINITIONS],
-  settings: ["http", "crypto", "platform", "text", DEFINITIONS],
-  http: ["crypto", "text", DEFINITIONS],
+  i18n: ["uploads", "http", "destinations", "text", DEFINITIONS],
+  storage: ["http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  settings: ["http", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  // The form definitions and their model: data, beneath every folder that reads a form.
+  [DEFINITIONS]: ["destinations", "text"],
+  // Each kind's spec (<kind>/spec.ts: settings, words, its shape in a definition) and the one registry of kinds.
+  destinations: ["http", "crypto", "text"],
+  http: ["crypto", "text"],
   crypto: ["text"],
   // The plan's per-invocation limits and the budget each looping job spends (platform/budget.server.ts).
   platform: [],
   text: [],
-  // The form definitions and their model: data, beneath every folder that reads a form.
-  [DEFINITIONS]: ["text"],
 };
+
+/** The map's folders that keep their server files a layer above the rest (a ".server" twin in the map). */
+const SPLIT = new Set(Object.keys(ALLOWED).flatMap((key) => (key.endsWith(".server") ? [key.slice(0, -".server".length)] : [])));
+
+/** The map's name for the layer of `resolved` (a path in app/lib, with or without its extension). */
+function layerIn(resolved: string): string {
+  const folder = path.relative(LIB, resolved).split(path.sep)[0];
+  return SPLIT.has(folder) && /\.server(\.tsx?)?$/.test(resolved) ? `${folder}.server` : folder;
+}
 
 /**
  * The map as layers, top first, each folder's layer one above the highest it imports: "a, b → c → …".
@@ -127,12 +117,13 @@ function targetFolder(file: string, specifier: string): string | null {
       : null;
   if (resolved?.startsWith(`${FORMS}${path.sep}`)) return DEFINITIONS;
   if (!resolved || !resolved.startsWith(`${LIB}${path.sep}`)) return null;
-  return path.relative(LIB, resolved).split(path.sep)[0];
+  return layerIn(resolved);
 }
 
-/** The directory of a folder of the map. */
-function folderPath(folder: string): string {
-  return folder === DEFINITIONS ? FORMS : path.join(LIB, folder);
+/** The files of a layer of the map (a split folder's server half or the rest). */
+function layerFiles(layer: string): string[] {
+  if (layer === DEFINITIONS) return sourceFiles(FORMS);
+  return sourceFiles(path.join(LIB, layer.replace(/\.server$/, ""))).filter((file) => layerIn(file) === layer);
 }
 
 /** The app/ file an import specifier of `file` names, or null when it leaves app/ (a package). */
@@ -182,7 +173,7 @@ describe("app/lib dependency direction", () => {
       .sort();
     expect(folders).toEqual(
       Object.keys(ALLOWED)
-        .filter((folder) => folder !== DEFINITIONS)
+        .filter((folder) => folder !== DEFINITIONS && !folder.endsWith(".server"))
         .sort(),
     );
     // Nothing sits in app/lib outside a folder.
@@ -193,7 +184,7 @@ describe("app/lib dependency direction", () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const [folder, allowed] of Object.entries(ALLOWED)) {
-      for (const file of sourceFiles(folderPath(folder))) {
+      for (const file of layerFiles(folder)) {
         for (const { specifier, line } of importsOf(file)) {
           const target = targetFolder(file, specifier);
           if (target === null || target === folder) continue;
@@ -252,6 +243,13 @@ describe("app/lib dependency direction", () => {
     expect(targetFolder(formFile, "~/lib/submit/accept.server")).toBe("submit");
     expect(targetFolder(path.join(LIB, "forms/catalog.server.ts"), "~/forms/schema")).toBe(DEFINITIONS);
     expect(ALLOWED[DEFINITIONS].includes("submit")).toBe(false);
-    expect(sourceFiles(folderPath(DEFINITIONS))).toContain(formFile);
+    expect(layerFiles(DEFINITIONS)).toContain(formFile);
+    // A split folder's halves: a spec reaching its sender points up.
+    const spec = path.join(LIB, "destinations/slack/spec.ts");
+    expect(targetFolder(spec, "~/lib/destinations/slack/sender.server")).toBe("destinations.server");
+    expect(targetFolder(spec, "./kind")).toBe("destinations");
+    expect(ALLOWED.destinations.includes("destinations.server")).toBe(false);
+    expect(layerFiles("destinations.server")).toContain(path.join(LIB, "destinations/slack/sender.server.ts"));
+    expect(layerFiles("destinations")).not.toContain(path.join(LIB, "destinations/slack/sender.server.ts"));
   });
 });

@@ -2,15 +2,15 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIELD_TYPES } from "~/forms/schema";
-import { SENDERS } from "~/lib/delivery/senders.server";
-import { FORM_SETTING_SUFFIXES, KIND_SPECS } from "~/lib/settings/kinds/registry";
-import type { KindSpec } from "~/lib/settings/kinds/kind";
+import { SENDERS } from "~/lib/destinations/senders.server";
+import { FORM_SETTING_SUFFIXES, KIND_SPECS } from "~/lib/destinations/registry";
+import type { KindSpec } from "~/lib/destinations/kind";
 
-// A destination kind has one home (ADR 090): its settings half (app/lib/settings/kinds/<kind>.ts) and its
-// sending half (app/lib/delivery/<kind>*.server.ts) and any other module of app/lib named after it, listed once each by the two registries. Measured
-// here: a kind's name, as code uses it (a quoted kind, one of its setting names, or the product it posts
-// to, that word anywhere, comments included), appears in no file of app/ outside those,
-// the registries and the form definitions (app/forms/, data).
+// A destination kind is one folder, app/lib/destinations/<kind>/ (ADR 114), and registry.ts is the one
+// list of kinds. Measured here: a kind's name, as code uses it (a quoted kind, one of its setting names,
+// or the product it posts to, that word anywhere, comments included), appears in no file of app/ outside
+// its folder, the registry and the form definitions (app/forms/, data); and no file outside
+// app/lib/destinations/ imports a kind's folder: the registry and the senders it finds are the way in.
 
 const APP = path.resolve(__dirname, "../../app");
 
@@ -35,14 +35,24 @@ export function namePatterns(spec: KindSpec): RegExp[] {
   return patterns;
 }
 
-/** Where `spec`'s name may appear: its own modules, the registries, the form definitions. */
+/** Where `spec`'s name may appear: its folder, the registry, the form definitions. */
 function isHome(file: string, spec: KindSpec): boolean {
   const relative = path.relative(APP, file).split(path.sep).join("/");
-  const base = path.basename(file);
   if (relative.startsWith("forms/")) return true;
-  if (relative === "lib/settings/kinds/registry.ts" || relative === "lib/delivery/senders.server.ts") return true;
-  // A kind's own modules, in whichever layer: its settings, its sender, its storage (confirmation-limits).
-  return relative.startsWith("lib/") && base.startsWith(spec.kind);
+  return relative === "lib/destinations/registry.ts" || relative.startsWith(`lib/destinations/${spec.kind}/`);
+}
+
+/** "path kind" for each file outside app/lib/destinations/ that imports a kind's folder. */
+export function kindImportsOutside(files: readonly { file: string; text: string }[], kinds: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const { file, text } of files) {
+    const relative = path.relative(APP, file).split(path.sep).join("/");
+    if (relative.startsWith("lib/destinations/")) continue;
+    for (const kind of kinds) {
+      if (new RegExp(`["'](?:~/lib/|(?:\\.\\./)+)destinations/${escape(kind)}/`).test(text)) found.push(`${relative} ${kind}`);
+    }
+  }
+  return found.sort();
 }
 
 /** "kind path" for each file outside a kind's home that names it. */
@@ -59,15 +69,40 @@ export function namedOutsideHome(files: readonly { file: string; text: string }[
 }
 
 describe("destination kinds", () => {
-  it("are listed once, by both registries, in the same order", () => {
+  it("are listed once, by the registry, each a folder with its spec and its sender", () => {
     const kinds = KIND_SPECS.map((spec) => spec.kind);
     expect(new Set(kinds).size).toBe(kinds.length);
     expect(SENDERS.map((sender) => sender.kind)).toEqual(kinds);
     expect(new Set(FORM_SETTING_SUFFIXES).size).toBe(FORM_SETTING_SUFFIXES.length);
+    const folders = readdirSync(path.join(APP, "lib/destinations"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    // Every folder is a listed kind: a folder left out of the registry would be dead code.
+    expect(folders.map((entry) => entry.name).sort()).toEqual([...kinds].sort());
     for (const kind of kinds) {
-      expect(existsSync(path.join(APP, "lib/settings/kinds", `${kind}.ts`)), kind).toBe(true);
-      expect(existsSync(path.join(APP, "lib/delivery", `${kind}.server.ts`)), kind).toBe(true);
+      expect(existsSync(path.join(APP, "lib/destinations", kind, "spec.ts")), kind).toBe(true);
+      expect(existsSync(path.join(APP, "lib/destinations", kind, "sender.server.ts")), kind).toBe(true);
     }
+  });
+
+  it("are reached from outside app/lib/destinations/ only through the registry", () => {
+    const files = sourceFiles(APP).map((file) => ({ file, text: readFileSync(file, "utf8") }));
+    expect(
+      kindImportsOutside(
+        files,
+        KIND_SPECS.map((spec) => spec.kind),
+      ),
+    ).toEqual([]);
+    const at = (relative: string, text: string) => ({ file: path.join(APP, relative), text });
+    expect(
+      kindImportsOutside(
+        [
+          at("lib/delivery/a.server.ts", 'import { sender } from "~/lib/destinations/slack/sender.server";'),
+          at("lib/admin/b.ts", 'import { x } from "../destinations/email/spec";'),
+          at("lib/destinations/gates.server.ts", 'import { y } from "~/lib/destinations/registry";'),
+          at("lib/destinations/confirmation/sender.server.ts", 'import { z } from "~/lib/destinations/email/transport.server";'),
+        ],
+        ["slack", "email"],
+      ),
+    ).toEqual(["lib/admin/b.ts email", "lib/delivery/a.server.ts slack"]);
   });
 
   it("are named in no file outside their own modules, the registries and the form definitions", () => {
@@ -104,11 +139,18 @@ describe("destination kinds", () => {
           at("lib/admin/c.ts", "// posts to Slack"),
           at("lib/admin/d.ts", 'if (destination.kind === "email") {}'),
           at("lib/admin/e.ts", 'if (field.type === "email") {}'),
-          at("lib/delivery/slack.server.ts", 'kind: "slack"'),
+          at("lib/destinations/slack/sender.server.ts", 'kind: "slack"'),
+          at("lib/destinations/email/slack-like.ts", 'kind: "slack"'),
           at("forms/contact.ts", '{ kind: "slack" }'),
         ],
         [slack, email],
       ),
-    ).toEqual(["email lib/admin/d.ts", "slack lib/admin/a.ts", "slack lib/admin/b.ts", "slack lib/admin/c.ts"]);
+    ).toEqual([
+      "email lib/admin/d.ts",
+      "slack lib/admin/a.ts",
+      "slack lib/admin/b.ts",
+      "slack lib/admin/c.ts",
+      "slack lib/destinations/email/slack-like.ts",
+    ]);
   });
 });

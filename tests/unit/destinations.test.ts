@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { configuredDestinations, resolveDestination } from "~/lib/delivery/destinations.server";
-import { webhookUrlProblem } from "~/lib/settings/destination-settings";
+import { configuredDestinations, resolveDestination } from "~/lib/destinations/configured.server";
+import { webhookUrlProblem } from "~/lib/destinations/checks";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { FormDef } from "~/forms/schema";
-import { classifyProviderAnswer, emailTransport, providerBody, providerMailer } from "~/lib/delivery/email-provider.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
+import { emailTransport } from "~/lib/destinations/email/transport.server";
+import { classifyProviderAnswer, providerBody, providerMailer } from "~/lib/sending/email-provider.server";
+import type { Mailer } from "~/lib/sending/mailer.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { notificationParts, buildMime } from "~/lib/delivery/email.server";
-import { isLimitRefusal, isRecipientRefusal } from "~/lib/delivery/send-email.server";
+import { notificationParts } from "~/lib/destinations/email/sender.server";
+import { buildMime } from "~/lib/sending/mime.server";
+import { isLimitRefusal, isRecipientRefusal } from "~/lib/sending/send-email.server";
 
 // The HTTP providers get the parts the MIME text is built from: the same subject, headers, text and HTML.
 

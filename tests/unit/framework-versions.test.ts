@@ -10,6 +10,8 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(__dirname, "../..");
 const ADR = path.join(ROOT, "docs/decisions/055-remix-v2-advisories-closed-and-checked.md");
+// ADR 106: the lowest fixed version of each line of the dev tools' `ws` and `undici`, and Miniflare's overrides.
+const TOOLING_ADR = path.join(ROOT, "docs/decisions/106-dev-tooling-advisories-and-single-fetch-held-off.md");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 
 // The framework: Remix's and React Router's packages and wrangler. @remix-run's web-* polyfills,
@@ -84,6 +86,52 @@ describe("the framework's versions (ADR 055)", () => {
       const patch = `patches/${name.replace("/", "+")}+${version}.patch`;
       const stale = readdirSync(path.join(ROOT, "patches")).filter((file) => file.startsWith(`${name.replace("/", "+")}+`));
       expect([name, stale]).toEqual([name, existsSync(path.join(ROOT, patch)) ? [path.basename(patch)] : []]);
+    }
+  });
+});
+
+/** ADR 106's table: `| \`ws\` 8 | 8.21.0 | …` rows, by package and major line. */
+function fixedFrom(adr: string): Map<string, string> {
+  const fixed = new Map<string, string>();
+  for (const [, name, line, version] of adr.matchAll(/^\| `([^`]+)` (\d+) \| (\d+\.\d+\.\d+) \|/gm)) fixed.set(`${name}@${line}`, version);
+  return fixed;
+}
+
+const atLeast = (version: string, lowest: string) => {
+  const [a, b] = [version, lowest].map((v) => v.split(".").map(Number));
+  const differs = a.findIndex((part, i) => part !== b[i]);
+  return differs === -1 || a[differs] > b[differs];
+};
+
+describe("the dev tools' ws and undici (ADR 106)", () => {
+  const adr = readFileSync(TOOLING_ADR, "utf8");
+  const fixed = fixedFrom(adr);
+
+  it("the ADR names a fixed version for each line", () => {
+    expect([...fixed.keys()]).toEqual(expect.arrayContaining(["ws@8", "ws@7", "undici@7", "undici@6"]));
+    expect(atLeast("7.30.2", "7.29.0") && atLeast("8.21.0", "8.21.0") && !atLeast("8.18.0", "8.21.0") && !atLeast("7.5.9", "7.5.11")).toBe(
+      true,
+    );
+  });
+
+  it("every copy npm installs is at or past the fixed version of its line", () => {
+    for (const name of ["ws", "undici"]) {
+      const copies = lockedCopies().get(name) ?? [];
+      expect(copies.length).toBeGreaterThan(0);
+      for (const [where, version] of copies) {
+        const lowest = fixed.get(`${name}@${version?.split(".")[0]}`);
+        expect([where, version, lowest ? atLeast(version!, lowest) : "no row for this line in ADR 106"]).toEqual([where, version, true]);
+      }
+    }
+  });
+
+  it("package.json lifts Miniflare's copies to the versions the ADR names, and node_modules holds them", () => {
+    const lifted = manifest.overrides.miniflare as Record<string, string>;
+    expect(Object.keys(lifted).sort()).toEqual(["undici", "ws"]);
+    for (const [name, version] of Object.entries(lifted)) {
+      expect(adr, `ADR 106 names ${name} ${version}`).toContain(`\`${name}\` ${version}`);
+      const installed = JSON.parse(read(`node_modules/miniflare/node_modules/${name}/package.json`)) as { version: string };
+      expect([name, installed.version], "run npm ci").toEqual([name, version]);
     }
   });
 });

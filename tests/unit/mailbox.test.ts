@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { foldMailbox } from "~/lib/delivery/mailbox.server";
-import { confirmationKey } from "~/lib/delivery/confirmation.server";
+import { foldMailbox } from "~/lib/sending/mailbox.server";
+import { confirmationKey } from "~/lib/destinations/confirmation/limits.server";
 import { networkSubject } from "~/lib/http/client-ip.server";
 
 describe("foldMailbox", () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { applyForm } from "~/forms/apply";
 import type { StoredFile } from "~/forms/schema";
-import { describeSubmission } from "~/lib/delivery/message-content.server";
-import { notificationHtml, notificationText } from "~/lib/delivery/email.server";
-import { buildSlackMessage } from "~/lib/delivery/slack.server";
-import { buildDiscordMessage } from "~/lib/delivery/discord.server";
-import { buildPayload } from "~/lib/delivery/webhook.server";
-import type { LinkedFile } from "~/lib/delivery/file-links.server";
+import { describeSubmission } from "~/lib/sending/message-content.server";
+import { notificationHtml, notificationText } from "~/lib/destinations/email/sender.server";
+import { buildSlackMessage } from "~/lib/destinations/slack/sender.server";
+import { buildDiscordMessage } from "~/lib/destinations/discord/sender.server";
+import { buildPayload } from "~/lib/destinations/webhook/sender.server";
+import type { LinkedFile } from "~/lib/sending/file-links.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-// @ts-expect-error - plain ESM helper of the local sink
-import { describeChat } from "../support/sink-messages.mjs";
+// @ts-expect-error - plain ESM shared with the local sink
+import { sink as slackSink } from "~/lib/destinations/slack/sink.mjs";
 
 // ADR 051: every notification names the files and links to them, never carries their bytes, and
 // escapes a file's name (the sender's text) for where it goes.
@@ -73,7 +73,7 @@ describe("files in notifications", () => {
     expect([...actions.elements[0].text.text].length).toBeLessThanOrEqual(75);
     expect(JSON.stringify(message.blocks.filter((b) => b.type !== "actions"))).not.toContain(URL_);
     // The local sink's page shows the button with its link, as Slack would.
-    expect(describeChat("slack", message).text).toContain(`(${URL_})`);
+    expect(slackSink.describe(message).text).toContain(`(${URL_})`);
   });
 
   it("Discord lists the file as a masked link with the name's markdown escaped", () => {

@@ -1,18 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { describeSubmission, type MessageContent } from "~/lib/delivery/message-content.server";
-import { buildNotificationEmail } from "~/lib/delivery/email.server";
-import { buildConfirmationEmail, confirmationKey } from "~/lib/delivery/confirmation.server";
-import { buildSlackMessage, escapeSlack, SLACK_LIMITS } from "~/lib/delivery/slack.server";
-import { buildDiscordMessage, DISCORD_LIMITS } from "~/lib/delivery/discord.server";
-import { configuredDestinations, resolveDestination } from "~/lib/delivery/destinations.server";
-import { submitterAddress } from "~/lib/delivery/submitter-address.server";
-import { parseRetryAfter, postAttempt } from "~/lib/delivery/attempt.server";
+import { describeSubmission, type MessageContent } from "~/lib/sending/message-content.server";
+import { buildNotificationEmail } from "~/lib/destinations/email/sender.server";
+import { confirmationKey } from "~/lib/destinations/confirmation/limits.server";
+import { buildConfirmationEmail } from "~/lib/destinations/confirmation/sender.server";
+import { buildSlackMessage, escapeSlack, SLACK_LIMITS } from "~/lib/destinations/slack/sender.server";
+import { buildDiscordMessage, DISCORD_LIMITS } from "~/lib/destinations/discord/sender.server";
+import { configuredDestinations, resolveDestination } from "~/lib/destinations/configured.server";
+import { submitterAddress } from "~/lib/sending/submitter-address.server";
+import { parseRetryAfter, postAttempt } from "~/lib/sending/attempt.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 import { EMPTY_VALUE } from "~/lib/text/empty-value";
 // @ts-expect-error - plain ESM helper of the local sink
-import { describeEmail } from "../support/sink-messages.mjs";
+import { describeEmail } from "../../dev/sink-page.mjs";
 
 const ID = "5f0c6a3e-2b1d-4c8e-9a7f-3d2e1b0c9a8f";
 const LINK = `https://forms.example.org/admin/submissions/${ID}`;

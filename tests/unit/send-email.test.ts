@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLimitRefusal, isRecipientRefusal, sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { isLimitRefusal, isRecipientRefusal, sendEmailAttempt } from "~/lib/sending/send-email.server";
 
 // send_email's refusals: one of the recipient itself is final (the confirmation is then not sent),
 // anything else is a failure of the moment, asked again on the outbox's schedule.

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { forgetSheetsTokens, headerRow, sheetsSender } from "~/lib/delivery/sheets.server";
-import { settingVariable, type KindAttempt } from "~/lib/delivery/kind-sender.server";
+import { forgetSheetsTokens, headerRow, sender as sheetsSender } from "~/lib/destinations/sheets/sender.server";
+import { settingVariable, type KindAttempt } from "~/lib/destinations/sender.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-import { STANDIN_ORIGIN, startSheetsStandin, type SheetsStandin } from "../support/sheets-standin";
+import { STANDIN_ORIGIN, startSheetsStandin, type SheetsStandin } from "~/lib/destinations/sheets/standin";
 
-// Google Sheets against its stand-in (tests/support/sheets-standin.ts), which checks the JWT's RS256
+// Google Sheets against its stand-in (app/lib/destinations/sheets/standin.ts), which checks the JWT's RS256
 // signature and claims before it gives a token: a header row once, then one row per submission in the
 // form's field order, every value stored as typed (RAW: never a formula), the token kept until it expires.
 

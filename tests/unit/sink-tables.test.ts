@@ -1,16 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { airtableSender, forgetAirtableSends } from "~/lib/delivery/airtable.server";
-import { settingVariable, type KindAttempt, type KindSender } from "~/lib/delivery/kind-sender.server";
-import { forgetSheetsTokens, sheetsSender } from "~/lib/delivery/sheets.server";
+import { sender as airtableSender, forgetAirtableSends } from "~/lib/destinations/airtable/sender.server";
+import { settingVariable, type KindAttempt, type KindSender } from "~/lib/destinations/sender.server";
+import { forgetSheetsTokens, sender as sheetsSender } from "~/lib/destinations/sheets/sender.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { LOCAL_AIRTABLE } from "~/lib/settings/kinds/airtable";
-import { LOCAL_SPREADSHEET_ID } from "~/lib/settings/kinds/sheets";
+import type { FormDef } from "~/forms/schema";
+import { localSinkSettings } from "~/lib/settings/local-sink.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-// @ts-expect-error - plain ESM test support shared with npm start
-import { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } from "../support/sink-tables.mjs";
+// @ts-expect-error - plain ESM shared with npm start
+import { AIRTABLE_LOCAL } from "~/lib/destinations/airtable/sink.mjs";
+// @ts-expect-error - plain ESM shared with npm start
+import { SHEETS_LOCAL_ID } from "~/lib/destinations/sheets/sink.mjs";
 // @ts-expect-error - plain ESM test support shared with npm start and the bench
-import { startWebhookSink } from "../support/webhook-sink.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 
 // Under `npm start` the local sink stands in for Google Sheets and Airtable (scripts/start.mjs points the
 // form files' settings at it): the real senders, over loopback, make a row and a record appear on its page.
@@ -40,16 +42,16 @@ const submission: StoredSubmission = {
   test: false,
 };
 
-async function send(sender: KindSender, vars: Record<string, string>) {
+async function send(sender: KindSender, vars: Record<string, string>, form: FormDef = contactForm) {
   const settings = parseSettings({ ALLOW_LOOPBACK_WEBHOOKS: "true", ...vars });
-  const destination = contactForm.destinations.find((d) => d.kind === sender.kind)!;
-  const own = settings.form("contact");
-  const target = sender.resolve({ settings, form: contactForm, destination, name: sender.kind, own, variable: settingVariable("contact") });
+  const destination = form.destinations.find((d) => d.kind === sender.kind)!;
+  const own = settings.form(form.id);
+  const target = sender.resolve({ settings, form, destination, name: sender.kind, own, variable: settingVariable(form.id) });
   if (!target.ok) throw new Error(target.reason);
   return sender.attempt(target.destination, {
     settings,
-    form: contactForm,
-    submission,
+    form,
+    submission: { ...submission, formId: form.id },
     nowMs: Date.now(),
     timeoutMs: 5000,
     mailer: null,
@@ -86,9 +88,28 @@ describe("the local sink's Google Sheets and Airtable", () => {
     expect(page).toContain("row 2 of tab Sheet1");
   });
 
-  it("uses the ids and token the Worker's own local defaults name (a console form under npm start)", () => {
-    expect(AIRTABLE_LOCAL).toEqual(LOCAL_AIRTABLE);
-    expect(SHEETS_LOCAL_ID).toBe(LOCAL_SPREADSHEET_ID);
+  it("takes what the Worker's own local defaults name (a console form under npm start), a tab per form", async () => {
+    forgetSheetsTokens();
+    forgetAirtableSends();
+    const started: Sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 7).toString("base64")}` });
+    sink = started;
+    // A console form's settings while unset: the Worker's local defaults (app/lib/settings/local-sink.server.ts).
+    const local = (formId: string) =>
+      Object.fromEntries(
+        Object.entries(localSinkSettings({ origin: started.origin, secret: "whsec_x", sheetsKey: started.sheetsKey }, formId)).map(
+          ([suffix, value]) => [`${formId.toUpperCase()}_${suffix}`, value!],
+        ),
+      );
+    const other: FormDef = { ...contactForm, id: "survey", fields: [{ name: "answer", type: "text", label: "Answer" }] };
+    expect(await send(airtableSender, local("contact"))).toMatchObject({ delivered: true });
+    expect(await send(sheetsSender, local("contact"))).toMatchObject({ delivered: true });
+    expect(await send(sheetsSender, local("survey"), other)).toMatchObject({ delivered: true });
+    // Each form's rows sit under its own header row, in its own tab of the one local spreadsheet.
+    const titles = started.snapshot().messages.map((m) => `${m.kind}: ${(m as { title?: string }).title}`);
+    expect(titles).toEqual(["airtable: record rec1 in table Submissions", "sheets: row 2 of tab contact", "sheets: row 2 of tab survey"]);
+    const survey = started.snapshot().messages.at(-1)!;
+    expect(survey.text).toContain("Answer: ");
+    expect(survey.text).not.toContain("Message: ");
   });
 
   it("refuses a JWT signed by another key", async () => {

@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_TOKEN_LENGTH, verifyTurnstile, type VerifyTurnstileInput } from "~/lib/turnstile/siteverify.server";
-import { standinToken } from "../support/standin-token";
+import { standinToken } from "../../dev/standin-token";
 // @ts-expect-error - plain ESM helper shared with npm run start:offline
-import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
+import { startTurnstileStandin } from "../../dev/turnstile-standin.mjs";
 
 type Standin = Awaited<ReturnType<typeof startTurnstileStandin>>;
 let standin: Standin;

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPayload } from "~/lib/delivery/webhook.server";
-import { parseWebhookSecrets, signWebhook } from "~/lib/delivery/webhook-signature.server";
-import { generateWebhookSecret } from "~/lib/settings/kinds/webhook";
+import { buildPayload } from "~/lib/destinations/webhook/sender.server";
+import { parseWebhookSecrets, signWebhook } from "~/lib/sending/signature.server";
+import { generateSigningSecret as generateWebhookSecret } from "~/lib/destinations/signing-secret";
 
 // docs/webhooks.md must stay true: its example request is re-signed here, and its Node receiver is run
 // as written against Gatepost's own signer.

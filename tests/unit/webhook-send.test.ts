@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/attempt.server";
-import { sendWebhook } from "~/lib/delivery/webhook.server";
-import { parseWebhookSecrets } from "~/lib/delivery/webhook-signature.server";
+import { DELIVERY_TIMEOUT_MS } from "~/lib/sending/attempt.server";
+import { sendWebhook } from "~/lib/destinations/webhook/sender.server";
+import { parseWebhookSecrets } from "~/lib/sending/signature.server";
 import { nextRetryDelayMs, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery/settle.server";
 
 // sendWebhook against a real loopback server: what it sends, what it counts as delivered, what it logs.

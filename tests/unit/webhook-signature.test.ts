@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseWebhookSecrets, signWebhook } from "~/lib/delivery/webhook-signature.server";
-import { generateWebhookSecret } from "~/lib/settings/kinds/webhook";
+import { parseWebhookSecrets, signWebhook } from "~/lib/sending/signature.server";
+import { generateSigningSecret as generateWebhookSecret } from "~/lib/destinations/signing-secret";
 
 // The Standard Webhooks spec's own example, from its reference library's test "sign function works"
 // (github.com/standard-webhooks/standard-webhooks, libraries/javascript/src/webhook.test.ts).

@@ -3,10 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
+import { KIND_SPECS } from "~/lib/destinations/registry";
 // @ts-expect-error - plain ESM test support shared with npm start and the bench
-import { startWebhookSink } from "../support/webhook-sink.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 // @ts-expect-error - plain ESM test support
-import { describeWebhook, renderMessagesPage } from "../support/sink-messages.mjs";
+import { renderMessagesPage } from "../../dev/sink-page.mjs";
+// @ts-expect-error - plain ESM shared with npm start
+import { sink as webhookSink } from "~/lib/destinations/webhook/sink.mjs";
 
 // The local sink stands in for every receiver in npm start, the tests and the bench, so what it
 // counts must be deliveries only: a browser that opens its page also asks for /favicon.ico.
@@ -91,7 +94,7 @@ describe("local sink", () => {
 describe("the sink's page", () => {
   it("shows a file field as each file's name, size and download link, and every http(s) address as a link", () => {
     const link = "http://localhost:8788/files/s1/f1?expires=1&sig=abc";
-    const message = describeWebhook({
+    const message = webhookSink.describe({
       id: "msg_1",
       firstAt: "2026-11-26T00:00:00.000Z",
       payload: {
@@ -106,13 +109,26 @@ describe("the sink's page", () => {
     });
     expect(message.text).toContain(`cv: cv.pdf (application/pdf, 1234 bytes) ${link}`);
     expect(message.text).not.toContain("[object Object]");
-    const page: string = renderMessagesPage([
-      message,
-      { kind: "slack", at: "2026", title: "t", text: `See (${link}). <b>javascript:alert(1)</b>` },
-    ]);
+    const page: string = renderMessagesPage(
+      [message, { kind: "slack", at: "2026", title: "t", text: `See (${link}). <b>javascript:alert(1)</b>` }],
+      ["webhooks"],
+    );
     const href = link.replace("&", "&amp;");
     expect(page.match(new RegExp(`<a href="${href.replace(/[?.]/g, "\\$&")}" rel="noreferrer">`, "g"))).toHaveLength(2);
     // The sentence's ")." stays outside the link; what is not an http(s) address stays text.
     expect(page).toContain(`</a>). &lt;b&gt;javascript:alert(1)&lt;/b&gt;`);
+  });
+});
+
+describe("the sink's page", () => {
+  it("names every destination kind in its intro, each kind's part of the sink found in its folder", async () => {
+    sink = await startWebhookSink({ secret: `whsec_${Buffer.alloc(32, 3).toString("base64")}` });
+    const page = await (await fetch(`${sink!.origin}/`)).text();
+    const intro = /<h1>[^<]*<\/h1><p>(.*?)<\/p>/s.exec(page)?.[1]?.toLowerCase() ?? "";
+    expect(intro).toContain("npm start");
+    // Each kind by its product (Slack, Google Sheets, …) or its label's first word (webhook, e-mail, confirmation).
+    const names = KIND_SPECS.map((spec) => (spec.product ?? spec.label.split(" ")[0]!).toLowerCase());
+    expect(names).toHaveLength(7);
+    expect(names.filter((name) => !intro.includes(name))).toEqual([]);
   });
 });

@@ -121,6 +121,8 @@ describe("password sign-in", () => {
     expect(seconds).toBeGreaterThan(0);
     // Half the window is left at MID_WINDOW: 450 s, which the page says as 8 minutes, never fewer.
     expect(seconds).toBe(450);
+    expect(blocked.headers.get("RateLimit")).toBe('"misses";r=0;t=450');
+    expect(blocked.headers.get("RateLimit-Policy")).toBe(`"misses";q=${LOGIN_MISS_RULE.limit};w=900`);
     const html = await blocked.text();
     expect(html).toContain(`Try again in ${Math.ceil(seconds / 60)} minutes.`);
     expect(html).not.toContain("Wait 15 minutes");

@@ -1,7 +1,7 @@
 import { env, fetchMock } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { forgetAirtableSends } from "~/lib/delivery/airtable.server";
-import { AIRTABLE_STANDIN_ORIGIN, STANDIN_TOKEN, startAirtableStandin } from "../support/airtable-standin";
+import { forgetAirtableSends } from "~/lib/destinations/airtable/sender.server";
+import { AIRTABLE_STANDIN_ORIGIN, STANDIN_TOKEN, startAirtableStandin } from "~/lib/destinations/airtable/standin";
 import { sinkEnv } from "./helpers";
 import { acceptThenDrain } from "./outbox-helpers";
 

@@ -22,7 +22,8 @@ describe("POST /api/forms/:formId/submissions", () => {
     expect(response.status).toBe(201);
     const body = await response.json<{ id: string; status: string }>();
     expect(body.status).toBe("accepted");
-    expect(response.headers.get("RateLimit")).toMatch(/^limit=\d+, remaining=\d+, reset=\d+$/);
+    expect(response.headers.get("RateLimit")).toMatch(/^"(?:minute|day)";r=\d+;t=\d+$/);
+    expect(response.headers.get("RateLimit-Policy")).toMatch(/^"minute";q=\d+;w=60, "day";q=\d+;w=86400$/);
     expect(response.headers.get("Vary")).toBe("Origin");
     const [row] = await rows();
     expect(row.id).toBe(body.id);
@@ -179,6 +180,7 @@ describe("idempotency", () => {
     for (const over of [await send("lost-answer"), await send("lost-answer", token), await send("another")]) {
       expect(over.status).toBe(429);
       expect(over.headers.get("Retry-After")).toMatch(/^\d+$/);
+      expect(over.headers.get("RateLimit")).toBe(`"minute";r=0;t=${over.headers.get("Retry-After")}`);
       expect((await over.json<{ id?: string }>()).id).toBeUndefined();
     }
     expect(await countRows("submissions")).toBe(1);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CONFIRMATION_LIMITS } from "~/lib/delivery/confirmation-limits.server";
-import type { SendEmailBinding } from "~/lib/delivery/mailer.server";
+import { CONFIRMATION_LIMITS } from "~/lib/destinations/confirmation/limits.server";
+import type { SendEmailBinding } from "~/lib/sending/mailer.server";
 import { appFetch, clearTables, countRows, formPost, standin, standinToken, testEnv } from "./helpers";
 
 // The confirmation e-mail cannot be aimed at strangers in bulk (docs/decisions/025): one per mailbox

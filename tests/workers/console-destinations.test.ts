@@ -3,9 +3,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";
-import { CONFIRMATION_NEEDS } from "~/lib/settings/kinds/confirmation";
-// @ts-expect-error - plain ESM test support shared with npm start
-import { AIRTABLE_LOCAL, SHEETS_LOCAL_ID } from "../support/sink-tables.mjs";
+import { CONFIRMATION_NEEDS } from "~/lib/destinations/confirmation/spec";
+// The local stand-ins' ids, as the Worker's local defaults read them (each kind's local-sink.json).
+import { LOCAL_AIRTABLE as AIRTABLE_LOCAL } from "~/lib/destinations/airtable/spec";
+import { LOCAL_SPREADSHEET_ID as SHEETS_LOCAL_ID } from "~/lib/destinations/sheets/spec";
 import { expectConsoleErrors } from "../support/fail-on-console";
 import { appFetch, clearTables, countRows, formPost, sink, standin, standinToken } from "./helpers";
 import { API_TOKEN, ENCRYPTION_KEY, putAndPublish, resetConsoleForms, sampleDefinition } from "./console-helpers";

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { parseSettings } from "~/lib/settings/settings.server";
-import { CONFIRMATION_NEEDS } from "~/lib/settings/kinds/confirmation";
+import { CONFIRMATION_NEEDS } from "~/lib/destinations/confirmation/spec";
 import { appFetch, at, formPost, sink, sinkEnv, standinToken } from "./helpers";
 
 // E-mail through an HTTP provider (ADR 092), against the sink's stand-ins of Resend's and Postmark's send

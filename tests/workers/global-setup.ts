@@ -1,8 +1,8 @@
 import type { TestProject } from "vitest/node";
 // @ts-expect-error - plain ESM helper shared with npm run start:offline
-import { startTurnstileStandin } from "../support/turnstile-standin.mjs";
+import { startTurnstileStandin } from "../../dev/turnstile-standin.mjs";
 // @ts-expect-error - plain ESM helper shared with npm start and the benchmark
-import { startWebhookSink } from "../support/webhook-sink.mjs";
+import { startWebhookSink } from "../../dev/local-sink.mjs";
 import { hideWorkerdInfo } from "../support/workerd-log-level";
 
 declare module "vitest" {

@@ -4,7 +4,7 @@ import { inject } from "vitest";
 // The real Worker's fetch handler, with the build it imports (`remix vite:build`; npm test builds before this layer).
 import { handleFetch } from "../../functions/fetch";
 
-export { standinToken } from "../support/standin-token";
+export { standinToken } from "../../dev/standin-token";
 
 export const TEST_SECRET = "1x0000000000000000000000000000000AA";
 export const SIGNING_SECRET = "workers-test-signing-secret-0123456789abcdef";
@@ -162,11 +162,11 @@ export interface SinkState {
   mode: string;
   requests: SinkRequest[];
   unique: Array<{ id: string; payload: any; duplicates: number }>;
-  /** E-mail, Slack and Discord messages as a person reads them (tests/support/sink-messages.mjs). */
+  /** E-mail, Slack and Discord messages as a person reads them (dev/sink-page.mjs and each kind's sink.mjs). */
   messages: Array<{ kind: string; title: string; text: string; reference: string | null }>;
 }
 
-/** The local webhook sink (tests/support/webhook-sink.mjs), driven over its loopback control port. */
+/** The local webhook sink (dev/local-sink.mjs), driven over its loopback control port. */
 export const sink = {
   url: () => inject("sinkUrl"),
   secret: () => inject("sinkSecret"),

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
-import type { Mailer, OutgoingEmail, SendEmailBinding } from "~/lib/delivery/mailer.server";
+import type { Mailer, OutgoingEmail, SendEmailBinding } from "~/lib/sending/mailer.server";
 import { CATALOGUES } from "~/lib/i18n/catalogue.server";
 import { CONTACT_TRANSLATIONS } from "~/forms/translations/contact";
 import { apiPost, appFetch, at, clearTables, formPost, standin, standinToken, testEnv } from "./helpers";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { KIND_SPECS } from "~/lib/settings/kinds/registry";
+import { KIND_SPECS } from "~/lib/destinations/registry";
 import { env } from "cloudflare:test";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { adminEnv, adminPost, sessionCookie } from "./admin-helpers";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { contactForm } from "~/forms/contact";
-import type { Mailer, OutgoingEmail } from "~/lib/delivery/mailer.server";
+import type { Mailer, OutgoingEmail } from "~/lib/sending/mailer.server";
 import { outboxStatements } from "~/lib/delivery/outbox.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import { parseSettings, type Settings } from "~/lib/settings/settings.server";

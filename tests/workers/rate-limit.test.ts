@@ -55,8 +55,9 @@ describe("form rate limits", () => {
     const retryAfter = Number(over.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(over.headers.get("RateLimit")).toBe(`limit=5, remaining=0, reset=${retryAfter}`);
-    expect(over.headers.get("RateLimit-Policy")).toBe("5;w=60, 50;w=86400");
+    // draft-ietf-httpapi-ratelimit-headers-11: the policies, and the one that refused with what is left of it.
+    expect(over.headers.get("RateLimit")).toBe(`"minute";r=0;t=${retryAfter}`);
+    expect(over.headers.get("RateLimit-Policy")).toBe('"minute";q=5;w=60, "day";q=50;w=86400');
   });
 
   it("counts exactly under 20 concurrent posts from one client", async () => {
@@ -76,7 +77,7 @@ describe("form rate limits", () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(33);
     for (const over of answers.filter((r) => r.status === 429)) {
       expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
-      expect(over.headers.get("RateLimit")).toMatch(/^limit=7, remaining=0, reset=\d+$/);
+      expect(over.headers.get("RateLimit")).toMatch(/^"minute";r=0;t=\d+$/);
     }
     expect(await countRows("submissions")).toBe(7);
     expect(await countRows("deliveries")).toBe(7);
@@ -130,7 +131,7 @@ describe("form rate limits", () => {
     expect(over.status).toBe(429);
     expect(over.headers.get("Gatepost-Error-Code")).toBe("rate_limited");
     expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(over.headers.get("RateLimit")).toMatch(/^limit=5, remaining=0, reset=\d+$/);
+    expect(over.headers.get("RateLimit")).toMatch(/^"minute";r=0;t=\d+$/);
     expect(await over.text()).toContain("Too many submissions from your network");
     // The provider goes first (ADR 012): a rate-limited post costs one siteverify, no write.
     expect(await standin.calls()).toHaveLength(6);

@@ -1,8 +1,8 @@
 import { env, fetchMock } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { contactForm } from "~/forms/contact";
-import { forgetSheetsTokens, headerRow } from "~/lib/delivery/sheets.server";
-import { STANDIN_ORIGIN, startSheetsStandin } from "../support/sheets-standin";
+import { forgetSheetsTokens, headerRow } from "~/lib/destinations/sheets/sender.server";
+import { STANDIN_ORIGIN, startSheetsStandin } from "~/lib/destinations/sheets/standin";
 import { sinkEnv } from "./helpers";
 import { acceptThenDrain } from "./outbox-helpers";
 

@@ -13,6 +13,7 @@ import {
   warmFormCatalog,
 } from "./helpers";
 import { env } from "cloudflare:test";
+import { SUBMIT_LIMITER_RULE } from "~/lib/http/client-throttle.server";
 
 // Junk tokens cannot drive unlimited siteverify calls on the owner's secret (docs/decisions/028): each
 // client is throttled before the provider is asked, with no D1 round trip, by the SUBMIT_LIMITER
@@ -54,6 +55,9 @@ describe("the throttle before siteverify", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Gatepost-Error-Code")).toBe("rate_limited");
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // The binding's own rule (wrangler.toml), as draft-ietf-httpapi-ratelimit-headers-11 writes it.
+    expect(refused.headers.get("RateLimit-Policy")).toBe(`"burst";q=${SUBMIT_LIMITER_RULE.limit};w=${SUBMIT_LIMITER_RULE.periodSeconds}`);
+    expect(refused.headers.get("RateLimit")).toBe(`"burst";r=0;t=${refused.headers.get("Retry-After")}`);
     expect(refusing.keys).toEqual(["submit:contact:198.51.100.20"]);
     expect(await standin.calls()).toHaveLength(0);
     expect(recorded.trips()).toBe(0);
@@ -76,6 +80,7 @@ describe("the throttle before siteverify", () => {
     expect(response.status).toBe(429);
     expect(response.headers.get("Gatepost-Error-Code")).toBe("rate_limited");
     expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(response.headers.get("RateLimit")).toMatch(/^"burst";r=0;t=\d+$/);
     const html = await response.text();
     expect(html).toContain(VALID.message);
     expect(html).toContain(`value="${sid}"`);

@@ -28,7 +28,8 @@ describe("POST /api/turnstile/verify", () => {
       challenge_ts: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       error_codes: [],
     });
-    expect(response.headers.get("RateLimit")).toMatch(/^limit=60, remaining=59,/);
+    expect(response.headers.get("RateLimit")).toMatch(/^"minute";r=59;t=\d+$/);
+    expect(response.headers.get("RateLimit-Policy")).toBe('"minute";q=60;w=60, "day";q=1000;w=86400');
     const [call] = await standin.calls();
     expect(call.remoteip).toBe("192.0.2.50");
   });
@@ -114,7 +115,8 @@ describe("POST /api/turnstile/verify", () => {
     expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
     expect(statuses[60]).toBe(429);
     const over = await call("192.0.2.77");
-    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(over.headers.get("Retry-After")).toBe("30");
+    expect(over.headers.get("RateLimit")).toBe('"minute";r=0;t=30');
     expect((await over.json<{ code: string }>()).code).toBe("rate_limited");
     // Another client is not affected.
     expect((await call("192.0.2.78")).status).toBe(200);

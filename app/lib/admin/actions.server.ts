@@ -4,7 +4,7 @@ import type { Settings } from "~/lib/settings/settings.server";
 import type { AdminUser } from "~/lib/admin/auth.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { deliverSubmissionNow } from "~/lib/delivery/drain.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
+import type { Mailer } from "~/lib/sending/mailer.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
 import { refusal } from "~/lib/http/responses.server";
 import { outboxStatements, redeliverSubmission, type RedeliveryResult } from "~/lib/delivery/outbox.server";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TokenSchema } from "~/lib/admin/input.server";
 import type { DestinationKind } from "~/forms/schema";
-import { DESTINATION_KINDS } from "~/lib/settings/kinds/registry";
+import { DESTINATION_KINDS } from "~/lib/destinations/registry";
 import type { DeadFilter } from "~/lib/storage/deliveries.server";
 
 // What a bulk redelivery may be asked for, from the admin API's JSON or the console's form: one form,

@@ -14,7 +14,7 @@ import {
 import type { ErrorCode } from "~/lib/http/errors";
 import { tellLocalSink } from "~/lib/admin/local-sink.server";
 import { localSinkSettings } from "~/lib/settings/local-sink.server";
-import { settingSpec } from "~/lib/settings/kinds/registry";
+import { settingSpec } from "~/lib/destinations/registry";
 import { FORM_SETTING_SUFFIXES, formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
 import { deleteSettingStatement, listSettingRows, putSettingStatement } from "~/lib/storage/forms.server";
 
@@ -75,7 +75,8 @@ export async function loadSettingViews(
   consoleForm = true,
 ): Promise<SettingView[]> {
   const environment = settings.environmentForm(formId);
-  const local: Partial<Record<FormSettingSuffix, string>> = settings.localSink && consoleForm ? localSinkSettings(settings.localSink) : {};
+  const local: Partial<Record<FormSettingSuffix, string>> =
+    settings.localSink && consoleForm ? localSinkSettings(settings.localSink, formId) : {};
   const rows = new Map((await listSettingRows(db, formId)).map((row) => [row.name, row]));
   const opened = await keys(settings);
   // A form's own value for `whileUnset` (its provider) turns the kind's site-wide stand-ins off together.

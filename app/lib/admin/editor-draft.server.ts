@@ -1,6 +1,6 @@
 import { FIELD_TYPES, UPLOAD_TYPES, type Destination, type FieldDef, type FormDef } from "~/forms/schema";
 import { hasSetting } from "~/lib/admin/field-settings";
-import { KIND_SPECS } from "~/lib/settings/kinds/registry";
+import { KIND_SPECS } from "~/lib/destinations/registry";
 import { kindTextsViews } from "~/lib/admin/kind-texts.server";
 
 // The editor's post read into a definition: form settings by name, each field as `fields.<i>.<key>`.

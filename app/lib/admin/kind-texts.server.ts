@@ -1,6 +1,6 @@
 import type { DestinationKind } from "~/forms/schema";
-import type { KindText } from "~/lib/settings/kinds/kind";
-import { KIND_SPECS } from "~/lib/settings/kinds/registry";
+import type { KindText } from "~/lib/destinations/kind";
+import { KIND_SPECS } from "~/lib/destinations/registry";
 
 /** A kind's own texts as the editor shows them (its section, what it needs to work), sent with the page's data. */
 export interface KindTextsView {

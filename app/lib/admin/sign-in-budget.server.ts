@@ -1,7 +1,7 @@
 import sql from "sql-template-tag";
 import { z } from "zod";
 import { ipSubject, ipv6Prefix48 } from "~/lib/http/client-ip.server";
-import { windowKey, windowStart, type RateRule } from "~/lib/http/rate-limit.server";
+import { refusedBy, windowKey, windowStart, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
 import {
   rateLimitStatement,
   refundRateLimitStatement,
@@ -42,17 +42,26 @@ export interface SignInBudget {
 export function signInBudget(subject: SignInSubject): SignInBudget {
   if ("device" in subject) {
     const key = `admin-login:device:${subject.device}`;
-    return { attempts: [{ key, ...LOGIN_RATE_RULE }], misses: { key: `${key}:miss`, ...LOGIN_MISS_RULE }, site: null };
+    return {
+      attempts: [{ key, ...LOGIN_RATE_RULE, policy: "attempts" }],
+      misses: { key: `${key}:miss`, ...LOGIN_MISS_RULE, policy: "misses" },
+      site: null,
+    };
   }
   const key = `admin-login:ip:${ipSubject(subject.ip)}`;
-  const attempts: RateRule[] = [{ key, ...LOGIN_RATE_RULE }];
+  const attempts: RateRule[] = [{ key, ...LOGIN_RATE_RULE, policy: "attempts" }];
   const prefix = ipv6Prefix48(subject.ip);
   if (prefix) attempts.push({ key: `admin-login:ip48:${prefix}`, ...LOGIN_PREFIX48_RULE });
-  return { attempts, misses: { key: `${key}:miss`, ...LOGIN_MISS_RULE }, site: { key: "admin-login:all", ...LOGIN_GLOBAL_RULE } };
+  return {
+    attempts,
+    misses: { key: `${key}:miss`, ...LOGIN_MISS_RULE, policy: "misses" },
+    site: { key: "admin-login:all", ...LOGIN_GLOBAL_RULE },
+  };
 }
 
 export type BudgetVerdict =
-  { ok: true; checkNeeded: boolean; siteCounted: boolean } | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number };
+  | { ok: true; checkNeeded: boolean; siteCounted: boolean }
+  | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number; rate: { verdict: RateVerdict; rules: RateRule[] } };
 
 const CountSchema = z.object({ count: z.number() });
 
@@ -78,11 +87,23 @@ export async function countSignInAttempt(db: D1Database, budget: SignInBudget, n
       : null,
   });
   const own = verdictOfRows(attempts, done.attempts.results, nowMs);
-  if (!own.ok) return { ok: false, code: "admin_rate_limited", retryAfterSeconds: Math.max(1, own.resetSeconds) };
+  if (!own.ok) {
+    return {
+      ok: false,
+      code: "admin_rate_limited",
+      retryAfterSeconds: Math.max(1, own.resetSeconds),
+      rate: { verdict: own, rules: attempts },
+    };
+  }
   const missed = done.misses.results.length > 0 ? CountSchema.parse(done.misses.results[0]).count : 0;
   if (missed >= misses.limit) {
     const reset = windowStart(misses, nowMs) + misses.windowSeconds - Math.floor(nowMs / 1000);
-    return { ok: false, code: "admin_rate_limited", retryAfterSeconds: Math.max(1, reset) };
+    return {
+      ok: false,
+      code: "admin_rate_limited",
+      retryAfterSeconds: Math.max(1, reset),
+      rate: { verdict: refusedBy(misses, reset), rules: [misses] },
+    };
   }
   const siteCounted = done.site !== null && done.site.results.length > 0;
   return { ok: true, checkNeeded: site !== null && !siteCounted, siteCounted };

@@ -3,6 +3,7 @@ import { verifyPassword } from "~/lib/crypto/password.server";
 import { adminSessionStorage, fingerprint, sessionCookieHeaders } from "~/lib/admin/session.server";
 import { deleteAllSessions } from "~/lib/storage/admin-sessions.server";
 import { clientIp } from "~/lib/http/client-ip.server";
+import type { RateRule, RateVerdict } from "~/lib/http/rate-limit.server";
 import { countSignInAttempt, settleSignInAttempt, signInBudget } from "~/lib/admin/sign-in-budget.server";
 import { knownDeviceCookie, knownDeviceOf } from "~/lib/admin/known-device.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
@@ -23,7 +24,7 @@ export type SignInResult =
   | { ok: false; code: "admin_closed" | "storage_unavailable" }
   /** `captcha`: the site's budget was spent, so the next try needs a Turnstile pass as well. */
   | { ok: false; code: "admin_sign_in_failed"; captcha: boolean }
-  | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number }
+  | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number; rate: { verdict: RateVerdict; rules: RateRule[] } }
   /** The site's budget is spent: the form must carry a Turnstile pass (admin_check_required) or its pass failed. */
   | { ok: false; code: ErrorCode; captcha: true };
 

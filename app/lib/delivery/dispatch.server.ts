@@ -1,7 +1,7 @@
-import type { AttemptRecord } from "~/lib/delivery/attempt.server";
-import { resolveDestination } from "~/lib/delivery/destinations.server";
-import { held, type KindAttempt } from "~/lib/delivery/kind-sender.server";
-import { senderOf } from "~/lib/delivery/senders.server";
+import type { AttemptRecord } from "~/lib/sending/attempt.server";
+import { resolveDestination } from "~/lib/destinations/configured.server";
+import { held, type KindAttempt } from "~/lib/destinations/sender.server";
+import { senderOf } from "~/lib/destinations/senders.server";
 
 // One attempt at one delivery, whatever its kind: resolve the destination from settings (at attempt
 // time, so a fixed setting heals queued rows), then let its kind's module build and send it once.

@@ -1,6 +1,6 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import type { FormDef } from "~/forms/schema";
-import { DELIVERY_TIMEOUT_MS } from "~/lib/delivery/attempt.server";
+import { DELIVERY_TIMEOUT_MS } from "~/lib/sending/attempt.server";
 import {
   attemptDelivery,
   BATCH_COST,

@@ -1,7 +1,7 @@
 import type { Settings } from "~/lib/settings/settings.server";
 import type { DestinationKind, FormDef } from "~/forms/schema";
-import { configuredDestinations, destinationName } from "~/lib/delivery/destinations.server";
-import { confirmationStatements, isGatedClaim, type ConfirmationGate } from "~/lib/delivery/confirmation-limits.server";
+import { configuredDestinations, destinationName } from "~/lib/destinations/configured.server";
+import type { BatchGate } from "~/lib/destinations/sender.server";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { OutboxBatch } from "~/lib/storage/accept-batch.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
@@ -47,16 +47,18 @@ export function leasedOutbox(
   nowMs: number,
   owner: string,
   leaseMs: number,
-  gate: ConfirmationGate | null = null,
+  gate: BatchGate | null = null,
   /** Only this destination (a console test), when it is configured. */
   only?: DestinationKind,
 ): LeasedOutbox {
   const lease: Lease = { owner, untilMs: nowMs + leaseMs };
   const claims = plannedClaims(settings, form, submissionId).filter((claim) => only === undefined || claim.destination === only);
-  const limited = gate ? claims.find(isGatedClaim) : undefined;
+  const limited = gate ? claims.find((claim) => claim.destination === gate.kind) : undefined;
   const deliveries = claims.filter((claim) => claim !== limited).map((claim) => insertDeliveryStatement(db, claim, nowMs, lease));
   const confirmation =
-    limited && gate ? confirmationStatements(db, { id: limited.id, submissionId, formId: form.id, nowMs, lease }, gate) : null;
+    limited && gate
+      ? gate.statements(db, { id: limited.id, destination: limited.destination, submissionId, formId: form.id, nowMs, lease })
+      : null;
   const statements = [...deliveries, ...(confirmation ? Object.values(confirmation) : [])];
   return { deliveries, confirmation, statements, claims };
 }

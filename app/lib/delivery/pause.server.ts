@@ -1,10 +1,10 @@
 import escapeHtml from "escape-html";
 import type { FormDef } from "~/forms/schema";
 import type { Settings } from "~/lib/settings/settings.server";
-import { buildMime, emailSender, ownerMailbox, type EmailParts } from "~/lib/delivery/email.server";
-import { emailTransport } from "~/lib/delivery/email-provider.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
-import { sendEmailAttempt } from "~/lib/delivery/send-email.server";
+import { SENDERS } from "~/lib/destinations/senders.server";
+import { buildMime, type EmailParts } from "~/lib/sending/mime.server";
+import type { Mailer } from "~/lib/sending/mailer.server";
+import { sendEmailAttempt } from "~/lib/sending/send-email.server";
 import { PAUSE_AFTER_FAILURES, PROBE_INTERVAL_MS } from "~/lib/delivery/settle.server";
 import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { claimPauseNotice, type DestinationHealth } from "~/lib/storage/destination-health.server";
@@ -25,19 +25,17 @@ export async function tellOwnerOfPause(
   { mailer, nowMs, budget }: { mailer: Mailer | null; nowMs: number; budget?: InvocationBudget },
 ): Promise<boolean> {
   if (!health || health.pausedAt === null || health.notifiedAt !== null || !form) return false;
-  // The form's own way of sending e-mail: its HTTP provider when it has one, else the binding.
-  const transport = emailTransport(settings, form, mailer);
-  if (!transport.ok) return false;
-  // The owner's own notification e-mail being the paused destination, it cannot carry the news.
-  if (health.destination === emailSender.kind) return false;
-  const owner = ownerMailbox(settings, form);
+  // The kind that reaches the owner (their notification e-mail) carries it, unless it is what paused.
+  const sender = SENDERS.find((candidate) => candidate.ownerMail);
+  if (!sender?.ownerMail || health.destination === sender.kind) return false;
+  const owner = sender.ownerMail(settings, form, mailer);
   if (!owner) return false;
   if (budget && !budget.trySpend(NOTICE_COST)) return false;
   const { from, to } = owner;
   try {
     if (!(await claimPauseNotice(db, form.id, health.destination, nowMs))) return false;
     const parts = pauseNoticeParts(settings, form, health, from, to);
-    const sent = await sendEmailAttempt(transport.mailer, from, to, buildMime(parts), parts);
+    const sent = await sendEmailAttempt(owner.mailer, from, to, buildMime(parts), parts);
     if (!sent.delivered) console.error(`the pause notice for ${form.id}/${health.destination} was not sent: ${sent.detail}`);
     return sent.delivered;
   } catch (error) {

@@ -1,5 +1,5 @@
-import type { AttemptRecord } from "~/lib/delivery/attempt.server";
-import { kindSpec } from "~/lib/settings/kinds/registry";
+import type { AttemptRecord } from "~/lib/sending/attempt.server";
+import { kindSpec } from "~/lib/destinations/registry";
 import { recordFailureStatement, recordSuccessStatement } from "~/lib/storage/destination-health.server";
 import {
   failedAttemptStatement,

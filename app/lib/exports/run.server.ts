@@ -115,7 +115,10 @@ export interface ExportQueueContext {
  * batch's other messages are retried: each step wants a whole invocation. D1 and R2 errors throw (the
  * queue retries the message).
  */
-export async function consumeExportBatch(batch: MessageBatch<unknown>, ctx: ExportQueueContext): Promise<{ job: string | null; rows: number | null }> {
+export async function consumeExportBatch(
+  batch: MessageBatch<unknown>,
+  ctx: ExportQueueContext,
+): Promise<{ job: string | null; rows: number | null }> {
   const [first, ...rest] = batch.messages;
   for (const message of rest) message.retry();
   if (!first) return { job: null, rows: null };

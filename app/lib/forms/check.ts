@@ -1,6 +1,6 @@
 import { z, type ZodObject, type ZodType } from "zod";
-import { KIND_SPECS } from "~/lib/settings/kinds/registry";
-import type { KindText } from "~/lib/settings/kinds/kind";
+import { KIND_SPECS } from "~/lib/destinations/registry";
+import type { KindText } from "~/lib/destinations/kind";
 import { isExactOrigin } from "~/lib/http/origin";
 import { isLoopbackHost } from "~/lib/http/loopback";
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_UPLOAD_BYTES, FIELD_TYPES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
@@ -74,7 +74,7 @@ const FieldSchema = z.strictObject({
   when: ConditionSchema.optional(),
 });
 
-// Each kind's shape is its module's (app/lib/settings/kinds/), its texts bounded as every text here.
+// Each kind's shape is its spec's (app/lib/destinations/<kind>/spec.ts), its texts bounded as every text here.
 const DestinationSchema = z.discriminatedUnion(
   "kind",
   KIND_SPECS.map((spec) => spec.definition({ line, paragraph })) as unknown as [ZodObject, ...ZodObject[]],

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { open, seal, type SealingKey } from "~/lib/crypto/secret-box.server";
-import { settingSpec } from "~/lib/settings/kinds/registry";
+import { settingSpec } from "~/lib/destinations/registry";
 import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "~/lib/settings/settings.server";
 import type { SettingRow } from "~/lib/storage/forms.server";
 

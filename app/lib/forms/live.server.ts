@@ -53,10 +53,10 @@ export function catalogFormSettings(settings: Settings, catalog: FormCatalog): S
  * `npm start` itself).
  */
 export function catalogSettings(settings: Settings, catalog: FormCatalog): Settings {
-  const local = settings.localSink ? localSinkSettings(settings.localSink) : null;
+  const sink = settings.localSink;
   const layered = withConsoleFormSettings(settings, (formId) => {
     const own = catalog.settings.get(formId);
-    return local && catalog.forms.get(formId)?.source === "console" ? { ...local, ...own } : own;
+    return sink && catalog.forms.get(formId)?.source === "console" ? { ...localSinkSettings(sink, formId), ...own } : own;
   });
   return { ...layered, forms: catalogFormSettings(layered, catalog) };
 }

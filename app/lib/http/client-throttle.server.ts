@@ -14,6 +14,14 @@ export interface IsolateLimiter extends RateLimit {
   size(): number;
 }
 
+/** What wrangler.toml configures the `SUBMIT_LIMITER` binding with (`simple`), for the RateLimit fields of its refusals. */
+export const SUBMIT_LIMITER_RULE: ThrottleRule = { limit: 20, periodSeconds: 60 };
+
+/** The rule a refusal of `submitLimiter(env, fallback)` was made under: the binding's, or the isolate's. */
+export function throttleRuleOf(env: object, fallback: ThrottleRule): ThrottleRule {
+  return (env as { SUBMIT_LIMITER?: RateLimit }).SUBMIT_LIMITER ? SUBMIT_LIMITER_RULE : fallback;
+}
+
 /** Most keys one isolate budget counts per window; past it the oldest key is forgotten. */
 export const MAX_ISOLATE_KEYS = 10_000;
 

@@ -7,10 +7,12 @@ export interface RateRule {
   key: string;
   limit: number;
   windowSeconds: number;
+  /** Its name in the RateLimit fields; by default its window's ("minute", "day"). */
+  policy?: string;
 }
 
 export type RateVerdict =
-  | { ok: true; limit: number; remaining: number; resetSeconds: number }
+  | { ok: true; limit: number; remaining: number; resetSeconds: number; rule?: RateRule }
   | { ok: false; limit: number; remaining: 0; resetSeconds: number; rule: RateRule };
 
 export type RateLimitResult = RateVerdict | { ok: false; code: "storage_unavailable" };
@@ -37,7 +39,7 @@ export function judgeRateLimits(rules: readonly RateRule[], counts: readonly num
         verdict = { ok: false, limit: rule.limit, remaining: 0, resetSeconds, rule };
       }
     } else if (!verdict || (verdict.ok && remaining < verdict.remaining)) {
-      verdict = { ok: true, limit: rule.limit, remaining, resetSeconds };
+      verdict = { ok: true, limit: rule.limit, remaining, resetSeconds, rule };
     }
   });
   return verdict ?? { ok: true, limit: Infinity, remaining: Infinity, resetSeconds: 0 };
@@ -52,12 +54,29 @@ export function formRateRules(formId: string, limits: { perMinute: number; perDa
   ];
 }
 
-/** `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-07), and `Retry-After` when refused. */
+const WINDOW_NAMES: Record<number, string> = { 60: "minute", 3_600: "hour", 86_400: "day" };
+
+/** A rule's policy name: a String of Structured Fields (RFC 9651), so only visible ASCII without `"` or `\\`. */
+function policyName(rule: RateRule): string {
+  return (rule.policy ?? WINDOW_NAMES[rule.windowSeconds] ?? `${rule.windowSeconds}s`).replace(/[^\x20-\x7e]|["\\]/g, "");
+}
+
+/**
+ * The rate headers of every answer that counted against a limit, 429s included: `RateLimit-Policy` (each
+ * rule: quota `q`, window `w`) and `RateLimit` (the deciding rule: `r` left, `t` seconds to its reset), as
+ * draft-ietf-httpapi-ratelimit-headers-11 defines them, and `Retry-After` (RFC 9110) when refused.
+ */
 export function rateLimitHeaders(verdict: RateVerdict, rules: readonly RateRule[]): Headers {
   const headers = new Headers();
-  if (!Number.isFinite(verdict.limit)) return headers;
-  headers.set("RateLimit", `limit=${verdict.limit}, remaining=${verdict.remaining}, reset=${verdict.resetSeconds}`);
-  headers.set("RateLimit-Policy", rules.map((r) => `${r.limit};w=${r.windowSeconds}`).join(", "));
+  if (!Number.isFinite(verdict.limit) || rules.length === 0) return headers;
+  const deciding = verdict.rule ?? rules[0];
+  headers.set("RateLimit-Policy", rules.map((r) => `"${policyName(r)}";q=${r.limit};w=${r.windowSeconds}`).join(", "));
+  headers.set("RateLimit", `"${policyName(deciding)}";r=${verdict.remaining};t=${Math.max(0, verdict.resetSeconds)}`);
   if (!verdict.ok) headers.set("Retry-After", String(Math.max(1, verdict.resetSeconds)));
   return headers;
+}
+
+/** A refusal by a limit that counts elsewhere (a rate-limiting binding): its rule, refused until `resetSeconds`. */
+export function refusedBy(rule: RateRule, resetSeconds: number): RateVerdict {
+  return { ok: false, limit: rule.limit, remaining: 0, resetSeconds, rule };
 }

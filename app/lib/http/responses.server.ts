@@ -1,6 +1,5 @@
 import type { EntryContext } from "@remix-run/cloudflare";
 import escape from "escape-html";
-import type { FormDef } from "~/forms/schema";
 import { errorCodeOf, FALLBACK_ERROR_CODE } from "~/lib/http/error-code";
 import { ERRORS, isErrorCode, type ErrorCode } from "~/lib/http/errors";
 import { EN_REFUSAL, type HtmlRefusalWords, type RefusalPage } from "~/lib/http/refusal-words";
@@ -68,7 +67,8 @@ export function problemJson(
 /** A readable refusal page for a person whose plain HTML form on another site was refused. */
 export function problemHtml(
   code: ErrorCode,
-  form: FormDef | null,
+  /** The form's title and field labels (a form definition fits); http sits below the forms' model. */
+  form: { title: string; fields: readonly { name: string; label: string }[] } | null,
   headers: Headers = new Headers(),
   fieldErrors?: FieldErrors,
   words?: HtmlRefusalWords,

@@ -3,9 +3,9 @@ import { resealSettings } from "~/lib/forms/reseal.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { drainOutbox } from "~/lib/delivery/drain.server";
 import { dispatchDue, type DeliveryMessage } from "~/lib/delivery/queue.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
+import type { Mailer } from "~/lib/sending/mailer.server";
 import { budgetFor, type Cost, type InvocationBudget, type Plan } from "~/lib/platform/budget.server";
-import { staleConfirmationSlots } from "~/lib/delivery/confirmation.server";
+import { staleKindRows } from "~/lib/destinations/gates.server";
 import { staleRateLimits } from "~/lib/storage/rate-limits.server";
 import { pruneInChunks } from "~/lib/storage/sql.server";
 import { applyRetention, RETENTION_CHUNK_COST } from "~/lib/storage/retention.server";
@@ -100,15 +100,15 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
       return { ...drained, dispatched: dispatch.dispatched };
     },
   },
-  // Every fixed-window limit: the rate-limit windows and the confirmation e-mails' slots.
+  // Every fixed-window limit: the rate-limit windows and the kinds' own (the confirmation e-mails' slots).
   {
     name: "prune-rate-limits",
     when: { cadence: 0, more: (result) => (result as { more: boolean }).more },
     reserve: { d1Queries: 2, subrequests: 0 },
     // Both tables' DELETEs in one batch per round: a quiet minute makes one D1 call.
     run: async ({ db, now, budget = budgetFor("free") }) => {
-      const [windows, slots] = await pruneInChunks(db, [staleRateLimits(now()), staleConfirmationSlots(now())], budget);
-      return { deleted: windows.deleted + slots.deleted, more: windows.more || slots.more };
+      const pruned = await pruneInChunks(db, [staleRateLimits(now()), ...staleKindRows(now())], budget);
+      return { deleted: pruned.reduce((sum, one) => sum + one.deleted, 0), more: pruned.some((one) => one.more) };
     },
   },
   // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md), console forms (archived

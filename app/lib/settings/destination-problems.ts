@@ -1,4 +1,4 @@
-import { KIND_SPECS } from "./kinds/registry";
+import { KIND_SPECS } from "../destinations/registry";
 import type { SettingProblem } from "./setting-problem";
 
 // Every form's destination settings in the environment, checked once per parse so a bad one is named on

@@ -1,4 +1,4 @@
-import type { FormDef, RateLimits } from "~/forms/schema";
+import type { FormDef, RateLimits } from "../../forms/schema";
 import { exactOrigins, isExactOrigin } from "../http/origin";
 import type { SettingProblem } from "./setting-problem";
 

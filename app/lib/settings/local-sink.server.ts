@@ -1,8 +1,8 @@
 import { isLoopbackHost } from "../http/loopback";
-import { KIND_SPECS, type FormSettingSuffix } from "./kinds/registry";
+import { KIND_SPECS, type FormSettingSuffix } from "../destinations/registry";
 import type { SettingProblem } from "./setting-problem";
 
-// The local sink of `npm start` (tests/support/webhook-sink.mjs), as the Worker knows it: where a console
+// The local sink of `npm start` (dev/local-sink.mjs), as the Worker knows it: where a console
 // form's destinations go while the console leaves them unset, and the secret its webhooks are signed
 // with then (docs/decisions/066-console-forms-in-the-local-loop.md). Local development only: honoured
 // with ALLOW_LOOPBACK_WEBHOOKS and a loopback http origin, so a deployed Worker has no local sink.
@@ -44,12 +44,12 @@ export function readLocalSink(
   return { origin: url.origin, secret, sheetsKey };
 }
 
-/** The destination settings a console form falls back to under `npm start`: every kind to the sink. */
-export function localSinkSettings(sink: LocalSink): Partial<Record<FormSettingSuffix, string>> {
+/** The destination settings console form `formId` falls back to under `npm start`: every kind to the sink. */
+export function localSinkSettings(sink: LocalSink, formId: string): Partial<Record<FormSettingSuffix, string>> {
   const values: Partial<Record<FormSettingSuffix, string>> = {};
   for (const spec of KIND_SPECS) {
     for (const setting of spec.settings) {
-      const local = setting.local?.(sink);
+      const local = setting.local?.(sink, formId);
       if (local) values[setting.suffix] = local;
     }
   }

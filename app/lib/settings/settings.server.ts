@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readAdminConfig, type AdminConfig } from "./admin.server";
 import { checkDestinationSettings, readSiteWideSettings } from "./destination-problems";
-import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "./kinds/registry";
+import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "../destinations/registry";
 import { readFormSettings, type FormSettings } from "./forms.server";
 import { parsePlan, type Plan } from "../platform/budget.server";
 import { readLocalSink, type LocalSink } from "./local-sink.server";
@@ -18,7 +18,7 @@ import { readUploadSettings, type UploadSettings } from "./uploads.server";
 /** The shortest SETTINGS_ENCRYPTION_KEY value accepted: 32 characters, about 190 bits when random. */
 export const MIN_ENCRYPTION_KEY_LENGTH = 32;
 
-// What a form's settings are called after its prefix: every destination kind's (kinds/registry.ts).
+// What a form's settings are called after its prefix: every destination kind's (destinations/registry.ts).
 export { FORM_SETTING_SUFFIXES, type FormSettingSuffix };
 
 /** The one place a form setting's name is made: `contact` + `X_URL` → `CONTACT_X_URL`. */

@@ -6,10 +6,13 @@ import { parseRows, statement, type Prune } from "~/lib/storage/sql.server";
 import type { Lease } from "~/lib/storage/deliveries.server";
 
 // The confirmation_limits table and the accept batch's statements that queue a confirmation only
-// within its limits (docs/decisions/025); the limits and their words are delivery/confirmation-limits'.
+// within its limits (docs/decisions/025); the limits and their words are the kind's (destinations/
+// confirmation/limits.server.ts).
 
 export interface ConfirmationRow {
   id: string;
+  /** The outbox row's destination: the kind held to these limits. */
+  destination: string;
   submissionId: string;
   formId: string;
   nowMs: number;
@@ -39,7 +42,7 @@ export type ConfirmationStatements = {
  * skipped with the reason; the counts and the mailbox slot move only for a pending one. Pure.
  */
 export function confirmationStatements(db: D1Database, row: ConfirmationRow, checks: ConfirmationChecks): ConfirmationStatements {
-  const { id, submissionId, formId, nowMs, lease } = row;
+  const { id, destination, submissionId, formId, nowMs, lease } = row;
   const { mailboxKey, reasons } = checks;
   const createdAt = new Date(nowMs).toISOString();
   const reason = sql`CASE
@@ -54,7 +57,7 @@ export function confirmationStatements(db: D1Database, row: ConfirmationRow, che
     db,
     sql`INSERT INTO deliveries (id, submission_id, form_id, destination, status, attempts, next_attempt_at, created_at,
          lease_owner, lease_until, last_error, delivered_at)
-       SELECT ${id}, ${submissionId}, ${formId}, 'confirmation', CASE WHEN r.reason IS NULL THEN 'pending' ELSE 'delivered' END,
+       SELECT ${id}, ${submissionId}, ${formId}, ${destination}, CASE WHEN r.reason IS NULL THEN 'pending' ELSE 'delivered' END,
          CASE WHEN r.reason IS NULL THEN 0 ELSE 1 END, ${nowMs}, ${createdAt},
          CASE WHEN r.reason IS NULL THEN ${lease?.owner ?? null} END, CASE WHEN r.reason IS NULL THEN ${lease?.untilMs ?? null} END,
          r.reason, CASE WHEN r.reason IS NULL THEN NULL ELSE ${createdAt} END

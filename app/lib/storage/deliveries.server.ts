@@ -2,7 +2,7 @@ import sql, { empty, join, raw } from "sql-template-tag";
 import { z } from "zod";
 import { PAUSED } from "~/lib/storage/destination-health.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
-import { KIND_SPECS } from "~/lib/settings/kinds/registry";
+import { KIND_SPECS } from "~/lib/destinations/registry";
 
 // The outbox's tables, `deliveries` and `delivery_attempts` (docs/decisions/003-outbox.md); what to
 // send and when to retry is app/lib/delivery/'s to decide.
@@ -198,7 +198,7 @@ function claimsOf(results: readonly unknown[]): Claim[] {
   }));
 }
 
-/** What one attempt left for the delivery log (delivery/attempt.server.ts' AttemptRecord fits it). */
+/** What one attempt left for the delivery log (sending/attempt.server.ts' AttemptRecord fits it). */
 export interface AttemptLog {
   httpStatus: number | null;
   error: string | null;

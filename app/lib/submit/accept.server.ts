@@ -10,14 +10,14 @@ import { signFormStamp } from "~/lib/submit/form-stamp.server";
 import { fingerprintRequest, readIdempotencyKey, readSubmissionIdKey } from "~/lib/submit/idempotency.server";
 import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/storage/accept-batch.server";
 import { clientIp, networkSubject } from "~/lib/http/client-ip.server";
-import { formRateRules, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
-import { submitLimiter, throttleBeforeProvider } from "~/lib/http/client-throttle.server";
+import { formRateRules, refusedBy, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
+import { submitLimiter, throttleBeforeProvider, throttleRuleOf } from "~/lib/http/client-throttle.server";
 import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
 import { deliveryQueueOf, enqueueClaims } from "~/lib/delivery/queue.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
-import { confirmationGate } from "~/lib/delivery/confirmation-limits.server";
-import type { Mailer } from "~/lib/delivery/mailer.server";
+import { batchGate } from "~/lib/destinations/gates.server";
+import type { Mailer } from "~/lib/sending/mailer.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 import { messagesOf } from "~/lib/i18n/catalogue.server";
@@ -61,8 +61,6 @@ export type AcceptResult =
       rate?: RateInfo;
       /** The stamp and submission id a page post's re-render must carry (its own, or fresh ones once expired). */
       keep?: { stamp: string; sid: string | null };
-      /** Set when the throttle refused the post before the provider: when to try again. */
-      retryAfterSeconds?: number;
     };
 
 export interface AcceptInput {
@@ -127,9 +125,12 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
 
   // Before the provider is asked, without D1: a refused post keeps its token, which was sent nowhere.
   // Without a SUBMIT_LIMITER binding, each client network gets twice its per-form minute limit.
-  const limiter = submitLimiter(env, { limit: 2 * limits.perMinute, periodSeconds: THROTTLE_PERIOD_SECONDS }, now);
-  if (!(await throttleBeforeProvider(limiter, `submit:${form.id}:${networkSubject(ip)}`))) {
-    return { ok: false, code: "rate_limited", values: echo, keep, retryAfterSeconds: THROTTLE_PERIOD_SECONDS };
+  const fallback = { limit: 2 * limits.perMinute, periodSeconds: THROTTLE_PERIOD_SECONDS };
+  const throttleKey = `submit:${form.id}:${networkSubject(ip)}`;
+  if (!(await throttleBeforeProvider(submitLimiter(env, fallback, now), throttleKey))) {
+    const { limit, periodSeconds } = throttleRuleOf(env, fallback);
+    const rule = { key: throttleKey, limit, windowSeconds: periodSeconds, policy: "burst" };
+    return { ok: false, code: "rate_limited", values: echo, keep, rate: { verdict: refusedBy(rule, periodSeconds), rules: [rule] } };
   }
 
   // A bot is judged above but still has to pass Turnstile: nothing is ever stored without a verified
@@ -166,7 +167,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
   // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
-  const gate = judged.bot ? null : await confirmationGate(settings, form, values, ip);
+  const gate = judged.bot ? null : await batchGate(settings, form, values, ip);
   const outbox = judged.bot
     ? { deliveries: [], confirmation: null, claims: [] }
     : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);

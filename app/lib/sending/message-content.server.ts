@@ -1,0 +1,103 @@
+import type { FieldValue, FormDef } from "~/forms/schema";
+import type { StoredSubmission } from "~/lib/storage/submissions.server";
+import type { LinkedFile } from "~/lib/sending/file-links.server";
+import { formatBytes } from "~/lib/uploads/file-types";
+import { filesOf } from "~/lib/storage/file-objects.server";
+import { orEmptyMark } from "~/lib/text/empty-value";
+
+// What a person reads in a notification (files as links), before any escaping: each kind escapes it
+// for where it goes. An empty value is already the empty mark (app/lib/text/empty-value.ts).
+
+export interface MessageRow {
+  label: string;
+  value: string;
+}
+
+/** One file to download: its name (the sender's text), its size, and a signed link or null. */
+export interface MessageFile {
+  label: string;
+  name: string;
+  size: string;
+  url: string | null;
+  /** When the link stops working (ISO 8601), or null. */
+  expiresAt: string | null;
+}
+
+export interface MessageContent {
+  formId: string;
+  formTitle: string;
+  submissionId: string;
+  receivedAt: string;
+  /** The submission in the admin console, when PUBLIC_URL is set; else null. */
+  link: string | null;
+  rows: MessageRow[];
+  /** Stored files with their links; empty when there are none (or none were kept). */
+  files: MessageFile[];
+}
+
+/** The ellipsis every cut value ends with, so a reader sees something was left out. */
+export const ELLIPSIS = "…";
+
+/** Null without PUBLIC_URL. */
+export function submissionLink(publicUrl: string | null, submissionId: string): string | null {
+  return publicUrl ? `${publicUrl}/admin/submissions/${encodeURIComponent(submissionId)}` : null;
+}
+
+/**
+ * The rows of `submission` in `form`'s field order, labelled; fields the form no longer has come last.
+ * A file field's row names its files; `files` (linkedFiles) are listed with their links.
+ */
+export function describeSubmission(
+  form: FormDef,
+  submission: StoredSubmission,
+  publicUrl: string | null,
+  files: readonly LinkedFile[] = [],
+): MessageContent {
+  const fields = submission.fields as Readonly<Record<string, FieldValue>>;
+  const known = new Set(form.fields.map((field) => field.name));
+  const rows: MessageRow[] = form.fields.map((field) => {
+    const value = fields[field.name] ?? null;
+    const option = field.options?.find((o) => o.value === value);
+    return { label: field.label, value: option ? option.label : formatValue(value) };
+  });
+  for (const [name, value] of Object.entries(fields)) {
+    if (!known.has(name)) rows.push({ label: name, value: formatValue(value) });
+  }
+  return {
+    formId: form.id,
+    formTitle: form.title,
+    submissionId: submission.id,
+    receivedAt: submission.receivedAt,
+    link: submissionLink(publicUrl, submission.id),
+    rows,
+    files: files.map(({ label, file, link }) => ({
+      label,
+      name: file.name,
+      size: formatBytes(file.size),
+      url: link?.url ?? null,
+      expiresAt: link?.expiresAt ?? null,
+    })),
+  };
+}
+
+function formatValue(value: FieldValue | undefined): string {
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (value === null || typeof value !== "object") return orEmptyMark(value);
+  // A file field: its files' names and sizes, one per line.
+  const files = filesOf(value).map((file) => `${file.name} (${formatBytes(file.size)})`);
+  return orEmptyMark(files.join("\n"));
+}
+
+/** `text` escaped and cut to `max` code units, ending in the ellipsis; never inside a code point or an escape. */
+export function truncateEscaped(text: string, max: number, escape: (s: string) => string = (s) => s): { text: string; cut: boolean } {
+  const whole = escape(text);
+  if (whole.length <= max) return { text: whole, cut: false };
+  const budget = max - ELLIPSIS.length;
+  let out = "";
+  for (const char of text) {
+    const next = escape(char);
+    if (out.length + next.length > budget) break;
+    out += next;
+  }
+  return { text: out + ELLIPSIS, cut: true };
+}
