@@ -1,6 +1,6 @@
 import { settingsOf, type Settings } from "./app/lib/settings/settings.server";
 import { bindingMailer, type EmailMessageConstructor, type Mailer } from "./app/lib/sending/mailer.server";
-import { oncePerRequest, type OncePerRequest } from "./app/lib/http/once-per-request";
+import { oncePerRequest, type OncePerRequest } from "./app/lib/platform/once-per-request";
 
 // What the Worker (functions/fetch.ts) and `npm run dev`'s platform proxy put on context.cloudflare.
 // PlatformProxy's stricter type fails tsc on the Worker's ExecutionContext (props), so the shape is
@@ -21,7 +21,7 @@ declare module "@remix-run/cloudflare" {
     mailer: Mailer | null;
     /** The clock the accept path, the verify endpoint and the console's actions read: Date.now, or a test's. */
     now: () => number;
-    /** Work this request's loaders would each repeat, done once (app/lib/http/once-per-request.ts). */
+    /** Work this request's loaders would each repeat, done once (app/lib/platform/once-per-request.ts). */
     once: OncePerRequest;
   }
 }

@@ -1,7 +1,18 @@
 import { vitePlugin as remix, cloudflareDevProxyVitePlugin as remixCloudflareDevProxy } from "@remix-run/dev";
-import { defineConfig, type Rollup } from "vite";
+import { defineConfig, type Rollup, type ViteDevServer } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
-import { getLoadContext } from "./load-context";
+import { pinPatchedBuilds } from "./patches/formats";
+
+// load-context.ts and the app modules it reads import with the `~/` alias, which Vite's config loader
+// (esbuild, before any plugin runs) cannot resolve. So the config never imports them: `npm run dev`'s
+// proxy loads load-context.ts per request through the dev server, whose resolver has tsconfig's paths.
+let devServer: ViteDevServer | undefined;
+type LoadContextModule = typeof import("./load-context");
+const getLoadContext = async (args: Parameters<LoadContextModule["getLoadContext"]>[0]) => {
+  if (!devServer) throw new Error("the load context is asked for before the dev server started");
+  const loaded = (await devServer.ssrLoadModule("/load-context.ts")) as LoadContextModule;
+  return loaded.getLoadContext(args);
+};
 
 // `npm run dev` (scripts/dev.mjs) hands the platform proxy its local settings as an env file, and
 // another local state when asked; plain `remix vite:dev` reads .dev.vars and .wrangler/state.
@@ -24,6 +35,9 @@ function onwarn(warning: Rollup.RollupLog, show: (warning: Rollup.RollupLog) => 
 export default defineConfig(({ isSsrBuild = false }) => ({
   build: { rollupOptions: { onwarn: (warning, show) => onwarn(warning, show, isSsrBuild) } },
   plugins: [
+    // One build of each patched package, wherever it is loaded (ADR 116).
+    pinPatchedBuilds(),
+    { name: "gatepost:dev-server", configureServer: (server) => void (devServer = server) },
     // The same load context as the Worker (functions/fetch.ts), so `npm run dev` and the Worker see one context.
     remixCloudflareDevProxy({
       getLoadContext,

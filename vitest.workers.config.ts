@@ -1,6 +1,7 @@
 import path from "node:path";
 import { defineWorkersConfig, readD1Migrations } from "@cloudflare/vitest-pool-workers/config";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { aliasPatchedBuilds } from "./patches/formats";
 
 // Tests inside workerd with real local D1, through @cloudflare/vitest-pool-workers 0.12 (the
 // defineWorkersConfig / "cloudflare:test" generation of its API, used throughout).
@@ -8,6 +9,8 @@ export default defineWorkersConfig(async () => {
   const migrations = await readD1Migrations(path.join(__dirname, "migrations"));
   return {
     plugins: [tsconfigPaths()],
+    // workerd gets the builds of the patched packages the Worker runs (ADR 116), pre-bundled below.
+    resolve: { alias: aliasPatchedBuilds() },
     test: {
       include: ["tests/workers/**/*.test.ts"],
       globalSetup: ["tests/workers/global-setup.ts"],

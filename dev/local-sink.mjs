@@ -2,11 +2,11 @@
 // - /webhook verifies Standard Webhooks signatures with the official `standardwebhooks` library and
 //   deduplicates by webhook-id the way a careful receiver should;
 // - a chat kind's path (/slack, /discord: its sink.mjs) takes what its webhooks would, and keeps it as a
-//   person would read it (title, each field, reference);
+//   person would read it (title, each field, reference), or refuses what the service would not show;
 // - captureEmail(raw) (and POST /email) keeps an e-mail the Worker's simulated send_email wrote;
 // - POST /resend/emails and /postmark/email stand in for those providers' send APIs (ADR 092): the
 //   message is kept and shown like any e-mail, with the provider's name; a call without its key is 401;
-// - a kind with a stand-in (its sink.mjs `start`: /sheets/…, /airtable/…) answers under its path: each row
+// - a kind with a stand-in (its sink.mjs `start`: /sheets/…, /airtable/…) answers under its path (told the sink's mode): each row
 //   and record is shown on the page; `sheetsKey` is the service account key the Sheets stand-in trusts;
 // - GET / is a small HTML page listing every webhook and message, newest first (it fits a phone);
 //   GET /messages is the messages but webhooks as JSON (webhooks: the control port's /state).
@@ -22,6 +22,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
 import { describeEmail, describeProviderEmail, describeRefusal, renderMessagesPage } from "./sink-page.mjs";
+import { verifyV1a } from "./verify-v1a.mjs";
 
 /** Where the destination kinds live, each a folder; a kind's part of the sink is its sink.mjs (ADR 114). */
 const KINDS = new URL("../app/lib/destinations/", import.meta.url);
@@ -46,12 +47,16 @@ export const SINK_MODES = ["normal", "down", "http500", "slow", "reset", "http42
 
 /**
  * True when the delivery verifies under any of the space-separated `whsec_` secrets, checked by the
- * official `standardwebhooks` library as a receiver would (signature and a timestamp within 5 minutes).
+ * official `standardwebhooks` library as a receiver would (signature and a timestamp within 5 minutes),
+ * or any `whsk_`/`whpk_` key's `v1a` signature (dev/verify-v1a.mjs).
  */
 export function verifyDelivery(secrets, body, headers) {
-  return String(secrets)
-    .trim()
-    .split(/\s+/)
+  const all = String(secrets).trim().split(/\s+/);
+  // A whsk_ key signs v1a (ed25519): verified on Node's crypto, as the library checks v1 only (ADR 120).
+  const asymmetric = all.filter((secret) => secret.startsWith("whsk_") || secret.startsWith("whpk_"));
+  if (asymmetric.length > 0 && verifyV1a(asymmetric, body, headers)) return true;
+  return all
+    .filter((secret) => !asymmetric.includes(secret))
     .some((secret) => {
       try {
         new Webhook(secret).verify(body, headers);
@@ -137,7 +142,7 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
       res.writeHead(200, { "content-type": "application/json" });
       return res.end(JSON.stringify(state.messages));
     }
-    const table = standins.map((standin) => standin.handle(req.method, path, req.headers, body)).find(Boolean);
+    const table = standins.map((standin) => standin.handle(req.method, path, req.headers, body, state.mode)).find(Boolean);
     if (table) {
       res.writeHead(table.status, { "content-type": "application/json" });
       return res.end(JSON.stringify(table.body));
@@ -248,6 +253,10 @@ export async function startWebhookSink({ port = 0, host = "127.0.0.1", secret, l
         return answer(res, record, 400, "rejected", "invalid_payload");
       }
       const message = chat.describe(payload);
+      if (message.refused) {
+        refuse(record, 400, message.refused);
+        return answer(res, record, 400, "rejected", "invalid_payload");
+      }
       record.reference = message.reference;
       keep(message);
       return answer(res, record, chat.answer.status, "accepted", chat.answer.body);

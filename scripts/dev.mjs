@@ -1,5 +1,5 @@
 // `npm run dev`: Vite's dev server with hot reload for working on the app's code. Remix renders in Node
-// (the CommonJS builds of Remix and the router, patches/), beside a local D1 and R2 from wrangler's
+// (the builds of the patched packages patches/formats.ts names), beside a local D1 and R2 from wrangler's
 // platform proxy (vite.config.ts). It migrates the local D1 first and runs with `npm start`'s local
 // settings (scripts/local-settings.mjs), any environment variable winning, handed to the proxy as an
 // env file. Not the Worker: no cron, no e-mail, no guards of functions/fetch.ts; `npm start` is that.

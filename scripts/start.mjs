@@ -30,6 +30,9 @@ const SINK_SUFFIXES = {
   confirmation: "CONFIRMATION",
   sheets: "SHEETS_SPREADSHEET_ID",
   airtable: "AIRTABLE_BASE_ID",
+  telegram: "TELEGRAM_BOT_TOKEN",
+  googlechat: "GOOGLE_CHAT_WEBHOOK_URL",
+  teams: "TEAMS_WEBHOOK_URL",
 };
 /** How often the Worker's cron runs locally (deployed: every minute), so retries need no request. */
 const TICK_MS = 15_000;
@@ -163,6 +166,7 @@ async function startLocalSink(forms, settings) {
   cleanups.push(() => started.close());
   const { AIRTABLE_LOCAL } = await import("../app/lib/destinations/airtable/sink.mjs");
   const { SHEETS_LOCAL_ID } = await import("../app/lib/destinations/sheets/sink.mjs");
+  const { TELEGRAM_LOCAL } = await import("../app/lib/destinations/telegram/sink.mjs");
   // The sink's Google Sheets and Airtable stand-ins: their ids, key and token, beside the one named setting.
   const tableSettings = {
     // A tab per form, so each form's rows sit under its own header row.
@@ -176,6 +180,7 @@ async function startLocalSink(forms, settings) {
       [own.AIRTABLE_TOKEN]: AIRTABLE_LOCAL.token,
       [own.AIRTABLE_API_URL]: `${started.origin}/airtable`,
     }),
+    telegram: (own) => ({ [own.TELEGRAM_CHAT_ID]: TELEGRAM_LOCAL.chatId, [own.TELEGRAM_API_URL]: `${started.origin}/telegram` }),
   };
   for (const { form, kind, name } of wanted) {
     const value =
@@ -187,7 +192,9 @@ async function startLocalSink(forms, settings) {
             ? SHEETS_LOCAL_ID
             : kind === "airtable"
               ? AIRTABLE_LOCAL.baseId
-              : sinkEndpoint(started, kind);
+              : kind === "telegram"
+                ? TELEGRAM_LOCAL.token
+                : sinkEndpoint(started, kind);
     if (!value) continue;
     settings[name] = value;
     for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings, form) ?? {})) {
@@ -233,7 +240,7 @@ function printReadyBlock() {
   lines.push(`  Console         ${site}/admin`);
   if (localPassword) lines.push(`  Local password  ${localPassword}`);
   if (sink.url) {
-    lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, Slack and Discord message, Sheets row, Airtable record)`);
+    lines.push(`  Sink page       ${sink.page}  (every webhook, e-mail, chat message, Sheets row, Airtable record)`);
     lines.push(`  Webhook sink    ${sink.url}  (prints each delivery below)`);
     lines.push(`                  receives every form's destinations left unset`);
     if (sink.secret) lines.push(`  Signing secret  ${sink.secret}  (verify a delivery: docs/webhooks.md)`);

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
-import { EN_REFUSAL } from "~/lib/http/refusal-words";
+import { EN_REFUSAL } from "~/lib/text/refusal-words";
 import { errorCodeOf, errorMessageOf, refusalPageOf } from "~/lib/http/error-code";
 
 // One boundary for every route. Refusals (thrown Responses) show their catalogue message; bugs show

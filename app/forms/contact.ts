@@ -45,6 +45,10 @@ export const contactForm = defineForm({
     { kind: "email" },
     { kind: "slack" },
     { kind: "discord" },
+    // Off until their settings are set (docs/destinations.md): a bot token and chat, or a webhook URL.
+    { kind: "telegram" },
+    { kind: "googlechat" },
+    { kind: "teams" },
     {
       kind: "confirmation",
       subject: "We received your message",

@@ -1,5 +1,5 @@
-import type { Destination, DestinationKind } from "../lib/destinations/registry";
-import type { Lang } from "../lib/text/languages";
+import type { Destination, DestinationKind } from "~/lib/destinations/registry";
+import type { Lang } from "~/lib/text/languages";
 
 // The shape of a form definition. One definition drives the rendered page, the server validation
 // and the type of the delivered payload (FormValues), so the three cannot drift apart.
@@ -164,6 +164,29 @@ export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   groups?: readonly FieldGroup[];
   /** The form split into titled steps, every field in one, in order; without JavaScript, one page. */
   steps?: readonly FormStep[];
+  /** Content rules and the learning filter's threshold (docs/forms.md#spam; app/lib/spam/). */
+  spam?: SpamSettings;
+}
+
+/** What a spam rule does on a match: keep it out of the outbox (the visitor sees the thank-you), or refuse it. */
+export type SpamAction = "quarantine" | "refuse";
+
+/** One content rule (docs/forms.md#spam); each names its action. */
+export type SpamRule = { action: SpamAction } & (
+  | { kind: "phrases"; phrases: readonly string[] }
+  | { kind: "senders"; senders: readonly string[] }
+  | { kind: "disposable" }
+  | { kind: "links"; max: number }
+  | { kind: "scripts"; field: string; scripts: readonly string[] }
+  | { kind: "repeat"; field: string; of: string }
+);
+
+export interface SpamSettings {
+  rules?: readonly SpamRule[];
+  /** The learning filter's score from 0 to 1 above which a post is quarantined (default 0.9). */
+  threshold?: number;
+  /** Whether the learning filter and Akismet judge this form (default true). */
+  filter?: boolean;
 }
 
 type ValueOf<T extends FieldDef> = T["type"] extends "checkbox"

@@ -1,7 +1,7 @@
 import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { formCatalog } from "~/lib/forms/live.server";
-import { pageMeta } from "~/lib/http/meta";
+import { pageMeta } from "~/lib/text/page-meta";
 import { messagesOf, pageLanguage } from "~/lib/i18n/catalogue.server";
 import { localizeForm } from "~/lib/i18n/localize-form";
 import { chooseLanguage, LANGUAGES } from "~/lib/text/languages";

@@ -3,16 +3,18 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { OutcomeChart } from "~/components/admin/outcome-chart";
 import { formCatalog } from "~/lib/forms/live.server";
-import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
-import { adminHeaders, adminMeta } from "~/lib/admin/http";
-import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
-import { redeliverFormDead } from "~/lib/admin/actions.server";
+import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
+import { adminHeaders, adminMeta } from "~/lib/console/page";
+import { readAdminForm, TokenSchema } from "~/lib/console/input.server";
+import { redeliverFormDead } from "~/lib/submissions/actions.server";
 import { loadDashboard } from "~/lib/storage/console-queries.server";
 import { readDestinationAttention } from "~/lib/storage/destination-attention.server";
 import type { loader as layoutLoader } from "~/routes/admin";
 import { ScrollTable } from "~/components/admin/scroll-table";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { uploadProblems } from "~/lib/uploads/attention.server";
+import { quarantinedByReason } from "~/lib/spam/console.server";
+import { QuarantineReasons } from "~/components/admin/quarantine-reasons";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Dashboard", "Submissions and delivery outcomes per form.");
@@ -21,9 +23,10 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   await requireUser(request, context);
   const db = context.cloudflare.env.DB;
   const catalog = await formCatalog(context);
-  const [dashboard, destinations] = await Promise.all([
+  const [dashboard, destinations, quarantine] = await Promise.all([
     loadDashboard(db, [...catalog.forms.keys()], context.now()),
     readDestinationAttention(db),
+    quarantinedByReason(db, context.now()),
   ]);
   const titles: Record<string, string> = Object.fromEntries([...catalog.forms].map(([id, live]) => [id, live.form.title]));
   // Settings problems name variables, never values; destinations needing a person come from the outbox.
@@ -33,7 +36,7 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   }));
   const forms = [...catalog.forms.values()].map((live) => live.form);
   const problems = [...context.settings.problems, ...uploadProblems(context.cloudflare.env, context.settings, forms), ...unreadable];
-  return { ...dashboard, titles, attention: { problems, destinations } };
+  return { ...dashboard, titles, attention: { problems, destinations }, quarantine };
 });
 
 const RedeliverFormSchema = z.object({ formId: TokenSchema });
@@ -47,7 +50,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
 });
 
 export default function Dashboard() {
-  const { forms, days, attention, titles } = useLoaderData<typeof loader>();
+  const { forms, days, attention, titles, quarantine } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   // The column only when there is something to do in it: an always-empty column reads as broken.
@@ -153,6 +156,8 @@ export default function Dashboard() {
       </ScrollTable>
       <h2>Last 14 days</h2>
       <OutcomeChart days={days} />
+      <h2>Quarantined, by reason</h2>
+      <QuarantineReasons rows={quarantine} />
     </>
   );
 }

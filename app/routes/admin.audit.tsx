@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { AuditSentence } from "~/components/admin/audit-sentence";
-import { requireUser } from "~/lib/admin/auth.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
+import { requireUser } from "~/lib/auth/admin-user.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/console/page";
 import { listAudit } from "~/lib/storage/audit-log.server";
 import { ScrollTable } from "~/components/admin/scroll-table";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { orEmptyMark } from "~/lib/text/empty-value";
 
 export const headers = adminHeaders;

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData } from "@remix-run/react";
-import { eraseEmail } from "~/lib/admin/actions.server";
-import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
+import { eraseEmail } from "~/lib/submissions/actions.server";
+import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/console/page";
 import { auditStatement } from "~/lib/storage/audit-log.server";
-import { EraseEmailSchema, emailTag, findByEmail } from "~/lib/admin/erase.server";
-import { readAdminForm } from "~/lib/admin/input.server";
+import { EraseEmailSchema, emailTag, findByEmail } from "~/lib/submissions/erase.server";
+import { readAdminForm } from "~/lib/console/input.server";
 import { countOf } from "~/lib/text/count";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 
 // Erasure for a data request, in two steps: "find" shows what would go, "erase" deletes it.
 export const headers = adminHeaders;

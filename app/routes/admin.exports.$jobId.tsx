@@ -2,10 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { ExportProgressView } from "~/components/admin/export-progress";
-import { requireUser } from "~/lib/admin/auth.server";
-import { exportDataPath, exportProgress, findOwnExport } from "~/lib/admin/exports.server";
-import { adminHeaders, adminMeta } from "~/lib/admin/http";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { requireUser } from "~/lib/auth/admin-user.server";
+import { exportDataPath, exportProgress, findOwnExport } from "~/lib/exports/console.server";
+import { adminHeaders, adminMeta } from "~/lib/console/page";
+import { consoleRoute } from "~/lib/console/route.server";
 import { refusal } from "~/lib/http/responses.server";
 
 // /admin/exports/:jobId — an export job's page in the console (docs/decisions/109). It only reads the

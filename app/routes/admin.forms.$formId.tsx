@@ -15,12 +15,13 @@ import {
   Versions,
 } from "~/components/admin/form-editor/page-sections";
 import { useLivePreview } from "~/components/admin/form-editor/use-live-preview";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { loadFormPage, runEditorAction } from "~/lib/admin/form-page.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
+import { SpamRules } from "~/components/admin/spam-rules";
+import { consoleRoute } from "~/lib/console/route.server";
+import { loadFormPage, runEditorAction } from "~/lib/form-editor/form-page.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/console/page";
 import type { loader as layoutLoader } from "~/routes/admin";
 
-// One form in the console (lib/admin/form-page.server.ts): a form file shown as code, or a console
+// One form in the console (lib/form-editor/form-page.server.ts): a form file shown as code, or a console
 // form's editor beside its preview, which follows typing. Viewers read.
 
 export const headers = adminHeaders;
@@ -96,6 +97,7 @@ export default function FormPage() {
           ) : null}
           <h2 id="fields-title">Fields</h2>
           <FieldTable fields={data.definition.fields} />
+          <SpamRules spam={data.definition.spam} />
         </>
       ) : draft ? (
         <div className="editor-layout">

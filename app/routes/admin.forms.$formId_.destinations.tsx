@@ -2,9 +2,10 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { BulkRedelivery, DeliveryHealth } from "~/components/admin/delivery-health";
 import { DestinationSetting } from "~/components/admin/destination-setting";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { handleDestinationsAction, loadDestinationsPage } from "~/lib/admin/destinations-page.server";
-import { adminHeaders, adminMeta } from "~/lib/admin/http";
+import { HookSubscriptions } from "~/components/admin/hook-subscriptions";
+import { consoleRoute } from "~/lib/console/route.server";
+import { handleDestinationsAction, loadDestinationsPage } from "~/lib/form-destinations/page.server";
+import { adminHeaders, adminMeta } from "~/lib/console/page";
 import type { loader as layoutLoader } from "~/routes/admin";
 
 // Where one form's submissions go, for console and code forms alike. A value set in the environment
@@ -21,7 +22,7 @@ export const loader = consoleRoute(loadDestinationsPage);
 export const action = consoleRoute(handleDestinationsAction);
 
 export default function Destinations() {
-  const { id, title, live, views, labels, testLabels, sealing, testable, health, dead } = useLoaderData<typeof loader>();
+  const { id, title, live, views, labels, testLabels, sealing, testable, health, dead, hooks } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   const admin = role === "admin";
@@ -45,7 +46,8 @@ export default function Destinations() {
         {result ? <p className={result.ok ? "notice ok" : "notice error"}>{result.message}</p> : null}
         {result?.secret ? (
           <p className="notice ok">
-            New signing secret (shown once): <code className="secret">{result.secret}</code>
+            {result.secret.startsWith("whpk_") ? "Public key (give it to the receiver): " : "New signing secret (shown once): "}
+            <code className="secret">{result.secret}</code>
           </p>
         ) : null}
       </div>
@@ -57,6 +59,7 @@ export default function Destinations() {
           editable={admin && sealing && view.source !== "environment"}
         />
       ))}
+      <HookSubscriptions hooks={hooks} admin={admin} />
       <DeliveryHealth health={health} admin={admin} />
       <BulkRedelivery dead={dead} admin={admin} />
       <h2>Send a test</h2>

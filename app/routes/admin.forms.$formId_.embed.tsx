@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { checkEmbedSites, environmentEmbeds, saveEmbedSites } from "~/lib/admin/embed-sites.server";
-import { embedScriptTag, staticFormHtml } from "~/lib/admin/embed-snippets.server";
-import { adminHeaders, adminMeta } from "~/lib/admin/http";
-import { formIdParam, readAdminForm } from "~/lib/admin/input.server";
+import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
+import { consoleRoute } from "~/lib/console/route.server";
+import { checkEmbedSites, environmentEmbeds, saveEmbedSites } from "~/lib/embed/allowed-sites.server";
+import { embedScriptTag, staticFormHtml } from "~/lib/embed/snippets.server";
+import { adminHeaders, adminMeta } from "~/lib/console/page";
+import { formIdParam, readAdminForm } from "~/lib/console/input.server";
 import { formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";
 import { ERROR_CODE_HEADER, refusal } from "~/lib/http/responses.server";

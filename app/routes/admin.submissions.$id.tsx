@@ -6,16 +6,19 @@ import { DeliveryTimeline } from "~/components/admin/delivery-timeline";
 import { kindSpec } from "~/lib/destinations/registry";
 import { FieldList } from "~/components/admin/field-list";
 import { formCatalog } from "~/lib/forms/live.server";
-import { labelsAt } from "~/lib/admin/form-versions.server";
-import { actionContext, deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/admin/actions.server";
-import { requireAdminAction, requireUser } from "~/lib/admin/auth.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { readAdminForm, TokenSchema } from "~/lib/admin/input.server";
+import { labelsAt } from "~/lib/submissions/version-labels.server";
+import { actionContext, deleteSubmission, redeliverOne, releaseQuarantined } from "~/lib/submissions/actions.server";
+import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/console/page";
+import { readAdminForm, TokenSchema } from "~/lib/console/input.server";
 import { loadSubmissionDetail, withoutReplyExcerpts } from "~/lib/storage/console-queries.server";
 import { refusal } from "~/lib/http/responses.server";
 import type { loader as layoutLoader } from "~/routes/admin";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { filesKept } from "~/lib/storage/file-objects.server";
+import { SpamPanel } from "~/components/admin/spam-panel";
+import { describeMarks, loadSpamPanel } from "~/lib/spam/console.server";
+import { markAsOwner } from "~/lib/spam/owner-marks.server";
 import { orEmptyMark } from "~/lib/text/empty-value";
 
 export const headers = adminHeaders;
@@ -38,10 +41,11 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
       return [d.destination, { label: spec?.label ?? d.destination, idLabel: spec?.idLabel ?? null, email: spec?.email ?? false }];
     }),
   );
-  return { ...detail, deliveries, labels, kinds, filesKept: filesKept(s.quarantineReason) };
+  const spam = await loadSpamPanel(db, s.id);
+  return { ...detail, deliveries, labels, kinds, filesKept: filesKept(s.quarantineReason), spam };
 });
 
-const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release"]) });
+const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release", "mark-spam", "mark-ham"]) });
 
 export const action = consoleRoute(async ({ request, params, context }: ActionFunctionArgs) => {
   const user = await requireAdminAction(request, context);
@@ -55,12 +59,18 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
     if (result.ok) throw redirect("/admin/submissions?deleted=1", 303);
     throw refusal("not_found");
   }
+  if (intent === "mark-spam" || intent === "mark-ham") {
+    const label = intent === "mark-spam" ? "spam" : "ham";
+    const marked = await markAsOwner({ ...ctx, publicUrl: ctx.settings.publicUrl }, [id], label);
+    const said = describeMarks(marked, label, 1);
+    return json(said, { status: said.ok ? 200 : 409 });
+  }
   const result = intent === "redeliver" ? await redeliverOne(ctx, id) : await releaseQuarantined(ctx, id);
   return json(result, { status: result.ok ? 200 : 409 });
 });
 
 export default function SubmissionDetail() {
-  const { submission: s, state, deliveries, labels, kinds, filesKept: kept } = useLoaderData<typeof loader>();
+  const { submission: s, state, deliveries, labels, kinds, filesKept: kept, spam } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   return (
@@ -97,6 +107,7 @@ export default function SubmissionDetail() {
       {s.test ? <p className="note">A test sent from the console, with sample values.</p> : null}
       {labels.note ? <p className="note">{labels.note}</p> : null}
       <FieldList fields={labels.fields} values={s.fields} files={{ submissionId: s.id, kept }} />
+      <SpamPanel spam={spam} canMark={role === "admin"} />
       <h2>Verification</h2>
       {s.verification ? (
         <dl>

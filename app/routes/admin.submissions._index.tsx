@@ -1,15 +1,19 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { StateBadge } from "~/components/admin/state-badge";
 import { formCatalog } from "~/lib/forms/live.server";
-import { requireUser } from "~/lib/admin/auth.server";
-import { adminHeaders, adminMeta, formatUtc } from "~/lib/admin/http";
-import { parseListFilters } from "~/lib/admin/list-filters.server";
+import { requireAdminAction, requireUser } from "~/lib/auth/admin-user.server";
+import { refusal } from "~/lib/http/responses.server";
+import { markTicked } from "~/lib/spam/console.server";
+import { MarkTick, MarkToolbar } from "~/components/admin/mark-toolbar";
+import type { loader as layoutLoader } from "~/routes/admin";
+import { adminHeaders, adminMeta, formatUtc } from "~/lib/console/page";
+import { parseListFilters } from "~/lib/submissions/list-filters.server";
 import { listSubmissionPage, type SubmissionPage } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 import { ScrollTable } from "~/components/admin/scroll-table";
 import { countOf } from "~/lib/text/count";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { filesOf } from "~/lib/storage/file-objects.server";
 import { ERRORS } from "~/lib/http/errors";
 import { showFieldValue } from "~/lib/forms/show-value";
@@ -54,6 +58,15 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   return json(data, { status: refused ? ERRORS[refused].status : 200 });
 });
 
+/** Marks the ticked submissions as spam or not spam (docs/forms.md#spam), audited as one. */
+export const action = consoleRoute(async ({ request, context }: ActionFunctionArgs) => {
+  const user = await requireAdminAction(request, context);
+  const { env, ctx } = context.cloudflare;
+  const said = await markTicked({ env, ctx, user, request, publicUrl: context.settings.publicUrl, now: context.now });
+  if (!said) throw refusal("admin_bad_request");
+  return json(said, { status: said.ok ? 200 : 409 });
+});
+
 const STATE_LABELS: Record<string, string> = {
   delivered: "Delivered",
   pending: "Pending",
@@ -64,6 +77,8 @@ const STATE_LABELS: Record<string, string> = {
 
 export default function SubmissionList() {
   const { problem, filters, next, prev, unsearched, forms, titles, items } = useLoaderData<typeof loader>();
+  const marked = useActionData<typeof action>();
+  const canMark = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role === "admin";
   const [params] = useSearchParams();
   const pageLink = (cursor: string) => {
     const linked = new URLSearchParams(params);
@@ -145,9 +160,11 @@ export default function SubmissionList() {
         </div>
       ) : (
         <>
+          {canMark ? <MarkToolbar result={marked} /> : null}
           <ScrollTable label="Submissions, newest first">
             <thead>
               <tr>
+                {canMark ? <th scope="col">Tick</th> : null}
                 <th scope="col">Received</th>
                 <th scope="col">Form</th>
                 <th scope="col">Status</th>
@@ -157,6 +174,7 @@ export default function SubmissionList() {
             <tbody>
               {items.map((item) => (
                 <tr key={item.id}>
+                  {canMark ? <MarkTick id={item.id} /> : null}
                   <td className="nowrap" data-label="Received">
                     <Link to={`/admin/submissions/${item.id}`} aria-label={`Open submission ${item.id}`}>
                       {formatUtc(item.receivedAt)}

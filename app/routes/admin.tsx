@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
-import { requireUser } from "~/lib/admin/auth.server";
-import { adminHeaders } from "~/lib/admin/http";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { requireUser } from "~/lib/auth/admin-user.server";
+import { adminHeaders } from "~/lib/console/page";
+import { consoleRoute } from "~/lib/console/route.server";
 
 // The console's frame. This loader does not guard the pages inside it (Remix runs them in
 // parallel): each child loader and action calls requireUser / requireAdminAction itself.

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { redeliverDeadInBulk } from "~/lib/admin/actions.server";
-import { apiRefusal, asProblem, readJsonBody, refuseMethod, requireApiUser } from "~/lib/admin/api-auth.server";
-import { BulkRedeliverySchema, deadFilterOf } from "~/lib/admin/bulk-redelivery.server";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { redeliverDeadInBulk } from "~/lib/submissions/actions.server";
+import { apiRefusal, asProblem, readJsonBody, refuseMethod, requireApiUser } from "~/lib/auth/api-auth.server";
+import { BulkRedeliverySchema, deadFilterOf } from "~/lib/form-destinations/bulk-redelivery.server";
+import { consoleRoute } from "~/lib/console/route.server";
 
 // POST /admin/api/deliveries/redeliver — queues a form's dead deliveries again (optionally one
 // destination's, created in [from, to)), in chunks within this request's budget; `remaining` says how

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { apiRefusal, asProblem, readJsonBody, refuseMethod, requireApiUser } from "~/lib/admin/api-auth.server";
-import { publishDraft } from "~/lib/admin/forms.server";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { consoleRoute } from "~/lib/console/route.server";
+import { apiRefusal, asProblem, readJsonBody, refuseMethod, requireApiUser } from "~/lib/auth/api-auth.server";
+import { publishDraft } from "~/lib/form-editor/lifecycle.server";
+import { TokenSchema } from "~/lib/console/input.server";
 
 // POST /admin/api/forms/:formId/publish — publishes the draft as the next kept version. Renaming or
 // removing fields that hold data needs {"confirmFieldNames": true}: webhook receivers depend on field

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { apiRefusal, asProblem, readJsonBody, requireApiUser } from "~/lib/admin/api-auth.server";
-import { loadConsoleForm, saveDraft } from "~/lib/admin/forms.server";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { consoleRoute } from "~/lib/console/route.server";
+import { apiRefusal, asProblem, readJsonBody, requireApiUser } from "~/lib/auth/api-auth.server";
+import { loadConsoleForm, saveDraft } from "~/lib/form-editor/lifecycle.server";
+import { TokenSchema } from "~/lib/console/input.server";
 import { formCatalog } from "~/lib/forms/live.server";
 
 // GET /admin/api/forms/:formId — one form: its live definition, its draft and versions.

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { asProblem, requireApiUser } from "~/lib/admin/api-auth.server";
-import { listForms } from "~/lib/admin/forms.server";
+import { consoleRoute } from "~/lib/console/route.server";
+import { asProblem, requireApiUser } from "~/lib/auth/api-auth.server";
+import { listForms } from "~/lib/form-editor/lifecycle.server";
 import { formCatalog } from "~/lib/forms/live.server";
 
 // GET /admin/api/forms — every form with its versions (docs/api.md). Tokens or the console's session.

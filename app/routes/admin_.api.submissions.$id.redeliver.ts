@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { actionContext, requeueOne } from "~/lib/admin/actions.server";
-import { apiRefusal, asProblem, refuseMethod, requireApiUser } from "~/lib/admin/api-auth.server";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { consoleRoute } from "~/lib/console/route.server";
+import { actionContext, requeueOne } from "~/lib/submissions/actions.server";
+import { apiRefusal, asProblem, refuseMethod, requireApiUser } from "~/lib/auth/api-auth.server";
+import { TokenSchema } from "~/lib/console/input.server";
 
 // POST /admin/api/submissions/:id/redeliver — the console's redeliver: its deliveries queued again
 // (same webhook-ids) and tried after the response; audited whether it queued anything or was refused.

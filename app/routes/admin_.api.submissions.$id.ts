@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { actionContext, deleteSubmission } from "~/lib/admin/actions.server";
-import { apiRefusal, asProblem, requireApiUser } from "~/lib/admin/api-auth.server";
-import { detailJson } from "~/lib/admin/api-submissions.server";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { consoleRoute } from "~/lib/console/route.server";
+import { actionContext, deleteSubmission } from "~/lib/submissions/actions.server";
+import { apiRefusal, asProblem, requireApiUser } from "~/lib/auth/api-auth.server";
+import { detailJson } from "~/lib/submissions/api.server";
+import { TokenSchema } from "~/lib/console/input.server";
 import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 
 // GET /admin/api/submissions/:id — its fields, state, form version, files and deliveries.

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { asProblem, refuseMethod, requireApiUser } from "~/lib/admin/api-auth.server";
-import { pageJson, readApiListQuery } from "~/lib/admin/api-submissions.server";
-import { queryValues } from "~/lib/admin/input.server";
+import { consoleRoute } from "~/lib/console/route.server";
+import { asProblem, refuseMethod, requireApiUser } from "~/lib/auth/api-auth.server";
+import { pageJson, readApiListQuery } from "~/lib/submissions/api.server";
+import { queryValues } from "~/lib/console/input.server";
 import { listSubmissionPage } from "~/lib/storage/submission-list.server";
 
 // GET /admin/api/submissions?form=&status=&from=&to=&q=&cursor=&limit= — newest first, a keyset page

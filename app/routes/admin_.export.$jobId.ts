@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireSameOriginRead, requireUser } from "~/lib/admin/auth.server";
-import { exportFileResponse, findOwnExport, pendingExportResponse } from "~/lib/admin/exports.server";
+import { requireSameOriginRead, requireUser } from "~/lib/auth/admin-user.server";
+import { exportFileResponse, findOwnExport, pendingExportResponse } from "~/lib/exports/console.server";
 import { refusal } from "~/lib/http/responses.server";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
 
 // GET /admin/export/:jobId — the export job GET /admin/export started, read and never worked on (the

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { formCatalog, findForm } from "~/lib/forms/live.server";
-import { requireSameOriginRead, requireUser } from "~/lib/admin/auth.server";
-import { ExportParamsSchema } from "~/lib/admin/export-params.server";
-import { pendingExportResponse, startExport } from "~/lib/admin/exports.server";
+import { requireSameOriginRead, requireUser } from "~/lib/auth/admin-user.server";
+import { ExportParamsSchema } from "~/lib/exports/params.server";
+import { pendingExportResponse, startExport } from "~/lib/exports/console.server";
 import { exportQueueOf, sendExportStep } from "~/lib/exports/queue.server";
-import { queryValues } from "~/lib/admin/input.server";
+import { queryValues } from "~/lib/console/input.server";
 import { refusal } from "~/lib/http/responses.server";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
 
 // GET /admin/export?form=contact&from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json (form blank: every

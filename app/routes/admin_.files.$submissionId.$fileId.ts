@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { requireUser } from "~/lib/admin/auth.server";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { requireUser } from "~/lib/auth/admin-user.server";
+import { consoleRoute } from "~/lib/console/route.server";
+import { TokenSchema } from "~/lib/console/input.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
 import { answerAsDownload, downloadFile, downloadRefusal, refuseDownloadMethod } from "~/lib/uploads/download.server";
 

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { consoleRoute } from "~/lib/admin/console-route.server";
-import { requireUser } from "~/lib/admin/auth.server";
-import { formFileText } from "~/lib/admin/form-editor.server";
-import { loadConsoleForm } from "~/lib/admin/forms.server";
-import { TokenSchema } from "~/lib/admin/input.server";
+import { consoleRoute } from "~/lib/console/route.server";
+import { requireUser } from "~/lib/auth/admin-user.server";
+import { formFileText } from "~/lib/form-editor/editor-post.server";
+import { loadConsoleForm } from "~/lib/form-editor/lifecycle.server";
+import { TokenSchema } from "~/lib/console/input.server";
 import { formCatalog } from "~/lib/forms/live.server";
 import { refusal } from "~/lib/http/responses.server";
 

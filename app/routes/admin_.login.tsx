@@ -12,16 +12,16 @@ import { useEffect, useState } from "react";
 import type { CaptchaWidget } from "~/components/captcha-widget";
 import { en } from "~/lib/i18n/messages/en";
 import type { PageTexts } from "~/lib/i18n/messages/types";
-import { findUser, requireSameOrigin, safeNext } from "~/lib/admin/auth.server";
+import { findUser, requireSameOrigin, safeNext } from "~/lib/auth/admin-user.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
-import { readAdminForm } from "~/lib/admin/input.server";
-import { signIn, SIGN_IN_CAPTCHA_ACTION } from "~/lib/admin/sign-in.server";
+import { readAdminForm } from "~/lib/console/input.server";
+import { signIn, SIGN_IN_CAPTCHA_ACTION } from "~/lib/auth/sign-in.server";
 import { TOKEN_FIELD } from "~/lib/forms/field-names";
 import { ERRORS } from "~/lib/http/errors";
-import { pageMeta } from "~/lib/http/meta";
+import { pageMeta } from "~/lib/text/page-meta";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 import { waitOf } from "~/lib/text/count";
 
 // Public by nature: the one admin page without a session. Light on purpose (no client library, one
@@ -86,7 +86,9 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
       ? { siteKey, scriptUrl, action: SIGN_IN_CAPTCHA_ACTION, texts: en.page.captcha, language: "en" }
       : null;
   const retryAfterSeconds = "retryAfterSeconds" in result ? result.retryAfterSeconds : null;
-  return json({ code: result.code, captcha, retryAfterSeconds }, { status: ERRORS[result.code].status, headers });
+  // The message travels with the answer, so the page ships no catalogue.
+  const { status, message } = ERRORS[result.code];
+  return json({ code: result.code, message, captcha, retryAfterSeconds }, { status, headers });
 });
 
 type Captcha = { siteKey: string; scriptUrl: string; action: string; texts: PageTexts["captcha"]; language: string };
@@ -167,7 +169,7 @@ export default function AdminLogin() {
             <p className="notice error" role="alert" id="login-error">
               {result.retryAfterSeconds !== null
                 ? `Too many sign-in attempts from here. Try again in ${waitOf(result.retryAfterSeconds)}.`
-                : ERRORS[result.code].message}
+                : result.message}
             </p>
           ) : null}
           <div className="field">

@@ -1,11 +1,11 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { requireSameOrigin, requireUser } from "~/lib/admin/auth.server";
+import { requireSameOrigin, requireUser } from "~/lib/auth/admin-user.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
-import { readAdminForm } from "~/lib/admin/input.server";
-import { signOut, signOutEverywhere } from "~/lib/admin/sign-in.server";
+import { readAdminForm } from "~/lib/console/input.server";
+import { signOut, signOutEverywhere } from "~/lib/auth/sign-in.server";
 import { refusal } from "~/lib/http/responses.server";
-import { consoleRoute } from "~/lib/admin/console-route.server";
+import { consoleRoute } from "~/lib/console/route.server";
 
 // Sign-out: POST only (a GET link could be triggered by any page), same-origin, audited. It deletes
 // the session on the server, so a copied cookie stops working too. Any role may sign itself out;

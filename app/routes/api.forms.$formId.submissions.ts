@@ -4,7 +4,7 @@ import { catalogFormSettings, catalogSettings, findForm } from "~/lib/forms/live
 import { acceptSubmission } from "~/lib/submit/accept.server";
 import { acceptedJson, problemHtml, problemJson, wantsJson } from "~/lib/http/responses.server";
 import { answerPreflight, checkOrigin, corsHeaders } from "~/lib/http/cors.server";
-import { allowedOriginsFor } from "~/lib/settings/forms.server";
+import { allowedOriginsFor } from "~/lib/settings/form-guards.server";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 import { errorText, htmlRefusalWords } from "~/lib/i18n/catalogue.server";
 import { chooseLanguage } from "~/lib/text/languages";

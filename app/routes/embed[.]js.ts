@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { embedScript } from "~/lib/forms/embed-script";
+import { embedScript } from "~/lib/embed/script";
 
 // GET /embed.js — the script of the one-line embed. Any site may load it; a form's page it frames
 // allows only that form's embed origins to frame it (frame-ancestors), so loading it grants nothing.

@@ -13,9 +13,9 @@ import { ErrorSummary } from "~/components/error-summary";
 import { FormBody } from "~/components/form-body";
 import { StorageGuard } from "~/components/storage-guard";
 import { catalogFormSettings, catalogSettings, findForm } from "~/lib/forms/live.server";
-import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
+import { embedHeaders, embedQuery, embedViewOf } from "~/lib/embed/framed-page.server";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers.server";
-import { allowedOriginsFor } from "~/lib/settings/forms.server";
+import { allowedOriginsFor } from "~/lib/settings/form-guards.server";
 import { acceptSubmission } from "~/lib/submit/accept.server";
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { ERRORS, isCaptchaError, type ErrorCode } from "~/lib/http/errors";
@@ -25,7 +25,9 @@ import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import type { FormDef } from "~/forms/schema";
 import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/forms/field-names";
 import { signFormStamp } from "~/lib/submit/form-stamp.server";
-import { pageMeta } from "~/lib/http/meta";
+import { pageMeta } from "~/lib/text/page-meta";
+import { askedOnEcho } from "~/lib/conditions/page-values";
+import { withConditions } from "~/lib/conditions/evaluate";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 import { refusal } from "~/lib/http/responses.server";
 
@@ -58,12 +60,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const view = embedViewOf(query, allowed);
   const { turnstile, forms } = context.settings;
   const secret = forms.signingSecret;
-  const { id, title, description, fields, groups, steps } = form;
+  const { id, title, description, steps } = form;
   // The stamp is signed over this render's submission id, so each render buys one submission.
   const sid = crypto.randomUUID();
   return json(
     {
-      form: { id, title, description, fields, groups, steps },
+      // Each field with its whole condition: the page needs no groups (app/lib/conditions/evaluate.ts).
+      form: { id, title, description, fields: withConditions(form), steps },
+      asked: askedOnEcho(form, {}),
       // One language's texts, not the catalogues: the page ships only what it shows (ADR 075).
       i18n: pageLanguage(lang),
       embed: view.embed,
@@ -107,7 +111,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const view = embedViewOf(query, allowedOriginsFor(form, settings.forms));
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}${embedQuery(view)}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
-  return refuse(result.code, lang, headers, result.fieldErrors, result.values, result.keep);
+  const values = result.values ?? {};
+  return refuse(result.code, lang, headers, result.fieldErrors, values, result.keep, askedOnEcho(form, values));
 }
 
 function refuse(
@@ -117,19 +122,20 @@ function refuse(
   fieldErrors: Record<string, string> = {},
   values: Record<string, string> = {},
   keep: { stamp: string; sid: string | null } | null = null,
+  asked: string[] = [],
 ) {
   headers.set(ERROR_CODE_HEADER, code);
   headers.set("Cache-Control", "no-store");
   // The message and the captcha flag come with the answer, so the page ships no catalogue.
   const message = code === "validation_failed" ? null : errorText(code, lang);
-  return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
+  return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep, asked }, { status: ERRORS[code].status, headers });
 }
 
 /** One object for "no errors", so the fields' effects run on a new answer only. */
 const NO_ERRORS: Record<string, string> = {};
 
 export default function FormPage() {
-  const { form, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
+  const { form, asked, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
   const { page } = i18n;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -183,6 +189,7 @@ export default function FormPage() {
         <FormBody
           form={form}
           formRef={formRef}
+          asked={result?.asked ?? asked}
           values={result?.values ?? {}}
           errors={errors}
           texts={i18n}

@@ -2,10 +2,11 @@ import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { Link, useLoaderData } from "@remix-run/react";
 import { StorageGuard } from "~/components/storage-guard";
 import { catalogFormSettings, findForm } from "~/lib/forms/live.server";
-import { embedHeaders, embedQuery, embedViewOf } from "~/lib/forms/embed.server";
-import { allowedOriginsFor } from "~/lib/settings/forms.server";
-import { pageMeta } from "~/lib/http/meta";
+import { embedHeaders, embedQuery, embedViewOf } from "~/lib/embed/framed-page.server";
+import { allowedOriginsFor } from "~/lib/settings/form-guards.server";
+import { pageMeta } from "~/lib/text/page-meta";
 import { refusal } from "~/lib/http/responses.server";
+import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 import { getSubmission } from "~/lib/storage/submissions.server";
 import { messagesOf, pageLanguage, refusalPage } from "~/lib/i18n/catalogue.server";
 import { chooseLanguage, isLang } from "~/lib/text/languages";
@@ -24,7 +25,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const found = await findForm(context, params.formId);
   if (!found.ok) throw refusal(found.code);
   const offered = languagesOf(found.live.form);
-  const submission = await getSubmission(context.cloudflare.env.DB, found.live.form.id, params.submissionId ?? "");
+  // A read: tried again on a transient failure; D1 down is a 503 storage_unavailable, a bug a 500 (ADR 087).
+  const read = await tryD1(() => getSubmission(context.cloudflare.env.DB, found.live.form.id, params.submissionId ?? ""));
+  if (!read.ok) throw refusal(storageCodeOf(read, "thanks page"));
+  const submission = read.value;
   const kept = submission && isLang(submission.lang) && offered.includes(submission.lang) ? submission.lang : offered[0]!;
   const query = new URL(request.url).searchParams;
   const lang = query.has("lang") ? chooseLanguage(offered, query, request.headers.get("accept-language")) : kept;

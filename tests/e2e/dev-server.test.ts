@@ -7,8 +7,8 @@ import { freePort, spawnGroup } from "../../scripts/process-group.mjs";
 import { waitUntilServing } from "../../scripts/worker-dev.mjs";
 import { standinToken } from "../../dev/standin-token";
 
-// `npm run dev` (scripts/dev.mjs: Vite's dev server, Remix rendering in Node from the CommonJS builds
-// the patches also edit) serves the pages and takes a submission. Its own process group, port and
+// `npm run dev` (scripts/dev.mjs: Vite's dev server, Remix rendering in Node from the builds the
+// patches edit, patches/formats.ts) serves the pages and takes a submission. Its own process group, port and
 // local state; the layer's Turnstile stand-in, as the Worker under test uses (global-setup.ts).
 
 const ROOT = path.resolve(__dirname, "../..");

@@ -11,7 +11,7 @@ import { watchErrors } from "./chromium";
 
 const LAPTOP = { width: 1366, height: 768 };
 const browser = useBrowser();
-/** Every setting's label and the types that own it (lib/admin/field-settings.ts). */
+/** Every setting's label and the types that own it (lib/form-editor/field-settings.ts). */
 const OWNERS: Record<string, string[]> = {
   "Fewest characters": ["text", "email", "url", "textarea", "hidden"],
   Pattern: ["text", "email", "url", "textarea", "hidden"],

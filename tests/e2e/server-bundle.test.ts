@@ -5,14 +5,15 @@ import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error - plain ESM helper shared with npm start
 import { applyLocalMigrations } from "../../scripts/worker-dev.mjs";
+import { PATCHED_BUILDS, type PatchedSpecifier } from "../../patches/formats";
 import { appRouteManifest, type ManifestEntry } from "../support/app-routes";
 
 // build/server/index.js does not hold the router: it imports Remix from node_modules, and wrangler
-// bundles Remix and @remix-run/router into the Worker when it deploys (router.cjs.js, the build its
-// bundler picks; the bench's esbuild and Vite's client build pick router.js). So this bundles the
-// Worker as a deploy does and checks that the router in it carries the patch's caches (ADR 023), and
-// that Remix's RemixServer and react-router-dom's static router keep their routes (ADR 054), without
-// which the router's branch cache never sees the same routes twice in a render.
+// bundles Remix and @remix-run/router into the Worker when it deploys. So this bundles the Worker as a
+// deploy does and checks that it holds one build of each patched package, the one patches/formats.ts
+// names (ADR 116), that the router in it carries the patch's caches (ADR 023), and that Remix's
+// RemixServer and react-router-dom's static router keep their routes (ADR 054), without which the
+// router's branch cache never sees the same routes twice in a render.
 // The bundle is then run, as it is, in workerd (Miniflare, with a local D1 migrated by wrangler): the
 // markers say the patched code is there, the render says it works (ADR 055).
 // Here because the Worker imports the build, which this layer has.
@@ -29,6 +30,21 @@ const CACHE_MARKS = [
   /\bbranches = getRouteBranches\d*\(/,
   /\brouteMatchesCache\d*\.get\(/,
 ];
+
+// The other build of each patched package: the Worker must hold none of it.
+const OTHER_BUILD: Record<PatchedSpecifier, RegExp> = {
+  "@remix-run/router": /^@remix-run\/router\/dist\/router\.cjs\.js$/,
+  "@remix-run/react": /^@remix-run\/react\/dist\/(?!esm\/)/,
+  "@remix-run/server-runtime": /^@remix-run\/server-runtime\/dist\/esm\//,
+  "react-router-dom/server": /^react-router-dom\/server\.mjs$/,
+};
+/** A file of the pinned build that the patch edits (the index itself may be left out by esbuild). */
+const patchedFileOf = (pinned: string, specifier: PatchedSpecifier) =>
+  specifier === "@remix-run/react"
+    ? "@remix-run/react/dist/esm/server.js"
+    : specifier === "@remix-run/server-runtime"
+      ? "@remix-run/server-runtime/dist/data.js"
+      : pinned;
 
 let outDir: string;
 let bundle: string;
@@ -98,8 +114,18 @@ describe("the Worker wrangler deploys", () => {
     }
   });
 
+  it("holds the one build of each patched package that every build loads, and no other", () => {
+    const files = [...bundle.matchAll(/^\/\/ (?:\.\.\/)*node_modules\/(\S+)$/gm)].map((m) => m[1]);
+    const builds = (Object.keys(PATCHED_BUILDS) as PatchedSpecifier[]).map((specifier) => {
+      const pinned = PATCHED_BUILDS[specifier];
+      const other = OTHER_BUILD[specifier];
+      return [specifier, files.includes(patchedFileOf(pinned, specifier)), files.filter((file) => other.test(file))];
+    });
+    expect(builds).toEqual((Object.keys(PATCHED_BUILDS) as PatchedSpecifier[]).map((specifier) => [specifier, true, []]));
+  });
+
   it("would notice an unpatched router (the published matchRoutesImpl flattens on every call)", () => {
-    const published = "// ../node_modules/@remix-run/router/dist/router.cjs.js\n  let branches = flattenRoutes(routes);\n";
+    const published = "// ../node_modules/@remix-run/router/dist/router.js\n  let branches = flattenRoutes(routes);\n";
     const [module] = bundledModules(published, ROUTER_MODULE);
     expect(CACHE_MARKS.filter((mark) => !mark.test(module.text))).toEqual(CACHE_MARKS);
   });

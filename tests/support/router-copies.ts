@@ -3,26 +3,25 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { PATCHED_BUILDS } from "../../patches/formats";
 
 // The files a patch in patches/ touches, as installed (patched) and as published: the published text is
-// the installed file with the patch reversed by patch-package's own code. For @remix-run/router both
-// builds: router.js (ESM: Vite's client build) and router.cjs.js (CommonJS: the Worker wrangler bundles
-// and `npm run dev`'s Node), checked against the sha256 of the file in the published tarball. Each text
-// is loaded from its own temporary file inside node_modules (so its bare imports resolve there), so
-// every copy starts with empty caches.
+// the installed file with the patch reversed by patch-package's own code. For @remix-run/router its one
+// build every build loads, router.js (ESM, patches/formats.ts), checked against the sha256 of the file
+// in the published tarball. Each text is loaded from its own temporary file inside node_modules (so its
+// bare imports resolve there), so every copy starts with empty caches.
 
 export type RouterModule = typeof import("@remix-run/router");
-export type RouterBuild = "router.js" | "router.cjs.js";
+export type RouterBuild = "router.js";
 
 const ROOT = path.resolve(__dirname, "../..");
 const DIST = "node_modules/@remix-run/router/dist";
 export const ROUTER_PATCH = path.join(ROOT, "patches/@remix-run+router+1.23.4.patch");
-export const ROUTER_BUILDS: RouterBuild[] = ["router.js", "router.cjs.js"];
+export const ROUTER_BUILDS: RouterBuild[] = [path.basename(PATCHED_BUILDS["@remix-run/router"]) as RouterBuild];
 
-/** sha256 of each file in the published tarball (`npm pack @remix-run/router@1.23.4`, 2026-11-26). */
+/** sha256 of the file in the published tarball (`npm pack @remix-run/router@1.23.4`, 2026-11-26). */
 export const PUBLISHED_SHA256: Record<RouterBuild, string> = {
   "router.js": "b99ec1f525cbbdc424746b09746a1030e3810e00011d1997f8376fddf31ced14",
-  "router.cjs.js": "d005b6a787a24216fb84257d1dd91572a06e596680e370395775e9b94b7295bd",
 };
 
 const require = createRequire(import.meta.url);
@@ -79,8 +78,8 @@ export async function loadText<T>(text: string, format: "esm" | "cjs"): Promise<
   return format === "esm" ? await import(/* @vite-ignore */ pathToFileURL(file).href) : require(file);
 }
 
-export function loadRouter(text: string, build: RouterBuild): Promise<RouterModule> {
-  return loadText<RouterModule>(text, build === "router.js" ? "esm" : "cjs");
+export function loadRouter(text: string, _build: RouterBuild): Promise<RouterModule> {
+  return loadText<RouterModule>(text, "esm");
 }
 
 /** The lines a patch adds to `file`, hunk by hunk. */

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, createSign } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FAILURE_TTL_MS, KEY_SET_MAX_AGE_MS, UNKNOWN_KID_COOLDOWN_MS, verifyAccessJwt } from "~/lib/admin/access-jwt.server";
+import { FAILURE_TTL_MS, KEY_SET_MAX_AGE_MS, UNKNOWN_KID_COOLDOWN_MS, verifyAccessJwt } from "~/lib/auth/access-jwt.server";
 
 // A locally generated RSA key pair stands in for the team's Access signing key; fetch is injected.
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { requireSameOrigin, requireSameOriginRead, safeNext } from "~/lib/admin/auth.server";
+import { requireSameOrigin, requireSameOriginRead, safeNext } from "~/lib/auth/admin-user.server";
 import { readAdminConfig } from "~/lib/settings/admin.server";
-import { signInBudget, type SignInBudget } from "~/lib/admin/sign-in-budget.server";
+import { signInBudget, type SignInBudget } from "~/lib/auth/sign-in-budget.server";
 import { ipv6Prefix48 } from "~/lib/http/client-ip.server";
 
 describe("safeNext", () => {

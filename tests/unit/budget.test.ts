@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { budgetFor, InvocationBudget, isBudgetRefusal, parsePlan, PLANS } from "~/lib/platform/budget.server";
+import { budgetFor, InvocationBudget, parsePlan, PLANS } from "~/lib/platform/budget.server";
+import { isBudgetRefusal } from "~/lib/storage/d1-failure.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { postAttempt } from "~/lib/sending/attempt.server";
 import { sendEmailAttempt } from "~/lib/sending/send-email.server";

@@ -37,13 +37,23 @@ const UNDER_SENDING = [
 /** What each folder may import besides itself. */
 const ALLOWED: Record<string, readonly string[]> = {
   maintenance: ["delivery", "destinations.server", "sending", "exports", ...UNDER_SENDING],
-  submit: ["turnstile", "delivery", "destinations.server", "sending", ...UNDER_SENDING],
-  // The sign-in form asks for a Turnstile pass past the site-wide budget (docs/decisions/027).
-  admin: ["turnstile", "delivery", "destinations.server", "sending", "exports", ...UNDER_SENDING],
+  submit: ["turnstile", "delivery", "destinations.server", "sending", "spam", ...UNDER_SENDING],
+  // A form's destinations in the console: their settings, tests, pauses and bulk redelivery.
+  "form-destinations": ["auth", "console", "submissions", "delivery", "hooks", "destinations.server", "sending", ...UNDER_SENDING],
+  // Stored submissions as the console and the admin API list, show, delete, erase and redeliver them.
+  submissions: ["auth", "console", "delivery", "destinations.server", "sending", "spam", ...UNDER_SENDING],
+  // The console's form editor: the draft posted, its page, and a console form's create, publish, archive.
+  "form-editor": ["auth", "console", ...UNDER_SENDING],
+  // Embedding a form on another site: its allowed sites, the snippets, the framed page and /embed.js.
+  embed: ["auth", ...UNDER_SENDING],
+  // The MCP server for assistants (ADR 124): tools over the admin API's own reads and actions.
+  mcp: ["auth", "console", "submissions", "form-editor", "delivery", "hooks", "destinations.server", "sending", ...UNDER_SENDING],
   // The verify endpoint counts its calls in D1 (storage/rate-limits.server.ts).
   turnstile: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // The outbox, the drain and the queue: when and how often, for any kind (ADR 003, 070).
-  delivery: ["destinations.server", "sending", ...UNDER_SENDING],
+  delivery: ["hooks", "destinations.server", "sending", ...UNDER_SENDING],
+  // Subscriptions by API (REST hooks, ADR 123): their table, the API's changes, one attempt with the webhook's POST.
+  hooks: ["destinations.server", "sending", ...UNDER_SENDING],
   // Each kind's sender (<kind>/sender.server.ts), the one contract they meet and the list found from the registry.
   "destinations.server": ["sending", ...UNDER_SENDING],
   // Kind-neutral sending beneath the kinds: attempts, signatures, MIME, the mailer, HTTP e-mail providers, file links.
@@ -51,10 +61,17 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Uploaded files: their types, names, download links and the orphan sweep (R2 itself: storage).
   uploads: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // Export files built as jobs in R2, a step per budget (docs/decisions/085): the console starts them, the cron carries them on.
-  exports: ["storage", "http", "settings", "destinations", "platform", "text", DEFINITIONS],
+  exports: ["auth", "console", "storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  // Who is asking and may they: sign-in, sessions, Access JWTs, API tokens. The sign-in form asks for a
+  // Turnstile pass past the site-wide budget (docs/decisions/027).
+  auth: ["turnstile", "storage", "http", "settings", "crypto", "platform", "text"],
+  // What every console page shares: its request input read through schemas, its storage-failure answer, its headers.
+  console: ["storage", "http", "text"],
   // The form catalog (files and the console's forms, ADR 045), the one definition check (check.ts, which
   // knows the upload limits), patterns, the JSON Schema export.
-  forms: ["conditions", "uploads", "storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  forms: ["conditions", "uploads", "spam", "storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  // Content rules, the learning filter, Akismet and marks (docs/decisions/125): below the form check, which reads its rules.
+  spam: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // Conditions and steps: their language, the one evaluation, the check and the JSON Schema translation.
   conditions: ["text", DEFINITIONS],
   // Gatepost's own words in every language, and which one a visitor gets (docs/decisions/075).
@@ -65,9 +82,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   [DEFINITIONS]: ["destinations", "text"],
   // Each kind's spec (<kind>/spec.ts: settings, words, its shape in a definition) and the one registry of kinds.
   destinations: ["http", "crypto", "text"],
-  http: ["crypto", "text"],
+  http: ["crypto", "platform", "text"],
   crypto: ["text"],
-  // The plan's per-invocation limits and the budget each looping job spends (platform/budget.server.ts).
+  // How a Worker runs: the plan's per-invocation limits, the budget each looping job spends
+  // (platform/budget.server.ts), and work kept once per request or per isolate.
   platform: [],
   text: [],
 };
@@ -234,9 +252,9 @@ describe("app/lib dependency direction", () => {
 
   it("would catch an import that points up", () => {
     const settingsFile = path.join(LIB, "settings/settings.server.ts");
-    expect(targetFolder(settingsFile, "../admin/auth.server")).toBe("admin");
-    expect(targetFolder(settingsFile, "~/lib/admin/auth.server")).toBe("admin");
-    expect(ALLOWED.settings.includes("admin")).toBe(false);
+    expect(targetFolder(settingsFile, "../auth/admin-user.server")).toBe("auth");
+    expect(targetFolder(settingsFile, "~/lib/auth/admin-user.server")).toBe("auth");
+    expect(ALLOWED.settings.includes("auth")).toBe(false);
     expect(importsOf(settingsFile).length).toBeGreaterThan(0);
     // app/forms is a folder of the map too: a form file reaching up into lib is named.
     const formFile = path.join(FORMS, "contact.ts");

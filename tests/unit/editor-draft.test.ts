@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { FIELD_TYPES, type FieldDef } from "~/forms/schema";
-import { draftOf } from "~/lib/admin/editor-draft.server";
-import { FIELD_SETTINGS } from "~/lib/admin/field-settings";
-import { applyFieldEdit, readEditorPost, starterDefinition } from "~/lib/admin/form-editor.server";
+import { draftOf } from "~/lib/form-editor/draft.server";
+import { FIELD_SETTINGS } from "~/lib/form-editor/field-settings";
+import { applyFieldEdit, readEditorPost, starterDefinition } from "~/lib/form-editor/editor-post.server";
 import { checkFormDef } from "~/lib/forms/check";
 
 // The editor shows each field type only its own settings (issue 51): a post is read the same way, so a

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { applyForm } from "~/forms/apply";
 import { contactForm } from "~/forms/contact";
 import type { FormDef } from "~/forms/schema";
-import { checkEmbedSites } from "~/lib/admin/embed-sites.server";
-import { embedScriptTag, staticFormHtml } from "~/lib/admin/embed-snippets.server";
-import { embedQuery, embedViewOf } from "~/lib/forms/embed.server";
+import { checkEmbedSites } from "~/lib/embed/allowed-sites.server";
+import { embedScriptTag, staticFormHtml } from "~/lib/embed/snippets.server";
+import { embedQuery, embedViewOf } from "~/lib/embed/framed-page.server";
 import { applySecurityHeaders, buildContentSecurityPolicy, FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers.server";
 
 // What the console hands out to embed a form, and who may frame it: the HTML carries the definition's

@@ -42,8 +42,8 @@ describe("form setting names", () => {
         expect(findSettingNameClash("contact")).toBeNull();
       }
     }
-    // SLACK_WEBHOOK_URL and DISCORD_WEBHOOK_URL each end in WEBHOOK_URL.
-    expect(pairs).toBe(2);
+    // SLACK_, DISCORD_, GOOGLE_CHAT_ and TEAMS_WEBHOOK_URL each end in WEBHOOK_URL.
+    expect(pairs).toBe(4);
   });
 
   it("leaves no two accepted ids sharing a setting name, over every suffix", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contactForm } from "~/forms/contact";
 import { answerPreflight, checkOrigin } from "~/lib/http/cors.server";
-import { allowedOriginsFor, parseExtraOrigins, rateLimitsFor, readFormSettings } from "~/lib/settings/forms.server";
+import { allowedOriginsFor, parseExtraOrigins, rateLimitsFor, readFormSettings } from "~/lib/settings/form-guards.server";
 import { readIdempotencyKey } from "~/lib/submit/idempotency.server";
 import { isKeyConflict } from "~/lib/storage/submissions.server";
 import { wantsJson } from "~/lib/http/responses.server";

@@ -5,8 +5,8 @@ import { describeSubmission } from "~/lib/sending/message-content.server";
 import { notificationHtml, notificationText } from "~/lib/destinations/email/sender.server";
 import { buildSlackMessage } from "~/lib/destinations/slack/sender.server";
 import { buildDiscordMessage } from "~/lib/destinations/discord/sender.server";
-import { buildPayload } from "~/lib/destinations/webhook/sender.server";
-import type { LinkedFile } from "~/lib/sending/file-links.server";
+import { buildPayload } from "~/lib/sending/standard-webhook.server";
+import type { LinkedFile } from "~/lib/sending/linked-files.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 // @ts-expect-error - plain ESM shared with the local sink
 import { sink as slackSink } from "~/lib/destinations/slack/sink.mjs";

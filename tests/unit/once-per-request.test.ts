@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { oncePerRequest } from "~/lib/http/once-per-request";
+import { oncePerRequest } from "~/lib/platform/once-per-request";
 
 describe("oncePerRequest", () => {
   it("makes each key's answer once and hands every asker the same promise", async () => {

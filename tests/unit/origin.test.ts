@@ -3,7 +3,7 @@ import { contactForm } from "~/forms/contact";
 import { checkOrigin, corsHeaders } from "~/lib/http/cors.server";
 import { exactOrigins, formatOrigin, matchOrigin, parseOrigin } from "~/lib/http/origin";
 import { buildContentSecurityPolicy } from "~/lib/http/security-headers.server";
-import { allowedOriginsFor, readFormSettings } from "~/lib/settings/forms.server";
+import { allowedOriginsFor, readFormSettings } from "~/lib/settings/form-guards.server";
 import type { SettingProblem } from "~/lib/settings/setting-problem";
 
 // Embed origins are exact origins, parsed, and every header naming one is rebuilt from its parts

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rememberLast } from "~/lib/http/remember-last";
+import { rememberLast } from "~/lib/platform/remember-last";
 
 describe("rememberLast", () => {
   it("answers a repeated value from memory and asks again when the value changes", () => {

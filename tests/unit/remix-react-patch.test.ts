@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { createElement, useContext, type ComponentType, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { createStaticHandler, type StaticHandlerContext } from "@remix-run/router";
@@ -6,24 +5,21 @@ import { Outlet, UNSAFE_DataRouterContext, useParams } from "react-router";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { installedText, loadText, publishedTexts, removeRouterCopies } from "../support/router-copies";
 
-// patches/@remix-run+react+2.17.5.patch edits two files in both of the package's builds: dist/esm (what
-// the Worker bundles, and the browser's client build) and dist (CommonJS: what Node loads under
-// `npm run dev`). Each build is loaded here the way its runtime loads it, ESM by import and CommonJS by
-// Node's require, and both must behave alike:
+// patches/@remix-run+react+2.17.5.patch edits two files of the package's ESM build, dist/esm: the one the
+// browser, the Worker, `npm run dev` and the workers tests load (patches/formats.ts, ADR 116), imported
+// here as they import it:
 // - server.js: RemixServer keeps its server routes per build (ADR 054), so a render of the same build
 //   hands the static router the same routes; a changed route module (dev's hot reload) gets new ones;
 // - errors.js: deserializeErrors rebuilds only the built-in Error subclasses from an error's __subType;
 //   any other name, such as a constructor on window, hydrates as a plain Error (GHSA-337j-9hxr-rhxg,
 //   ADR 055). The published text constructs what window names, which the last test shows.
 
-const require = createRequire(import.meta.url);
 const DIST = "node_modules/@remix-run/react/dist";
 type ServerModule = { RemixServer: ComponentType<{ context: unknown; url: string }> };
 type ErrorsModule = { deserializeErrors(errors: Record<string, unknown>): Record<string, unknown> };
 const ESM = (file: string) => `@remix-run/react/dist/esm/${file}`;
 const BUILDS = {
   esm: async <T>(file: string): Promise<T> => import(/* @vite-ignore */ ESM(file)),
-  cjs: async <T>(file: string): Promise<T> => require(`@remix-run/react/dist/${file}`),
 };
 type Build = keyof typeof BUILDS;
 
@@ -92,7 +88,7 @@ async function render(build: Build, server: ServerBuild, path: string): Promise<
   return { html, routes: seenRoutes[0] };
 }
 
-describe.each(["esm", "cjs"] as const)("RemixServer, %s build", (build) => {
+describe.each(["esm"] as const)("RemixServer, %s build", (build) => {
   it("renders each path, and hands the same routes to every render of one server build", async () => {
     const server = serverBuild();
     const first = await render(build, server, "/f/contact");
@@ -110,16 +106,6 @@ describe.each(["esm", "cjs"] as const)("RemixServer, %s build", (build) => {
     const after = await render(build, server, "/f/contact");
     expect(after.routes).not.toBe(before.routes);
     expect(after.html).toContain("edited");
-  });
-});
-
-describe("RemixServer's two builds", () => {
-  it("are two modules that render every path alike", async () => {
-    expect(await BUILDS.esm<ServerModule>("server.js")).not.toBe(await BUILDS.cjs<ServerModule>("server.js"));
-    const [esm, cjs] = [serverBuild(), serverBuild()];
-    for (const path of ["/", "/f/contact", "/f/caf%C3%A9", "/f/contact", "/"]) {
-      expect([path, (await render("esm", esm, path)).html]).toEqual([path, (await render("cjs", cjs, path)).html]);
-    }
   });
 });
 
@@ -144,7 +130,7 @@ afterEach(() => {
   constructed = [];
 });
 
-describe.each(["esm", "cjs"] as const)("deserializeErrors, %s build", (build) => {
+describe.each(["esm"] as const)("deserializeErrors, %s build", (build) => {
   it.each(HOSTILE)("hydrates __subType %j as a plain Error and constructs nothing from window", async (subType) => {
     Object.assign(globalThis, { window: { Gadget, Function, Object, Promise, AggregateError } });
     const error = hydrate(await BUILDS[build]<ErrorsModule>("errors.js"), subType) as Error;
@@ -161,8 +147,8 @@ describe.each(["esm", "cjs"] as const)("deserializeErrors, %s build", (build) =>
 
 describe("the published deserializeErrors", () => {
   it("constructs whatever window names: the attack the patch closes", async () => {
-    const file = `${DIST}/errors.js`;
-    const published = await loadText<ErrorsModule>(publishedTexts("patches/@remix-run+react+2.17.5.patch", [file])[file], "cjs");
+    const file = `${DIST}/esm/errors.js`;
+    const published = await loadText<ErrorsModule>(publishedTexts("patches/@remix-run+react+2.17.5.patch", [file])[file], "esm");
     expect(installedText(file)).not.toBe(publishedTexts("patches/@remix-run+react+2.17.5.patch", [file])[file]);
     Object.assign(globalThis, { window: { Gadget } });
     expect(hydrate(published, "Gadget")).toBeInstanceOf(Gadget);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES, MAX_FIELDS, readBody } from "~/lib/http/request-body.server";
+import { MAX_BODY_BYTES, MAX_FIELDS } from "~/lib/http/body-rules.server";
+import { readBody } from "~/lib/http/request-body.server";
 
 // Every body is parsed in work linear in its size and capped by a count of fields, text that cannot
 // be stored well-formed is refused with a code, and files are refused.

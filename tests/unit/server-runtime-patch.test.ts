@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 
-// patches/@remix-run+server-runtime+2.17.5.patch (ADR 102) edits data.js in both of the package's
-// builds: dist/esm (what the Worker bundles) and dist (CommonJS: what Node loads under `npm run dev`).
-// Each is loaded here the way its runtime loads it, and both must behave alike: a loader or action is
+// patches/@remix-run+server-runtime+2.17.5.patch (ADR 102) edits data.js in the package's CommonJS build,
+// dist: the one the Worker, `npm run dev` and the workers tests load (patches/formats.ts, ADR 116),
+// required here as Node requires it. A loader or action is
 // handed the request itself when it has no `index` or `_data` parameter to strip, and otherwise, as
 // published, a copy without them (an `index` with a value is kept). The Worker's side of it is in
 // tests/workers/server-runtime-patch.test.ts.
@@ -15,9 +15,7 @@ type DataModule = {
   callRouteLoader(args: CallArgs & { loader: Handler }): Promise<unknown>;
   callRouteAction(args: CallArgs & { action: Handler }): Promise<unknown>;
 };
-const ESM = "@remix-run/server-runtime/dist/esm/data.js";
-const BUILDS: Record<"esm" | "cjs", () => Promise<DataModule>> = {
-  esm: () => import(/* @vite-ignore */ ESM),
+const BUILDS: Record<"cjs", () => Promise<DataModule>> = {
   cjs: async () => require("@remix-run/server-runtime/dist/data.js"),
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adminSessionCookie, SESSION_COOKIE, SESSION_TTL_SECONDS, singleSessionCookieHeader } from "~/lib/admin/session.server";
+import { adminSessionCookie, SESSION_COOKIE, SESSION_TTL_SECONDS, singleSessionCookieHeader } from "~/lib/auth/session.server";
 
 // The cookie side of the admin session (the D1 side is in tests/workers/admin-sign-in.test.ts).
 const OLD = "unit-test-secret-old-0123456789abcdef0123456789";

@@ -9,16 +9,13 @@ import { describe, expect, it } from "vitest";
 // (patches/react-router-dom+6.30.6.patch, ADR 054), so a server that renders the same routes again hands
 // the router the same array and its ranked branches are kept (ADR 023). Rendering with kept data routes
 // must answer exactly as rendering with freshly converted ones, which is what the published package does
-// on every call: a new, equal routes array per render is the published behaviour. Both copies the patch
-// edits run here: server.js (CommonJS, loaded with Node's require: the one the Worker bundles and
-// `npm run dev` loads) and server.mjs (ESM), and they must render alike.
+// on every call: a new, equal routes array per render is the published behaviour. The patch edits
+// server.js (CommonJS), the one every build loads (patches/formats.ts, ADR 116), required here as Node does.
 
 type StaticServer = typeof import("react-router-dom/server");
 const require = createRequire(import.meta.url);
-const ESM_COPY = "react-router-dom/server.mjs";
 const COPIES: Record<string, () => Promise<StaticServer>> = {
   "server.js": async () => require("react-router-dom/server.js"),
-  "server.mjs": () => import(/* @vite-ignore */ ESM_COPY),
 };
 
 const Params = () => createElement("p", null, JSON.stringify(useParams()));
@@ -76,17 +73,5 @@ describe.each(Object.keys(COPIES))("the static router with kept data routes, %s"
       );
     }
     expect((await render(kept, "/f/contact")).html).toContain("form");
-  });
-});
-
-describe("the two copies of the static router", () => {
-  it("render every path alike", async () => {
-    const [cjs, esm] = await Promise.all([COPIES["server.js"](), COPIES["server.mjs"]()]);
-    expect(cjs.createStaticRouter).not.toBe(esm.createStaticRouter);
-    const [cjsRoutes, esmRoutes] = [appRoutes(), appRoutes()];
-    for (const path of PATHS) {
-      const [a, b] = [await renderWith(cjs, cjsRoutes, path), await renderWith(esm, esmRoutes, path)];
-      expect([path, a.html]).toEqual([path, b.html]);
-    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseListFilters } from "~/lib/admin/list-filters.server";
+import { parseListFilters } from "~/lib/submissions/list-filters.server";
 import { ftsQueryOf } from "~/lib/storage/submission-list.server";
 import { MAX_SEARCH_WORDS, readSearchWords, wordsOf } from "~/lib/storage/search-text.server";
 import { ERRORS } from "~/lib/http/errors";

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { applyForm } from "~/forms/apply";
 import { defineForm } from "~/forms/schema";
-import { MAX_BODY_BYTES, readBody, type UploadLimits } from "~/lib/http/request-body.server";
-import { uploadLimitsOf } from "~/lib/submit/uploads.server";
+import { MAX_BODY_BYTES, type UploadLimits } from "~/lib/http/body-rules.server";
+import { readBody } from "~/lib/http/request-body.server";
+import { uploadLimitsOf } from "~/lib/submit/accepted-files.server";
 import { validateFields } from "~/lib/submit/validation";
 
 // ADR 050: a multipart post is read once, and a post over a limit (declared, or as it

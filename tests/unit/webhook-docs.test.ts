@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPayload } from "~/lib/destinations/webhook/sender.server";
+import { buildPayload } from "~/lib/sending/standard-webhook.server";
 import { parseWebhookSecrets, signWebhook } from "~/lib/sending/signature.server";
 import { generateSigningSecret as generateWebhookSecret } from "~/lib/destinations/signing-secret";
 

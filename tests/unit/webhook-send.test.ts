@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELIVERY_TIMEOUT_MS } from "~/lib/sending/attempt.server";
-import { sendWebhook } from "~/lib/destinations/webhook/sender.server";
+import { sendWebhook } from "~/lib/sending/standard-webhook.server";
 import { parseWebhookSecrets } from "~/lib/sending/signature.server";
 import { nextRetryDelayMs, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/lib/delivery/settle.server";
 

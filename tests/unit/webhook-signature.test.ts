@@ -64,7 +64,7 @@ describe("parseWebhookSecrets", () => {
 
   it("accepts generated secrets and the spec's example", () => {
     const parsed = parseWebhookSecrets(`${generateWebhookSecret()} ${SPEC.secret}`);
-    expect(parsed.ok && parsed.keys.map((k) => k.length)).toEqual([32, 24]);
+    expect(parsed.ok && parsed.keys.map((k) => (k as Uint8Array).length)).toEqual([32, 24]);
   });
 
   it("parses each value once per isolate, and still judges every value on its own", () => {

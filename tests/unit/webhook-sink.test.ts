@@ -128,7 +128,7 @@ describe("the sink's page", () => {
     expect(intro).toContain("npm start");
     // Each kind by its product (Slack, Google Sheets, …) or its label's first word (webhook, e-mail, confirmation).
     const names = KIND_SPECS.map((spec) => (spec.product ?? spec.label.split(" ")[0]!).toLowerCase());
-    expect(names).toHaveLength(7);
+    expect(names).toHaveLength(10);
     expect(names.filter((name) => !intro.includes(name))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { adminSessionStorage, fingerprint } from "~/lib/admin/session.server";
+import { adminSessionStorage, fingerprint } from "~/lib/auth/session.server";
 import { hashPassword } from "~/lib/crypto/password.server";
 import { testEnv } from "./helpers";
 

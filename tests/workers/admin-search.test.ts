@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { parseListFilters } from "~/lib/admin/list-filters.server";
+import { parseListFilters } from "~/lib/submissions/list-filters.server";
 import { listSubmissionPage } from "~/lib/storage/submission-list.server";
 import { moveSubmissionChunk } from "~/lib/storage/backfill.server";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";

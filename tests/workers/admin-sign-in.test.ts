@@ -12,7 +12,7 @@ import {
   sessionCookie,
   VIEWER_PASSWORD,
 } from "./admin-helpers";
-import { LOGIN_GLOBAL_RULE, LOGIN_MISS_RULE, LOGIN_PREFIX48_RULE, signInBudget } from "~/lib/admin/sign-in-budget.server";
+import { LOGIN_GLOBAL_RULE, LOGIN_MISS_RULE, LOGIN_PREFIX48_RULE, signInBudget } from "~/lib/auth/sign-in-budget.server";
 import { hitRateLimits } from "~/lib/storage/rate-limits.server";
 import { encodeBase64Url } from "~/lib/crypto/base64";
 

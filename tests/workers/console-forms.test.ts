@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { Validator } from "@cfworker/json-schema";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MAINTENANCE_JOBS } from "~/lib/maintenance/maintenance.server";
-import { MAX_JSON_BYTES } from "~/lib/admin/api-auth.server";
+import { MAX_JSON_BYTES } from "~/lib/auth/api-auth.server";
 import { parseSettings } from "~/lib/settings/settings.server";
 import { FORMS } from "~/lib/forms/registry";
 import { appFetch, countRows, formPost, apiPost, sink, standin, standinToken, clearTables } from "./helpers";

@@ -16,6 +16,7 @@ import {
   standinToken,
   testEnv,
   warmFormCatalog,
+  warmSpamModel,
 } from "./helpers";
 import { API_TOKEN, consoleEnv, putAndPublish, resetConsoleForms } from "./console-helpers";
 import { expectConsoleErrors } from "../support/fail-on-console";
@@ -55,8 +56,10 @@ beforeEach(async () => {
   await standin.reset();
   await sink.reset();
   await clearTables();
-  // A busy site's isolate holds the form catalog (ADR 045): the budgets below are a warm isolate's.
+  // A busy site's isolate holds the form catalog (ADR 045) and the spam model (ADR 125): the budgets
+  // below are a warm isolate's.
   await warmFormCatalog();
+  await warmSpamModel();
 });
 
 describe("D1 round trips on the accept path", () => {

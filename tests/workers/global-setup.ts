@@ -3,6 +3,8 @@ import type { TestProject } from "vitest/node";
 import { startTurnstileStandin } from "../../dev/turnstile-standin.mjs";
 // @ts-expect-error - plain ESM helper shared with npm start and the benchmark
 import { startWebhookSink } from "../../dev/local-sink.mjs";
+// @ts-expect-error - plain ESM stand-in shared with the bench
+import { startAkismetStandin } from "../../dev/akismet-standin.mjs";
 import { hideWorkerdInfo } from "../support/workerd-log-level";
 
 declare module "vitest" {
@@ -11,6 +13,7 @@ declare module "vitest" {
     sinkUrl: string;
     sinkControl: string;
     sinkSecret: string;
+    akismetOrigin: string;
   }
 }
 
@@ -22,6 +25,8 @@ export default async function setup(project: TestProject) {
   const showWorkerdInfo = hideWorkerdInfo();
   const standin = await startTurnstileStandin();
   const sink = await startWebhookSink({ secret: SINK_SECRET });
+  const akismet = await startAkismetStandin();
+  project.provide("akismetOrigin", akismet.origin);
   project.provide("standinOrigin", standin.origin);
   project.provide("sinkUrl", sink.url);
   project.provide("sinkControl", sink.controlOrigin);
@@ -29,6 +34,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await sink.close();
     await standin.close();
+    await akismet.close();
     showWorkerdInfo();
   };
 }

@@ -13,7 +13,7 @@ import { API_TOKEN, ENCRYPTION_KEY, putAndPublish, resetConsoleForms, sampleDefi
 
 interface SinkState {
   requests: Array<{ kind: string; signatureValid: boolean; status: number }>;
-  unique: Array<{ payload: { form: string; submission: { id: string } } }>;
+  unique: Array<{ payload: { form: string; submission: { id: string } }; headers: Array<[string, string]> }>;
   messages: Array<{ kind: string; reference: string | null }>;
   refused: Array<{ title: string; headers: Array<[string, string]> }>;
 }
@@ -67,11 +67,17 @@ describe("a console form under npm start", () => {
   it("is delivered to the local sink, every kind, without a setting touched, its webhook verified", async () => {
     const e = await localEnv();
     const definition = sampleDefinition();
-    const destinations = [...(definition.destinations as object[]), { kind: "sheets" }, { kind: "airtable" }];
+    const destinations = [
+      ...(definition.destinations as object[]),
+      ...["sheets", "airtable", "telegram", "googlechat", "teams"].map((kind) => ({ kind })),
+    ];
     await putAndPublish("lunch", { ...definition, destinations }, e);
     const id = await submit("lunch", e);
     expect(await deliveriesOf(id)).toEqual(
-      ["airtable", "discord", "email", "sheets", "slack", "webhook"].map((destination) => ({ destination, status: "delivered" })),
+      ["airtable", "discord", "email", "googlechat", "sheets", "slack", "teams", "telegram", "webhook"].map((destination) => ({
+        destination,
+        status: "delivered",
+      })),
     );
     const state = await sinkState();
     expect(state.unique.map((u) => [u.payload.form, u.payload.submission.id])).toEqual([["lunch", id]]);
@@ -81,7 +87,7 @@ describe("a console form under npm start", () => {
         .filter((m) => m.reference === id)
         .map((m) => m.kind)
         .sort(),
-    ).toEqual(["airtable", "discord", "sheets", "slack"]);
+    ).toEqual(["airtable", "discord", "googlechat", "sheets", "slack", "teams", "telegram"]);
   });
 
   it("says so on its destinations page, where each may still be set elsewhere", async () => {
@@ -123,6 +129,44 @@ describe("a console form under npm start", () => {
       [true, 200],
     ]);
     expect(state.refused).toEqual([]);
+  });
+
+  it("signs v1a with a key pair made in the console, beside the previous secret while it overlaps (ADR 120)", async () => {
+    const e = await localEnv();
+    await putAndPublish("lunch", sampleDefinition(), e);
+    await destinations("lunch", { intent: "generate:WEBHOOK_SECRET" }, e);
+    const made = (await (await destinations("lunch", { intent: "keypair:WEBHOOK_SECRET" }, e)).json()) as {
+      secret: string;
+      message: string;
+    };
+    // The console shows the public key only: the private key stays sealed.
+    expect(made.secret).toMatch(/^whpk_[A-Za-z0-9+/]{43}=$/);
+    expect(made.message).toContain("private key stays sealed");
+    const first = await submit("lunch", e);
+    await destinations("lunch", { intent: "retire:WEBHOOK_SECRET" }, e);
+    const second = await submit("lunch", e);
+    const state = await sinkState();
+    expect(state.unique.map((u) => u.payload.submission.id)).toEqual([first, second]);
+    // The sink verified each (dev/verify-v1a.mjs on Node's crypto); both signatures ride one header during the overlap.
+    expect(state.requests.filter((r) => r.kind === "webhook").map((r) => r.signatureValid)).toEqual([true, true]);
+    const headerOf = (u: SinkState["unique"][number]) => Object.fromEntries(u.headers)["webhook-signature"] ?? "";
+    const signatures = state.unique.map((u) =>
+      headerOf(u)
+        .split(" ")
+        .map((part) => part.split(",")[0]),
+    );
+    expect(signatures).toEqual([["v1a", "v1"], ["v1a"]]);
+    // And the public key the console showed verifies the signature here too, with nothing of Gatepost's.
+    const publicKey = await crypto.subtle.importKey("raw", Buffer.from(made.secret.slice(5), "base64"), { name: "Ed25519" }, false, [
+      "verify",
+    ]);
+    const headers = Object.fromEntries(state.unique[1]!.headers);
+    const signed = new TextEncoder().encode(
+      `${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${JSON.stringify(state.unique[1]!.payload)}`,
+    );
+    const signature = Buffer.from(headers["webhook-signature"]!.slice(4), "base64");
+    expect(await crypto.subtle.verify("Ed25519", publicKey, signature, signed)).toBe(true);
+    expect(await crypto.subtle.verify("Ed25519", publicKey, signature, new TextEncoder().encode("tampered"))).toBe(false);
   });
 
   it("lists a delivery the sink refuses on its page, with the reason", async () => {

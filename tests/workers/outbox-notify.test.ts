@@ -11,7 +11,7 @@ import { bindingMailer, type Mailer, type OutgoingEmail, type SendEmailBinding }
 import { loadSubmissionDetail } from "~/lib/storage/console-queries.server";
 import { reserveConfirmation } from "~/lib/destinations/confirmation/sender.server";
 import { CONFIRMATION_NEEDS } from "~/lib/destinations/confirmation/spec";
-import { eraseByEmail } from "~/lib/admin/erase.server";
+import { eraseByEmail } from "~/lib/submissions/erase.server";
 import { applyRetention } from "~/lib/storage/retention.server";
 import { appFetch, at, countRows, formPost, sink, sinkEnv, standin, standinToken } from "./helpers";
 import { adminEnv, adminGet, adminPost, sessionCookie } from "./admin-helpers";

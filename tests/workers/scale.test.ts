@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findByEmail, normaliseEmail } from "~/lib/admin/erase.server";
+import { findByEmail, normaliseEmail } from "~/lib/submissions/erase.server";
 import { listSubmissionPage, SEARCH_WINDOW, type SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { countFieldValues, FIELD_USE_SCAN } from "~/lib/storage/forms.server";
 import { appFetch } from "./helpers";

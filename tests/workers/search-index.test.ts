@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { findByEmail } from "~/lib/admin/erase.server";
+import { findByEmail } from "~/lib/submissions/erase.server";
 import { budgetFor } from "~/lib/platform/budget.server";
 import { readMaintenanceDue } from "~/lib/storage/maintenance-due.server";
 import { indexPendingSubmissions, indexSubmissionChunk, INDEX_CHUNK } from "~/lib/storage/search-index.server";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DEVICE_COOKIE } from "~/lib/admin/known-device.server";
-import { LOGIN_GLOBAL_RULE, LOGIN_MISS_RULE, LOGIN_RATE_RULE, signInBudget } from "~/lib/admin/sign-in-budget.server";
+import { DEVICE_COOKIE } from "~/lib/auth/known-device.server";
+import { LOGIN_GLOBAL_RULE, LOGIN_MISS_RULE, LOGIN_RATE_RULE, signInBudget } from "~/lib/auth/sign-in-budget.server";
 import { windowKey } from "~/lib/http/rate-limit.server";
 import { hitRateLimits } from "~/lib/storage/rate-limits.server";
 import { expectConsoleErrors } from "../support/fail-on-console";

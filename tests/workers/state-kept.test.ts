@@ -1,10 +1,12 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { defineForm } from "~/forms/schema";
-import { eraseByEmail } from "~/lib/admin/erase.server";
+import { eraseByEmail } from "~/lib/submissions/erase.server";
 import { moveSubmissionChunk } from "~/lib/storage/backfill.server";
 import { loadDashboard } from "~/lib/storage/console-queries.server";
-import { claimDue, failedAttemptStatement, markDeliveredStatement, requeueDead, requeueSubmission } from "~/lib/storage/deliveries.server";
+import { claimDue } from "~/lib/storage/deliveries.server";
+import { failedAttemptStatement, markDeliveredStatement } from "~/lib/storage/delivery-outcomes.server";
+import { requeueDead, requeueSubmission } from "~/lib/storage/delivery-requeue.server";
 import { InvocationBudget } from "~/lib/platform/budget.server";
 import { staleRateLimits } from "~/lib/storage/rate-limits.server";
 import { applyRetention, RETENTION_CHUNK } from "~/lib/storage/retention.server";

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { byCount, countOf } from "~/lib/text/count";
 
 // An audit row as a sentence an operator reads at a glance. The row's detail is JSON written by the
-// action that made it (app/lib/admin/actions.server.ts); an action this list does not know yet is
+// action that made it (app/lib/submissions/actions.server.ts); an action this list does not know yet is
 // still shown in full, as its name and its detail's keys and values.
 
 type Detail = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
-import type { loadDestinationHealth } from "~/lib/admin/destination-health.server";
-import { formatUtc } from "~/lib/admin/http";
+import type { loadDestinationHealth } from "~/lib/form-destinations/pause.server";
+import { formatUtc } from "~/lib/console/page";
 
 // The Destinations page's failing destinations (ADR 071) and dead deliveries (ADR 072), with an admin's
 // Resume and bulk redelivery.

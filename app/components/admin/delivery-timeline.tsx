@@ -1,5 +1,5 @@
 import { StateBadge } from "~/components/admin/state-badge";
-import { formatUtc } from "~/lib/admin/http";
+import { formatUtc } from "~/lib/console/page";
 // The one shape of a delivery as the console reads it (a type import: nothing server-side reaches the browser).
 import type { DeliveryView as Delivery } from "~/lib/storage/console-queries.server";
 import { countOf } from "~/lib/text/count";

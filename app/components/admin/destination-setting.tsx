@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
-import type { SettingView } from "~/lib/admin/destinations.server";
-import type { SettingLabel } from "~/lib/admin/destinations-page.server";
-import { formatUtc } from "~/lib/admin/http";
+import type { SettingView } from "~/lib/form-destinations/settings.server";
+import type { SettingLabel } from "~/lib/form-destinations/page.server";
+import { formatUtc } from "~/lib/console/page";
 
 // One setting on the Destinations page: where its value comes from, and for whoever may edit it, the
 // form that sets, clears, toggles or generates it.
@@ -51,6 +51,11 @@ export function DestinationSetting({ view, label, editable }: { view: SettingVie
               <button type="submit" name="intent" value={`generate:${view.name}`}>
                 {view.source === "console" ? "Rotate the secret" : "Generate a secret"}
               </button>
+              {label.pair ? (
+                <button type="submit" name="intent" value={`keypair:${view.name}`} className="secondary">
+                  {view.source === "console" ? "Rotate to a new key pair (v1a)" : "Generate a key pair (v1a)"}
+                </button>
+              ) : null}
               {view.previousUntil ? (
                 <button type="submit" name="intent" value={`retire:${view.name}`} className="secondary">
                   Stop signing with the previous secret now

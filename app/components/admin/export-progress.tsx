@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { ExportProgress } from "~/lib/admin/exports.server";
+import type { ExportProgress } from "~/lib/exports/console.server";
 
 // What the export's page shows (docs/decisions/109): the stage, rows done of the total, a guess at the
 // time left, the download once ready, and the way back. Plain markup, so it reads the same without script.

@@ -46,16 +46,25 @@ export function fieldsReadBy(condition: Condition): string[] {
   return [...names];
 }
 
+/** The fields with each one's whole condition as its `when` (its groups' too): what a page needs, without groups. */
+export function withConditions(form: Pick<FormDef, "fields" | "groups">): FieldDef[] {
+  return form.fields.map((field) => {
+    const { when: _own, ...rest } = field;
+    const condition = conditionOf(form, field);
+    return condition ? { ...rest, when: condition } : rest;
+  });
+}
+
 /**
- * The names of the fields asked, given what was typed: each field in order, a later one reading only
- * the kept values of earlier ones. `valueOf` gives a field's kept value (undefined: none, e.g. invalid).
+ * The names of the fields asked, given what was typed: each field in order (its whole condition as its
+ * `when`, see withConditions), a later one reading only the kept values of earlier ones. `valueOf`
+ * gives a field's kept value (undefined: none, e.g. invalid).
  */
-export function askedFields(form: Pick<FormDef, "fields" | "groups">, valueOf: (field: FieldDef) => unknown): Set<string> {
+export function askedFields(fields: readonly FieldDef[], valueOf: (field: FieldDef) => unknown): Set<string> {
   const kept: Record<string, unknown> = {};
   const asked = new Set<string>();
-  for (const field of form.fields) {
-    const condition = conditionOf(form, field);
-    if (condition && !conditionHolds(condition, kept)) continue;
+  for (const field of fields) {
+    if (field.when && !conditionHolds(field.when, kept)) continue;
     asked.add(field.name);
     const value = valueOf(field);
     if (value !== undefined) kept[field.name] = value;

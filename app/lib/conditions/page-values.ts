@@ -1,25 +1,35 @@
 import type { FieldDef, FormDef } from "~/forms/schema";
-import { askedFields } from "~/lib/conditions/evaluate";
+import { askedFields, withConditions } from "~/lib/conditions/evaluate";
 
-// What the page's conditions read: a field's text as the server would keep it, near enough to show and
-// hide fields as the person answers. The server's validation (app/lib/submit/validation.ts) decides;
-// this only guesses what it will keep, so a malformed answer counts as the text it is.
+// What a page's conditions read, as near as the page can tell what the server would keep
+// (app/lib/submit/validation.ts decides): a malformed answer counts as the text it is. The page reads
+// its controls; a page rendered on the server starts from the answers it echoes.
 
-/** A field's typed text (a file field: how many files are chosen) as a kept value; undefined: none. */
-export function keptFromText(field: FieldDef, text: string | number): unknown {
-  if (typeof text === "number") return Array.from({ length: text });
-  const trimmed = field.type === "textarea" ? text : text.trim();
-  switch (field.type) {
-    case "checkbox":
-      return ["on", "true", "1", "yes"].includes(trimmed.toLowerCase());
-    case "number":
-      return trimmed === "" ? null : /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : undefined;
-    default:
-      return trimmed.trim() === "" ? null : trimmed;
-  }
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/** Text as the server keeps it for a field that is not a checkbox or a file; undefined: no value. */
+function keptFromText(field: FieldDef, text: string): unknown {
+  const kept = field.type === "textarea" ? text : text.trim();
+  if (kept.trim() === "") return null;
+  return field.type !== "number" ? kept : NUMBER.test(kept) ? Number(kept) : undefined;
 }
 
-/** The fields asked, given the form's current entries (a file field's: the count of its files). */
-export function askedOnPage(form: Pick<FormDef, "fields" | "groups">, entries: (name: string) => string | number): Set<string> {
-  return askedFields(form, (field) => keptFromText(field, entries(field.name)));
+/** The fields asked on answers echoed as text (a page re-rendered after a refusal, or a fresh one). */
+export function askedOnEcho(form: Pick<FormDef, "fields" | "groups">, values: Readonly<Record<string, string>>): string[] {
+  const asked = askedFields(withConditions(form), (field) => {
+    const text = values[field.name] ?? "";
+    if (field.type === "checkbox") return ["on", "true", "1", "yes"].includes(text.trim().toLowerCase());
+    return field.type === "file" ? [] : keptFromText(field, text);
+  });
+  return [...asked];
+}
+
+/** The fields asked on the answers in a form's controls now (a file field: its files); each field's `when` is whole. */
+export function askedInForm(fields: readonly FieldDef[], element: HTMLFormElement): Set<string> {
+  return askedFields(fields, (field) => {
+    const control = element.elements.namedItem(field.name) as HTMLInputElement | null;
+    if (!control?.type) return undefined;
+    if (control.type === "checkbox") return control.checked;
+    return control.type === "file" ? [...(control.files ?? [])] : keptFromText(field, control.value);
+  });
 }

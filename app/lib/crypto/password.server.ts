@@ -1,4 +1,4 @@
-import { decodeBase64Url, encodeBase64Url, equalBytes } from "./base64";
+import { decodeBase64Url, encodeBase64Url, equalBytes } from "~/lib/crypto/base64";
 
 // Operator passwords are stored only as PBKDF2-SHA256 hashes in a self-describing string:
 //   pbkdf2-sha256:<iterations>:<salt, base64url>:<derived key, base64url>

@@ -1,5 +1,5 @@
-import { decodeBase64Url, encodeBase64Url } from "./base64";
-import { sha256 } from "./digest";
+import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64";
+import { sha256 } from "~/lib/crypto/digest";
 
 // Settings kept in D1 (destination URLs, addresses, webhook signing secrets) are sealed with AES-256-GCM
 // from Web Crypto under a key derived (HKDF-SHA-256) from the SETTINGS_ENCRYPTION_KEY secret setting

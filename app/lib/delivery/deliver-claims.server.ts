@@ -7,22 +7,24 @@ import { attemptKind } from "~/lib/delivery/dispatch.server";
 import { settleStatements, type SettleOutcome, type Settled } from "~/lib/delivery/settle.server";
 import { tellOwnerOfPause } from "~/lib/delivery/pause.server";
 import type { Mailer } from "~/lib/sending/mailer.server";
-import { isBudgetRefusal, type Cost, type InvocationBudget } from "~/lib/platform/budget.server";
+import type { Cost, InvocationBudget } from "~/lib/platform/budget.server";
+import { isBudgetRefusal } from "~/lib/storage/d1-failure.server";
 import { healthOfResult } from "~/lib/storage/destination-health.server";
 import type { Claim } from "~/lib/storage/deliveries.server";
 import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submissions.server";
+import { isHookDestination, loadHooks, type HookRow } from "~/lib/hooks/subscriptions.server";
 
 // One batch of claimed deliveries, sent side by side and settled together in one D1 batch, for every
 // sender: the cron's drain and the delivery queue's consumer (docs/decisions/070). What each costs is
 // counted here, so both keep to the invocation's budget the same way.
 
-/** What claiming one batch spends: the claim and the read of its submissions. */
-export const BATCH_COST = { d1Queries: 2 } as const satisfies Cost;
+/** What claiming one batch spends: the claim, the read of its submissions, and of its subscriptions' (ADR 123). */
+export const BATCH_COST = { d1Queries: 3 } as const satisfies Cost;
 /** The form catalog's read, when this isolate has none fresh (two statements in one batch). */
 export const CATALOG_COST = { d1Queries: 2 } as const satisfies Cost;
 /**
  * The most one delivery spends: its fetch (or e-mail), a confirmation's mailbox slot, and the settling
- * batch (log row, delivery row and the destination's health: docs/decisions/071).
+ * batch (log row, delivery row, the destination's health and its held row: docs/decisions/071).
  */
 export const DELIVERY_COST = { subrequests: 1, d1Queries: 4 } as const satisfies Cost;
 
@@ -68,11 +70,17 @@ export async function deliverClaims(
     refused = true;
     return null;
   };
-  const submissions = await loadSubmissions(
-    db,
-    claims.map((claim) => claim.submissionId),
-  ).catch(spared);
-  if (!submissions) return { results: claims.map(() => null), refused };
+  // The batch's subscriptions are read beside its submissions, once (BATCH_COST), not per attempt.
+  const hookIds = claims.flatMap((claim) => (isHookDestination(claim.destination) ? [claim.destination] : []));
+  const read = await Promise.all([
+    loadSubmissions(
+      db,
+      claims.map((claim) => claim.submissionId),
+    ),
+    hookIds.length > 0 ? loadHooks(db, hookIds) : new Map<string, HookRow>(),
+  ]).catch(spared);
+  if (!read) return { results: claims.map(() => null), refused };
+  const [submissions, hooks] = read;
   holder.catalog ??= await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
   const catalog = holder.catalog;
   const layered = catalogSettings(settings, catalog);
@@ -87,6 +95,7 @@ export async function deliverClaims(
         catalog.forms.get(claim.formId)?.form,
         timeoutMs,
         options,
+        hooks,
       ).catch(spared),
     ),
   );
@@ -138,6 +147,8 @@ export async function attemptDelivery(
   form: FormDef | undefined,
   timeoutMs: number,
   options: Pick<DeliverOptions, "fetch" | "mailer" | "now">,
+  /** The subscriptions read for a batch; without it, a subscription's attempt reads its own. */
+  hooks?: ReadonlyMap<string, HookRow>,
 ): Promise<AttemptRecord> {
   if (!submission || !form) {
     const detail = !submission ? "the submission no longer exists" : `form ${claim.formId} is not defined`;
@@ -145,5 +156,5 @@ export async function attemptDelivery(
     return { delivered: false, httpStatus: null, error: "config", detail, latencyMs: 0, excerpt: null };
   }
   const { fetch, mailer = null, now = Date.now } = options;
-  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch, mailer, nowMs: now() });
+  return attemptKind({ db, settings, form, claim, submission, timeoutMs, fetch, mailer, nowMs: now() }, hooks);
 }

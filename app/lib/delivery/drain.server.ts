@@ -13,7 +13,8 @@ import {
   type DeliverOptions,
 } from "~/lib/delivery/deliver-claims.server";
 import { PROBE_INTERVAL_MS, settleStatements } from "~/lib/delivery/settle.server";
-import { budgetFor, isBudgetRefusal, type Cost } from "~/lib/platform/budget.server";
+import { budgetFor, type Cost } from "~/lib/platform/budget.server";
+import { isBudgetRefusal } from "~/lib/storage/d1-failure.server";
 import { claimDue, claimProbes, type Claim } from "~/lib/storage/deliveries.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 

@@ -5,7 +5,9 @@ import type { BatchGate } from "~/lib/destinations/sender.server";
 import type { ErrorCode } from "~/lib/http/errors";
 import type { OutboxBatch } from "~/lib/storage/accept-batch.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
-import { insertDeliveryStatement, requeueDead, requeueSubmission, type Claim, type Lease } from "~/lib/storage/deliveries.server";
+import { hookOutboxStatement } from "~/lib/hooks/subscriptions.server";
+import { insertDeliveryStatement, type Claim, type Lease } from "~/lib/storage/deliveries.server";
+import { requeueDead, requeueSubmission } from "~/lib/storage/delivery-requeue.server";
 
 // The outbox: one row per (submission, destination) in the submission's own batch, so "accepted" means
 // "queued for every destination" (docs/decisions/003-outbox.md); redelivery keeps the webhook-id.
@@ -59,8 +61,10 @@ export function leasedOutbox(
     limited && gate
       ? gate.statements(db, { id: limited.id, destination: limited.destination, submissionId, formId: form.id, nowMs, lease })
       : null;
-  const statements = [...deliveries, ...(confirmation ? Object.values(confirmation) : [])];
-  return { deliveries, confirmation, statements, claims };
+  // A console test (`only`) goes to one destination: never to the form's subscriptions.
+  const hooks = only === undefined ? hookOutboxStatement(db, { formId: form.id, submissionId, nowMs, lease }) : null;
+  const statements = [...deliveries, ...(confirmation ? Object.values(confirmation) : []), ...(hooks ? [hooks] : [])];
+  return { deliveries, confirmation, hooks, statements, claims };
 }
 
 function plannedClaims(settings: Settings, form: FormDef, submissionId: string): Claim[] {

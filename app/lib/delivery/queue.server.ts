@@ -11,7 +11,8 @@ import {
 } from "~/lib/delivery/deliver-claims.server";
 import { PROBE_INTERVAL_MS } from "~/lib/delivery/settle.server";
 import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
-import { claimDue, claimNamed, markQueueDead, releaseLeases, type Claim } from "~/lib/storage/deliveries.server";
+import { claimDue, claimNamed, markQueueDead, type Claim } from "~/lib/storage/deliveries.server";
+import { releaseLeases } from "~/lib/storage/delivery-outcomes.server";
 
 // Cloudflare Queues as the outbox's doorbell (docs/decisions/070): when DELIVERY_QUEUE is bound, an
 // accepted submission's deliveries go out as messages (one per delivery) instead of being tried in the

@@ -1,6 +1,7 @@
 import type { ErrorCode } from "~/lib/http/errors";
-import { isBudgetRefusal, type Cost, type InvocationBudget } from "~/lib/platform/budget.server";
-import { requeueDeadChunk, type DeadFilter } from "~/lib/storage/deliveries.server";
+import type { Cost, InvocationBudget } from "~/lib/platform/budget.server";
+import { classifyD1Failure, isBudgetRefusal, storageCodeOf } from "~/lib/storage/d1-failure.server";
+import { requeueDeadChunk, type DeadFilter } from "~/lib/storage/delivery-requeue.server";
 
 // Bulk replay of dead deliveries (docs/decisions/072): requeued in chunks, each one batch, for as long
 // as the invocation's budget lasts; what is left is counted, so the caller (the console, the admin API)
@@ -14,7 +15,7 @@ export const REPLAY_CHUNK_COST = { d1Queries: 2 } as const satisfies Cost;
 
 export type ReplayResult = { ok: true; requeued: number; remaining: number } | { ok: false; code: ErrorCode };
 
-/** Requeues dead deliveries matching `filter` while the budget lasts. Fails with storage_unavailable. */
+/** Requeues dead deliveries matching `filter` while the budget lasts. Fails with storage_unavailable; a bug throws (500). */
 export async function replayDead(
   db: D1Database,
   filter: DeadFilter,
@@ -32,8 +33,7 @@ export async function replayDead(
   } catch (error) {
     // The platform's refusal after some chunks went is progress, not failure: report it, ask again.
     if (!(isBudgetRefusal(error) && remaining !== null)) {
-      console.error("replayDead failed:", error);
-      return { ok: false, code: "storage_unavailable" };
+      return { ok: false, code: storageCodeOf({ kind: classifyD1Failure(error), error }, "replayDead") };
     }
   }
   if (remaining === null) return { ok: false, code: "storage_unavailable" };

@@ -1,5 +1,6 @@
 import type { AttemptRecord } from "~/lib/sending/attempt.server";
 import { kindSpec } from "~/lib/destinations/registry";
+import { endedByReceiverStatements, isHookDestination } from "~/lib/hooks/subscriptions.server";
 import { recordFailureStatement, recordSuccessStatement } from "~/lib/storage/destination-health.server";
 import {
   failedAttemptStatement,
@@ -9,8 +10,8 @@ import {
   logHeldOnChangeStatement,
   markDeliveredStatement,
   releaseLeaseStatement,
-  type Claim,
-} from "~/lib/storage/deliveries.server";
+} from "~/lib/storage/delivery-outcomes.server";
+import { type Claim } from "~/lib/storage/deliveries.server";
 
 // How one attempt settles its delivery, its log row and new state in one batch: delivered or skipped
 // ends it, a config problem holds it, a deleted destination kills it, anything else waits its turn.
@@ -98,7 +99,9 @@ export function settleStatements(
   const outcome = delay === null ? "dead" : "retrying";
   const nextAttemptMs = delay === null ? null : nowMs + delay;
   if (!pausable(claim) || !COUNTS_TOWARD_PAUSE.has(record.error ?? "")) {
-    return { statements: [log, retry], outcome, healthAt: null, nextAttemptMs };
+    // A subscriber's 410 unsubscribes it (REST hooks, ADR 123), audited in this same batch.
+    const ended = record.error === "gone" && isHookDestination(claim.destination) ? endedByReceiverStatements(db, claim, nowMs) : [];
+    return { statements: [log, retry, ...ended], outcome, healthAt: null, nextAttemptMs };
   }
   // The failure is counted first, so the one that pauses the destination is itself held, not counted.
   const failure = recordFailureStatement(db, {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { destinationHostProblem } from "../http/destination-host";
+import { destinationHostProblem } from "~/lib/destinations/public-host";
 
 // The rules for the values behind destinations (addresses, URLs, on/off) that the kinds' settings use
 // (kinds/*.ts). Client-safe: the console shows the same checks.

@@ -48,6 +48,8 @@ export interface KindSetting {
    * (ADR 042) and told to the local sink under `npm start` (ADR 066).
    */
   generate?(): string;
+  /** Gatepost can make an ed25519 key pair instead (ADR 120): the secret key is kept, the public key shown. */
+  generatePair?(): Promise<{ secret: string; publicKey: string }>;
   /** Switched on and off in the console rather than typed: the value it stores when on, and its buttons' words. */
   toggle?: { value: string; on: string; off: string };
   /**

@@ -1,19 +1,32 @@
 import type { z } from "zod";
-import { airtable } from "./airtable/spec";
-import { confirmation } from "./confirmation/spec";
-import { discord } from "./discord/spec";
-import { email } from "./email/spec";
-import type { KindSetting, KindSpec } from "./kind";
-import { sheets } from "./sheets/spec";
-import { slack } from "./slack/spec";
-import { webhook } from "./webhook/spec";
+import { airtable } from "~/lib/destinations/airtable/spec";
+import { confirmation } from "~/lib/destinations/confirmation/spec";
+import { discord } from "~/lib/destinations/discord/spec";
+import { email } from "~/lib/destinations/email/spec";
+import { googleChat } from "~/lib/destinations/googlechat/spec";
+import type { KindSetting, KindSpec } from "~/lib/destinations/kind";
+import { sheets } from "~/lib/destinations/sheets/spec";
+import { slack } from "~/lib/destinations/slack/spec";
+import { teams } from "~/lib/destinations/teams/spec";
+import { telegram } from "~/lib/destinations/telegram/spec";
+import { webhook } from "~/lib/destinations/webhook/spec";
 
 // Every destination kind, one line each: the only list of kinds (ADR 114). The order is the console's.
 // A kind is its folder (<kind>/spec.ts here; its sender, <kind>/sender.server.ts, is found by
-// senders.server.ts from this list); docs/destinations/adding-a-kind.md is the recipe. Relative imports
-// here and in the specs: load-context.ts, which Vite's config loads, reaches them without the ~/ alias.
+// senders.server.ts from this list); docs/destinations/adding-a-kind.md is the recipe.
 
-const SPECS = [webhook, email, slack, discord, confirmation, sheets, airtable] as const satisfies readonly KindSpec[];
+const SPECS = [
+  webhook,
+  email,
+  slack,
+  discord,
+  googleChat,
+  teams,
+  telegram,
+  confirmation,
+  sheets,
+  airtable,
+] as const satisfies readonly KindSpec[];
 
 /** A destination in a form definition, as each kind's `definition` checks it: the union over the kinds. */
 export type Destination = DefinitionOf<(typeof SPECS)[number]>;

@@ -1,6 +1,6 @@
 import type { Destination, DestinationKind, FormDef } from "~/forms/schema";
 import type { AttemptRecord } from "~/lib/sending/attempt.server";
-import { linkedFiles } from "~/lib/sending/file-links.server";
+import { linkedFiles } from "~/lib/sending/linked-files.server";
 import { describeSubmission, type MessageContent } from "~/lib/sending/message-content.server";
 import type { Mailer } from "~/lib/sending/mailer.server";
 import { formSettingName, type FormEnvSettings, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";

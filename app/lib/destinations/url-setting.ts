@@ -1,5 +1,5 @@
-import { webhookUrlProblem } from "./checks";
-import type { KindSetting, SettingCheck, SettingCheckContext } from "./kind";
+import { webhookUrlProblem } from "~/lib/destinations/checks";
+import type { KindSetting, SettingCheck, SettingCheckContext } from "~/lib/destinations/kind";
 
 // The one rule for a setting that is a URL Gatepost POSTs to (webhook, chat webhooks): checked alike in
 // the console and the environment (ADR 088).

@@ -5,6 +5,7 @@ import { sha256Hex } from "~/lib/crypto/digest";
 import { sealingKey } from "~/lib/crypto/secret-box.server";
 import { openSettingRows, type ConsoleSettingValues } from "~/lib/forms/console-settings.server";
 import type { FormSettingSuffix } from "~/lib/settings/settings.server";
+import { classifyD1Failure, withD1Retry } from "~/lib/storage/d1-failure.server";
 import { readCatalogRows, type PublishedRow } from "~/lib/storage/forms.server";
 import type { EmbedSites } from "~/lib/storage/embed-sites.server";
 
@@ -87,7 +88,7 @@ export async function codeCatalog(): Promise<FormCatalog> {
 
 async function readCatalog(deps: CatalogDeps): Promise<FormCatalog> {
   try {
-    const rows = await readCatalogRows(deps.db);
+    const rows = await withD1Retry(() => readCatalogRows(deps.db));
     const keys = await Promise.all(deps.encryptionKeys.map(sealingKey));
     const forms = new Map(await codeForms());
     for (const row of rows.published) {
@@ -100,6 +101,9 @@ async function readCatalog(deps: CatalogDeps): Promise<FormCatalog> {
     cached = catalog;
     return catalog;
   } catch (error) {
+    // By the rule of storage/d1-failure.server.ts: a bug is a 500; a D1 that cannot answer leaves the
+    // catalog it last read (or the form files), marked incomplete.
+    if (classifyD1Failure(error) === "bug") throw error;
     console.error("form catalog could not be read from D1:", error);
     return cached ? { ...cached, incomplete: true } : codeCatalog();
   }

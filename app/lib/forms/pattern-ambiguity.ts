@@ -1,4 +1,4 @@
-import { intersects, type CharSet, type PatternNode } from "./pattern-syntax";
+import { intersects, type CharSet, type PatternNode } from "~/lib/forms/pattern-syntax";
 
 // Linear in every engine (docs/decisions/089-patterns-in-a-shared-subset.md). A backtracking validator
 // (JavaScript's RegExp, under Ajv or an HTML `pattern`) is slow only where a pattern offers it two ways

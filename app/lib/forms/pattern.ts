@@ -1,6 +1,6 @@
 import { RE2JS } from "re2js";
-import { ambiguityProblem } from "./pattern-ambiguity";
-import { parsePattern, type PatternNode } from "./pattern-syntax";
+import { ambiguityProblem } from "~/lib/forms/pattern-ambiguity";
+import { parsePattern, type PatternNode } from "~/lib/forms/pattern-syntax";
 
 // A field's `pattern` is typed by whoever writes the form, in a file or in the console, and run on what
 // every visitor sends, then again in receivers' validators on /f/:id/schema.json. It must mean the same

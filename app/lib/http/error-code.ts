@@ -1,7 +1,7 @@
 import { isRouteErrorResponse } from "@remix-run/react";
 import type { ErrorCode } from "~/lib/http/errors";
 import { ROUTER_ERRORS } from "~/lib/http/router-errors";
-import type { RefusalPage } from "~/lib/http/refusal-words";
+import type { RefusalPage } from "~/lib/text/refusal-words";
 
 // Which catalogue code a route error stands for, and what the page says of it. The error boundary
 // shows both and entry.server.tsx puts the code in the Gatepost-Error-Code header, so the page and the

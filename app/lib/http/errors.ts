@@ -88,6 +88,10 @@ export const ERRORS = {
   form_expired: { status: 400, message: "This form was open for too long. Please check your answers and send it again." },
   form_signing_secret_missing: { status: 500, message: SERVER_MISCONFIGURED },
   form_archived: { status: 410, message: "This form no longer takes submissions." },
+  // spam (docs/forms.md#spam)
+  spam_refused: { status: 422, message: "This message cannot be sent through this form. Reword it, or reach the site another way." },
+  spam_mark_conflict: { status: 409, message: "Someone else marked submissions at the same moment. Mark them again." },
+  spam_mark_invalid: { status: 422, message: 'Send {"as": "spam"} or {"as": "ham"}.' },
   // admin
   admin_closed: {
     status: 503,
@@ -143,6 +147,14 @@ export const ERRORS = {
       "That redelivery cannot be done: give formId, optionally one destination kind (as docs/destinations.md names them) and a time range from/to in ISO 8601, from before to.",
   },
   admin_token_limit: { status: 409, message: "There are too many live API tokens: revoke one first." },
+  // subscriptions by API (REST hooks, docs/api.md#subscriptions)
+  hook_invalid: {
+    status: 422,
+    message:
+      'That subscription cannot be made: give url (https, to a public host), formId and event "submission.accepted". Each problem is listed.',
+  },
+  hook_limit_reached: { status: 409, message: "This form already has 50 subscriptions, the most it keeps: delete one first." },
+  hook_not_found: { status: 404, message: "There is no live subscription with that id." },
   export_storage_missing: {
     status: 503,
     message: "Exports are built in the R2 bucket bound as UPLOADS, which this deployment does not have (docs/deploy.md).",
@@ -203,6 +215,7 @@ export const VISITOR_ERROR_CODES = [
   "form_expired",
   "form_signing_secret_missing",
   "form_archived",
+  "spam_refused",
   "internal_error",
 ] as const satisfies readonly ErrorCode[];
 export type VisitorErrorCode = (typeof VISITOR_ERROR_CODES)[number];

@@ -1,4 +1,4 @@
-import { rememberLast } from "./remember-last";
+import { rememberLast } from "~/lib/platform/remember-last";
 
 // Which URLs may carry Turnstile traffic. The stand-in provider only ever runs on loopback over plain
 // http, so "https, or http to a loopback host" lets tests use it while a deployed site cannot be

@@ -2,7 +2,7 @@ import type { EntryContext } from "@remix-run/cloudflare";
 import escape from "escape-html";
 import { errorCodeOf, FALLBACK_ERROR_CODE } from "~/lib/http/error-code";
 import { ERRORS, isErrorCode, type ErrorCode } from "~/lib/http/errors";
-import { EN_REFUSAL, type HtmlRefusalWords, type RefusalPage } from "~/lib/http/refusal-words";
+import { EN_REFUSAL, type HtmlRefusalWords, type RefusalPage } from "~/lib/text/refusal-words";
 import { fill } from "~/lib/text/fill";
 
 // Every refusal Gatepost answers is built here (document routes, the API's RFC 9457 problem+json, a

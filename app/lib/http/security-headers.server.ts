@@ -1,7 +1,7 @@
 import { encodeBase64 } from "~/lib/crypto/base64";
 import { isLoopbackHost } from "~/lib/http/loopback";
 import { exactOrigins } from "~/lib/http/origin";
-import { rememberLast } from "~/lib/http/remember-last";
+import { rememberLast } from "~/lib/platform/remember-last";
 
 // Security headers for every HTML response (ADR 006). The CSP is nonce-based with 'strict-dynamic':
 // Remix's inline scripts carry the per-request nonce, and scripts they create at runtime (the

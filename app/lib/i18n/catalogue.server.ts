@@ -1,5 +1,5 @@
 import { ERRORS, isVisitorErrorCode, type ErrorCode } from "~/lib/http/errors";
-import type { HtmlRefusalWords, RefusalPage } from "~/lib/http/refusal-words";
+import type { HtmlRefusalWords, RefusalPage } from "~/lib/text/refusal-words";
 import { fill } from "~/lib/text/fill";
 import { textDirection, type Lang } from "~/lib/text/languages";
 import { ar } from "~/lib/i18n/messages/ar";

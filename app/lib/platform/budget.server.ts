@@ -2,8 +2,8 @@
 // "free"), and one budget per invocation that every looping job spends from. Local workerd enforces
 // none of these, so nothing but this module keeps a job inside them: a job asks before each D1 call or
 // fetch, and stops (leaving the rest for the next tick or message) when the answer is no. A refusal by
-// the platform itself is recognised here too (isBudgetRefusal), so callers never count it as a
-// delivery attempt. Figures: Cloudflare's Workers and D1 limits pages, 2026-11 (docs/deploy.md).
+// the platform itself is recognised by the failure rule (isBudgetRefusal, storage/d1-failure.server.ts),
+// so callers never count it as a delivery attempt. Figures: Cloudflare's Workers and D1 limits pages, 2026-11 (docs/deploy.md).
 
 export const PLANS = {
   /** Workers Free: 50 subrequests, 50 D1 queries and 10 ms of CPU per invocation. */
@@ -78,13 +78,4 @@ export class InvocationBudget {
 /** A budget for one invocation on `plan`. */
 export function budgetFor(plan: Plan, reserve?: Required<Cost>): InvocationBudget {
   return new InvocationBudget(PLANS[plan], reserve);
-}
-
-// What the platform throws when an invocation has spent its allowance: workerd's "Too many
-// subrequests." for fetch and bindings, and D1's "Too many API requests by single worker invocation."
-const BUDGET_REFUSAL = /too many subrequests|too many api requests by single worker invocation/i;
-
-/** True when `error` is the platform refusing for a spent per-invocation budget, not a receiver failing. */
-export function isBudgetRefusal(error: unknown): boolean {
-  return error instanceof Error && BUDGET_REFUSAL.test(error.message);
 }

@@ -1,5 +1,5 @@
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
-import { isBudgetRefusal } from "~/lib/platform/budget.server";
+import { isBudgetRefusal } from "~/lib/storage/d1-failure.server";
 
 // One outbound POST per attempt, shared so every kind that POSTs gets the same timeout, redirect
 // refusal, excerpt, 429 and 404 handling; every outcome is a record for the delivery log.

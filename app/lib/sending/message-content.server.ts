@@ -1,6 +1,6 @@
 import type { FieldValue, FormDef } from "~/forms/schema";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
-import type { LinkedFile } from "~/lib/sending/file-links.server";
+import type { LinkedFile } from "~/lib/sending/linked-files.server";
 import { formatBytes } from "~/lib/uploads/file-types";
 import { filesOf } from "~/lib/storage/file-objects.server";
 import { orEmptyMark } from "~/lib/text/empty-value";

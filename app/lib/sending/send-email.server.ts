@@ -1,5 +1,5 @@
 import { budgetRefused, errorText, type AttemptRecord } from "~/lib/sending/attempt.server";
-import { isBudgetRefusal } from "~/lib/platform/budget.server";
+import { isBudgetRefusal } from "~/lib/storage/d1-failure.server";
 import type { Mailer, OutgoingParts } from "~/lib/sending/mailer.server";
 import { countOf } from "~/lib/text/count";
 

@@ -1,4 +1,4 @@
-import { parsePasswordHash } from "../crypto/password.server";
+import { parsePasswordHash } from "~/lib/crypto/password.server";
 
 /** The shortest SESSION_SECRET value accepted: 32 characters, about 190 bits when random. */
 export const MIN_SECRET_LENGTH = 32;

@@ -1,5 +1,5 @@
-import { KIND_SPECS } from "../destinations/registry";
-import type { SettingProblem } from "./setting-problem";
+import { KIND_SPECS } from "~/lib/destinations/registry";
+import type { SettingProblem } from "~/lib/settings/setting-problem";
 
 // Every form's destination settings in the environment, checked once per parse so a bad one is named on
 // /healthz before any delivery is held on it; found by suffix (the longest a name ends with), so no form

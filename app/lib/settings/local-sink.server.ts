@@ -1,6 +1,6 @@
-import { isLoopbackHost } from "../http/loopback";
-import { KIND_SPECS, type FormSettingSuffix } from "../destinations/registry";
-import type { SettingProblem } from "./setting-problem";
+import { isLoopbackHost } from "~/lib/http/loopback";
+import { KIND_SPECS, type FormSettingSuffix } from "~/lib/destinations/registry";
+import type { SettingProblem } from "~/lib/settings/setting-problem";
 
 // The local sink of `npm start` (dev/local-sink.mjs), as the Worker knows it: where a console
 // form's destinations go while the console leaves them unset, and the secret its webhooks are signed

@@ -1,19 +1,18 @@
 import { z } from "zod";
-import { readAdminConfig, type AdminConfig } from "./admin.server";
-import { checkDestinationSettings, readSiteWideSettings } from "./destination-problems";
-import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "../destinations/registry";
-import { readFormSettings, type FormSettings } from "./forms.server";
-import { parsePlan, type Plan } from "../platform/budget.server";
-import { readLocalSink, type LocalSink } from "./local-sink.server";
-import type { SettingProblem } from "./setting-problem";
-import { readSiteSettings, type SiteSettings } from "./site.server";
-import { readTurnstileSettings, type TurnstileSettings } from "./turnstile.server";
-import { readUploadSettings, type UploadSettings } from "./uploads.server";
+import { readAdminConfig, type AdminConfig } from "~/lib/settings/admin.server";
+import { checkDestinationSettings, readSiteWideSettings } from "~/lib/settings/destination-problems";
+import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "~/lib/destinations/registry";
+import { readFormSettings, type FormSettings } from "~/lib/settings/form-guards.server";
+import { parsePlan, type Plan } from "~/lib/platform/budget.server";
+import { readLocalSink, type LocalSink } from "~/lib/settings/local-sink.server";
+import type { SettingProblem } from "~/lib/settings/setting-problem";
+import { readSiteSettings, type SiteSettings } from "~/lib/settings/site.server";
+import { readTurnstileSettings, type TurnstileSettings } from "~/lib/settings/turnstile.server";
+import { readUploadSettings, type UploadSettings } from "~/lib/settings/uploads.server";
 
 // Every setting, parsed into one typed object once per environment (settingsOf). A form's settings follow
 // `<FORM_ID>_<SUFFIX>` (contact → CONTACT_WEBHOOK_URL), so a new form needs only its file. A bad value
 // falls back to a safe default and becomes a problem naming its variable, never an outage.
-// Relative imports only: vite.config.ts loads load-context.ts, which reaches here, without the `~/` alias.
 
 /** The shortest SETTINGS_ENCRYPTION_KEY value accepted: 32 characters, about 190 bits when random. */
 export const MIN_ENCRYPTION_KEY_LENGTH = 32;

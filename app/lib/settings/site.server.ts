@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SettingProblem } from "./setting-problem";
+import type { SettingProblem } from "~/lib/settings/setting-problem";
 
 // The site's name, logo and brand colour. The ink on the colour and the link colour are picked by WCAG
 // contrast, so a pale brand cannot make a page unreadable.

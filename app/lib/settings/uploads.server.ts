@@ -1,5 +1,5 @@
-import { MIN_SECRET_LENGTH } from "./admin.server";
-import type { SettingProblem } from "./setting-problem";
+import { MIN_SECRET_LENGTH } from "~/lib/settings/admin.server";
+import type { SettingProblem } from "~/lib/settings/setting-problem";
 
 // FILE_LINK_SECRET signs the download links (docs/decisions/051); several, space-separated, while
 // rotating: the first signs, all verify.

@@ -4,6 +4,7 @@ import { judgeRateLimits, type RateRule, type RateVerdict } from "~/lib/http/rat
 import { skippedIds, type ConfirmationStatements } from "~/lib/storage/confirmation-limits.server";
 import { rateLimitStatement, verdictOfRows, withinRateLimits } from "~/lib/storage/rate-limits.server";
 import { classifyD1Failure, storageCodeOf, tryD1, type RetryOptions } from "~/lib/storage/d1-failure.server";
+import { claimsOf, type Claim } from "~/lib/storage/deliveries.server";
 import { countStatements, parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { plannedState } from "~/lib/storage/submission-state.server";
 import {
@@ -23,8 +24,19 @@ import {
 // rows beside it, then read who holds the key. A refused batch leaves the count and nothing else.
 
 export type StoreOutcome =
-  /** `settled`: outbox rows the batch settled at once (a confirmation over its limits), not to be attempted. */
-  | { kind: "stored"; stored: StoredSubmission; verdict: RateVerdict; settled: ReadonlySet<string> }
+  /**
+   * `settled`: outbox rows the batch settled at once (a confirmation over its limits), not to be attempted;
+   * `added`: rows the batch made itself (the form's subscriptions, ADR 123), leased like the planned ones.
+   */
+  | {
+      kind: "stored";
+      stored: StoredSubmission;
+      verdict: RateVerdict;
+      settled: ReadonlySet<string>;
+      added: readonly Claim[];
+      /** The results of AcceptBatchInput.beside, in order (empty when recovered after an unknown outcome). */
+      beside: readonly D1Result[];
+    }
   /** The key was already used with the same fields: the first answer is this id. */
   | { kind: "replayed"; id: string; verdict: RateVerdict }
   /** The key was already used with other fields (or before fingerprints existed). */
@@ -37,6 +49,8 @@ export interface OutboxBatch {
   deliveries: readonly D1PreparedStatement[];
   /** The confirmation's statements when it is held to its limits in this batch. */
   confirmation: ConfirmationStatements | null;
+  /** One INSERT … SELECT … RETURNING of rows for the form's subscriptions (at most 50), when any may exist. */
+  hooks?: D1PreparedStatement | null;
 }
 
 export interface AcceptBatchInput {
@@ -46,6 +60,8 @@ export interface AcceptBatchInput {
   key: string | null;
   fingerprint: string | null;
   outbox: OutboxBatch;
+  /** More rows that belong beside the submission (its spam check), inserted only with it. */
+  beside?: readonly D1PreparedStatement[];
 }
 
 /**
@@ -72,6 +88,8 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput, re
     insert: insert.statement,
     deliveries: outbox.deliveries,
     confirmation: outbox.confirmation,
+    beside: input.beside ?? [],
+    hooks: outbox.hooks ?? null,
     holder: key ? keyHolderStatement(db, submission.formId, key) : null,
   };
   let retried = false;
@@ -96,7 +114,7 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput, re
   const verdict = verdictOfRows(rules, result.count?.results ?? [], nowMs);
   if (result.insert.results.length > 0) {
     const settled = new Set(result.confirmation ? skippedIds(result.confirmation.queue) : []);
-    return { kind: "stored", stored: insert.stored, verdict, settled };
+    return { kind: "stored", stored: insert.stored, verdict, settled, added: claimsOf(result.hooks?.results ?? []), beside: result.beside };
   }
   const holder = result.holder ? parseKeyHolder(result.holder.results) : null;
   // A repeat whose key is held by this very submission: the first try committed.
@@ -129,7 +147,8 @@ async function recoverCommitted(db: D1Database, stored: StoredSubmission, nowMs:
     if (!found.ok) storageCodeOf(found, "reading back a committed submission");
     return { kind: "failed" };
   }
-  return { kind: "stored", stored, verdict: judgeRateLimits([], [], nowMs), settled: found.value.settled };
+  // Rows the lost batch made itself are not known here: their leases lapse to the drain.
+  return { kind: "stored", stored, verdict: judgeRateLimits([], [], nowMs), settled: found.value.settled, added: [], beside: [] };
 }
 
 /**

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { statement } from "~/lib/storage/sql.server";
 
 // The admin_sessions table behind the console's server-side sessions (docs/decisions/014): an id, the
-// session's data as JSON, and when it expires. The cookie and its signing are admin/session.server.ts'.
+// session's data as JSON, and when it expires. The cookie and its signing are auth/session.server.ts'.
 
 const SessionRowSchema = z.object({ id: z.string(), data: z.string(), created_at: z.number(), expires_at: z.number() });
 const DataRowSchema = SessionRowSchema.pick({ data: true });

@@ -1,5 +1,4 @@
 import type { Cost, InvocationBudget } from "~/lib/platform/budget.server";
-import { isBudgetRefusal } from "~/lib/platform/budget.server";
 
 // The one rule for what a failed D1 call means (docs/decisions/087). Every module that calls D1 asks
 // here instead of reading messages itself:
@@ -23,8 +22,22 @@ const TRANSIENT =
 const CONSTRAINT = /constraint failed|SQLITE_CONSTRAINT/i;
 const BUG = /SQLITE_ERROR|syntax error|no such (?:table|column)|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND|too many SQL variables|incomplete input/i;
 
+// What the platform throws when an invocation has spent its allowance: workerd's "Too many
+// subrequests." for fetch and bindings, and D1's "Too many API requests by single worker invocation."
+const BUDGET_REFUSAL = /too many subrequests|too many api requests by single worker invocation/i;
+
 function messageOf(error: unknown): string {
   return String(error instanceof Error ? error.message : error);
+}
+
+/** True when `error` is the platform refusing for a spent per-invocation budget, not a receiver failing. */
+export function isBudgetRefusal(error: unknown): boolean {
+  return error instanceof Error && BUDGET_REFUSAL.test(error.message);
+}
+
+/** True when a trigger refused the write with RAISE(ABORT, `reason`) (migrations name their reasons). */
+export function isRaisedBy(error: unknown, reason: string): boolean {
+  return classifyD1Failure(error) === "constraint" && messageOf(error).includes(reason);
 }
 
 /** What a D1 call's failure means. Never throws. */

@@ -6,7 +6,7 @@ import { wordsOf } from "~/lib/storage/search-text.server";
 
 // Erase by e-mail finds its submissions through the search index (docs/decisions/060): the address's
 // words as one phrase pick the few submissions that hold them all in order, and the Worker compares each
-// of their values with the address (admin/erase.server.ts). Rows the backfill has not moved yet are not
+// of their values with the address (submissions/erase.server.ts). Rows the backfill has not moved yet are not
 // in the index and are read the old way, which costs nothing once every row has moved; so are the newest
 // rows the cron has not indexed yet (docs/decisions/101), all of them, however many wait: an erase
 // leaves none behind.

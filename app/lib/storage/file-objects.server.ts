@@ -109,7 +109,10 @@ export async function findStoredFile(db: D1Database, submissionId: string, fileI
   return file ? { file, kept: filesKept(row.quarantine_reason) } : null;
 }
 
-/** Not for a submission quarantined on arrival, whose reason stays after release (docs/decisions/050). */
+/**
+ * Not for a bot's submission, quarantined on arrival, whose reason stays after release (docs/decisions/050);
+ * a post held as spam ("spam_…", app/lib/spam/) keeps its files, since a person may have sent it.
+ */
 export function filesKept(quarantineReason: string | null): boolean {
-  return quarantineReason === null;
+  return quarantineReason === null || quarantineReason.startsWith("spam_");
 }

@@ -1,5 +1,6 @@
 import sql from "sql-template-tag";
 import { z } from "zod";
+import { isRaisedBy } from "~/lib/storage/d1-failure.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 import { embedRowsStatement, embedSitesByForm, type EmbedSites } from "~/lib/storage/embed-sites.server";
 
@@ -47,7 +48,7 @@ export const MAX_CONSOLE_FORMS = 200;
 
 /** True for the error D1 throws when an insert would pass MAX_CONSOLE_FORMS. */
 export function isFormLimitError(error: unknown): boolean {
-  return String(error).includes("gatepost_form_limit_reached");
+  return isRaisedBy(error, "gatepost_form_limit_reached");
 }
 
 /** What every isolate's form catalog is built from, in one round trip. D1 errors throw. */

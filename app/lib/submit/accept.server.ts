@@ -2,7 +2,7 @@ import type { FormDef } from "~/forms/schema";
 import { checkOrigin } from "~/lib/http/cors.server";
 import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { ERRORS, type ErrorCode } from "~/lib/http/errors";
-import { allowedOriginsFor, embedHostnamesFor, rateLimitsFor } from "~/lib/settings/forms.server";
+import { allowedOriginsFor, embedHostnamesFor, rateLimitsFor } from "~/lib/settings/form-guards.server";
 import type { Settings } from "~/lib/settings/settings.server";
 import { STAMP_FIELD, TOKEN_FIELD } from "~/lib/forms/field-names";
 import { judgeApiPost, judgePagePost, type PageVerdict } from "~/lib/submit/honeypot.server";
@@ -12,7 +12,8 @@ import { findReplay, storeInOneTrip, type StoreOutcome } from "~/lib/storage/acc
 import { clientIp, networkSubject } from "~/lib/http/client-ip.server";
 import { formRateRules, refusedBy, type RateRule, type RateVerdict } from "~/lib/http/rate-limit.server";
 import { submitLimiter, throttleBeforeProvider, throttleRuleOf } from "~/lib/http/client-throttle.server";
-import { declaresTooLarge, readBody } from "~/lib/http/request-body.server";
+import { declaresTooLarge } from "~/lib/http/body-rules.server";
+import { readBody } from "~/lib/http/request-body.server";
 import { deliverLeasedAfterResponse, LEASE_MS } from "~/lib/delivery/drain.server";
 import { deliveryQueueOf, enqueueClaims } from "~/lib/delivery/queue.server";
 import { leasedOutbox } from "~/lib/delivery/outbox.server";
@@ -23,9 +24,11 @@ import { validateFields, type FieldErrors } from "~/lib/submit/validation";
 import { messagesOf } from "~/lib/i18n/catalogue.server";
 import type { Lang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
-import { describeFiles, fileTooLargeErrors, fingerprintValues, uploadLimitsOf, withFiles } from "~/lib/submit/uploads.server";
+import { describeFiles, fileTooLargeErrors, fingerprintValues, uploadLimitsOf, withFiles } from "~/lib/submit/accepted-files.server";
 import { deleteFileObjects, putFileObjects, uploadsBucket, type FileToStore } from "~/lib/storage/file-objects.server";
 import { budgetFor } from "~/lib/platform/budget.server";
+import { akismetSettingsOf } from "~/lib/spam/akismet.server";
+import { judgeSpam, spamBatchParts } from "~/lib/spam/judge.server";
 
 // The one path every submission takes, page and API alike: body size → origin → body → stamp and
 // honeypot → schema → throttle (docs/decisions/028) → Turnstile → one atomic D1 batch → answer. The
@@ -162,16 +165,24 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     return { ok: false, code: verdict.code, values: echo, keep };
   }
 
+  // What the post says, judged before any outbox row is written (app/lib/spam/): a rule may refuse it.
+  const budget = budgetFor(settings.plan);
+  const akismet = akismetSettingsOf(env, settings.publicUrl ?? new URL(request.url).origin);
+  const spam = judged.bot ? null : await judgeSpam({ db: env.DB, form, values, request, ip, lang, nowMs, akismet, budget });
+  if (spam?.kind === "refuse") return { ok: false, code: spam.code, values: echo, keep };
+  const quarantineReason = judged.bot ? judged.reason : (spam?.reason ?? undefined);
+
   // The one round trip. The outbox rows are inserted already leased to this request, which makes the
-  // first attempt itself after the answer. A quarantined bot gets no rows.
+  // first attempt itself after the answer. A quarantined post gets no rows: a release writes them.
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
+  const spamParts = spamBatchParts(env.DB, id, spam);
   // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
-  const gate = judged.bot ? null : await batchGate(settings, form, values, ip);
-  const outbox = judged.bot
-    ? { deliveries: [], confirmation: null, claims: [] }
+  const gate = quarantineReason ? null : await batchGate(settings, form, values, ip);
+  const outbox = quarantineReason
+    ? { deliveries: [], confirmation: null, hooks: null, claims: [] }
     : leasedOutbox(env.DB, settings, form, id, nowMs, owner, LEASE_MS, gate);
-  // A quarantined post keeps its files' names and digests but never their bytes (docs/decisions/050).
+  // A bot's post keeps its files' names and digests but never their bytes (docs/decisions/050); spam keeps them.
   const stored: FileToStore[] = judged.bot ? [] : described;
   if (stored.length > 0 && !(await putFileObjects(bucket!, id, stored))) {
     return { ok: false, code: "uploads_unavailable", values: echo, keep };
@@ -191,12 +202,14 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
         lang,
         fields: values,
         verification: { hostname: verdict.hostname, action: verdict.action, challengeTs: verdict.challengeTs },
-        quarantineReason: judged.bot ? judged.reason : undefined,
+        quarantineReason,
       },
+      beside: spamParts.statements,
     },
     // A transient failure is tried again while the plan's per-invocation budget allows (ADR 087).
-    { budget: budgetFor(settings.plan) },
+    { budget },
   );
+  if (outcome.kind === "stored") spamParts.afterStore(outcome.beside, (p) => ctx.waitUntil(p));
   // A refused batch's files go now; a failed one's stay for the sweep, since D1 may have stored it.
   if (stored.length > 0 && outcome.kind !== "stored" && outcome.kind !== "failed") {
     await deleteFileObjects(
@@ -206,7 +219,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   }
   // The first attempt runs after the response, here or (with DELIVERY_QUEUE bound, docs/decisions/070)
   // in the queue's consumer; the scheduled drain covers anything either misses.
-  const due = outcome.kind === "stored" ? outbox.claims.filter((claim) => !outcome.settled.has(claim.id)) : [];
+  const due = outcome.kind === "stored" ? [...outbox.claims, ...outcome.added].filter((claim) => !outcome.settled.has(claim.id)) : [];
   if (outcome.kind === "stored" && due.length > 0) {
     const stored = outcome.stored;
     const queue = deliveryQueueOf(env);

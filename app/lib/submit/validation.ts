@@ -12,7 +12,7 @@ import type { Lang } from "~/lib/text/languages";
 // constraints as HTML attributes. Unknown fields are dropped, and so are fields whose condition does
 // not hold on the earlier answers (never required, never kept); every field has a length cap. A file
 // field's files are checked here by count, size and the type their leading bytes show; their values
-// (ids, digests) are made once the post is verified (app/lib/submit/uploads.server.ts). Messages come
+// (ids, digests) are made once the post is verified (app/lib/submit/accepted-files.server.ts). Messages come
 // in the visitor's language (`texts`), around the owner's labels in the same language.
 
 /** The texts a validation speaks in: one language's (English unless given). */

@@ -1,5 +1,6 @@
 import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { ERRORS, isErrorCode, type ErrorCode } from "~/lib/http/errors";
+import { classifyD1Failure, storageCodeOf } from "~/lib/storage/d1-failure.server";
 import { fileKey, findStoredFile } from "~/lib/storage/file-objects.server";
 import { attachmentDisposition } from "~/lib/uploads/file-names";
 import { servedType } from "~/lib/uploads/file-types";
@@ -26,8 +27,8 @@ export function downloadRefusal(code: ErrorCode): Response {
 
 /**
  * Runs a download route: a refusal it throws (no session, storage down, a bad id) answers as
- * downloadRefusal does, with the download headers, and so does a failure (storage_unavailable,
- * logged). Anything else thrown (a redirect) passes. Never throws a refusal.
+ * downloadRefusal does, with the download headers, and so does a storage failure (storage_unavailable,
+ * logged, by the rule of storage/d1-failure.server.ts). A bug and anything else thrown (a redirect) pass.
  */
 export async function answerAsDownload(handler: () => Promise<Response>): Promise<Response> {
   try {
@@ -38,8 +39,7 @@ export async function answerAsDownload(handler: () => Promise<Response>): Promis
       if (isErrorCode(code)) return downloadRefusal(code);
       throw error;
     }
-    console.error("download failed:", error);
-    return downloadRefusal("storage_unavailable");
+    return downloadRefusal(storageCodeOf({ kind: classifyD1Failure(error), error }, "download"));
   }
 }
 

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import type { FormDef } from "~/forms/schema";
-import type { KindTextsView } from "~/lib/admin/kind-texts.server";
+import type { KindTextsView } from "~/lib/form-editor/kind-texts.server";
 import { FieldEditor } from "~/components/admin/form-editor/field-editor";
 import { FormSettings, KindTexts } from "~/components/admin/form-editor/form-settings";
 

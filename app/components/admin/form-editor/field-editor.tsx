@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { FIELD_TYPES, type FieldDef, type FieldType } from "~/forms/schema";
-import { hasSetting } from "~/lib/admin/field-settings";
+import { hasSetting } from "~/lib/form-editor/field-settings";
 import { Check, Input, TextArea } from "~/components/admin/form-editor/inputs";
 import { TypeSettings } from "~/components/admin/form-editor/type-settings";
 

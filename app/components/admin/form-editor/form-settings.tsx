@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { FormDef } from "~/forms/schema";
-import type { KindTextsView } from "~/lib/admin/kind-texts.server";
+import type { KindTextsView } from "~/lib/form-editor/kind-texts.server";
 import { Check, Input, MB, TextArea, num } from "~/components/admin/form-editor/inputs";
 import { exactOrigins } from "~/lib/http/origin";
 
@@ -104,6 +104,13 @@ export function FormSettings({ draft, onTitle }: { draft: FormDef; onTitle: (tit
           label="Translations (JSON)"
           hint='The texts in each other language, e.g. {"de": {"title": "Kontakt", "fields": {"email": {"label": "E-Mail"}}}} (docs/forms.md#languages).'
           defaultValue={draft.translations ? JSON.stringify(draft.translations, null, 2) : ""}
+        />
+        <TextArea
+          id="e-spam"
+          name="spam"
+          label="Spam rules (JSON)"
+          hint='Rules and the filter threshold, e.g. {"rules": [{"kind": "links", "max": 2, "action": "quarantine"}], "threshold": 0.9} (docs/forms.md#spam).'
+          defaultValue={draft.spam ? JSON.stringify(draft.spam, null, 2) : ""}
         />
       </details>
     </fieldset>

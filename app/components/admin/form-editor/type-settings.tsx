@@ -1,8 +1,8 @@
 import { UPLOAD_TYPES, type FieldDef, type FieldType } from "~/forms/schema";
-import { hasSetting } from "~/lib/admin/field-settings";
+import { hasSetting } from "~/lib/form-editor/field-settings";
 import { Check, Input, MB, TextArea, num } from "~/components/admin/form-editor/inputs";
 
-// The settings a field's type owns (lib/admin/field-settings.ts), in view: a choice shows its options,
+// The settings a field's type owns (lib/form-editor/field-settings.ts), in view: a choice shows its options,
 // a number its range, a file its types and sizes, and nothing else. Posted as `fields.<i>.<key>`.
 
 /** The editor's text for a choice's options: "value | Label" per line, or the label alone. */

@@ -1,6 +1,6 @@
 import type { FormDef } from "~/forms/schema";
 import { postAttempt, type AttemptRecord } from "~/lib/sending/attempt.server";
-import { linkedFiles, type LinkedFile } from "~/lib/sending/file-links.server";
+import { linkedFiles, type LinkedFile } from "~/lib/sending/linked-files.server";
 import { defineSender, resolveApiBase, type ResolvedDestination } from "~/lib/destinations/sender.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 

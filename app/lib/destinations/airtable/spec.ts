@@ -1,7 +1,7 @@
 import { z } from "zod";
-import LOCAL from "./local-sink.json";
-import type { KindSpec } from "../kind";
-import { standinUrlSetting } from "../url-setting";
+import LOCAL from "~/lib/destinations/airtable/local-sink.json";
+import type { KindSpec } from "~/lib/destinations/kind";
+import { standinUrlSetting } from "~/lib/destinations/url-setting";
 
 // Airtable: one record per submission in a base and table the owner names (ADR 094); sender.server.ts
 // sends it. The personal access token is a secret, sealed when set in the console.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { KindSpec, KindText } from "../kind";
+import type { KindSpec, KindText } from "~/lib/destinations/kind";
 
 /**
  * What a confirmation needs to reach the public (ADR 091): Cloudflare's send_email reaches only the

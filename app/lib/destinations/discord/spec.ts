@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { KindSpec } from "../kind";
-import { urlSetting } from "../url-setting";
+import type { KindSpec } from "~/lib/destinations/kind";
+import { urlSetting } from "~/lib/destinations/url-setting";
 
 /** A Discord webhook message (an embed) per submission; sender.server.ts sends it. */
 export const discord = {

@@ -1,7 +1,7 @@
 import escapeHtml from "escape-html";
 import { buildMime, type EmailParts } from "~/lib/sending/mime.server";
 import { parseEmailList } from "~/lib/destinations/checks";
-import { linkedFiles } from "~/lib/sending/file-links.server";
+import { linkedFiles } from "~/lib/sending/linked-files.server";
 import { emailTransport } from "~/lib/destinations/email/transport.server";
 import {
   defineSender,

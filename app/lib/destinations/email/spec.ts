@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { parseEmailList } from "../checks";
-import { EMAIL_PROVIDERS } from "../email-providers";
-import type { KindSpec } from "../kind";
-import { standinUrlSetting } from "../url-setting";
+import { parseEmailList } from "~/lib/destinations/checks";
+import { EMAIL_PROVIDERS } from "~/lib/destinations/email-providers";
+import type { KindSpec } from "~/lib/destinations/kind";
+import { standinUrlSetting } from "~/lib/destinations/url-setting";
 
 const isProvider = (value: string) => (EMAIL_PROVIDERS as readonly string[]).includes(value.toLowerCase());
 /** An API key as providers issue them: printable, no spaces, bounded. */

@@ -1,7 +1,7 @@
 import { importPKCS8, SignJWT } from "jose";
 import type { FormDef } from "~/forms/schema";
 import { errorText, postAttempt, type AttemptRecord } from "~/lib/sending/attempt.server";
-import { linkedFiles, type LinkedFile } from "~/lib/sending/file-links.server";
+import { linkedFiles, type LinkedFile } from "~/lib/sending/linked-files.server";
 import { defineSender, resolveApiBase, type ResolvedDestination } from "~/lib/destinations/sender.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 import { parseServiceAccountKey, type ServiceAccountKey } from "~/lib/destinations/sheets/spec";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import LOCAL from "./local-sink.json";
-import { webhookUrlProblem } from "../checks";
-import type { KindSpec, SettingCheck, SettingCheckContext } from "../kind";
-import { standinUrlSetting } from "../url-setting";
+import LOCAL from "~/lib/destinations/sheets/local-sink.json";
+import { webhookUrlProblem } from "~/lib/destinations/checks";
+import type { KindSpec, SettingCheck, SettingCheckContext } from "~/lib/destinations/kind";
+import { standinUrlSetting } from "~/lib/destinations/url-setting";
 
 // Google Sheets: one row per submission appended to a tab the owner names (ADR 093); sheets.server.ts
 // in app/lib/delivery sends it. The service account's JSON key is a secret, sealed when set in the console.

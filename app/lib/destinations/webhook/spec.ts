@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { KindSpec } from "../kind";
-import { generateSigningSecret } from "../signing-secret";
-import { urlSetting } from "../url-setting";
+import type { KindSpec } from "~/lib/destinations/kind";
+import { generateSigningKeyPair, generateSigningSecret } from "~/lib/destinations/signing-secret";
+import { urlSetting } from "~/lib/destinations/url-setting";
 
 /** The signed JSON POST per submission (docs/webhooks.md); sender.server.ts sends it. */
 export const webhook = {
@@ -23,11 +23,12 @@ export const webhook = {
       suffix: "WEBHOOK_SECRET",
       title: "Webhook signing secret",
       input: "",
-      hint: "Signs each webhook, so the receiver knows it came from here.",
+      hint: "Signs each webhook, so the receiver knows it came from here: a shared secret (v1), or a key pair whose public key the receiver verifies with (v1a).",
       type: "text",
       shown: "never",
       local: (sink) => sink.secret,
       generate: generateSigningSecret,
+      generatePair: generateSigningKeyPair,
     },
   ],
   isOn: (value) => value("WEBHOOK_URL") !== "",

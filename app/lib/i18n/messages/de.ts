@@ -128,6 +128,8 @@ export const de: Messages = {
       "Diese Sendung wurde bereits mit anderen Antworten gesendet. Senden Sie das Formular erneut, um daraus eine neue zu machen.",
     form_expired: "Dieses Formular war zu lange geöffnet. Bitte prüfen Sie Ihre Angaben und senden Sie es erneut.",
     form_archived: "Dieses Formular nimmt keine Sendungen mehr an.",
+    spam_refused:
+      "Diese Nachricht kann über dieses Formular nicht gesendet werden. Formulieren Sie sie um oder erreichen Sie die Website auf anderem Weg.",
     internal_error: "Bei uns ist etwas schiefgelaufen.",
   }),
 };

@@ -1,7 +1,7 @@
 import { ERRORS, VISITOR_ERROR_CODES, type VisitorErrorCode } from "~/lib/http/errors";
 import type { Messages } from "~/lib/i18n/messages/types";
 import { EN_FRAME } from "~/lib/i18n/messages/en-frame";
-import { EN_REFUSAL } from "~/lib/http/refusal-words";
+import { EN_REFUSAL } from "~/lib/text/refusal-words";
 
 // English: the catalogue every other language is checked against (tests/unit/i18n-catalogues.test.ts).
 // Its error messages are the catalogue's own (app/lib/http/errors.ts), so they are written once.

@@ -122,6 +122,7 @@ export const es: Messages = {
     idempotency_key_reused: "Este envío ya se hizo con otras respuestas. Vuelve a enviar el formulario para que sea uno nuevo.",
     form_expired: "Este formulario ha estado abierto demasiado tiempo. Revisa tus respuestas y envíalo de nuevo.",
     form_archived: "Este formulario ya no acepta envíos.",
+    spam_refused: "Este mensaje no se puede enviar con este formulario. Redáctalo de otra forma o contacta con el sitio por otra vía.",
     internal_error: "Algo ha salido mal por nuestra parte.",
   }),
 };

@@ -124,6 +124,7 @@ export const fr: Messages = {
     idempotency_key_reused: "Cet envoi a déjà été fait avec d’autres réponses. Renvoyez le formulaire pour en faire un nouvel envoi.",
     form_expired: "Ce formulaire est resté ouvert trop longtemps. Vérifiez vos réponses et envoyez-le à nouveau.",
     form_archived: "Ce formulaire n’accepte plus d’envois.",
+    spam_refused: "Ce message ne peut pas être envoyé par ce formulaire. Reformulez-le, ou contactez le site autrement.",
     internal_error: "Un problème est survenu de notre côté.",
   }),
 };

@@ -121,6 +121,7 @@ export const it: Messages = {
     idempotency_key_reused: "Questo invio è già stato fatto con risposte diverse. Invia di nuovo il modulo per farne uno nuovo.",
     form_expired: "Questo modulo è rimasto aperto troppo a lungo. Controlla le risposte e invialo di nuovo.",
     form_archived: "Questo modulo non accetta più invii.",
+    spam_refused: "Questo messaggio non può essere inviato con questo modulo. Riformulalo o contatta il sito in un altro modo.",
     internal_error: "Qualcosa è andato storto da parte nostra.",
   }),
 };

@@ -123,6 +123,8 @@ export const nl: Messages = {
       "Deze inzending is al met andere antwoorden verstuurd. Verstuur het formulier opnieuw om er een nieuwe van te maken.",
     form_expired: "Dit formulier stond te lang open. Controleer uw antwoorden en verstuur het opnieuw.",
     form_archived: "Dit formulier neemt geen inzendingen meer aan.",
+    spam_refused:
+      "Dit bericht kan niet via dit formulier worden verzonden. Formuleer het anders, of neem op een andere manier contact op met de site.",
     internal_error: "Er ging aan onze kant iets mis.",
   }),
 };

@@ -137,6 +137,7 @@ export const pl: Messages = {
     idempotency_key_reused: "To zgłoszenie zostało już wysłane z innymi odpowiedziami. Wyślij formularz ponownie, aby utworzyć nowe.",
     form_expired: "Ten formularz był otwarty zbyt długo. Sprawdź odpowiedzi i wyślij go ponownie.",
     form_archived: "Ten formularz nie przyjmuje już zgłoszeń.",
+    spam_refused: "Tej wiadomości nie można wysłać przez ten formularz. Sformułuj ją inaczej lub skontaktuj się z witryną w inny sposób.",
     internal_error: "Coś poszło nie tak po naszej stronie.",
   }),
 };

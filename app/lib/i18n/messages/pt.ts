@@ -122,6 +122,7 @@ export const pt: Messages = {
     idempotency_key_reused: "Este envio já foi feito com respostas diferentes. Envie o formulário de novo para fazer um novo envio.",
     form_expired: "Este formulário esteve aberto demasiado tempo. Verifique as suas respostas e envie-o de novo.",
     form_archived: "Este formulário já não aceita envios.",
+    spam_refused: "Esta mensagem não pode ser enviada por este formulário. Reformule-a ou contacte o site de outra forma.",
     internal_error: "Algo correu mal do nosso lado.",
   }),
 };
