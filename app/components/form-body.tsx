@@ -1,21 +1,20 @@
-import { useEffect, useState, type ReactNode, type RefObject } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { flushSync } from "react-dom";
 import type { FieldDef, FormDef } from "~/forms/schema";
 import { FormField } from "~/components/form-field";
-import { askedInForm } from "~/lib/conditions/page-values";
+import { askedInPage } from "~/lib/conditions/page-values";
 import { fill } from "~/lib/text/fill";
 import type { FieldTexts } from "~/lib/i18n/messages/types";
 
 // A form's fields, with its conditions and steps (docs/forms.md#conditions, ADRs 127 and 128). The server
 // decides what is asked; the page follows the same rules (app/lib/conditions/) as the person answers: a
 // field not asked is disabled, so it is neither checked nor sent, and one newly asked is announced
-// politely. What shows is CSS's: `[data-asked="no"]` and steps not current are hidden while scripting
+// politely (it shows inside a live region). What shows is CSS's: `[data-asked="false"]` and steps not current are hidden while scripting
 // is on (before hydration too: no shift); without JavaScript every field and step shows as one page.
 
 interface Props {
   /** Each field's `when` its whole condition, groups' included (withConditions, app/lib/conditions/evaluate.ts). */
   form: Pick<FormDef, "fields" | "steps">;
-  formRef: RefObject<HTMLFormElement | null>;
   /** The fields asked on the answers the page starts from (the server's reading, app/lib/conditions/page-values.ts). */
   asked: readonly string[];
   values: Record<string, string>;
@@ -26,20 +25,15 @@ interface Props {
   finish: (mounted: boolean) => ReactNode;
 }
 
-export function FormBody({ form, formRef, values, errors, texts, hydrated, finish, ...props }: Props) {
+export function FormBody({ form, values, errors, texts, hydrated, finish, ...props }: Props) {
   const { page } = texts;
   const [asked, setAsked] = useState(() => new Set(props.asked));
-  const [announced, setAnnounced] = useState("");
+  const body = useRef<HTMLDivElement>(null);
   // Without JavaScript (and so on the server) every step shows; with it, a step with nothing asked is skipped.
   const steps = (form.steps ?? []).filter((step) => !hydrated || step.fields.some((name) => asked.has(name)));
   const firstError = steps.findIndex((step) => step.fields.some((name) => errors[name]));
   const [current, setCurrent] = useState(Math.max(0, firstError));
-  const update = () => {
-    const now = askedInForm(form.fields, formRef.current!);
-    const added = form.fields.filter((field) => now.has(field.name) && !asked.has(field.name));
-    if (added.length > 0) setAnnounced(fill(page.revealed, { labels: added.map((field) => field.label).join(", ") }));
-    setAsked(now);
-  };
+  const update = () => setAsked(askedInPage(form.fields, body.current!));
   useEffect(() => {
     update();
     if (firstError >= 0) setCurrent(firstError);
@@ -50,10 +44,13 @@ export function FormBody({ form, formRef, values, errors, texts, hydrated, finis
   const field = (def: FieldDef) => {
     const shown = <FormField key={def.name} field={def} value={values[def.name] ?? ""} error={errors[def.name]} texts={texts} />;
     const on = asked.has(def.name);
+    // The region is there before the field shows, so what shows in it is announced politely.
     return def.when ? (
-      <fieldset key={def.name} className="asked" data-asked={on ? "yes" : "no"} disabled={hydrated && !on}>
-        {shown}
-      </fieldset>
+      <div key={def.name} aria-live="polite">
+        <fieldset className="asked" data-asked={on} disabled={hydrated && !on}>
+          {shown}
+        </fieldset>
+      </div>
     ) : (
       shown
     );
@@ -62,51 +59,39 @@ export function FormBody({ form, formRef, values, errors, texts, hydrated, finis
   // Shown at once, so focus can go to the step's heading: the person hears where they are.
   const moveTo = (index: number) => {
     flushSync(() => setCurrent(index));
-    document.getElementById(`step-${index}`)?.focus();
+    body.current!.children[index]!.querySelector("h2")!.focus();
   };
   return (
-    <div onChange={update}>
+    <div ref={body} onChange={update}>
       {form.steps
         ? steps.map((step, index) => (
-            <section key={step.fields[0]} className="step" data-current={index === at ? "yes" : "no"}>
+            <section key={step.fields[0]} className="step" data-current={index === at}>
               <p className="step-progress">{fill(page.stepProgress, { step: index + 1, count: steps.length })}</p>
-              <h2 id={`step-${index}`} tabIndex={-1}>
-                {step.title}
-              </h2>
+              <h2 tabIndex={-1}>{step.title}</h2>
               {step.fields.map((name) => field(form.fields.find((def) => def.name === name)!))}
-              <div className="step-nav">
-                {index > 0 ? (
-                  <button type="button" className="secondary" onClick={() => moveTo(index - 1)}>
-                    {page.stepBack}
-                  </button>
-                ) : null}
-                {index < steps.length - 1 ? (
-                  <button
-                    type="button"
-                    onClick={(event) => checkStep(event.currentTarget.parentElement!.parentElement!) && moveTo(index + 1)}
-                  >
-                    {page.stepNext}
-                  </button>
-                ) : null}
-              </div>
-              {index === steps.length - 1 ? finish(!hydrated || index === at) : null}
+              {index > 0 ? (
+                <button type="button" className="secondary" onClick={() => moveTo(index - 1)}>
+                  {page.stepBack}
+                </button>
+              ) : null}
+              {index < steps.length - 1 ? (
+                <button type="button" onClick={() => checkStep(body.current!.children[index]!) && moveTo(index + 1)}>
+                  {page.stepNext}
+                </button>
+              ) : (
+                finish(!hydrated || index === at)
+              )}
             </section>
           ))
         : null}
       {form.steps ? null : form.fields.map(field)}
       {form.steps ? null : finish(true)}
-      <p className="visually-hidden" aria-live="polite">
-        {announced}
-      </p>
     </div>
   );
 }
 
-/** Whether a step's enabled controls pass the browser's checks (required, types, ranges); if not, the first problem shows. */
-function checkStep(step: HTMLElement): boolean {
-  // Disabled controls are barred from constraint validation, so a field not asked never matches.
-  const invalid = step.querySelector<HTMLInputElement>("[name]:invalid");
-  invalid?.reportValidity();
-  invalid?.focus();
-  return !invalid;
+/** Whether a step's enabled controls pass the browser's checks (required, types, ranges); the first problem shows. */
+function checkStep(step: Element): boolean {
+  // Disabled and hidden controls are barred from constraint validation: a field not asked always passes.
+  return [...step.querySelectorAll<HTMLInputElement>("[name]")].every((control) => control.reportValidity());
 }

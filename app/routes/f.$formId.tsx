@@ -7,7 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { CaptchaWidget, type CaptchaStatus } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
 import { FormBody } from "~/components/form-body";
@@ -143,7 +143,6 @@ export default function FormPage() {
   const [resetKey, setResetKey] = useState(0);
   const [hydrated, setHydrated] = useState(false);
   const [captcha, setCaptcha] = useState<CaptchaStatus>("loading");
-  const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => setHydrated(true), []);
   // Any refusal may have spent the token, so the widget always starts over.
   useEffect(() => {
@@ -173,7 +172,6 @@ export default function FormPage() {
         />
       ) : null}
       <Form
-        ref={formRef}
         method="post"
         encType={form.fields.some((field) => field.type === "file") ? "multipart/form-data" : undefined}
         noValidate
@@ -188,7 +186,6 @@ export default function FormPage() {
         </div>
         <FormBody
           form={form}
-          formRef={formRef}
           asked={result?.asked ?? asked}
           values={result?.values ?? {}}
           errors={errors}

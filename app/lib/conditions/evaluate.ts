@@ -14,15 +14,15 @@ export function conditionHolds(condition: Condition, values: KeptValues): boolea
   if (!Object.hasOwn(values, condition.field)) return false;
   const value = values[condition.field];
   if ("equals" in condition) return value === condition.equals;
-  if ("oneOf" in condition) return condition.oneOf.some((option) => option === value);
+  if ("oneOf" in condition) return condition.oneOf.includes(value as string | number);
   if ("checked" in condition) return value === condition.checked;
   return isAnswered(value);
 }
 
 /** An answer, as `notEmpty` means it: text or a number, a ticked box, at least one file. */
 export function isAnswered(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === "") return false;
-  return !Array.isArray(value) || value.length > 0;
+  // Blank text is kept as null, so a length of 0 is an empty list of files; a number has no length.
+  return value !== null && value !== undefined && value !== false && (value as { length?: number }).length !== 0;
 }
 
 /** The condition a field is asked under: its own `when` and its groups', all of them; null when always asked. */

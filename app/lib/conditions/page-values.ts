@@ -24,12 +24,17 @@ export function askedOnEcho(form: Pick<FormDef, "fields" | "groups">, values: Re
   return [...asked];
 }
 
-/** The fields asked on the answers in a form's controls now (a file field: its files); each field's `when` is whole. */
-export function askedInForm(fields: readonly FieldDef[], element: HTMLFormElement): Set<string> {
+/**
+ * The fields asked on the answers in the controls under `element` now (a file field: its files); each
+ * field's `when` is whole. Text counts trimmed and a number as Number reads it: near enough to show
+ * and hide fields, since the server refuses what it cannot read.
+ */
+export function askedInPage(fields: readonly FieldDef[], element: Element): Set<string> {
   return askedFields(fields, (field) => {
-    const control = element.elements.namedItem(field.name) as HTMLInputElement | null;
-    if (!control?.type) return undefined;
+    const control = element.querySelector<HTMLInputElement>(`[name="${field.name}"]`);
+    if (!control) return undefined;
     if (control.type === "checkbox") return control.checked;
-    return control.type === "file" ? [...(control.files ?? [])] : keptFromText(field, control.value);
+    const text = control.value.trim();
+    return control.type === "file" ? [...control.files!] : text === "" ? null : field.type === "number" ? Number(text) : text;
   });
 }

@@ -42,7 +42,6 @@ export const ar: Messages = {
     stepProgress: "الخطوة {step} من {count}",
     stepBack: "رجوع",
     stepNext: "التالي",
-    revealed: "مطلوب الآن: {labels}",
   },
   validation: {
     single: "يجب أن يحتوي «{label}» على قيمة واحدة فقط.",

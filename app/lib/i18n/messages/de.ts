@@ -45,7 +45,6 @@ export const de: Messages = {
     stepProgress: "Schritt {step} von {count}",
     stepBack: "Zurück",
     stepNext: "Weiter",
-    revealed: "Jetzt gefragt: {labels}",
   },
   validation: {
     single: "„{label}“ darf nur einen einzigen Wert haben.",

@@ -47,7 +47,6 @@ export const en: Messages = {
     stepProgress: "Step {step} of {count}",
     stepBack: "Back",
     stepNext: "Next",
-    revealed: "Now asked: {labels}",
   },
   validation: {
     single: "{label} must be a single value.",

@@ -44,7 +44,6 @@ export const es: Messages = {
     stepProgress: "Paso {step} de {count}",
     stepBack: "Atrás",
     stepNext: "Siguiente",
-    revealed: "Ahora se pregunta: {labels}",
   },
   validation: {
     single: "«{label}» debe ser un único valor.",

@@ -44,7 +44,6 @@ export const fr: Messages = {
     stepProgress: "Étape {step} sur {count}",
     stepBack: "Retour",
     stepNext: "Suivant",
-    revealed: "Maintenant demandé : {labels}",
   },
   validation: {
     single: "« {label} » doit être une seule valeur.",

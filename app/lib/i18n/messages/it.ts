@@ -44,7 +44,6 @@ export const it: Messages = {
     stepProgress: "Passo {step} di {count}",
     stepBack: "Indietro",
     stepNext: "Avanti",
-    revealed: "Ora richiesto: {labels}",
   },
   validation: {
     single: "«{label}» deve essere un solo valore.",

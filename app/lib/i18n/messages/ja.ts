@@ -41,7 +41,6 @@ export const ja: Messages = {
     stepProgress: "ステップ {step} / {count}",
     stepBack: "戻る",
     stepNext: "次へ",
-    revealed: "追加の質問: {labels}",
   },
   validation: {
     single: "「{label}」には値を 1 つだけ入力してください。",

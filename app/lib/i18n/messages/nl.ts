@@ -45,7 +45,6 @@ export const nl: Messages = {
     stepProgress: "Stap {step} van {count}",
     stepBack: "Terug",
     stepNext: "Volgende",
-    revealed: "Nu gevraagd: {labels}",
   },
   validation: {
     single: "‘{label}’ moet één enkele waarde zijn.",

@@ -51,7 +51,6 @@ export const pl: Messages = {
     stepProgress: "Krok {step} z {count}",
     stepBack: "Wstecz",
     stepNext: "Dalej",
-    revealed: "Teraz pytamy o: {labels}",
   },
   validation: {
     single: "Pole „{label}” musi mieć jedną wartość.",

@@ -44,7 +44,6 @@ export const pt: Messages = {
     stepProgress: "Passo {step} de {count}",
     stepBack: "Voltar",
     stepNext: "Seguinte",
-    revealed: "Agora pedido: {labels}",
   },
   validation: {
     single: "«{label}» tem de ser um único valor.",

@@ -31,8 +31,6 @@ export interface PageTexts {
   stepProgress: string;
   stepBack: string;
   stepNext: string;
-  /** Read out politely when an answer makes more fields asked ({labels}: their labels). */
-  revealed: string;
 }
 
 export interface ValidationTexts {
