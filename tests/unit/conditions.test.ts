@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FieldDef, FormDef } from "~/forms/schema";
 import { checkFormDef } from "~/lib/forms/check";
 import { validateFields } from "~/lib/submit/validation";
+import { ERRORS } from "~/lib/http/errors";
 
 // Issue #55: conditions in a definition are checked with clear messages, and the server decides with
 // them: a field whose condition does not hold is neither required nor kept, and a value sent for it is dropped.
@@ -64,7 +65,7 @@ describe("conditions in a definition", () => {
     expect(later).toEqual({
       ok: false,
       problems: [
-        'jobs.portfolio: its condition reads "role", which comes later; a condition can only read earlier fields (move "role" up)',
+        `jobs.portfolio: its condition reads "role", which comes after it (form_condition_order). ${ERRORS.form_condition_order.message}`,
       ],
     });
     const cycle = checkFormDef(
@@ -72,7 +73,7 @@ describe("conditions in a definition", () => {
     );
     expect(cycle).toMatchObject({
       ok: false,
-      problems: ["jobs.portfolio: its condition reads the field itself; a condition can only read earlier fields"],
+      problems: [`jobs.portfolio: its condition reads the field itself (form_condition_order). ${ERRORS.form_condition_order.message}`],
     });
     const missing = checkFormDef(form([ROLE, { ...PORTFOLIO, when: { field: "rol", equals: "designer" } }]));
     expect(missing).toMatchObject({ ok: false, problems: ['jobs.portfolio: its condition reads "rol", which is not a field of the form'] });

@@ -73,7 +73,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Content rules, the learning filter, Akismet and marks (docs/decisions/125): below the form check, which reads its rules.
   spam: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // Conditions and steps: their language, the one evaluation, the check and the JSON Schema translation.
-  conditions: ["text", DEFINITIONS],
+  conditions: ["http", "text", DEFINITIONS],
   // Gatepost's own words in every language, and which one a visitor gets (docs/decisions/075).
   i18n: ["uploads", "http", "destinations", "text", DEFINITIONS],
   storage: ["http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],

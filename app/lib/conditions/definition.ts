@@ -1,6 +1,7 @@
 import { z, type ZodType } from "zod";
 import type { Condition, FieldDef, FormDef } from "~/forms/schema";
 import { conditionOf, fieldsReadBy } from "~/lib/conditions/evaluate";
+import { ERRORS } from "~/lib/http/errors";
 
 // The check of conditions, groups and steps in a definition, from a file or the console alike
 // (app/lib/forms/check.ts runs it): the shape, bounded as every part of a definition is, then the rules
@@ -62,11 +63,10 @@ function leafProblems(form: FormDef, field: FieldDef, condition: Condition, posi
   for (const name of fieldsReadBy(condition)) {
     const at = position.get(name);
     if (at === undefined) problems.push(`${where}: its condition reads "${name}", which is not a field of the form`);
-    else if (at === own) problems.push(`${where}: its condition reads the field itself; a condition can only read earlier fields`);
-    else if (at > own)
-      problems.push(
-        `${where}: its condition reads "${name}", which comes later; a condition can only read earlier fields (move "${name}" up)`,
-      );
+    else if (at >= own) {
+      const read = at === own ? "the field itself" : `"${name}", which comes after it`;
+      problems.push(`${where}: its condition reads ${read} (form_condition_order). ${ERRORS.form_condition_order.message}`);
+    }
   }
   for (const leaf of leavesOf(condition)) {
     const target = form.fields.find((candidate) => candidate.name === leaf.field);
