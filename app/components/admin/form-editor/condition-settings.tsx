@@ -36,19 +36,22 @@ function rowsOf(when: Condition | undefined): { match: "all" | "any"; rows: stri
 export function ConditionSettings({
   field,
   index,
-  earlier,
+  fields,
   step,
 }: {
   field: FieldDef;
   index: number;
-  earlier: readonly FieldDef[];
+  fields: readonly FieldDef[];
   step: string;
 }) {
   const p = `fields.${index}.`;
   const shown = rowsOf(field.when);
+  // Earlier fields, and one a test already reads though a move put it after: the check then says so.
+  const readable = fields.filter((other, at) => at < index || shown?.rows.some((row) => row[0] === other.name));
   return (
-    <fieldset className="editor-when">
-      <legend>Step and condition</legend>
+    // Closed until it holds something, so the editor stays short.
+    <details className="editor-when" open={Boolean(field.when) || step !== ""}>
+      <summary>Step and condition</summary>
       <Input
         id={`f${index}-step`}
         name={`${p}step`}
@@ -72,7 +75,7 @@ export function ConditionSettings({
               <div className="editor-grid" key={k}>
                 <select name={`${p}when.${k}.field`} defaultValue={name} aria-label={`Test ${k + 1}: the field`}>
                   <option value="">(no test)</option>
-                  {earlier.map((other) => (
+                  {readable.map((other) => (
                     <option key={other.name} value={other.name}>
                       {other.label || other.name}
                     </option>
@@ -97,6 +100,6 @@ export function ConditionSettings({
           <p className="small">Its condition nests all/any: change it through the admin API.</p>
         </>
       )}
-    </fieldset>
+    </details>
   );
 }

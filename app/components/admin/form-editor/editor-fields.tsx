@@ -40,7 +40,7 @@ export function FormEditorFields({
           field={field}
           index={index}
           count={draft.fields.length}
-          earlier={draft.fields.slice(0, index)}
+          fields={draft.fields}
           step={draft.steps?.find((step) => step.fields[0] === field.name)?.title ?? ""}
         />
       ))}

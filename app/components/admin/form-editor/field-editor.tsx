@@ -25,14 +25,14 @@ export function FieldEditor({
   field,
   index,
   count,
-  earlier,
+  fields,
   step,
 }: {
   field: FieldDef;
   index: number;
   count: number;
-  /** The fields before it, which its condition may read. */
-  earlier: readonly FieldDef[];
+  /** The form's fields: its condition may read those before it. */
+  fields: readonly FieldDef[];
   /** The title of the step it starts ("" for none). */
   step: string;
 }) {
@@ -95,7 +95,7 @@ export function FieldEditor({
         />
       ) : null}
       <TypeSettings field={field} type={type} index={index} />
-      <ConditionSettings field={field} index={index} earlier={earlier} step={step} />
+      <ConditionSettings field={field} index={index} fields={fields} step={step} />
       <div className="editor-moves">
         <button type="submit" name="intent" value={`up:${index}`} className="secondary" disabled={index === 0} aria-describedby={heading}>
           Move up
