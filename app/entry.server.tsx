@@ -7,18 +7,13 @@ import { StorageGuardProvider } from "~/components/storage-guard";
 import { STORAGE_GUARD_SCRIPT } from "~/lib/http/storage-guard.server";
 import { applySecurityHeaders, createNonce } from "~/lib/http/security-headers.server";
 
-// The Worker's scheduled and queue handlers reach the app through the server build's entry module
-// (functions/server-build.ts), so the Worker holds one copy of the app (ADR 030).
+// The cron and queue handlers reach the app through this entry, so the Worker holds one copy of it (ADR 030).
 export { runMaintenance } from "~/lib/maintenance/maintenance.server";
 export { consumeDeadLetters, consumeDeliveryBatch } from "~/lib/delivery/queue.server";
 export { consumeExportBatch } from "~/lib/exports/run.server";
 
-// Every HTML document (pages, 404s, error boundaries) is rendered here, so the CSP nonce and the
-// hardening headers are set in this one place.
-//
-// Rendered to a string, not streamed: Gatepost's pages are small, their loaders answer at once and
-// nothing is deferred, so a stream would only send the same bytes later and at a higher CPU cost
-// (ADR 011). A render error throws; Remix then renders the error boundary through here again.
+// Every HTML document is rendered here, so the CSP nonce and hardening headers are set in one place; to a
+// string, not streamed: small pages whose loaders answer at once gain nothing from a stream (ADR 011).
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,

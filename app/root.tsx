@@ -19,8 +19,7 @@ export const meta: MetaFunction = ({ error }) => {
   return [{ title }, { name: "description", content: "Gatepost: forms that check you are human with Cloudflare Turnstile." }];
 };
 
-// The site's look, for every page. It never changes within a visit, so client navigations and form
-// posts do not fetch it again.
+// The site's look never changes within a visit, so navigations do not fetch it again.
 export function loader({ context }: LoaderFunctionArgs) {
   const { name, logoUrl, brand } = context.settings.site;
   return { site: { name, logoUrl, brand } };
@@ -33,14 +32,12 @@ function pageNonce(): string {
   return typeof document === "undefined" ? "" : (document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce ?? "");
 }
 
-/** True on the operator console's pages: everything under /admin (sign-in included) is for the operator. */
 function isConsolePath(pathname: string): boolean {
   return pathname === "/admin" || pathname.startsWith("/admin/");
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  // The footer speaks to visitors about what happens to what they send; the console sends nothing.
   const forVisitors = !isConsolePath(useLocation().pathname);
   const site = useRouteLoaderData<typeof loader>("root")?.site ?? { name: "Gatepost", logoUrl: null, brand: null };
   // A form's pages speak the visitor's language (the console stays English): lang, dir and the frame's words.
@@ -54,8 +51,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         {site.brand ? (
-          // Hex values checked by BRAND_COLOR's schema; the CSP allows this one nonced <style>. Should
-          // React ever render it in the browser (after a hydration mismatch), it needs the real nonce.
+          // The CSP allows this one nonced <style>; React needs the real nonce should it render it in the browser.
           <style
             nonce={nonce || pageNonce()}
             dangerouslySetInnerHTML={{

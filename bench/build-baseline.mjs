@@ -1,11 +1,6 @@
-// Builds the bare Remix app on Workers (bench/baseline) with this repository's installed packages:
-// `remix vite:build`, then its Worker entry and wrangler.toml beside the build, ready for `wrangler dev`
-// or `wrangler deploy --dry-run` from that folder. Two variants:
-// - "bare" (bench/.baseline/bare): the template's two routes, what every target compares against;
-// - "routes" (bench/.baseline/routes): the same app with as many routes as Gatepost, one bare module
-//   per file of app/routes under the same name (so the same paths, params and nesting), which keeps
-//   the cost of a route table that size visible.
-// Used by `npm run bench` and by tests/e2e/js-budget.test.ts (the bare variant).
+// Builds the bare Remix app on Workers (bench/baseline) with the installed packages, ready for `wrangler dev` or
+// a dry-run deploy: "bare" (the template's routes, what every target compares against) or "routes" (as many bare
+// routes as Gatepost has, so a route table that size stays visible). Used by `npm run bench` and js-budget.test.ts.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -26,7 +21,7 @@ export default function Route() {
 }
 `;
 
-/** Writes the routes variant's app folder: the bare app's root, entry and index, and Gatepost's other route files as bare modules. */
+/** The routes variant: the bare app with Gatepost's other route files as bare modules. */
 function writeRoutesApp(appDir) {
   mkdirSync(path.join(appDir, "routes"), { recursive: true });
   for (const file of ["root.tsx", "entry.server.tsx", "routes/_index.tsx"]) {
@@ -37,16 +32,12 @@ function writeRoutesApp(appDir) {
   return names.length;
 }
 
-/**
- * Builds one variant into its folder (emptied first) and returns that folder. Throws with the build
- * output when it fails. Takes a few seconds.
- */
+/** Builds one variant into its emptied folder and returns it. Throws with the build's output. */
 export function buildBaseline({ variant = "bare" } = {}) {
   const dir = variant === "routes" ? ROUTES_BASELINE_DIR : BASELINE_DIR;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  // A production build whoever calls: under vitest NODE_ENV is "test", and Vite would bundle React's
-  // development build, some 55 KiB gzip more, which would hide any page over the JS budget.
+  // Under vitest NODE_ENV is "test": React's development build would hide any page over the JS budget.
   const env = { ...process.env, NODE_ENV: "production", NO_COLOR: "1", BASELINE_BUILD_DIR: path.join(dir, "build") };
   if (variant === "routes") {
     env.BASELINE_APP_DIR = path.join(dir, "app");

@@ -39,7 +39,7 @@ function addressOf(routes, routeId) {
 }
 
 /**
- * With lazy route discovery (v3_lazyRouteDiscovery) the page never fetches the manifest file: the server inlines the
+ * With lazy route discovery (ADR 117) the page never fetches the manifest file: the server inlines the
  * routes matched for this address and its parents (fog-of-war's getPartialManifest), the rest comes
  * later as JSON. So that script is what counts, the same way for Gatepost and the bare app.
  */

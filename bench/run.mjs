@@ -1,27 +1,12 @@
-// `npm run bench`: Gatepost against a bare Remix app on Workers built from the same packages, in the
-// same run, loopback only, every phase bounded in time. This file only orchestrates: it builds the
-// apps (lib/apps.mjs), starts the stand-in providers, runs each measurement module of bench/measure/
-// in `order`, and hands the results to lib/report.mjs, which writes docs/performance.md, and to
-// bench/results/latest.json and history.jsonl.
-//
-// A measurement is a module in bench/measure/ (found there, no list to edit) exporting:
-//   name, order          its key in the results, and when it runs (Lighthouse first, while quiet)
-//   perRuntime           true: run once per runtime (`wrangler dev`, then Miniflare) with `servers`,
-//                        a pool that starts each app once per runtime for all such modules
-//   run(ctx)             → its data; ctx = { apps, settings, providers, servers?, opts, between, log }
-//   targets(data)?       → [{ name, asks, measured, verdict }] (lib/targets.mjs)
-//   render(data)         → markdown lines for its section; summarize(data)? → its line in history
-//   detail?              true: a diagnostic with no target, rendered to bench/results/details.md
-//   renderDetail(data)?  → the module's diagnostic lines for bench/results/details.md
-// Knobs: BENCH_DURATION (s of load per subject, split over BENCH_ROUNDS alternating rounds; 12 and 3),
-// BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (16 rounds of 2 s for ssr, accept and console, whose 0.9
-// and 0.95 targets sit inside one round's noise on two cores: pairs of rounds moved from 0.73 to 1.27 within
-// one run, and a median of 10 still moved from 0.85 to 0.95 between two runs of the same code), BENCH_CONNECTIONS (10), LH_RUNS (3
-// counted runs per page), LH_MIN_INDEX (1500) and LH_MAX_OTHER (25 %) (lib/lighthouse-verdict.mjs),
-// PROFILE_TOP (8 functions) and PROFILE_SAVE (a folder for the raw profiles; lib/profile.mjs),
-// LH_TRIAL_BLOCK_MS (250), BENCH_OUTBOX_COUNT (200),
-// BENCH_PIN=0 (no CPU pinning, lib/pin.mjs), BENCH_SKIP_BUILD=1 (reuse build/), BENCH_ONLY=ssr,accept and BENCH_RUNTIMES=miniflare for a partial
-// run, which writes bench/results/latest.* but neither docs/performance.md nor the history.
+// `npm run bench`: Gatepost against a bare Remix app built from the same packages, in one run, loopback only, every
+// phase bounded. It builds the apps, starts the stand-ins, runs each module of bench/measure/ in `order`, and hands
+// the results to lib/report.mjs (docs/performance.md, bench/results/).
+// A module exports name, order, perRuntime (run once per runtime with a shared `servers` pool), run(ctx), and
+// targets(data)?, render(data), summarize(data)?, detail?, renderDetail(data)?.
+// Knobs: BENCH_DURATION and BENCH_ROUNDS (12 s, 3), BENCH_PAIRED_ROUNDS and BENCH_PAIRED_SECONDS (16 of 2 s for ssr,
+// accept and console, whose targets sit inside one round's noise on two cores), BENCH_CONNECTIONS, LH_RUNS,
+// LH_MIN_INDEX, LH_MAX_OTHER, LH_TRIAL_BLOCK_MS, PROFILE_TOP, PROFILE_SAVE, BENCH_OUTBOX_COUNT, BENCH_PIN=0,
+// BENCH_SKIP_BUILD=1; BENCH_ONLY=ssr,accept and BENCH_RUNTIMES=miniflare run a part, written to bench/results/ only.
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -41,7 +26,6 @@ const ROUNDS = Number(env.BENCH_ROUNDS || 3);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS || 10);
 const opts = {
   rounds: ROUNDS,
-  // Page views, accepts and the console form: more, shorter rounds, so each pair runs closer together in time.
   paired: {
     rounds: Number(env.BENCH_PAIRED_ROUNDS || 16),
     load: { duration: Number(env.BENCH_PAIRED_SECONDS || 2), connections: CONNECTIONS },
@@ -92,15 +76,11 @@ async function loadMeasurements() {
   return modules.filter((m) => !only || only.includes(m.name)).sort((a, b) => a.order - b.order);
 }
 
-/**
- * The settings each app runs with: Gatepost with and without its webhook destination (and, as a
- * deployed site has them, an admin password hash and a session secret), the bare apps.
- */
+/** Each app's settings: Gatepost with and without its webhook (and, as deployed, an admin hash and session secret), the bare apps. */
 async function appSettings(providers, webhookSecret) {
   const gatepost = {
     ADMIN_PASSWORD_HASH: await hashPassword(randomBytes(18).toString("base64url")),
     SESSION_SECRET: randomBytes(32).toString("base64url"),
-    // The admin API makes the console form the bench measures (measure/console-form.mjs).
     ADMIN_API_TOKEN: randomBytes(32).toString("base64url"),
     SETTINGS_ENCRYPTION_KEY: randomBytes(32).toString("base64url"),
     TURNSTILE_SITE_KEY: "1x00000000000000000000AA",
@@ -115,7 +95,7 @@ async function appSettings(providers, webhookSecret) {
     ALLOW_LOOPBACK_WEBHOOKS: "true",
     CONTACT_WEBHOOK_URL: providers.sinkUrl,
     CONTACT_WEBHOOK_SECRET: webhookSecret,
-    // The Worker as deployed: wrangler dev's own workaround for refused bodies off (docs/decisions/098).
+    // The Worker as deployed: wrangler dev's workaround for refused bodies off (ADR 098).
     LOCAL_DRAIN_BODIES: "",
   };
   const baseline = {
@@ -152,8 +132,7 @@ async function main() {
   const data = {};
   let pinned = false;
   for (let i = 0; i < measurements.length; i++) {
-    // Lighthouse runs first on the whole machine; the load runs after it keep the load generator and
-    // the stand-ins off the servers' core (lib/pin.mjs).
+    // Lighthouse first on the whole machine; then the servers get their own core (lib/pin.mjs).
     if (measurements[i].name !== "lighthouse" && !pinned) {
       pinBench([providers.pgid]);
       pinned = true;
@@ -163,7 +142,6 @@ async function main() {
       data[measurements[i].name] = await runModule(measurements[i], ctx);
       continue;
     }
-    // Consecutive per-runtime modules share one pool of servers per runtime.
     const block = [];
     while (measurements[i]?.perRuntime) block.push(measurements[i++]);
     i--;

@@ -11,7 +11,6 @@ const handleRemix = createRequestHandler(serverBuild);
 
 // `now` is the clock the app reads; the Worker runtime never passes one, tests do.
 export async function handleFetch(request: Request, env: Env, ctx: ExecutionContext, now: () => number = Date.now): Promise<Response> {
-  // Local dev only: what the app leaves of a body is read before the answer goes (ADR 098).
   if (!settingsOf(env).drainUnreadBodies) return answer(request, env, ctx, now);
   const drainable = withDrainableBody(request);
   const response = await answer(drainable.request, env, ctx, now);
@@ -19,8 +18,7 @@ export async function handleFetch(request: Request, env: Env, ctx: ExecutionCont
   return response;
 }
 
-// The guards answer before Remix: its own CSRF check would turn a cross-site page post into a 500, and
-// it would expand a route-discovery request of deep paths for a second of CPU (ADR 055).
+// The guards answer before Remix's CSRF check (a 500) and route discovery (a second of CPU) would (ADR 055).
 async function answer(request: Request, env: Env, ctx: ExecutionContext, now: () => number): Promise<Response> {
   const refused = refuseCostlyManifestRequest(request) ?? refuseCrossSitePagePost(request);
   if (refused) return refused;

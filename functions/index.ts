@@ -2,6 +2,5 @@ import { handleFetch } from "./fetch";
 import { handleQueue } from "./queue";
 import { handleScheduled } from "./scheduled";
 
-// Gatepost's one Worker (ADR 030): static assets are answered before it runs ([assets] in wrangler.toml);
-// every other request goes to fetch, the cron to scheduled, and the delivery queue (when bound) to queue.
+// Gatepost's one Worker (ADR 030): static assets are answered before it runs ([assets] in wrangler.toml).
 export default { fetch: handleFetch, scheduled: handleScheduled, queue: handleQueue } satisfies ExportedHandler<Env>;

@@ -4,10 +4,7 @@ import { exportQueueOf } from "../app/lib/exports/queue.server";
 import { createMailer } from "../load-context";
 import { appHooks } from "./server-build";
 
-// The queues' consumer: the export queue (a name ending in -exports, docs/decisions/109) carries export
-// jobs a step on; the delivery queue (docs/decisions/070), bound only when wrangler.toml declares
-// DELIVERY_QUEUE, sends deliveries, and its dead-letter queue (a name ending in -dlq) marks them dead.
-// Each invocation keeps to the plan's budget; a throw makes the queue retry the batch.
+// The export queue (ADR 109), the delivery queue and its dead letters (ADR 070); a throw retries the batch.
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = env.DB;
   if (batch.queue.endsWith("-exports")) {

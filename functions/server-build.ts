@@ -5,15 +5,9 @@ import type { runMaintenance } from "../app/lib/maintenance/maintenance.server";
 import type { consumeDeadLetters, consumeDeliveryBatch } from "../app/lib/delivery/queue.server";
 import type { consumeExportBatch } from "../app/lib/exports/run.server";
 
-/** The Remix server build (`remix vite:build`), which holds every route and all app code. */
 export const serverBuild = build as ServerBuild;
 
-/**
- * What app/entry.server.tsx exports beside the renderer, for the Worker's other handlers. Reached
- * through the build, not imported from app/, so the Worker holds one copy of the app: the one Vite
- * built, with the form files its glob found (ADR 030). (Typed from the module itself: a type import
- * of entry.server would make wrangler's generated Env circular.)
- */
+/** The entry's other exports, reached through the build so the Worker holds one copy of the app (ADR 030). */
 export const appHooks = serverBuild.entry.module as unknown as {
   runMaintenance: typeof runMaintenance;
   consumeDeliveryBatch: typeof consumeDeliveryBatch;

@@ -1,18 +1,13 @@
-// `wrangler types --check`, done so that it honours --env-file: wrangler's own --check re-derives its
-// arguments from the file header and drops --env-file, so secrets typed from .env.example always look
-// stale. This regenerates into a temp file with the same arguments and compares.
+// `wrangler types --check` honouring --env-file (wrangler's own drops it): regenerate to a temp file and compare.
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-// Runtime types come from @cloudflare/workers-types: the generated runtime types refer back to
-// functions/index through GlobalProps, which makes Env circular once the Worker imports Remix
-// (workers-sdk#11454).
+// Runtime types from @cloudflare/workers-types: the generated ones make Env circular (workers-sdk#11454).
 const ARGS = ["--env-file", ".env.example", "--strict-vars=false", "--include-runtime=false"];
-// Written beside the committed file: the generated types name the Worker's main module by a path
-// relative to themselves, and that path is part of the compared text.
+// Beside the committed file: the header names the main module by a relative path.
 const fresh = path.join(ROOT, `.worker-configuration.${process.pid}.d.ts`);
 try {
   const run = spawnSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "types", fresh, ...ARGS], {

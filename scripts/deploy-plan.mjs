@@ -1,8 +1,5 @@
-// What `npm run deploy` decides and does, behind one seam: `wrangler`, an object that answers what exists
-// on the account (database, bucket, the Worker's secrets) and makes changes; `ask`, which gets the
-// values only the owner knows. scripts/deploy.mjs wires them to the real wrangler CLI and a terminal;
-// tests/unit/deploy.test.ts to an account in memory. A second run finds everything and changes nothing
-// but the code and the migrations.
+// What `npm run deploy` decides and does, behind one seam: `wrangler` answers what exists on the account and
+// makes changes, `ask` gets what only the owner knows (deploy.mjs: the CLI; tests: an account in memory).
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -71,10 +68,7 @@ function replaceInSection(text, header, edit) {
   return text.slice(0, bounds[0]) + edit(text.slice(...bounds)) + text.slice(bounds[1]);
 }
 
-/**
- * What this deploy must do, from what exists: `state` is { databases: [{ name, uuid }], buckets: [name],
- * secrets: [name] } read from the account, `config` from wrangler.toml. Pure: no call is made.
- */
+/** What this deploy must do, from the account's `state` and wrangler.toml's `config`. Pure: no call is made. */
 export function planDeploy(state, config) {
   const existing = state.databases.find((db) => db.name === config.databaseName);
   const secrets = new Set(state.secrets);
@@ -106,12 +100,7 @@ export function checkAnswers(answers) {
   return problems;
 }
 
-/**
- * Runs a deploy: reads the account, plans, asks, then creates, migrates, deploys and stores the
- * missing secrets. `wrangler` is the seam (see scripts/deploy.mjs), `ask(names)` resolves to
- * { name: value }, `hashPassword(password)` makes ADMIN_PASSWORD_HASH, `build()` builds the app.
- * Nothing changes on the account until the answers are checked and the build passed.
- */
+/** Reads the account, plans, asks, then creates, migrates, deploys and stores missing secrets; nothing changes before the answers and the build pass. */
 export async function runDeploy({ wrangler, ask, hashPassword, build, configFile, log = console.log }) {
   if (!(await wrangler.whoami())) throw new Error("Not signed in to Cloudflare: run `npx wrangler login` first.");
   const config = readConfig(configFile);
@@ -139,8 +128,7 @@ export async function runDeploy({ wrangler, ask, hashPassword, build, configFile
     log(`Creating the R2 bucket ${config.bucketName}…`);
     await wrangler.createBucket(config.bucketName);
   }
-  // The delivery queue, when wrangler.toml turns it on (docs/decisions/070): wrangler 4.72 does not
-  // create queues on deploy, so each is created here unless it exists.
+  // ADR 070: wrangler 4.72 does not create queues on deploy.
   const queues = [];
   for (const name of config.queues) {
     if (await wrangler.ensureQueue(name)) {

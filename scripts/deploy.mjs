@@ -1,11 +1,6 @@
-// `npm run deploy`: from a fresh clone and `npx wrangler login` to a running Gatepost (docs/deploy.md).
-// It creates the D1 database and the R2 bucket when missing (writing the database id into
-// wrangler.toml), applies the migrations, deploys the Worker, generates SESSION_SECRET and
-// FORM_SIGNING_SECRET, and asks for what only the owner knows: the Turnstile keys and an admin
-// password (stored as its hash). A second run creates nothing and changes no secret.
-//   npm run deploy -- --dry-run   builds and validates the Worker, its assets and bindings, offline
-// Non-interactive (CI, Workers Builds): TURNSTILE_SITE_KEY, TURNSTILE_SECRET_KEY and ADMIN_PASSWORD
-// from the environment answer the questions.
+// `npm run deploy`: from a fresh clone and `npx wrangler login` to a running Gatepost (docs/deploy.md); a second
+// run creates nothing and changes no secret. `-- --dry-run` validates offline. Non-interactive: TURNSTILE_SITE_KEY,
+// TURNSTILE_SECRET_KEY and ADMIN_PASSWORD from the environment answer the questions.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { runDeploy } from "./deploy-plan.mjs";
@@ -22,7 +17,6 @@ function wrangler(args, { input, inherit = false, quiet = false } = {}) {
     input,
     encoding: "utf8",
     stdio: inherit ? ["ignore", "inherit", "inherit"] : ["pipe", "pipe", "pipe"],
-    // quiet: wrangler's warnings and errors only, not its banner and bindings table.
     env: { ...process.env, NO_COLOR: "1", ...(quiet ? { WRANGLER_LOG: "warn" } : {}) },
   });
   if (result.status !== 0) throw new Error(`wrangler ${args[0]} ${args[1] ?? ""} failed:\n${result.stdout ?? ""}${result.stderr ?? ""}`);
@@ -51,7 +45,6 @@ const cli = {
       throw error;
     }
   },
-  // True when it made the queue; false when one of that name exists already.
   async ensureQueue(name) {
     try {
       wrangler(["queues", "create", name]);

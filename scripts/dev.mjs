@@ -1,9 +1,5 @@
-// `npm run dev`: Vite's dev server with hot reload for working on the app's code. Remix renders in Node
-// (the builds of the patched packages patches/formats.ts names), beside a local D1 and R2 from wrangler's
-// platform proxy (vite.config.ts). It migrates the local D1 first and runs with `npm start`'s local
-// settings (scripts/local-settings.mjs), any environment variable winning, handed to the proxy as an
-// env file. Not the Worker: no cron, no e-mail, no guards of functions/fetch.ts; `npm start` is that.
-// Arguments go to `remix vite:dev` (--port, --host), except `--persist-to <dir>` for another local state.
+// `npm run dev`: Vite's dev server with hot reload, Remix in Node beside wrangler's local D1 and R2, with `npm
+// start`'s local settings. Not the Worker (no cron, e-mail or functions/ guards); arguments go to `remix vite:dev`.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

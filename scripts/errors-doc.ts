@@ -1,10 +1,8 @@
 import { ERRORS } from "../app/lib/http/errors";
 import { FALLBACK_ERROR_CODE } from "../app/lib/http/error-code";
 
-// docs/errors.md is generated from ERRORS: code, status and message come from the catalogue, in its
-// order. The last column, what an operator should check, is prose that only a person can write, so it
-// is kept from the current file (a new code starts with an empty cell, which a unit test refuses).
-// `npm run docs:errors` rewrites the file; tests/unit/errors.test.ts fails when it is stale.
+// docs/errors.md from ERRORS, in its order; the operator notes column is prose only a person writes, kept from the
+// current file. tests/unit/errors.test.ts fails when it is stale.
 
 const HEAD = `# Error catalogue
 

@@ -1,6 +1,5 @@
-// `npm run admin:hash-password -- <password>` or `echo <password> | npm run admin:hash-password`:
-// prints a PBKDF2-SHA256 hash for ADMIN_PASSWORD_HASH / VIEWER_PASSWORD_HASH as its last line.
-// The format must stay identical to app/lib/crypto/password.server.ts (tests/unit/password.test.ts checks it).
+// `npm run admin:hash-password -- <password>` (or on stdin): a hash for ADMIN_PASSWORD_HASH, in
+// password.server.ts' format (tests/unit/password.test.ts checks they agree).
 import { fileURLToPath } from "node:url";
 
 export const PBKDF2_ITERATIONS = 100_000;

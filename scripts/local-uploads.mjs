@@ -1,11 +1,5 @@
-// `npm run uploads:local`: what the local R2 bucket holds (npm start's uploaded files), the way
-// `npx wrangler d1 execute gatepost --local --command "…"` shows the local D1. wrangler can fetch one
-// local object (`wrangler r2 object get gatepost-uploads/<key> --local --file out`) but cannot list a
-// local bucket, so this opens the same state through wrangler's getPlatformProxy and lists it.
-//
-//   npm run uploads:local                      every object: key, size, when, submission, field
-//   npm run uploads:local -- get <key> <file>  one object's bytes into <file>
-//   … -- --persist-to <dir>                    another state folder (as wrangler dev --persist-to)
+// `npm run uploads:local [-- get <key> <file>] [-- --persist-to <dir>]`: lists the local R2 bucket, which wrangler
+// cannot, through getPlatformProxy over the same state.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,7 +43,6 @@ export function formatObjects(objects) {
 
 async function main() {
   const { command, operands, persistTo } = parseArgs(process.argv.slice(2));
-  // wrangler dev keeps its state in <persist-to>/v3, which is what getPlatformProxy wants.
   const persist = { path: path.join(persistTo ? path.resolve(persistTo) : path.join(ROOT, ".wrangler", "state"), "v3") };
   const proxy = await getPlatformProxy({ configPath: path.join(ROOT, "wrangler.toml"), persist, remoteBindings: false });
   try {

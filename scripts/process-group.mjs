@@ -3,12 +3,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 
-/**
- * Spawns `command` with `args` in its own process group. `log: "inherit"` shows its output; otherwise
- * output is collected (and passed to `onData`). `onExit(codeOrSignal)` is called when the leader exits.
- * `stop()` waits `graceMs` after SIGTERM before SIGKILL.
- * Returns { child, pid, output(), exited(), stop() }.
- */
+/** Spawns `command` as a process group's leader; `stop()` sends SIGTERM, then SIGKILL after `graceMs`. */
 export function spawnGroup(command, args, { cwd, env = process.env, log = "pipe", onData, onExit, graceMs = 5_000 } = {}) {
   const child = spawn(command, args, {
     cwd,

@@ -1,6 +1,4 @@
-// The form files in app/forms/, for the one place Vite's import.meta.glob (app/forms/modules.ts) does
-// not reach: `npm start`, plain Node, which needs every form's id and destinations to pass their
-// settings on by the naming convention.
+// The form files, for `npm start` in plain Node, where Vite's glob (app/forms/modules.ts) does not reach.
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -16,11 +14,7 @@ export function listFormFiles(dir = FORMS_DIR) {
     .sort();
 }
 
-/**
- * Every form's id and destination kinds, and the name of each of its settings, read from the form
- * files themselves (bundled with esbuild, which Vite and wrangler already bring) and named by the app's
- * own formSettingName. Resolves to [{ id, destinations: ["webhook", …], settings: { WEBHOOK_URL: "CONTACT_WEBHOOK_URL", … } }].
- */
+/** Every form's id, destination kinds and setting names, bundled from the form files with esbuild. */
 export async function loadForms(root = ROOT) {
   const { build } = await import("esbuild");
   const rootPath = fileURLToPath(root);

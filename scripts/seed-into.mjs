@@ -4,11 +4,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/**
- * Runs `npm run seed` (scripts/seed.ts) into the local state folder `persistTo`, whose migrations the
- * caller applied (the bench's and the browser tests' own databases); `unindexed` leaves the newest that
- * many out of the search index. Resolves to its seconds; throws with its output when it fails.
- */
+/** Runs `npm run seed` into the migrated state folder `persistTo`; resolves to its seconds, throws with its output. */
 export function seedInto(persistTo, submissions, { timeoutMs = 15 * 60_000, unindexed = 0 } = {}) {
   const start = Date.now();
   const args = ["vite-node", "--config", "vitest.config.ts", "scripts/seed.ts", "--", "--submissions", String(submissions)];

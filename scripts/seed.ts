@@ -1,14 +1,6 @@
-// `npm run seed -- --submissions N`: fills the LOCAL D1 database (wrangler's state under
-// .wrangler/state/v3/d1/) with N submissions shaped like a busy deployment's last months: three forms,
-// 1.6 deliveries each, 1 % of submissions dead after a receiver outage, 2 % quarantined, an attempt per
-// settled delivery (eight for a dead one), file metadata on the apply form's, and audit lines. It writes
-// the SQLite file directly (better-sqlite3), in large transactions, after applying the migrations, so a
-// million take about a minute. It says what submissions the local database held, then replaces them; it
-// leaves no delivery pending, so the cron sends nothing to the local sink. It refuses a remote
-// database: there is no flag that reaches one. `--unmoved` stores rows as from before migration 0021
-// (state NULL, no counts, not indexed), for the cron's backfill to move (docs/decisions/060).
-// `--unindexed N` leaves the newest N out of the search index, as after an upgrade to migration 0051 or
-// with the cron behind: the console searches them by their text until the cron indexes them (ADR 101).
+// `npm run seed -- --submissions N`: fills the LOCAL D1 (never a remote one: no flag reaches it) with N submissions
+// shaped like a busy deployment's, written straight into the SQLite file after the migrations, replacing what it held.
+// `--unmoved`: as from before migration 0021 (ADR 060); `--unindexed N`: the newest N not in the search index (ADR 101).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -43,7 +35,6 @@ try {
       unmoved: { type: "boolean" },
       unindexed: { type: "string" },
       "skip-migrations": { type: "boolean" },
-      // A local state folder other than .wrangler/state, as wrangler's --persist-to (the bench's).
       "persist-to": { type: "string" },
     },
     strict: true,
@@ -90,7 +81,6 @@ const db = new Database(file);
 db.pragma("synchronous = OFF");
 const started = Date.now();
 
-// Said before anything is removed: what the database holds now is replaced, the audit log kept.
 const held = db
   .prepare("SELECT (SELECT COUNT(*) FROM submissions) AS submissions, (SELECT COUNT(*) FROM deliveries) AS deliveries")
   .get() as {
@@ -229,8 +219,7 @@ db.transaction(() => {
   }
 })();
 
-// What the triggers and the cron would have kept, built once: counts, totals, dead deliveries and the
-// search index with its cursor (docs/decisions/101).
+// What the triggers and the cron would have kept, built once (ADR 101).
 db.exec(`
   INSERT INTO submission_counts (form_id, day, state, test, n)
     SELECT form_id, substr(received_at, 1, 10), state, test, COUNT(*) FROM submissions WHERE state IS NOT NULL GROUP BY 1, 2, 3, 4;
@@ -241,10 +230,8 @@ db.exec(`
   INSERT INTO submissions_fts (rowid, search_text) SELECT rowid, coalesce(search_text, '') FROM submissions
     WHERE state IS NOT NULL AND rowid <= (SELECT indexed_up_to FROM search_index WHERE id = 1);
 `);
-// An index built in one statement leaves FTS5 a merge of large segments pending, which every later insert
-// advances: at 1,000,000 rows an insert into it cost 300 µs, against 40 µs into an index grown a row at a time
-// as a deployment's is, and 63 µs after 'optimize' (better-sqlite3, SQLite 3.53). Merged, the seed's index
-// costs later accepts what a grown one does.
+// A one-statement index leaves FTS5 a pending merge every later insert advances (300 µs against 40 µs an insert at
+// 1,000,000 rows): merged, the seed's index costs later accepts what a grown one does.
 db.exec("INSERT INTO submissions_fts (submissions_fts) VALUES ('optimize')");
 for (const { sql } of triggers) db.exec(sql);
 db.close();

@@ -1,5 +1,4 @@
-// Every setting the app reads, listed from wrangler.toml's [vars] and .env.example's secrets, so a
-// setting added there can be given to `npm start` as an environment variable with no change here.
+// Every setting the app reads, from wrangler.toml's [vars] and .env.example, so `npm start` passes each on.
 import { readFileSync } from "node:fs";
 
 const ROOT = new URL("..", import.meta.url);

@@ -1,15 +1,10 @@
-// How the local entry points hand settings to wrangler (`wrangler dev --env-file`, the platform proxy
-// of `npm run dev`): a dotenv file only this user can read, in a folder of its own, removed on stop.
-// Never `--var`: a command line is readable by every user of the machine in `ps` (ADR 111).
+// Settings reach wrangler in a dotenv file only this user can read, removed on stop; never `--var`, which `ps`
+// shows every user (ADR 111).
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-/**
- * One value as dotenv 16 reads it back unchanged: quoted with the first of ' ` " it does not hold, `$`
- * escaped for the dotenv-expand pass wrangler runs after. Throws for what no quoting carries: all three
- * quotes, a \n or \r escape inside double quotes (dotenv turns it into a line break), a carriage return.
- */
+/** One value as dotenv reads it back unchanged, `$` escaped for dotenv-expand; throws for what no quoting carries. */
 function quoteValue(key, value) {
   const quote = ["'", "`", '"'].find((q) => !value.includes(q));
   if (!quote || (quote === '"' && /\\[nr]/.test(value)) || value.includes("\r")) {
@@ -27,11 +22,7 @@ export function settingsFileText(settings) {
     .concat("\n");
 }
 
-/**
- * Writes `settings` to a fresh folder under the system's temporary one (mode 0700, the file 0600) and
- * returns { path, remove }. remove() deletes the folder; it also runs if this process exits first.
- * Throws when a value cannot be written (settingsFileText).
- */
+/** Writes `settings` to a fresh 0700 folder (the file 0600); returns { path, remove }. Throws when a value cannot be written. */
 export function writeSettingsFile(settings, { name = "gatepost-settings-" } = {}) {
   const text = settingsFileText(settings);
   const dir = mkdtempSync(path.join(tmpdir(), name));

@@ -1,7 +1,5 @@
-// `npm start`: build, migrate local D1, and serve Gatepost with embedded defaults that any environment
-// variable overrides. `--offline` adds the local Turnstile stand-in for machines without internet.
-// The console stays quiet: the build's and wrangler's output go to a log file, and the start ends with
-// one block saying where everything is.
+// `npm start`: build, migrate local D1, and serve Gatepost with embedded defaults any environment variable
+// overrides (`--offline`: with the Turnstile stand-in). Tools' output goes to a log file; one block says where all is.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -21,22 +19,8 @@ const sinkPort = Number(process.env.SINK_PORT || port + 1);
 /** What the sink keeps across restarts (the secrets the console made), beside the local D1 that holds them. */
 const SINK_STATE_FILE = fileURLToPath(new URL("../.wrangler/state/local-sink.json", import.meta.url));
 
-/** The form setting each destination kind the local sink can stand in for reads its URL from. */
-const SINK_SUFFIXES = {
-  webhook: "WEBHOOK_URL",
-  slack: "SLACK_WEBHOOK_URL",
-  discord: "DISCORD_WEBHOOK_URL",
-  email: "EMAIL_TO",
-  confirmation: "CONFIRMATION",
-  sheets: "SHEETS_SPREADSHEET_ID",
-  airtable: "AIRTABLE_BASE_ID",
-  telegram: "TELEGRAM_BOT_TOKEN",
-  googlechat: "GOOGLE_CHAT_WEBHOOK_URL",
-  teams: "TEAMS_WEBHOOK_URL",
-};
 /** How often the Worker's cron runs locally (deployed: every minute), so retries need no request. */
 const TICK_MS = 15_000;
-/** The local sink once started: the Worker's simulated send_email hands it each e-mail. */
 let localSink = null;
 
 const cleanups = [];
@@ -48,11 +32,9 @@ process.on("SIGINT", () => shutdown(0));
 process.on("SIGTERM", () => shutdown(0));
 process.on("SIGHUP", () => shutdown(0));
 
-/** Appends tool output to the log file; the console only gets what a person needs. */
 function toLog(text) {
   appendFileSync(LOG_FILE, text);
 }
-/** A failed step: its reason in one line, where to read the rest, and exit. */
 async function fail(step, error) {
   console.error(`\n✖ ${step} failed: ${String(error?.message ?? error).split("\n")[0]}\n  Full output: ${LOG_FILE}`);
   await shutdown(1);
@@ -68,7 +50,7 @@ if (!process.env.SKIP_BUILD) {
   if (build.status !== 0) await fail("The build", `exit code ${build.status}`);
   console.log("done.");
 }
-// DELIVERY_QUEUE=on: the delivery queue and its consumer run locally in Miniflare (docs/decisions/070).
+// ADR 070.
 const config = process.env.DELIVERY_QUEUE === "on" ? writeQueueConfig() : undefined;
 try {
   applyLocalMigrations({ config });
@@ -91,7 +73,6 @@ const forms = await loadForms().catch((error) => fail("Reading the forms in app/
 const { settings, password: localPassword } = await localSettings(forms, offlineSettings);
 const sink = await startLocalSink(forms, settings);
 
-// Each server is in the cleanups from the moment it is spawned: Ctrl-C during start-up stops it too.
 process.stdout.write("Starting the Worker… ");
 await startWorkerDev({
   port,
@@ -108,7 +89,6 @@ await startWorkerDev({
   onTick: (error) => {
     if (error) console.log(`✖ The scheduled run failed: ${error.message}. The next one is in ${TICK_MS / 1000} s.`);
   },
-  // Without the Worker there is no site: say so and stop, rather than run on without it.
   onExit: (code) => {
     console.error(`\n✖ wrangler dev stopped unexpectedly (${code}): the site is down.\n  Full output: ${LOG_FILE}`);
     shutdown(1);
@@ -119,40 +99,28 @@ console.log("done.");
 printReadyBlock();
 
 /**
- * Where each form destination kind points locally when its setting is unset, given what the sink
- * offers: the webhook URL always; Slack- and Discord-style endpoints when the sink has them.
- */
-function sinkEndpoint(started, kind) {
-  if (kind === "webhook") return started.url;
-  return started.urls?.[kind] ?? started[`${kind}Url`] ?? null;
-}
-
-/**
- * Starts the local sink (dev/local-sink.mjs: webhooks, Slack, Discord and e-mail, with a
- * page listing every message) and points every form destination whose setting is not in the
- * environment at it, by the naming convention: webhooks (signed with one local secret unless the
- * form's own is set), Slack and Discord to the sink's endpoints, e-mail to a local owner address and
- * the sender's confirmation on (the Worker's simulated send_email hands both to the sink). A variable set to "" in the
- * environment switches that destination off. Turns on ALLOW_LOOPBACK_WEBHOOKS, the local-dev-only
- * switch that allows plain http to 127.0.0.1, and tells the Worker where the sink is (LOCAL_SINK_URL,
- * LOCAL_SINK_SECRET): a console form's unset destinations go there too, and each secret the console
- * makes is told to the sink (ADR 066). Returns { url, mode, page, external, secret }.
+ * Starts the local sink and points every form destination the environment leaves unset at it ("" switches one
+ * off), turning on ALLOW_LOOPBACK_WEBHOOKS and telling the Worker where the sink is (ADR 066).
  */
 async function startLocalSink(forms, settings) {
   settings.ALLOW_LOOPBACK_WEBHOOKS = "true";
+  const { startLocalSink: startSink, loadKindSinks } = await import("../dev/local-sink.mjs");
+  // Each kind says in its sink.mjs which settings point a form at the sink (ADR 114): no kind is named here.
+  const locals = new Map((await loadKindSinks()).filter((kind) => kind.local).map((kind) => [kind.kind, kind.local]));
   const wanted = [];
   const external = [];
   for (const form of forms) {
     for (const kind of new Set(form.destinations)) {
-      const name = form.settings[SINK_SUFFIXES[kind]];
+      const local = locals.get(kind);
+      const name = local && form.settings[local.switch];
       if (!name) continue;
       if (process.env[name] !== undefined) {
         if (process.env[name]) external.push([name, process.env[name]]);
-      } else wanted.push({ form, kind, name });
+      } else wanted.push({ form, local });
     }
   }
-  const { startLocalSink: startSink } = await import("../dev/local-sink.mjs");
-  const given = forms.map((form) => settings[form.settings.WEBHOOK_SECRET]).find(Boolean);
+  const shared = [...locals.values()].flatMap((local) => (local.sharedSecret ? [local.sharedSecret] : []));
+  const given = forms.flatMap((form) => shared.map((suffix) => settings[form.settings[suffix]])).find(Boolean);
   const secret = given || `whsec_${randomBytes(32).toString("base64")}`;
   mkdirSync(path.dirname(SINK_STATE_FILE), { recursive: true });
   const started = await startSink({ port: sinkPort, secret, log: true, stateFile: SINK_STATE_FILE }).catch((error) =>
@@ -160,49 +128,18 @@ async function startLocalSink(forms, settings) {
   );
   settings.LOCAL_SINK_URL = started.origin;
   settings.LOCAL_SINK_SECRET = secret;
-  // The key its Google Sheets stand-in trusts: a console form's Sheets rows go there too (ADR 093).
   settings.LOCAL_SINK_SHEETS_KEY = started.sheetsKey;
   localSink = started;
   cleanups.push(() => started.close());
-  const { AIRTABLE_LOCAL } = await import("../app/lib/destinations/airtable/sink.mjs");
-  const { SHEETS_LOCAL_ID } = await import("../app/lib/destinations/sheets/sink.mjs");
-  const { TELEGRAM_LOCAL } = await import("../app/lib/destinations/telegram/sink.mjs");
-  // The sink's Google Sheets and Airtable stand-ins: their ids, key and token, beside the one named setting.
-  const tableSettings = {
-    // A tab per form, so each form's rows sit under its own header row.
-    sheets: (own, form) => ({
-      [own.SHEETS_TAB]: form.id,
-      [own.SHEETS_SERVICE_ACCOUNT_KEY]: started.sheetsKey,
-      [own.SHEETS_API_URL]: `${started.origin}/sheets`,
-    }),
-    airtable: (own) => ({
-      [own.AIRTABLE_TABLE]: AIRTABLE_LOCAL.table,
-      [own.AIRTABLE_TOKEN]: AIRTABLE_LOCAL.token,
-      [own.AIRTABLE_API_URL]: `${started.origin}/airtable`,
-    }),
-    telegram: (own) => ({ [own.TELEGRAM_CHAT_ID]: TELEGRAM_LOCAL.chatId, [own.TELEGRAM_API_URL]: `${started.origin}/telegram` }),
-  };
-  for (const { form, kind, name } of wanted) {
-    const value =
-      kind === "email"
-        ? "owner@localhost"
-        : kind === "confirmation"
-          ? "on"
-          : kind === "sheets"
-            ? SHEETS_LOCAL_ID
-            : kind === "airtable"
-              ? AIRTABLE_LOCAL.baseId
-              : kind === "telegram"
-                ? TELEGRAM_LOCAL.token
-                : sinkEndpoint(started, kind);
-    if (!value) continue;
-    settings[name] = value;
-    for (const [variable, local] of Object.entries(tableSettings[kind]?.(form.settings, form) ?? {})) {
-      if (process.env[variable] === undefined) settings[variable] = local;
+  for (const { form, local } of wanted) {
+    const values = local.settings({ origin: started.origin, secret, sheetsKey: started.sheetsKey, formId: form.id });
+    for (const [suffix, value] of Object.entries(values)) {
+      const variable = form.settings[suffix];
+      // The on-switch is the sink's; the rest only where neither the environment nor a default gave one.
+      if (suffix === local.switch) settings[variable] = value;
+      else if (process.env[variable] === undefined && !settings[variable]) settings[variable] = value;
     }
-    if (kind === "webhook" && !settings[form.settings.WEBHOOK_SECRET]) settings[form.settings.WEBHOOK_SECRET] = secret;
   }
-  // E-mails need a sender and links a public origin; the environment's values win.
   if (!settings.EMAIL_FROM) settings.EMAIL_FROM = process.env.EMAIL_FROM ?? "gatepost@localhost";
   if (!settings.PUBLIC_URL) settings.PUBLIC_URL = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
   // The secret is printed only when the sink's own: a newcomer can verify a delivery with it.
@@ -218,10 +155,7 @@ function reportMaintenance(line) {
   }
 }
 
-/**
- * Turns the few log lines a person must see into one readable line each; the rest stays in the log.
- * A verification that cannot reach Cloudflare (offline, DNS) is the common one.
- */
+/** The few log lines a person must see, one readable line each (a verification that cannot reach Cloudflare). */
 function explainLine(line) {
   const unavailable = /Turnstile verification unavailable for (form \S+|the verify endpoint): (\w+)(?: \((.*)\))?/.exec(line);
   if (!unavailable) return;

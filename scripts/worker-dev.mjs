@@ -1,7 +1,5 @@
-// Runs the Worker with `wrangler dev` the way every local entry point needs it (npm start, the e2e
-// layer, the benchmark): migrations applied first, in its own process group (it spawns workerd
-// children) and stopped as a whole group, its cron ticked on a timer, and the e-mails its simulated
-// send_email binding writes handed on. Nothing here edits node_modules (patches/, ADR 021).
+// Runs `wrangler dev` as every local entry point needs it (npm start, the e2e layer, the bench): migrated, in its
+// own process group stopped as a whole, its cron ticked on a timer, its simulated e-mails handed on.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,10 +13,7 @@ const WRANGLER = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js
 /** The cron in wrangler.toml, as `wrangler dev --test-scheduled` takes it. */
 const CRON = "* * * * *";
 
-/**
- * Applies the migrations to the local D1 under `persistTo` (default .wrangler/state), for the root
- * wrangler.toml or another `config` (the bench's apps). Throws on failure.
- */
+/** Applies the migrations to the local D1 under `persistTo`, for wrangler.toml or another `config`. Throws on failure. */
 export function applyLocalMigrations({ persistTo, config } = {}) {
   const args = [WRANGLER, "d1", "migrations", "apply", "DB", "--local"];
   if (persistTo) args.push("--persist-to", persistTo);
@@ -30,16 +25,8 @@ export function applyLocalMigrations({ persistTo, config } = {}) {
 }
 
 /**
- * Starts `wrangler dev` on `port` with `bindings` as settings and waits for `readyPath` (/healthz). The
- * settings reach it in a file only this user can read, removed on stop, never on its command line (ADR 111).
- * - `config` runs another wrangler config than the root wrangler.toml (the bench's apps);
- * - wrangler's output is collected (`output()`, and in the error when it fails to start); `log: "inherit"`
- *   shows it here instead, `logFile` appends it there, and `onLine` sees each line of it;
- * - `onEmail(raw)` gets each message the simulated send_email binding took (RFC 5322 text);
- * - `tickEveryMs` runs the cron on a timer (0: never; call `tick()`), `onTick(error)` sees each run's end;
- * - `onExit(code)` is told if wrangler stops without being asked to;
- * - `onSpawn(stop)` gets the stop function as soon as the process exists.
- * Resolves to { url, tick, stop, pid, output }. `stop()` kills the whole process group.
+ * Starts `wrangler dev` on `port` and waits for `readyPath`; the settings reach it in a file only this user can
+ * read (ADR 111). Resolves to { url, tick, stop, pid, output }; `stop()` kills the whole process group.
  */
 export async function startWorkerDev({
   port,
@@ -62,13 +49,10 @@ export async function startWorkerDev({
   args.push("--test-scheduled", "--show-interactive-dev-session=false");
   if (persistTo) args.push("--persist-to", persistTo);
   if (config) args.push("--config", config);
-  // Every local run reads what the app leaves of a refused body before answering, so wrangler dev's
-  // proxy passes a 413 on instead of a 502 (ADR 098); a caller's own value wins.
-  // An empty value means unset: wrangler.toml's default stands.
+  // wrangler dev's proxy passes a 413 on instead of a 502 (ADR 098); a caller's value wins, and "" is unset.
   const given = Object.entries({ LOCAL_DRAIN_BODIES: "true", ...bindings }).filter(([, value]) => value !== undefined && value !== "");
   const settingsFile = writeSettingsFile(Object.fromEntries(given));
   args.push("--env-file", settingsFile.path);
-  /** E-mails still being read and handed on: a tick waits for them. */
   const emails = new Set();
   let emailNext = false;
   const watchLine = (line) => {
@@ -86,9 +70,7 @@ export async function startWorkerDev({
   const group = spawnGroup(process.execPath, args, {
     ...(logFile || onEmail || onLine ? { log: "pipe", onData: lineWriter(logFile, watchLine) } : { log }),
     cwd: ROOT,
-    // wrangler bundles the Worker with NODE_ENV "development" unless told otherwise, which renders with
-    // React's development build; `wrangler deploy` uses "production". Locally, in the tests and in the
-    // bench the Worker is the one that is deployed (ADR 010, kept by ADR 011).
+    // wrangler bundles with React's development build unless NODE_ENV says otherwise: run what is deployed.
     env: { ...process.env, CI: "true", NO_COLOR: "1", NODE_ENV: "production" },
     onExit: (code) => {
       settingsFile.remove();
@@ -120,10 +102,7 @@ export async function startWorkerDev({
   return { url, tick, stop, pid: group.pid, output: group.output };
 }
 
-/**
- * Resolves once `readyUrl` answers 2xx. Throws with the group's output (from spawnGroup) when it exits
- * first, or after `timeoutMs`, having called `stop` (default: the group's).
- */
+/** Resolves once `readyUrl` answers 2xx; throws with the group's output when it exits first or after `timeoutMs`. */
 export async function waitUntilServing(group, readyUrl, { timeoutMs = 120_000, stop = group.stop, name = "the server" } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -132,7 +111,7 @@ export async function waitUntilServing(group, readyUrl, { timeoutMs = 120_000, s
       const res = await fetch(readyUrl, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return;
     } catch {
-      // not listening yet: try again until the deadline
+      // not listening yet
     }
     if (Date.now() > deadline) {
       await stop();
@@ -142,11 +121,7 @@ export async function waitUntilServing(group, readyUrl, { timeoutMs = 120_000, s
   }
 }
 
-/**
- * Calls `tick()` every `everyMs`, one run at a time (a tick still draining is not joined by another).
- * A tick that fails is reported to `onTick(error)` and the timer goes on: a reload of the Worker
- * keeps its port, so the next tick reaches the new one. Returns { stop }.
- */
+/** Calls `tick()` every `everyMs`, one run at a time; a failed tick goes to `onTick(error)` and the timer goes on. */
 export function startTicker(tick, everyMs, onTick) {
   let busy = false;
   const timer = setInterval(() => {
@@ -177,11 +152,7 @@ export function lineWriter(file, onLine) {
 /** The delivery queue's blocks in wrangler.toml, commented out until an owner turns them on (ADR 070). */
 const QUEUE_BLOCKS = /^# \[\[queues\.producers\]\][\s\S]*?(?=\n\[)/m;
 
-/**
- * wrangler.toml with the delivery queue's blocks uncommented, written beside it as
- * wrangler.queue.toml (git-ignored; paths in it resolve as in wrangler.toml). Returns its path, for
- * `DELIVERY_QUEUE=on npm start` and the bench. Throws if wrangler.toml has no such blocks.
- */
+/** wrangler.toml with the delivery queue's blocks uncommented, as wrangler.queue.toml (git-ignored). Throws without them. */
 export function writeQueueConfig() {
   const source = path.join(ROOT, "wrangler.toml");
   const text = readFileSync(source, "utf8");

@@ -12,9 +12,7 @@ interface Props {
   /** Bump to reset the widget, after any refusal from the server. */
   resetKey: number;
   onTokenChange: (token: string | null) => void;
-  /** Told each state, so the page can say what Send waits for. */
   onStatusChange?: (status: CaptchaStatus) => void;
-  /** Its states, retry button and no-JavaScript notice in the page's language (from the loader). */
   texts: PageTexts["captcha"];
   /** The widget's own language (Turnstile's two-letter codes); "auto" follows the browser. */
   language?: string;
@@ -69,8 +67,7 @@ export function CaptchaWidget({ siteKey, scriptUrl, action, resetKey, onTokenCha
   const failed = status === "error" || status === "blocked";
   return (
     <div className="captcha" data-state={status}>
-      {/* A slot of the widget's own height, so the widget appearing shifts nothing below it; collapsed
-          when the script never loaded, where it would only be an empty gap above the alert. */}
+      {/* The widget's own height, so it appearing shifts nothing; collapsed when the script never loaded. */}
       <div className="captcha-slot" hidden={status === "blocked"}>
         {Widget ? (
           <Widget

@@ -1,8 +1,7 @@
 import { useEffect, useRef, type MouseEvent } from "react";
 import type { FieldDef } from "~/forms/schema";
 
-// The list of problems at the top of a failed form. It takes focus so keyboard and screen reader
-// users land on it, and each entry links to its field.
+// The problems at the top of a failed form; it takes focus and each entry links to its field.
 export function ErrorSummary({
   fields,
   errors,
@@ -12,7 +11,6 @@ export function ErrorSummary({
   fields: readonly FieldDef[];
   errors: Record<string, string>;
   message: string | null;
-  /** Its headings in the page's language. */
   titles: { problem: string; notSent: string };
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -42,8 +40,7 @@ export function ErrorSummary({
   );
 }
 
-// Following a fragment link scrolls but does not reliably move focus, so keyboard users would have to
-// find the field again; move focus there explicitly (the GOV.UK error summary pattern).
+// A fragment link scrolls but does not reliably move focus, so it is moved explicitly (GOV.UK's pattern).
 function focusField(event: MouseEvent<HTMLAnchorElement>, id: string) {
   const field = document.getElementById(id);
   if (!field) return;

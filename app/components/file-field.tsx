@@ -5,10 +5,8 @@ import { fill } from "~/lib/text/fill";
 import type { FieldTexts } from "~/lib/i18n/messages/types";
 import { fileLimitsText } from "~/lib/i18n/file-limits";
 
-// A file field: its label, its hint, the limits the server holds it to, and its error, all wired to
-// the input for assistive technology. Once files are chosen the page checks them as the server will
-// (count, size, and the type their first bytes show) and says what is wrong at once, before anything
-// is sent; the server checks again and its word is final. Without JavaScript only the server checks.
+// A file field: once files are chosen the page checks them as the server will and says what is wrong at once;
+// the server checks again and its word is final.
 
 /** What is wrong with the chosen files, by the same rules and words as the server, or null. */
 async function checkChosen(field: FieldDef, files: readonly File[], { lang, page }: FieldTexts): Promise<string | null> {
@@ -31,7 +29,6 @@ export function FileField({ field, error, texts }: { field: FieldDef; error?: st
   useEffect(() => setChecked(null), [error]);
   const id = `field-${field.name}`;
   const limits = fileLimitsOf(field);
-  // The page's own finding replaces the server's once the person picks again.
   const shown = checked ? checked.error : (error ?? null);
   const describedBy = [field.hint ? `${id}-hint` : "", `${id}-limits`, shown ? `${id}-error` : ""].filter(Boolean).join(" ");
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {

@@ -1,7 +1,6 @@
 import { createContext, useContext } from "react";
 
-// The CSP nonce of the current request, set by entry.server.tsx. In the browser it is empty: Chromium
-// hides nonce values from the DOM, and scripts added after hydration are trusted via 'strict-dynamic'.
+// The request's CSP nonce; empty in the browser, where Chromium hides it and 'strict-dynamic' trusts later scripts.
 const NonceContext = createContext("");
 
 export const NonceProvider = NonceContext.Provider;

@@ -4,16 +4,13 @@ import { refusalPageOf } from "~/lib/http/error-code";
 import { EN_FRAME } from "~/lib/i18n/messages/en-frame";
 import type { PageLanguage } from "~/lib/i18n/messages/types";
 
-// What the document around a page needs of its language: <html lang dir>, the skip link and the footer.
-// A form's pages hand their language in their loader data (`i18n`), a form's refusal in its body; every
-// other page (the console, the landing page) is English.
+// What the document around a page needs of its language; a form's pages hand theirs in, every other page is English.
 
 export interface PageFrame {
   lang: string;
   dir: "ltr" | "rtl";
   skipLink: string;
   footer: string;
-  /** Framed on another site (/f/:id?embed=1): no site header or footer. */
   embed: boolean;
   /** The allowed page that framed it, the one its height is told to. */
   parent: string | null;
@@ -35,10 +32,7 @@ export function usePageFrame(): PageFrame {
   return { lang: "en", dir: "ltr", ...EN_FRAME, ...none };
 }
 
-/**
- * Framed by an allowed page, tells it the document's height whenever it changes (/embed.js sizes the
- * frame), addressed to that page's origin only, so no other page reads it.
- */
+/** Framed by an allowed page, tells that origin alone the document's height as it changes (/embed.js sizes the frame). */
 export function useReportHeight({ embed, parent }: PageFrame): void {
   useEffect(() => {
     if (!embed || !parent || window.parent === window) return;

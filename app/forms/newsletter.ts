@@ -18,6 +18,8 @@ export const newsletterForm = defineForm({
       required: true,
       maxLength: 254,
       autocomplete: "email",
+      // A link in an e-mail or an ad can start it filled (?email=); the visitor can still change it.
+      prefill: true,
     },
     {
       name: "consent",
@@ -26,6 +28,8 @@ export const newsletterForm = defineForm({
       hint: "You can withdraw this at any time with the link in every e-mail.",
       required: true,
     },
+    // Which campaign brought the visitor, from the link's ?utm_source= (empty when there was none).
+    { name: "source", type: "hidden", label: "Campaign source", required: false, maxLength: 100, prefill: "utm_source" },
   ],
   destinations: [{ kind: "webhook" }],
   allowedOrigins: [],

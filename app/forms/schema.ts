@@ -1,21 +1,15 @@
 import type { Destination, DestinationKind } from "~/lib/destinations/registry";
 import type { Lang } from "~/lib/text/languages";
 
-// The shape of a form definition. One definition drives the rendered page, the server validation
-// and the type of the delivered payload (FormValues), so the three cannot drift apart.
+// The shape of a form definition: it drives the page, the server validation and the payload type (FormValues).
 
 export const FIELD_TYPES = ["text", "email", "textarea", "select", "checkbox", "number", "url", "hidden", "file"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/**
- * The file types a `file` field may accept: only types Gatepost recognises by their leading bytes. HTML,
- * SVG, XML, scripts, archives and executables are never on this list, whatever a definition says.
- */
+/** Only types Gatepost recognises by their leading bytes: never HTML, SVG, XML, scripts, archives or executables. */
 export const UPLOAD_TYPES = ["application/pdf", "image/png", "image/jpeg", "image/gif", "image/webp"] as const;
 export type UploadType = (typeof UPLOAD_TYPES)[number];
-/** Per file, when a file field sets no maxBytes. */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
-/** Per submission, when a form sets no maxUploadBytes. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
 /** One stored file of a file field: `id` is random (never derived from the name), `sha256` lower-case hex. */
@@ -40,7 +34,6 @@ export const DEFAULT_CAP: Record<FieldType, number> = {
   number: 40,
   url: 2048,
   hidden: 500,
-  // A file field's value is not text; uploads bring their own limits (maxBytes, maxFiles).
   file: 0,
 };
 
@@ -59,18 +52,16 @@ export interface FieldDef {
   maxLength?: number;
   /** A JavaScript regular expression source the whole value must match. */
   pattern?: string;
-  /** Message shown when `pattern` does not match. */
   patternMessage?: string;
   min?: number;
   max?: number;
   options?: readonly FieldOption[];
   autocomplete?: string;
-  /** file fields: the accepted types, from UPLOAD_TYPES (default: all of them). */
   accept?: readonly UploadType[];
-  /** file fields: how many files (default 1). */
   maxFiles?: number;
-  /** file fields: the largest file in bytes (default DEFAULT_MAX_FILE_BYTES). */
   maxBytes?: number;
+  /** Starts filled from the page's query: `true` reads ?<name>=, a string names the parameter (docs/forms.md#prefill). */
+  prefill?: boolean | string;
   /** Asked only when this holds on earlier fields (docs/forms.md#conditions); otherwise neither required nor kept. */
   when?: Condition;
 }
@@ -99,12 +90,7 @@ export interface FormStep {
   fields: readonly string[];
 }
 
-/**
- * Where accepted submissions go: a kind, never an address (its own texts aside). Its URLs, addresses and
- * secrets come from the form's settings, named after the form id (`webhook` on form `contact`:
- * CONTACT_WEBHOOK_URL and CONTACT_WEBHOOK_SECRET). Each kind's shape is its own (app/lib/destinations/
- * <kind>/spec.ts); the union is derived from the registry, so a new kind adds itself here.
- */
+/** Where submissions go: a kind, never an address; its URLs and secrets are the form's settings (ADR 114). */
 export type { Destination, DestinationKind };
 
 export interface RateLimits {
@@ -117,19 +103,14 @@ export interface FieldTranslation {
   label?: string;
   hint?: string;
   patternMessage?: string;
-  /** Option labels by option value. */
   options?: Readonly<Record<string, string>>;
 }
 
-/**
- * The owner's texts in one more language (docs/forms.md#languages). Gatepost's own words around them
- * come from its catalogues (app/lib/i18n/messages/); these stay as the owner wrote them.
- */
+/** The owner's texts in one more language; Gatepost's own words come from its catalogues (docs/forms.md#languages). */
 export interface FormTranslation {
   title?: string;
   description?: string;
   successMessage?: string;
-  /** By field name. */
   fields?: Readonly<Record<string, FieldTranslation>>;
   confirmation?: { subject?: string; text?: string };
   /** The steps' titles, in the steps' order. */
@@ -138,27 +119,20 @@ export interface FormTranslation {
 
 export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   id: string;
-  /**
-   * The languages the form is offered in, its own texts' language first (default ["en"]). A visitor
-   * gets the one asked for by ?lang=, else by Accept-Language, else the first.
-   */
+  /** Offered languages, the own texts' first (default ["en"]); a visitor gets ?lang=, else Accept-Language, else the first. */
   languages?: readonly Lang[];
-  /** The owner's texts in the other languages of `languages`. */
   translations?: Readonly<Partial<Record<Lang, FormTranslation>>>;
   title: string;
   description: string;
   fields: F;
   destinations: readonly Destination[];
-  /** Origins (scheme://host[:port]) that may post from other sites. */
   allowedOrigins: readonly string[];
   /** Where a plain HTML post from another site lands after success. */
   redirectUrl?: string;
   successMessage: string;
   retentionDays: number;
   rateLimit?: RateLimits;
-  /** Listed on the landing page. */
   public?: boolean;
-  /** The total size of a submission's files in bytes (default DEFAULT_MAX_UPLOAD_BYTES). */
   maxUploadBytes?: number;
   /** Fields asked together under one condition. */
   groups?: readonly FieldGroup[];
@@ -185,7 +159,6 @@ export interface SpamSettings {
   rules?: readonly SpamRule[];
   /** The learning filter's score from 0 to 1 above which a post is quarantined (default 0.9). */
   threshold?: number;
-  /** Whether the learning filter and Akismet judge this form (default true). */
   filter?: boolean;
 }
 

@@ -5,10 +5,8 @@ import { TokenSchema } from "~/lib/console/input.server";
 import { uploadsBucket } from "~/lib/storage/file-objects.server";
 import { answerAsDownload, downloadFile, downloadRefusal, refuseDownloadMethod } from "~/lib/uploads/download.server";
 
-// GET /admin/files/:submissionId/:fileId — an uploaded file for a signed-in console user (any role:
-// a viewer reads submissions too). Always an attachment (app/lib/uploads/download.server.ts). Data,
-// not a page: without a session it answers 401 rather than redirecting.
-// Every answer here, refusals included (no session, storage down), carries the download headers (ADR 051).
+// GET /admin/files/:submissionId/:fileId for any signed-in role: data, not a page (401 without a session), and
+// every answer, refusals included, carries the download headers (ADR 051).
 const download = consoleRoute(async ({ request, params, context }: LoaderFunctionArgs) => {
   await requireUser(request, context, "data");
   const submissionId = TokenSchema.safeParse(params.submissionId);

@@ -24,14 +24,12 @@ import { ERROR_CODE_HEADER } from "~/lib/http/responses.server";
 import { consoleRoute } from "~/lib/console/route.server";
 import { waitOf } from "~/lib/text/count";
 
-// Public by nature: the one admin page without a session. Light on purpose (no client library, one
-// field), since it must score 100 in Lighthouse. Indexable, because Lighthouse's SEO audit fails noindex.
+// The one admin page without a session; light (no client library, one field) to score 100 in Lighthouse.
 
 export const meta: MetaFunction = () =>
   pageMeta("Operator sign-in", "Sign in to the Gatepost operator console to review submissions and their deliveries.");
 
-// A document POST renders the page, whose headers come from here: a refusal keeps its code, and a 429
-// its Retry-After and RateLimit fields.
+// A refusal keeps its code, and a 429 its Retry-After and RateLimit fields.
 export const headers: HeadersFunction = ({ actionHeaders }) => {
   const headers = new Headers();
   for (const name of ["Retry-After", "RateLimit", "RateLimit-Policy", ERROR_CODE_HEADER]) {
@@ -57,8 +55,7 @@ export const loader = consoleRoute(async ({ request, context }: LoaderFunctionAr
   };
 });
 
-// A password too long to be one is simply wrong (verifyPassword refuses it), never a 500. The token is
-// the Turnstile widget's, present only when the site-wide budget asked for a check.
+// A password too long to be one is simply wrong, never a 500.
 const SignInFormSchema = z.object({
   password: z.string().catch(""),
   next: z.string().optional().catch(undefined),
@@ -78,7 +75,6 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
   }
   const headers = "rate" in result && result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
   headers.set(ERROR_CODE_HEADER, result.code);
-  // What the browser needs to render the check: the public sitekey and the action, never a secret.
   const { siteKey, scriptUrl } = context.settings.turnstile;
   // The console speaks English; the widget's words come with the answer, so the page ships no catalogue.
   const captcha =
@@ -93,10 +89,7 @@ export const action = consoleRoute(async ({ request, context }: ActionFunctionAr
 
 type Captcha = { siteKey: string; scriptUrl: string; action: string; texts: PageTexts["captcha"]; language: string };
 
-/**
- * The forms' own Turnstile widget, fetched only when a check is asked for, so the sign-in page stays
- * light the rest of the time. Before it arrives (and without JavaScript) it says what it waits for.
- */
+/** The forms' own Turnstile widget, fetched only when a check is asked for, so the page stays light. */
 function SignInCheck({
   captcha,
   resetKey,

@@ -24,6 +24,7 @@ import { chooseLanguage, type Lang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import type { FormDef } from "~/forms/schema";
 import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/forms/field-names";
+import { prefilledValues } from "~/lib/forms/prefill";
 import { signFormStamp } from "~/lib/submit/form-stamp.server";
 import { pageMeta } from "~/lib/text/page-meta";
 import { askedOnEcho } from "~/lib/conditions/page-values";
@@ -33,9 +34,7 @@ import { refusal } from "~/lib/http/responses.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => (data ? pageMeta(data.form.title, data.form.description) : []);
 
-// Refusals carry their code and, for 429, Retry-After and RateLimit; Remix drops action headers
-// unless the route passes them on.
-// A framed page's refused post keeps the loader's frame-ancestors, so it stays in its frame.
+// Remix drops action headers unless the route passes them on (a refusal's code, Retry-After, frame-ancestors).
 export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   if (!actionHeaders.has(ERROR_CODE_HEADER)) return loaderHeaders;
   const framed = loaderHeaders.get(FRAME_ANCESTORS_HEADER);
@@ -44,7 +43,6 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
   return headers;
 };
 
-/** The language of this visit, of those the form offers (?lang=, then Accept-Language). */
 function languageFor(form: FormDef, query: URLSearchParams, request: Request) {
   return chooseLanguage(languagesOf(form), query, request.headers.get("accept-language"));
 }
@@ -61,20 +59,22 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const { turnstile, forms } = context.settings;
   const secret = forms.signingSecret;
   const { id, title, description, steps } = form;
+  const prefill = prefilledValues(form.fields, query);
   // The stamp is signed over this render's submission id, so each render buys one submission.
   const sid = crypto.randomUUID();
   return json(
     {
       // Each field with its whole condition: the page needs no groups (app/lib/conditions/evaluate.ts).
       form: { id, title, description, fields: withConditions(form), steps },
-      asked: askedOnEcho(form, {}),
+      // What the address fills in (fields that declare prefill); the post is validated like typed values.
+      prefill,
+      asked: askedOnEcho(form, prefill),
       // One language's texts, not the catalogues: the page ships only what it shows (ADR 075).
       i18n: pageLanguage(lang),
       embed: view.embed,
       embedParent: view.parent,
       siteKey: turnstile.siteKey,
       scriptUrl: turnstile.scriptUrl,
-      // Without the secret there is no stamp, and the action refuses the post (fail closed).
       stamp: secret ? await signFormStamp(secret, form.id, sid, context.now()) : "",
       sid,
     },
@@ -126,7 +126,6 @@ function refuse(
 ) {
   headers.set(ERROR_CODE_HEADER, code);
   headers.set("Cache-Control", "no-store");
-  // The message and the captcha flag come with the answer, so the page ships no catalogue.
   const message = code === "validation_failed" ? null : errorText(code, lang);
   return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep, asked }, { status: ERRORS[code].status, headers });
 }
@@ -135,7 +134,7 @@ function refuse(
 const NO_ERRORS: Record<string, string> = {};
 
 export default function FormPage() {
-  const { form, asked, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
+  const { form, asked, prefill, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
   const { page } = i18n;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -152,10 +151,8 @@ export default function FormPage() {
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const errors = result?.fieldErrors ?? NO_ERRORS;
   const message = result?.message ?? null;
-  // Without JS the button stays enabled: the server then explains that the captcha is needed.
   const waitingForCaptcha = hydrated && !token;
-  // A corrected re-post keeps the first render's stamp and id: the fill time counts from the first
-  // view, and a double send of the same visit is still recognised as one.
+  // A corrected re-post keeps the first render's stamp and id, so the fill time counts from the first view.
   const keptStamp = result?.keep?.stamp ?? stamp;
   const keptSid = result?.keep?.sid ?? sid;
   return (
@@ -187,7 +184,7 @@ export default function FormPage() {
         <FormBody
           form={form}
           asked={result?.asked ?? asked}
-          values={result?.values ?? {}}
+          values={result?.values ?? prefill}
           errors={errors}
           texts={i18n}
           hydrated={hydrated}

@@ -5,12 +5,8 @@ import { formJsonSchemaText } from "~/lib/forms/json-schema";
 import { problemJson } from "~/lib/http/responses.server";
 import { getVersion } from "~/lib/storage/forms.server";
 
-// GET /f/:formId/schema.json — the published version of a form as JSON Schema 2020-12, for receivers
-// to check `submission.fields` with a kept validator (docs/webhooks.md). Public, like the form itself,
-// and served from the isolate's form catalog (no D1 round trip when warm). `?version=N` names one of a
-// console form's kept versions, the one a payload's `form_version` says it was validated against (one
-// D1 read; a version never changes, so it may be cached for long). An archived form's schema is still
-// served: its stored submissions are still delivered.
+// GET /f/:formId/schema.json: the published version as JSON Schema, from the isolate's catalog; `?version=N` names
+// a console form's kept version (one D1 read, cached long: a version never changes).
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const found = await findForm(context, params.formId);
   if (!found.ok) return problemJson(found.code);

@@ -13,19 +13,15 @@ import { chooseLanguage, isLang } from "~/lib/text/languages";
 import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { fill } from "~/lib/text/fill";
 
-// No robots noindex: the page is only reachable through its unguessable, never-linked URL (and
-// Referrer-Policy keeps that URL from leaking), and the Lighthouse target (docs/performance.md) asks
-// for an SEO score of 100 here.
+// No noindex: the URL is unguessable and never linked, and the Lighthouse target asks for SEO 100 here.
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data ? pageMeta(data.thanks.title, fill(data.thanks.description, { title: data.title })) : pageMeta("Received", "Submission received.");
 
-// The Get of Post/Redirect/Get: a reload shows the same page and never re-sends the form. It speaks the
-// language the submission was made in, unless ?lang= asks for another the form offers.
+// The Get of Post/Redirect/Get, in the submission's language unless ?lang= asks for another the form offers.
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const found = await findForm(context, params.formId);
   if (!found.ok) throw refusal(found.code);
   const offered = languagesOf(found.live.form);
-  // A read: tried again on a transient failure; D1 down is a 503 storage_unavailable, a bug a 500 (ADR 087).
   const read = await tryD1(() => getSubmission(context.cloudflare.env.DB, found.live.form.id, params.submissionId ?? ""));
   if (!read.ok) throw refusal(storageCodeOf(read, "thanks page"));
   const submission = read.value;
@@ -66,8 +62,7 @@ export default function Thanks() {
           <path d="M5 12.5l4.5 4.5L19 7.5" />
         </svg>
       </div>
-      {/* The thanks are the owner's own words (the form's successMessage, which usually starts with
-          them); the heading only says what happened, so the page never says it twice. */}
+      {/* The thanks are the owner's words (successMessage); the heading only says what happened. */}
       <h1>{thanks.title}</h1>
       <p className="lead">{message}</p>
       <h2>{thanks.next}</h2>

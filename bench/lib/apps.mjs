@@ -1,10 +1,6 @@
-// The apps the bench measures, built once per run: Gatepost, the bare app (bench/baseline) and the
-// bare app with Gatepost's route table. Each gets the bundle `wrangler deploy --dry-run` builds from
-// its own config (what Miniflare runs) and a config for the runtimes:
-// - Gatepost's is the root wrangler.toml with one change, written to bench/.baseline/gatepost: every
-//   rate-limiting binding's limit is raised, as the D1 limits are raised through settings, because all
-//   of the load test's posts come from one address at once. The binding is still called on every post.
-// - The bare apps' are their own (bench/baseline/wrangler.toml).
+// The apps the bench measures, built and bundled once per run (`wrangler deploy --dry-run`): Gatepost, its config's
+// rate-limiting bindings raised (every load post comes from one address), the bare app, and the bare app with
+// Gatepost's route table.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -46,10 +42,7 @@ function bundle(name, deployConfig) {
   return outdir;
 }
 
-/**
- * Builds Gatepost (unless `skipBuild`) and both bare apps, bundles all three, and resolves to
- * { gatepost, baseline, routes }, each { name, config, readyPath, bundleDir }.
- */
+/** Builds and bundles the three apps: { gatepost, baseline, routes }, each { name, config, readyPath, bundleDir }. */
 export function prepareApps({ skipBuild = false, log = () => {} } = {}) {
   if (!skipBuild) {
     log("building Gatepost");

@@ -1,7 +1,5 @@
-// What else the machine was doing while the bench ran, from /proc (Linux): the share of this VM's CPU
-// time the hypervisor gave to other guests (steal), the share left idle, and the share other processes
-// on this VM used (everything busy minus the bench's own process tree). On a shared host they explain
-// figures that move between runs while the code stays the same.
+// What else the machine did while the bench ran (/proc): CPU stolen by other guests, idle, and used by processes
+// outside the bench's tree, which explain figures that move while the code stays the same.
 import { readdirSync, readFileSync } from "node:fs";
 
 /** pid → { ppid, ticks }: each process's CPU time, its reaped children's included (utime, stime, cutime, cstime). */
@@ -20,10 +18,7 @@ function processes() {
   return list;
 }
 
-/**
- * CPU ticks of this process and every process it started, at any depth and in any process group
- * (servers, Chromium, npm start), those already exited included once their parent reaped them.
- */
+/** CPU ticks of this process's whole tree, reaped children included. */
 function treeTicks() {
   const list = processes();
   const children = new Map();

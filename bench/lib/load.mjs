@@ -1,6 +1,4 @@
-// Load generation with autocannon, loopback only, bounded by duration. Each result keeps the raw
-// numbers (requests/s, p50/p99 latency in ms, status counts, errors) and, through loadTrial, the CPU
-// the app's workerd spent per request.
+// Load generation with autocannon, loopback only, bounded by duration; loadTrial adds workerd's CPU per request.
 import autocannon from "autocannon";
 
 function summarize(result) {
@@ -20,10 +18,7 @@ export async function loadGet(url, { duration = 10, connections = 10 } = {}) {
   return summarize(await autocannon({ url, duration, connections, timeout: 10 }));
 }
 
-/**
- * POSTs form bodies built per request by `makeBody()` (each needs its own single-use captcha token)
- * to `url` for `duration` seconds. `headers` are sent with every request.
- */
+/** POSTs bodies built per request by `makeBody()` (each needs its own single-use token) for `duration` seconds. */
 export async function loadPost(url, makeBody, { duration = 10, connections = 10, headers = {} } = {}) {
   const result = await autocannon({
     url,
@@ -45,10 +40,7 @@ export async function warmUp(url, init = {}, count = 20) {
   }
 }
 
-/**
- * Resolves once every server's workerd has used at most `idleMs` of CPU over `stepMs` (work left in
- * waitUntil, such as first webhook deliveries, is done), or after `timeoutMs`.
- */
+/** Resolves once every server's workerd is idle (waitUntil work done), or after `timeoutMs`. */
 export async function waitQuiet(servers, { stepMs = 250, idleMs = 20, timeoutMs = 10_000 } = {}) {
   const deadline = Date.now() + timeoutMs;
   let last = servers.map((s) => s.cpuMs());
@@ -61,11 +53,7 @@ export async function waitQuiet(servers, { stepMs = 250, idleMs = 20, timeoutMs 
   }
 }
 
-/**
- * A trial for lib/rounds.mjs: `runLoad()` against `server`, then its workerd's CPU per completed
- * request over the load and the after-response work it left (counted until the server is quiet).
- * `freshen`, the run's connections, is for posts in rounds run in turn (freshenProxyConnections).
- */
+/** A trial for lib/rounds.mjs: `runLoad()`, then workerd's CPU per request over the load and its after-response work. */
 export function loadTrial(server, runLoad, { freshen = 0 } = {}) {
   return async () => {
     if (freshen > 0 && server.runtime === "wrangler dev") await freshenProxyConnections(server, freshen);
@@ -77,14 +65,8 @@ export function loadTrial(server, runLoad, { freshen = 0 } = {}) {
 }
 
 /**
- * Under `wrangler dev` a load run's first posts can meet a proxy-to-Worker connection left idle for
- * about 5 s, just as kj's client pool and the Worker's HTTP server both close it (workers-sdk #15252):
- * the proxy answers such a post 502 (our patch, ADR 031) and the measurement fails. Rounds in turn can
- * leave a server that long between its runs (the accept bench's reference server waits through the
- * webhook subject's two runs, the last of one round and the first of the next: it failed so on
- * 2026-11-27). So before each run, twice its connections of GETs of the ready path (retried by the
- * proxy, ADR 021) leave every pooled connection just used. Outside the measured window: CPU is read
- * after they are answered.
+ * Before a run, GETs of the ready path refresh the pooled proxy connections: one idle about 5 s meets a post with a
+ * 502 under `wrangler dev` (workers-sdk#15252, ADR 031), as rounds in turn did on 2026-11-27. Outside the measure.
  */
 async function freshenProxyConnections(server, connections) {
   const url = `${server.url}${server.readyPath ?? "/"}`;

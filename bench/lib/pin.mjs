@@ -1,10 +1,5 @@
-// Cores for the bench's load runs (Linux, taskset): the workerd processes of the servers under test
-// share the last CPU, and the bench's own process (the load generator) and the stand-in providers keep
-// the others. On two cores, without it, two servers of the same bundle measured side by side differed
-// by 7.5 % in CPU per view over 40 paired rounds, a bias each process kept for its life; pinned (each
-// server's whole process group then), 0.5 % over 30 rounds. Only workerd is pinned now: Miniflare's and
-// wrangler's Node processes stay free, and so does everything before the bench pins itself
-// (Lighthouse's browser and servers, which run first).
+// Cores for the load runs (Linux, taskset): the servers' workerd share the last CPU, the load generator and the
+// stand-ins the others, which took two servers of one bundle from 7.5 % apart in CPU per view to 0.5 % (ADR 107).
 // BENCH_PIN=0 turns it off; with one CPU or without taskset it does nothing.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";

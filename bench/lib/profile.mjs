@@ -1,6 +1,5 @@
-// CPU profile of the app isolate through workerd's inspector (Chrome DevTools Protocol), while a
-// sequence of requests runs. Self time is attributed to functions and, through the bundle's source map
-// (or the `// path` comments esbuild writes before each module), to source modules.
+// A CPU profile of the app isolate through workerd's inspector while requests run, self time attributed to
+// functions and, through the source map (or esbuild's `// path` comments), to modules.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import path from "node:path";
@@ -40,20 +39,14 @@ export async function connect(inspectorPort, pick = (t) => Boolean(t.webSocketDe
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/**
- * A source path as the report names it: packages from node_modules/, app paths from their app's own
- * folder (the repository, or bench/.baseline/<variant> for the bare apps), so both apps name alike.
- */
+/** A source path named alike for both apps: packages from node_modules/, app paths from their app's folder. */
 function normalize(source, bundleFile) {
   const full = path.resolve(path.dirname(bundleFile), source);
   if (full.includes("/node_modules/")) return full.replace(/^.*\/node_modules\//, "node_modules/");
   return path.relative(ROOT, full).replace(/^bench\/\.baseline\/[^/]+\//, "");
 }
 
-/**
- * (line, column) → the source module a function of the bundle came from: through the bundle's source
- * map (wrangler writes one beside it) when there is one, else from esbuild's `// path` section comments.
- */
+/** (line, column) → the bundle's source module, by its source map, else by esbuild's `// path` comments. */
 function moduleMap(bundleFile) {
   if (existsSync(`${bundleFile}.map`)) {
     const map = new SourceMap(JSON.parse(readFileSync(`${bundleFile}.map`, "utf8")));
@@ -79,20 +72,14 @@ function moduleMap(bundleFile) {
   };
 }
 
-/**
- * Group a module path to a package (node_modules/x), the Worker's entry (Gatepost's functions/ and
- * load-context.ts, the bare app's server.js: named alike so two apps compare), or keep the app path.
- */
+/** A module path's group: a package, the Worker's entry (named alike for both apps), or the app path. */
 function groupOf(modulePath) {
   const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(modulePath);
   if (pkg) return pkg[1];
   return /^(functions\/|server\.js$|load-context\.ts$)/.test(modulePath) ? "(Worker entry)" : modulePath;
 }
 
-/**
- * Profiles `work()` in the isolate behind `inspectorPort`; `work` resolves to the number of requests
- * it completed. Returns CPU ms per request and the top self-time functions and modules/packages.
- */
+/** Profiles `work()` (resolving to its requests) in the isolate: CPU ms per request and the top functions and modules. */
 export async function profileRequests({ inspectorPort, bundleFile, work, intervalUs = 100 }) {
   const cdp = await connect(inspectorPort);
   try {
@@ -150,7 +137,6 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
       wallMs,
       cpuMsPerRequest: Math.round((busyUs / 1000 / count) * 1000) / 1000,
       topFunctions: top(fns, Number(process.env.PROFILE_TOP || 8)),
-      // Every group (they are few), so two profiles can be compared group by group.
       topGroups: top(groups, groups.size),
       topAppFunctions: top(appFns, Number(process.env.PROFILE_TOP || 8)),
     };
@@ -159,10 +145,7 @@ export async function profileRequests({ inspectorPort, bundleFile, work, interva
   }
 }
 
-/**
- * Profiles `server` (from startFreshMiniflare, with an inspector port) while `pathname` is fetched
- * under load for `duration` seconds; anything but 200 fails it. Adds the load's req/s to the result.
- */
+/** Profiles `server` while `pathname` is fetched under load for `duration` s; anything but 200 fails it. */
 export async function profileGets(server, pathname, { duration, connections }) {
   let load = null;
   const result = await profileRequests({

@@ -1,8 +1,6 @@
 import { median, round } from "./stats.mjs";
 
-// docs/performance.md, written whole from one run: the verdicts, the method, each measurement's
-// section (its module's render) and what the tests hold. Every figure on the page comes from the run
-// it names; the run history is data (bench/results/history.jsonl, one summarizeRun line per run).
+// docs/performance.md, written whole from one run; the run history is data (bench/results/history.jsonl).
 
 const HEADER = (r) => [
   "# Performance",
@@ -96,10 +94,7 @@ export const RECENT_RUNS = 5;
 /** A history line (summarizeRun) of a full run: no knob that leaves measurements or runtimes out. */
 export const isFullRun = (line) => !/\bBENCH_(?:ONLY|RUNTIMES)=/.test(line.command ?? "");
 
-/**
- * The median, per runtime, of a target's figure over the newest RECENT_RUNS full runs of `history`
- * (oldest first), and how many runs held it; null when none did.
- */
+/** The median of a target's figure over the newest RECENT_RUNS full runs, per runtime, and how many held it. */
 export function recentMedian(history, moduleName, figure) {
   const runs = history.filter(isFullRun).slice(-RECENT_RUNS);
   const byRuntime = {};
@@ -120,13 +115,7 @@ const listed = (values) =>
     .map(([k, v]) => `${k}: ${v ?? "–"}`)
     .join(", ");
 
-/**
- * docs/performance.md for `results` (run.mjs) and the measurement modules that ran: the verdicts and each
- * module's section, except modules marked `detail` (diagnostics with no target), which go to `details`
- * (bench/results/details.md) so the report stays a page of the present. `history` (history.jsonl's
- * lines, this run's last when it is a full one) gives a target with a `figure` the median of the last
- * full runs beside this run's, which alone decides its verdict.
- */
+/** docs/performance.md for one run: the verdicts and each module's section (diagnostics go to `details`). */
 export function renderReport(results, measurements, history = []) {
   const targets = measurements.flatMap((m) => moduleTargets(m, results.data[m.name]).map((t) => ({ ...t, module: m.name })));
   const lines = [

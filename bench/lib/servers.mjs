@@ -1,8 +1,5 @@
-// The servers the bench starts: an app (lib/apps.mjs) in one of the two runtimes Gatepost runs on,
-// `wrangler dev` (scripts/worker-dev.mjs, as `npm start` runs it) or workerd through Miniflare (the
-// bundle `wrangler deploy --dry-run` wrote, bench/lib/miniflare-child.mjs). Each on a fresh, migrated
-// D1 of its own, loopback only, in its own process group, and each returns its own stop(). Every
-// server not yet stopped is also known here, so an interrupt can stop them all.
+// The servers the bench starts: an app under `wrangler dev` or Miniflare (the dry-run bundle), each on a fresh
+// migrated D1, loopback only, in its own process group; every server is known here so an interrupt stops all.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -38,11 +35,8 @@ export function tracked(stop) {
 }
 
 /**
- * Starts `app` in `runtime` with `bindings` as vars, on a fresh D1 (state folder `name`), or on the
- * state folder `reuseState` as it is (migrated; a seeded database, measure/scale.mjs). With
- * `inspect`, workerd's inspector listens on a port of its own (Miniflare only; for lib/profile.mjs).
- * Resolves to { name, runtime, url, port, pgid, persistTo, config, stop, cpuMs, memoryKiB, resetPeak } and, under wrangler
- * dev, tick() (runs the cron) and output(); under Miniflare with `inspect`, inspectorPort and bundleFile.
+ * Starts `app` in `runtime` on a fresh D1 (or `reuseState`); `inspect` opens workerd's inspector (Miniflare only).
+ * Resolves to { name, runtime, url, port, pgid, persistTo, config, stop, cpuMs, memoryKiB, resetPeak, … }.
  */
 export async function startServer(runtime, app, { bindings = {}, name, inspect = false, reuseState = null }) {
   const persistTo = reuseState ?? freshState(`${name}-${runtime}`);
@@ -80,7 +74,6 @@ export async function startServer(runtime, app, { bindings = {}, name, inspect =
   } else {
     throw new Error(`unknown runtime ${runtime}`);
   }
-  // Every process the server started is up now; each goes on the servers' core (lib/pin.mjs).
   pinServer(server.pgid);
   return {
     name,
@@ -111,13 +104,7 @@ async function waitForLine(group, timeoutMs) {
 
 let ticksPerSecond = null;
 
-/**
- * The workerd that runs the app in the process group `pgid`, found in /proc (Linux): { pid, stat }.
- * Under `wrangler dev` the group holds two, a proxy in front (on the public port) and the Worker's
- * own, which is the one returned; under Miniflare there is one. It holds the app's isolate, its static
- * assets and the local D1 and R2, and nothing of the load generator or the stand-in providers, which
- * run in other processes.
- */
+/** The app's own workerd in process group `pgid` (under `wrangler dev`, not the proxy in front): { pid, stat }. */
 function appWorkerd(pgid, port) {
   const workerds = [];
   for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
@@ -142,12 +129,7 @@ function appWorkerd(pgid, port) {
 /** Each thread's CPU time last seen, per workerd pid: a thread that ends keeps what it used until then. */
 const threadsSeen = new Map();
 
-/**
- * CPU time (ms) used so far by the app's workerd (appWorkerd): the sum of its threads' run time from
- * /proc/<pid>/task/<tid>/sched (ns-precise), counting ended threads at their last reading; where that
- * is unreadable, user + system from /proc/<pid>/stat, whose ticks (10 ms) bent a block of six cron
- * runs' figure by a tick each.
- */
+/** CPU ms used so far by the app's workerd: its threads' sched run times (ns), else /proc stat's 10 ms ticks. */
 export function workerdCpuMs(pgid, port) {
   const { pid, fields } = appWorkerd(pgid, port);
   const threads = threadsSeen.get(pid) ?? new Map();
@@ -183,12 +165,7 @@ export function resetWorkerdPeak(pgid, port) {
   writeFileSync(`/proc/${appWorkerd(pgid, port).pid}/clear_refs`, "5");
 }
 
-/**
- * The servers of one runtime, started on first use and shared by the measurements of that runtime:
- * get(appName, variant) starts `apps[appName]` with `settings[variant]` once; `instance` names another
- * server of the same app and settings, for subjects measured at once (each on a server of its own);
- * stop() stops each.
- */
+/** The servers of one runtime, started on first use by get(appName, variant, instance) and shared; stop() stops each. */
 export function serverPool(runtime, apps, settings) {
   const started = new Map();
   return {

@@ -14,10 +14,7 @@ export function round(value, digits = 2) {
   return Math.round(value * f) / f;
 }
 
-/**
- * One subject's load results over the rounds: medians of req/s, latency and CPU per request, status
- * codes and errors summed, and each round's req/s and CPU kept for pairing.
- */
+/** One subject's rounds: medians of req/s, latency and CPU, statuses and errors summed, per-round figures kept. */
 export function combineRounds(list) {
   const statusCodes = {};
   for (const r of list) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
@@ -34,11 +31,7 @@ export function combineRounds(list) {
   };
 }
 
-/**
- * `a` against `b`, round by round (each pair was measured back to back), and the median of those
- * ratios. `key` picks the per-round list: "perRound" (req/s, a ÷ b) or "cpuPerRound" (CPU, b ÷ a: a
- * higher figure is better for both).
- */
+/** `a` against `b` paired round by round, the median ratio: req/s a ÷ b ("perRound"), CPU b ÷ a ("cpuPerRound"). */
 export function pairedRatio(a, b, key = "perRound") {
   const perRound = a[key].map((value, i) => {
     const [num, den] = key === "cpuPerRound" ? [b[key][i], value] : [value, b[key][i]];

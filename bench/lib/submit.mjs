@@ -1,6 +1,5 @@
-// Request bodies for the submit-path benchmark. Every POST needs its own single-use stand-in token,
-// and Gatepost's page posts also carry the hidden fields its form page renders (a signed stamp and a
-// per-visit submission id), which are read once from the real page and reused, with a fresh id each time.
+// Request bodies for the submit benchmarks: each POST has its own single-use stand-in token, and Gatepost's page
+// posts carry the hidden fields its page renders, read once and reused with a fresh id each time.
 import { createHmac, randomUUID } from "node:crypto";
 
 export const FIELDS = { name: "Bench Mark", email: "bench@example.org", message: "A message from the benchmark suite." };
@@ -24,12 +23,7 @@ export function readFormInputs(html) {
   return inputs;
 }
 
-/**
- * Builds Gatepost page-post bodies for `formUrl`: its hidden inputs, the fields, a fresh id and token.
- * A v2 stamp is signed over the page's submission id (ADR 013), so with `signingSecret` each body gets
- * a fresh id and a stamp signed for it, as a fresh page view would; without it, every body keeps the
- * page's own id and stamp (one submission). A v1 stamp (Gatepost before it was bound) is reused.
- */
+/** Gatepost page-post bodies for `formUrl`; with `signingSecret` each gets a fresh id and a stamp signed for it (ADR 013). */
 export async function gatepostBodies(formUrl, formId = "contact", { signingSecret } = {}) {
   const makeFields = await gatepostFields(formUrl, formId, { signingSecret });
   return () => new URLSearchParams(makeFields()).toString();
@@ -71,10 +65,7 @@ export function baselineBodies(url, { keyed = false } = {}) {
     }).toString();
 }
 
-/**
- * A PDF of exactly `size` bytes made here: a valid `%PDF-` header (what Gatepost checks the type by)
- * and comment lines of filler, so it holds no multipart boundary.
- */
+/** A PDF of exactly `size` bytes: a valid `%PDF-` header and filler that holds no multipart boundary. */
 export function benchPdf(size) {
   const head = "%PDF-1.4\n%bench upload\n";
   const tail = "\n%%EOF\n";
@@ -83,10 +74,7 @@ export function benchPdf(size) {
   return Buffer.from(head + filler + tail, "latin1");
 }
 
-/**
- * multipart/form-data bodies: `makeFields()`'s values, then one file part (`file` = { field, name,
- * type, bytes }). Resolves to { contentType, makeBody } for loadPost (a Buffer per post).
- */
+/** multipart/form-data bodies of `makeFields()` and one file part, as { contentType, makeBody } for loadPost. */
 export function multipartBodies(makeFields, file) {
   const boundary = `----gatepost-bench-${randomUUID()}`;
   const fileHead = Buffer.from(

@@ -1,13 +1,6 @@
-// Accepted posts in one runtime: Gatepost's /f/contact with no destination against the bare app's
-// verify-and-insert action (/submit), and with its webhook destination against the reference that
-// also delivers once, signed, after its answer (/submit?delivered); req/s and the CPU its workerd
-// spends per accepted post (the first delivery's included). Every post carries a fresh stand-in token
-// and, for Gatepost, the hidden fields a fresh page view would (lib/submit.mjs).
-// The req/s target's reference is the bare action with the D1 promises of ADR 012 (/submit?guarded:
-// counted limits, a key-guarded insert and the key's holder in one batch), as issue 36 sets it; the
-// CPU target's is the bare action itself. Each subject runs on a server of its own and the subjects of
-// a group are under load at once in every round (docs/decisions/104, 107): in turn, the same code's
-// ratios straddled their lines from run to run (req/s against the guarded reference 0.85–0.98 over 14 runs).
+// Accepted posts in one runtime: Gatepost's /f/contact without a destination against the bare action (/submit) and
+// its guarded variant (ADR 012's D1 promises), and with its webhook against /submit?delivered: req/s and CPU per post.
+// Each subject on a server of its own, a group's under load at once every round (ADR 104, 107).
 import { loadPost, loadTrial, warmUp } from "../lib/load.mjs";
 import { alternateLoads } from "../lib/rounds.mjs";
 import { baselineBodies, gatepostBodies } from "../lib/submit.mjs";
@@ -42,11 +35,7 @@ const SUBJECTS = {
 };
 /** What each subject is compared against in the table. */
 const AGAINST = { guarded: "bare", noDestination: "bare", delivered: "bare", webhook: "delivered" };
-/**
- * The groups under load at once: Gatepost's post without a destination with both its references (its
- * CPU line is against the bare action, its req/s line against the guarded one), then the webhook pair.
- * The bare action's row beside the delivering reference is read across groups, so it is a diagnostic.
- */
+/** The groups under load at once: no destination with both references, then the webhook pair. */
 const GROUPS = [
   ["bare", "guarded", "noDestination"],
   ["delivered", "webhook"],
@@ -99,8 +88,7 @@ export async function run({ servers, settings, opts, between, log }) {
 export function targets(data) {
   const ratio = (key) => byRuntime(data, (d) => d.ratios[key]);
   return [
-    // Issue 36 sets these two: req/s against the bare action with the promises Gatepost keeps (limits,
-    // key guard), CPU against the bare action itself.
+    // Issue 36: req/s against the guarded action, CPU against the bare one.
     atLeast(
       "Accept, no destination, req/s ÷ the guarded reference (the bare action with the limits and key guard)",
       0.9,
@@ -124,7 +112,6 @@ export function render(data) {
         load: d.loads[subject],
         against: AGAINST[subject] ? d.loads[AGAINST[subject]] : null,
       })),
-      // The same Gatepost row against the guarded reference, which its req/s target is measured against.
       { label: `${SUBJECTS.noDestination[3]}, vs guarded`, load: d.loads.noDestination, against: d.loads.guarded },
     ]),
     "",

@@ -1,10 +1,6 @@
-// CPU per request against Workers Free's 10 ms (docs/decisions/070): each kind of request the Worker
-// answers, sent one at a time to one `wrangler dev` server, with the CPU its workerd used divided by the
-// requests (its threads' run time, lib/servers.mjs; a process-wide figure, so it includes workerd's own
-// work around each request: an upper bound of what the platform would count). On this machine, not
-// Cloudflare's. This machine's speed moves: the bare app's page view measured 2.65 and 1.97 ms in runs an
-// hour apart. So the kinds take turns in blocks (a change of speed reaches each alike; a figure is the median block), and a
-// yardstick takes its turn among them: the bare app's page view on a server of its own.
+// CPU per request against Workers Free's 10 ms (ADR 070): each kind of request sent one at a time to one
+// `wrangler dev` server, its workerd's CPU divided by the requests (an upper bound of what the platform counts).
+// This machine's speed moves, so the kinds take turns in blocks with a yardstick (the bare app's page view) among them.
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../../scripts/hash-password.mjs";
 import { queryD1 } from "../lib/outbox.mjs";
@@ -47,11 +43,7 @@ async function signIn(server, password) {
   return cookie;
 }
 
-/**
- * Sends `n` of one kind in turn; its server's workerd CPU over them, in ms (and any answer that was
- * not `ok`). Without `before`, the CPU over the whole block (after-response work included); with it,
- * only each send's own window, so `before`'s setup (another process's D1 write) stays out of the count.
- */
+/** Sends `n` of one kind: the server's CPU over them (with `before`, each send's own window only). */
 async function block({ server, send, ok, before = null }, n) {
   let cpuMs = 0;
   let start = server.cpuMs();
@@ -69,11 +61,7 @@ async function block({ server, send, ok, before = null }, n) {
   return { cpuMs, bad };
 }
 
-/**
- * Measures `kinds` ({ name: { server, n, send, ok, before? } }): one warm-up each (it warms what each
- * isolate keeps), then BLOCKS rounds in which every kind sends its share. Per kind: requests, the
- * median block's CPU per request, each block's.
- */
+/** One warm-up per kind, then BLOCKS rounds in turn; per kind the median block's CPU per request. */
 async function measureInTurns(kinds) {
   const blocks = Object.fromEntries(Object.keys(kinds).map((kind) => [kind, []]));
   const bad = Object.fromEntries(Object.keys(kinds).map((kind) => [kind, []]));
@@ -134,7 +122,6 @@ export async function run({ apps, settings, log }) {
     });
     const is = (code) => (status) => status === code;
     const yardstick = { server: bare, n: COUNT.yardstick / 2, send: get(bare.url, "/"), ok: is(200) };
-    // The posts first, so every read below (the export above all) meets the same stored rows.
     log("cpu: accepted posts and posts with a 1 MiB file, in turns with the yardstick");
     const writes = await measureInTurns({
       yardstick,
@@ -160,8 +147,7 @@ export async function run({ apps, settings, log }) {
         },
       ]),
     );
-    // An export's start (docs/decisions/109): it only starts the job and hands it to the export queue.
-    // Before each, the last one's file is waited for (outside the count): a person may run three at once.
+    // An export's start only hands the job to the export queue (ADR 109); the last one's file is awaited outside the count.
     const exportHeaders = { ...admin, accept: "application/json" };
     let lastExport = null;
     const startExport = async () => {

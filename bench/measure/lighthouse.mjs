@@ -1,9 +1,6 @@
-// Lighthouse 12 (mobile preset, the default config) in Debian's Chromium on Gatepost's pages as
-// `npm run start:offline` serves them (wrangler dev), with the bare app's `/` in the same rounds as a
-// control, and one trial page: that same `/` with a slow script injected, which must score below 100,
-// or the step has not shown that it can fail. Runs on a slow host are not counted
-// (lib/lighthouse-verdict.mjs). Run first, while the machine is quiet. `node bench/measure/lighthouse.mjs`
-// runs it alone. chrome-launcher and puppeteer-core are Lighthouse's own dependencies.
+// Lighthouse 12 (mobile) in Debian's Chromium on Gatepost's pages under `npm run start:offline`, with the bare
+// app's `/` as a control and a trial page (that `/` with a slow script) that must score below 100. Runs first,
+// while the machine is quiet; `node bench/measure/lighthouse.mjs` runs it alone.
 import { fileURLToPath } from "node:url";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -34,8 +31,7 @@ const TRIAL_BLOCK_MS = Number(process.env.LH_TRIAL_BLOCK_MS || 250);
 async function startOffline(port, timeoutMs = 180_000) {
   const group = spawnGroup("npm", ["run", "start:offline"], {
     cwd: ROOT,
-    // Its own limits: the developer's local D1 may hold the day's counts of 127.0.0.1 from `npm start`,
-    // which would answer the thank-you page's post with 429.
+    // Its own limits: the local D1 may hold 127.0.0.1's counts for the day from `npm start`.
     env: {
       ...process.env,
       PORT: String(port),
@@ -46,7 +42,6 @@ async function startOffline(port, timeoutMs = 180_000) {
       FORM_RATE_LIMIT_PER_MINUTE: "1000000000",
       FORM_RATE_LIMIT_PER_DAY: "1000000000",
     },
-    // start.mjs stops its own children (wrangler dev's group, the stand-in, the sink) on SIGTERM.
     graceMs: 15_000,
   });
   const { output, exited } = group;
@@ -79,10 +74,7 @@ async function createThankYouPage(baseUrl) {
   return new URL(location, baseUrl).toString();
 }
 
-/**
- * A long task right after the page's load event, on http pages only (not the about:blank Lighthouse
- * starts from): after the first paint, so it lands in total blocking time as a slow script would.
- */
+/** A long task right after an http page's load event, landing in total blocking time as a slow script would. */
 const slowScript = (ms) =>
   `if (location.protocol.startsWith("http")) addEventListener("load", () => setTimeout(() => { const end = performance.now() + ${ms}; while (performance.now() < end); }, 0));`;
 
@@ -115,10 +107,7 @@ async function auditOnce(browser, page) {
   }
 }
 
-/**
- * Audits `pages` ({ name, url, inject? }) `runs` times each, in alternating rounds (lib/rounds.mjs), a
- * run on a slow host retried (lib/lighthouse-verdict.mjs). Resolves to one judged result per page.
- */
+/** Audits `pages` `runs` times each in alternating rounds, slow hosts retried; one judged result per page. */
 export async function auditPages(pages, { runs, log = console.log }) {
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH || "/usr/bin/chromium",
@@ -153,8 +142,7 @@ export async function run({ apps, settings, opts, log }) {
     const pages = [
       { name: "/", url: `${gatepost.url}/` },
       { name: "/f/contact", url: `${gatepost.url}/f/contact` },
-      // Every language's page ships only its own texts; these three cover a long-word, a CJK and a
-      // right-to-left page (issue 40: the budgets hold in every language).
+      // Each language ships only its own texts: a long-word, a CJK and a right-to-left page.
       ...["de", "ja", "ar"].map((lang) => ({ name: `/f/contact?lang=${lang}`, url: `${gatepost.url}/f/contact?lang=${lang}` })),
       { name: "thank-you view", url: await createThankYouPage(gatepost.url) },
       { name: "/admin/login", url: `${gatepost.url}/admin/login` },

@@ -1,13 +1,7 @@
-// Gatepost at a million submissions (issue 36, docs/decisions/060), in Miniflare: `npm run seed`
-// fills a database of the bench's own with BENCH_SCALE_SUBMISSIONS (1,000,000) submissions; then, on
-// that database beside an empty one, accepted posts (no destination) on both at once, round by round, req/s and
-// workerd CPU per post; each console view's time (sequential GETs with a signed-in session, loopback,
-// p50/p95 over BENCH_SCALE_VIEWS requests: the server's time plus a loopback round trip); and the
-// export of every row as a job (GET /admin/export, read until it is ready while the export queue builds
-// it, docs/decisions/109), its time, size and memory early
-// in the job and over all of it: the app isolate's V8 heap, through workerd's inspector, and the whole
-// workerd process's (which holds local D1's SQLite and local R2 too).
-// Rows read per view are not visible from outside the Worker: tests/workers/scale.test.ts holds them.
+// Gatepost at a million submissions (ADR 060), in Miniflare: a seeded database beside an empty one, accepted posts
+// on both at once (req/s, CPU per post); each console view's p50/p95 over BENCH_SCALE_VIEWS signed-in GETs; and the
+// export of every row as a job (ADR 109): its time, size, and the isolate's and workerd's memory early and overall.
+// Rows read per view are not visible from outside: tests/workers/scale.test.ts holds them.
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../../scripts/hash-password.mjs";
 import { applyLocalMigrations } from "../../scripts/worker-dev.mjs";
@@ -27,8 +21,7 @@ export const order = 70;
 export const perRuntime = false;
 
 const SUBMISSIONS = Number(process.env.BENCH_SCALE_SUBMISSIONS || 1_000_000);
-// 100, not 20: of 20 sorted times, the 95th percentile's place is the 20th, so the figure was each view's
-// slowest request, one hiccup of the host in twenty.
+// 100, not 20: the 95th percentile of 20 is the slowest, one hiccup of the host in twenty.
 const VIEW_REQUESTS = Number(process.env.BENCH_SCALE_VIEWS || 100);
 const RUNTIME = "miniflare";
 const VARIANT = "noDestination";
@@ -83,19 +76,12 @@ async function timeView(server, cookie, path) {
   return { p50: round(percentile(times, 50), 1), p95: round(percentile(times, 95), 1), cpuMs: round(cpuMs, 1) };
 }
 
-/** An export that has not finished by then fails the measurement. */
 const EXPORT_TIMEOUT_MS = 15 * 60_000;
-/** Between reads of the job: they only read it (the export queue carries it on), so they need not hurry. */
 const READ_EVERY_MS = 250;
 /** The isolate's heap after a full collection, every this many polls (a collection takes a few ms). */
 const RETAINED_EVERY = 20;
 
-/**
- * The app isolate's V8 heap, through workerd's inspector: `used()` as it stands (what a poll's work
- * left, garbage included), `retained()` after a full collection (what stays from poll to poll).
- * workerd runs an inspector command that needs the isolate only when a request next enters it, so a
- * collection is followed by GET /healthz (a D1 ping, a few KiB of its own) until it has run.
- */
+/** The app isolate's V8 heap through workerd's inspector: `used()` now, `retained()` after a full collection. */
 async function isolateHeap(server) {
   const cdp = await connect(server.inspectorPort, (t) => t.id.startsWith("core:user:"));
   await cdp.send("HeapProfiler.enable");
@@ -130,13 +116,7 @@ function peaks() {
   };
 }
 
-/**
- * Exports every form (`GET /admin/export?format=csv`, no form: all the seeded rows) as a script would:
- * reads the job's 202 Location every READ_EVERY_MS (the export queue builds it meanwhile) until it
- * serves the file, then reads the file through, counting its lines. Memory is read after every poll (the isolate's
- * heap after a collection every RETAINED_EVERY polls): its peak over the first tenth of the rows
- * against its peak over the whole job shows whether memory grows with the rows.
- */
+/** Exports every row as a script would (polling the job's Location), noting memory after every poll, so the first tenth's peak against the whole job's shows whether memory grows with the rows. */
 async function timeExport(server, cookie, expectedRows) {
   const headers = { cookie, origin: server.url, "sec-fetch-site": "same-origin", accept: "application/json" };
   const heap = await isolateHeap(server);
@@ -149,7 +129,6 @@ async function timeExport(server, cookie, expectedRows) {
     if (polls % RETAINED_EVERY === 0) seen.note("retainedBytes", await heap.retained(), early);
   };
   try {
-    // The heap the isolate holds before the job counts toward the first tenth.
     seen.note("retainedBytes", await heap.retained(), true);
     server.resetPeak();
     const start = performance.now();
@@ -177,7 +156,6 @@ async function timeExport(server, cookie, expectedRows) {
     return {
       status: response.status,
       polls,
-      // The header line, then one line per row (no seeded value holds a line break).
       rows: lines - 1,
       readySeconds: round(readySeconds, 1),
       seconds: round((performance.now() - start) / 1000, 1),
@@ -222,7 +200,6 @@ export async function run({ apps, settings, opts, between, log }) {
       }));
       trials[subject] = loadTrial(server, () => loadPost(url, makeBody, { ...opts.paired.load, headers }));
     }
-    // The two servers under load at once, so the core's speed changes hit both alike (lib/rounds.mjs).
     const loads = await alternateLoads(trials, {
       together: true,
       rounds: opts.paired.rounds,
@@ -235,8 +212,7 @@ export async function run({ apps, settings, opts, between, log }) {
     const lastDay = new Date().toISOString().slice(0, 10);
     const timed = {};
     for (const [label, path] of Object.entries(views(lastDay))) timed[label] = { path, ...(await timeView(full, cookie, path)) };
-    // The export on the same database, served by a workerd with its inspector on (for the heap figures):
-    // a server of its own, so the inspector never weighs on the accepts and views measured above.
+    // The export on a server of its own with its inspector on, which never weighs on the figures above.
     await full.stop();
     fullUp = false;
     inspected = await startServer(RUNTIME, app, { bindings, name: "scale-inspected", reuseState: persistTo, inspect: true });
@@ -265,8 +241,7 @@ export function targets(data) {
     atLeast(`Accepts at ${SUBMISSIONS} ÷ on an empty database, CPU per post (empty's ÷ full's)`, 0.95, {
       [RUNTIME]: ok ? data.ratios.cpu : null,
     }),
-    // Complete: every seeded row (and the accepts' rows) in the file. Flat: the isolate's heap over the
-    // whole job within a quarter of its heap over the first tenth of the rows.
+    // Complete: every row in the file. Flat: the whole job's heap within a quarter of the first tenth's.
     atLeast(`Export of every row (${SUBMISSIONS} seeded) completes: rows in the file ÷ rows seeded`, 1, {
       [RUNTIME]: ok ? round(data.exported.rows / SUBMISSIONS, 3) : null,
     }),

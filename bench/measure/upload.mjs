@@ -1,17 +1,7 @@
-// Accepted posts with a file, in one runtime: Gatepost's POST /f/apply (no destination) with a 1 MiB
-// PDF made here against the bare app's reference that verifies the token, puts the same bytes in R2
-// and inserts one row (/submit?upload), in req/s and workerd CPU per post; then the peak memory one
-// upload takes.
-//
-// Memory, per post, on a server of its own started for it (a server that has already served the load
-// runs reuses what it freed then, and shows almost nothing): one post at a time, and before each the app's
-// workerd's high-water mark set back to its resident size (`echo 5 > /proc/<pid>/clear_refs`); after
-// its answer, VmHWM less that VmRSS (/proc/<pid>/status) is the new resident memory the post needed.
-// Memory freed by earlier posts and not yet returned is reused without showing, so a typical post shows
-// little; the largest rise over all posts is the figure, for uploads and for small posts (Gatepost's
-// /f/contact, the reference's /submit) on the same server, in alternating rounds. The multiple of the
-// file size is (the uploads' largest rise − the small posts') ÷ the file's size. A load run's growth
-// was tried first: it is the collector's timing (tens of MiB either way from one run to the next).
+// Accepted posts with a 1 MiB PDF in one runtime: Gatepost's /f/apply against the bare app's /submit?upload, in
+// req/s and CPU per post; then the peak memory one upload takes: per post, on a fresh server, VmHWM reset before
+// each post and read after (/proc), the largest rise of uploads against that of small posts, as a multiple of the
+// file's size. (A load run's growth was tried first: it is the collector's timing.)
 import { loadPost, loadTrial, warmUp } from "../lib/load.mjs";
 import { alternateLoads, alternateRounds } from "../lib/rounds.mjs";
 import { startServer } from "../lib/servers.mjs";

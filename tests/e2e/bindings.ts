@@ -38,7 +38,7 @@ export async function extraBindings(): Promise<ExtraBindings> {
   const sites = await startStaticSites();
   stops.push(sites.stop);
   bindings.FORM_SIGNING_SECRET = "e2e-form-signing-secret-0123456789abcdef";
-  bindings.FORM_ALLOWED_ORIGINS = `contact=${sites.allowed},${sites.crossSite.allowed} newsletter=${sites.allowed}`;
+  bindings.FORM_ALLOWED_ORIGINS = `contact=${sites.allowed},${sites.crossSite.allowed} newsletter=${sites.allowed},${sites.crossSite.allowed}`;
   bindings.FORM_MIN_FILL_SECONDS = "0";
   bindings.FORM_RATE_LIMIT_PER_MINUTE = "200";
   bindings.FORM_RATE_LIMIT_PER_DAY = "2000";

@@ -63,7 +63,7 @@ async function exportFromTheButton(javaScriptEnabled: boolean) {
 function expectTheWholeFile(text: string) {
   const lines = text.replace(/^\uFEFF/, "").split("\r\n");
   expect(lines[0]).toBe(
-    "id,form_id,received_at,state,test,quarantine_reason,verify_hostname,verify_action,verify_challenge_ts,field:email,field:consent",
+    "id,form_id,received_at,state,test,quarantine_reason,verify_hostname,verify_action,verify_challenge_ts,field:email,field:consent,field:source",
   );
   expect(lines.filter((line) => line.startsWith("e2e-export-"))).toHaveLength(ROWS);
   expect(lines[1]).toMatch(/^e2e-export-000001,newsletter,2020-01-01T00:00:01\.000Z,stored,false,/);

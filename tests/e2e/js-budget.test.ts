@@ -24,6 +24,7 @@ interface PageJs {
   files: string[];
   raw: number;
   gzip: number;
+  manifest: { raw: number; gzip: number };
 }
 
 let baseline: PageJs;
@@ -43,6 +44,15 @@ function loadsTurnstile(page: PageJs): boolean {
 }
 
 describe("JS budget", () => {
+  it("measures the manifest each page gets inline, as lazy route discovery serves it (ADR 117)", () => {
+    for (const config of ["../../vite.config.ts", "../../bench/baseline/vite.config.ts"]) {
+      expect(readFileSync(path.resolve(__dirname, config), "utf8"), config).toMatch(/v3_lazyRouteDiscovery: true/);
+    }
+    const form = pages.find((page) => page.routeId === "routes/f.$formId")!;
+    // The routes of /f/:formId and its parents only, far less than every route's entry.
+    expect(form.manifest.gzip).toBeLessThan(1024);
+  });
+
   it("measures a real baseline", () => {
     // A bare Remix + React client is well over 50 KiB gzip; less means the measurement broke.
     expect(baseline.gzip).toBeGreaterThan(50 * 1024);

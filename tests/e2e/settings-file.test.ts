@@ -24,8 +24,8 @@ let processes: Array<{ pid: string; commandLine: string }>;
 beforeAll(async () => {
   rmSync(persistTo, { recursive: true, force: true });
   mkdirSync(persistTo, { recursive: true });
-  // No migrations (a minute's blocking call on a loaded machine): ready once a static file is served,
-  // and the front page serves the files' forms without its D1.
+  // No migrations (a minute's blocking call on a loaded machine): ready once a static file is served;
+  // every page's header (a 404's too) shows the site's name without reading D1.
   site = await startWorkerDev({
     port: await freePort(),
     persistTo,
@@ -77,9 +77,11 @@ describe("settings handed to wrangler dev", () => {
   });
 
   it("reach the Worker unchanged, quotes and $ included", async () => {
-    const html = await (await fetch(`${site.url}/`)).text();
-    const heading = /<h1[^>]*>([^<]*)<\/h1>/.exec(html)![1];
-    const text = heading.replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&amp;", "&");
+    const response = await fetch(`${site.url}/no-page-here`);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    const name = /<a href="\/" class="site-name">[\s\S]*?<span>([^<]*)<\/span>/.exec(html)![1];
+    const text = name.replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&amp;", "&");
     expect(text).toBe(SITE_NAME);
   });
 

@@ -91,7 +91,7 @@ describe("the owner", () => {
     await context.close();
   });
 
-  it("can read the local bucket the way the README says, while the Worker runs", () => {
+  it("can read the local bucket the way docs/development.md says, while the Worker runs", () => {
     const script = new URL("../../scripts/local-uploads.mjs", import.meta.url).pathname;
     const listing = execFileSync(process.execPath, [script, "--persist-to", inject("persistTo")], { encoding: "utf8", timeout: 60_000 });
     const line = listing.split("\n").find((l) => l.includes(reference));

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The folders of app/lib are the architecture (README, "What is where"): each may import only the
+// The folders of app/lib are the architecture (docs/architecture.md, "What is where"): each may import only the
 // folders below it, so the dependency direction stays one way. The form definitions and their model
 // (app/forms, "~/forms" here) sit under every lib folder but the kinds' specs, whose registry derives
 // a definition's destinations (ADR 114). A folder with a ".server" twin in the map is two layers:
@@ -101,7 +101,7 @@ function layerIn(resolved: string): string {
 
 /**
  * The map as layers, top first, each folder's layer one above the highest it imports: "a, b → c → …".
- * An import can only point right, so this one line is the map's direction, and README prints it.
+ * An import can only point right, so this one line is the map's direction, and docs/architecture.md prints it.
  */
 export function layersOf(allowed: Readonly<Record<string, readonly string[]>>): string {
   const depth = new Map<string, number>();
@@ -233,8 +233,8 @@ describe("app/lib dependency direction", () => {
     expect([...graph.values()].flat().length).toBeGreaterThan(200);
   });
 
-  it("is the chain README prints", () => {
-    const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
+  it("is the chain docs/architecture.md prints", () => {
+    const readme = readFileSync(path.resolve(__dirname, "../../docs/architecture.md"), "utf8");
     const chain = layersOf(ALLOWED);
     expect(chain.split(" → ").length).toBeGreaterThan(5);
     expect(readme).toContain(`\n${chain}\n`);

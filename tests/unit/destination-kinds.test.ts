@@ -111,6 +111,27 @@ describe("destination kinds", () => {
     expect(namedOutsideHome(files, KIND_SPECS)).toEqual([]);
   });
 
+  it("are named nowhere in npm start: each kind's sink.mjs says how it is pointed at the sink", async () => {
+    const text = readFileSync(path.resolve(APP, "../scripts/start.mjs"), "utf8");
+    const code = KIND_SPECS.map((spec) => ({ ...spec, product: undefined }));
+    expect(namedOutsideHome([{ file: path.resolve(APP, "../scripts/start.mjs"), text }], code)).toEqual([]);
+    // @ts-expect-error - plain ESM shared with npm start
+    const { loadKindSinks } = await import("../../dev/local-sink.mjs");
+    const sinks: Array<{ kind: string; local?: { switch: string; settings: (ctx: object) => Record<string, string> } }> =
+      await loadKindSinks();
+    for (const spec of KIND_SPECS) {
+      const local = sinks.find((sink) => sink.kind === spec.kind)?.local;
+      expect(local, spec.kind).toBeDefined();
+      const suffixes = spec.settings.map((setting) => setting.suffix);
+      const values = local!.settings({ origin: "http://127.0.0.1:1", secret: "whsec_x", sheetsKey: "{}", formId: "f" });
+      expect(
+        [local!.switch, ...Object.keys(values)].every((suffix) => suffixes.includes(suffix as never)),
+        spec.kind,
+      ).toBe(true);
+      expect(values[local!.switch], spec.kind).toBeTruthy();
+    }
+  });
+
   it("each have their docs section, where their module says", () => {
     // GitHub's heading anchors: lower case, punctuation dropped, spaces as dashes.
     const slug = (heading: string) =>

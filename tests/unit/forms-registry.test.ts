@@ -3,7 +3,7 @@ import { checkForms, collectForms, suggestionsFor } from "~/lib/forms/check";
 import { contactForm } from "~/forms/contact";
 import { FORM_MODULES } from "~/forms/modules";
 import { FORMS, findCodeForm } from "~/lib/forms/registry";
-import { defineForm, type FormValues } from "~/forms/schema";
+import { defineForm, type FieldDef, type FormValues } from "~/forms/schema";
 import { newsletterForm } from "~/forms/newsletter";
 import { validateFields } from "~/lib/submit/validation";
 // @ts-expect-error - plain ESM helper shared with npm start
@@ -79,20 +79,21 @@ describe("the form registry", () => {
 });
 
 describe("the newsletter form", () => {
-  it("is an e-mail address plus a consent checkbox that must be ticked", () => {
-    expect(newsletterForm.fields.map((f) => [f.name, f.type, f.required])).toEqual([
-      ["email", "email", true],
-      ["consent", "checkbox", true],
+  it("is an e-mail address plus a consent checkbox that must be ticked, and the campaign it came from", () => {
+    expect(newsletterForm.fields.map((f: FieldDef) => [f.name, f.type, f.required, f.prefill])).toEqual([
+      ["email", "email", true, true],
+      ["consent", "checkbox", true, undefined],
+      ["source", "hidden", false, "utm_source"],
     ]);
     const refused = validateFields(newsletterForm, { email: "a@example.org" });
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.errors.consent).toBe("I agree to receive the monthly newsletter must be ticked to continue.");
     const accepted = validateFields(newsletterForm, { email: "a@example.org", consent: "on" });
-    expect(accepted).toEqual({ ok: true, values: { email: "a@example.org", consent: true }, files: [] });
+    expect(accepted).toEqual({ ok: true, values: { email: "a@example.org", consent: true, source: null }, files: [] });
   });
 
   it("types its payload from the same schema", () => {
-    const payload: FormValues<typeof newsletterForm.fields> = { email: "a@example.org", consent: true };
+    const payload: FormValues<typeof newsletterForm.fields> = { email: "a@example.org", consent: true, source: null };
     expect(payload.consent).toBe(true);
   });
 });

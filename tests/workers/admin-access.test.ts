@@ -13,6 +13,8 @@ const PUBLIC = new Set(["routes/admin_.login"]);
 const VIEWER_ALLOWED = new Set(["routes/admin_.logout"]);
 // A download's action takes nothing: it answers every POST 405 with the download headers (ADR 051), session or not.
 const METHOD_REFUSED = new Set(["routes/admin_.files.$submissionId.$fileId"]);
+// The MCP server takes the API's bearer tokens only (ADR 124): a session cookie is ambient, so it counts for nothing there.
+const TOKEN_ONLY = new Set(["routes/admin_.mcp"]);
 
 const adminRoutes = ADMIN_ROUTES;
 let submissionId = "";
@@ -83,6 +85,12 @@ describe("the admin route manifest", () => {
       const anonymous = await appFetch(adminPost(urlFor(route), fields), appEnv);
       expect(anonymous.status).toBe(401);
       const viewer = await appFetch(adminPost(urlFor(route), fields, { Cookie: await sessionCookie("viewer") }), appEnv);
+      if (TOKEN_ONLY.has(route.id)) {
+        expect(viewer.status).toBe(401);
+        const admin = await appFetch(adminPost(urlFor(route), fields, { Cookie: await sessionCookie("admin") }), appEnv);
+        expect(admin.status).toBe(401);
+        return;
+      }
       if (!VIEWER_ALLOWED.has(route.id)) expect(viewer.status).toBe(403);
       const admin = await sessionCookie("admin");
       const auditBefore = await countRows("audit_log");

@@ -1,3 +1,4 @@
+import { API_TOKEN } from "./console-helpers";
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ADMIN_ROUTES, fullPath, type ManifestRoute } from "./admin-routes";
@@ -61,7 +62,10 @@ describe("a busy database in the console", () => {
     expect(env.DB).toBeDefined();
   });
 
-  it.each(ADMIN_ROUTES.filter((r) => r.module.loader).map((r) => [r.id, r]))(
+  // The MCP server takes tokens, not the session (ADR 124): its own test is below.
+  const SESSION_ROUTES = ADMIN_ROUTES.filter((r) => r.id !== "routes/admin_.mcp");
+
+  it.each(SESSION_ROUTES.filter((r) => r.module.loader).map((r) => [r.id, r]))(
     "GET %s answers 503 storage_unavailable",
     async (_id, route) => {
       const headers = { "Sec-Fetch-Site": "same-origin", Cookie: cookie };
@@ -73,7 +77,7 @@ describe("a busy database in the console", () => {
   );
 
   // A download's action only answers 405 and reads nothing (admin-access.test.ts).
-  it.each(ADMIN_ROUTES.filter((r) => r.module.action && !r.id.startsWith("routes/admin_.files.")).map((r) => [r.id, r]))(
+  it.each(SESSION_ROUTES.filter((r) => r.module.action && !r.id.startsWith("routes/admin_.files.")).map((r) => [r.id, r]))(
     "POST %s answers 503 storage_unavailable",
     async (_id, route) => {
       const bodies = [
@@ -96,4 +100,26 @@ describe("a busy database in the console", () => {
       }
     },
   );
+
+  it("answers an MCP tool call with a token as a tool error carrying storage_unavailable", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_forms", arguments: {} } });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${API_TOKEN}`,
+      "CF-Connecting-IP": "198.51.100.7",
+    };
+    const request = new Request("http://localhost/admin/mcp", { method: "POST", body, headers });
+    const response = await appFetch(request, { ...(await adminEnv({ ADMIN_API_TOKEN: API_TOKEN })), DB: busyDb() });
+    // MCP answers a tool's failure inside its result (the transport's 200), with the catalogue's code.
+    const text = await response.text();
+    expect(JSON.parse(text).result).toMatchObject({
+      isError: true,
+      _meta: { "gatepost/code": "storage_unavailable", "gatepost/status": 503 },
+    });
+    expect(text).not.toContain("SQLITE_BUSY");
+    expect(logged.mock.calls.flat().join(" ")).toContain("SQLITE_BUSY");
+    logged.mockRestore();
+  });
 });

@@ -2,9 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { byCount, countOf } from "~/lib/text/count";
 
-// An audit row as a sentence an operator reads at a glance. The row's detail is JSON written by the
-// action that made it (app/lib/submissions/actions.server.ts); an action this list does not know yet is
-// still shown in full, as its name and its detail's keys and values.
+// An audit row as a sentence; an action this list does not know yet is shown as its name and its detail's keys.
 
 type Detail = Record<string, unknown>;
 

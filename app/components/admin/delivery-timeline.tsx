@@ -1,6 +1,5 @@
 import { StateBadge } from "~/components/admin/state-badge";
 import { formatUtc } from "~/lib/console/page";
-// The one shape of a delivery as the console reads it (a type import: nothing server-side reaches the browser).
 import type { DeliveryView as Delivery } from "~/lib/storage/console-queries.server";
 import { countOf } from "~/lib/text/count";
 import { EMPTY_VALUE, orEmptyMark } from "~/lib/text/empty-value";
@@ -19,7 +18,6 @@ function notSent(d: Delivery): boolean {
   return d.status === "delivered" && d.log.at(-1)?.error === "skipped";
 }
 
-/** Every destination of a submission with every attempt: time, HTTP status, latency, response excerpt. */
 /** A destination kind as the timeline names it (from its module, through the loader). */
 export interface TimelineKind {
   label: string;
@@ -34,7 +32,6 @@ export function DeliveryTimeline({
 }: {
   deliveries: Delivery[];
   kinds: Record<string, TimelineKind>;
-  /** Admins only. */
   showReplies: boolean;
 }) {
   if (deliveries.length === 0) return <p>This submission has no deliveries.</p>;
@@ -52,8 +49,7 @@ export function DeliveryTimeline({
             {d.lastError ? `, ${notSent(d) ? "why" : d.status === "delivered" ? "note" : "last error"}: ${d.lastError}` : ""}.{situation(d)}
           </p>
           {d.log.length > 0 ? (
-            // Cards on a phone (one attempt per card, each value under its column's name), so no word is
-            // broken to fit five columns into 390 px.
+            // Cards on a phone, so no word is broken to fit five columns into 390 px.
             <table className="cards">
               <caption className="visually-hidden">Attempts to deliver to {d.destination}</caption>
               <thead>

@@ -1,8 +1,7 @@
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 
-// Cloudflare Access's `Cf-Access-Jwt-Assertion`, verified with jose (never trusting the header's
-// presence): RS256 against the team's key set, then aud, iss, exp and nbf. The key set is cached per
-// isolate and a failed fetch remembered briefly, so junk never costs a fetch each (docs/decisions/015).
+// Cloudflare Access's `Cf-Access-Jwt-Assertion`, verified with jose against the team's key set, cached per
+// isolate with a failed fetch remembered briefly (ADR 015).
 
 export type AccessVerdict =
   | { ok: true; email: string; sub: string }
@@ -22,7 +21,6 @@ export type AccessVerdict =
 
 export interface AccessOptions {
   token: string | null;
-  /** e.g. "myteam.cloudflareaccess.com" (a leading https:// is accepted). */
   teamDomain: string;
   audience: string;
   fetch?: typeof fetch;
@@ -39,11 +37,9 @@ const MAX_CACHED_ISSUERS = 8;
 
 interface KeySet {
   getKey: JWTVerifyGetKey;
-  /** Date.now() until which the last failed fetch answers for the network. */
   failedUntil: number;
 }
 
-// Keyed by the fetch function, then the issuer: production has one of each; tests bring their own.
 const keySets = new WeakMap<typeof fetch, Map<string, KeySet>>();
 
 /** The issuer URL for a team domain, normalised. */
@@ -65,14 +61,12 @@ function keySetFor(issuer: string, fetcher: typeof fetch): KeySet {
       timeoutDuration: FETCH_TIMEOUT_MS,
       [customFetch]: fetcher,
     });
-    // A team domain changed many times must not grow the map for ever: forget the oldest.
     if (byIssuer.size >= MAX_CACHED_ISSUERS) byIssuer.delete(byIssuer.keys().next().value!);
     byIssuer.set(issuer, (keySet = { getKey, failedUntil: 0 }));
   }
   return keySet;
 }
 
-/** Thrown inside jose's key lookup when the key set cannot be had (now, or moments ago). */
 class KeySetUnavailable extends Error {}
 
 function codeOf(error: unknown): Extract<AccessVerdict, { ok: false }>["code"] {
@@ -88,7 +82,6 @@ function codeOf(error: unknown): Extract<AccessVerdict, { ok: false }>["code"] {
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return "unsupported_alg";
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return "unknown_key";
   if (error instanceof errors.JWSSignatureVerificationFailed) return "bad_signature";
-  // Anything else (JWSInvalid, JWTInvalid, a payload that is not JSON) is a token we cannot read.
   return "malformed";
 }
 
@@ -105,8 +98,7 @@ export async function verifyAccessJwt(options: AccessOptions): Promise<AccessVer
     try {
       return await keySet.getKey(header, input);
     } catch (error) {
-      // A key set without this kid is the token's problem; anything else (network, timeout, status,
-      // JSON, shape) is the key set's, and is remembered briefly.
+      // A key set without this kid is the token's problem; anything else is the key set's, remembered briefly.
       if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error;
       keySet.failedUntil = Date.now() + FAILURE_TTL_MS;
       throw new KeySetUnavailable();

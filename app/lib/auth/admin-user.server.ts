@@ -7,11 +7,9 @@ import type { OncePerRequest } from "~/lib/platform/once-per-request";
 import { refusal } from "~/lib/http/responses.server";
 import { adminSessionStorage, fingerprint, singleSessionCookieHeader, type Role } from "~/lib/auth/session.server";
 
-// Who is asking, and may they? Every admin loader and action calls one of these itself: Remix runs
-// a layout's loader beside its children's, never in front of them, so a layout cannot guard them.
+// Every admin loader and action calls one of these itself: Remix runs a layout's loader beside its children's, not before.
 
 export interface AdminUser {
-  /** Written to the audit log: "password:admin", "password:viewer", "access:<email>" or "token:<id>". */
   id: string;
   role: Role;
   via: "password" | "access" | "token";
@@ -21,13 +19,10 @@ export interface AdminUser {
 
 export interface AdminContext {
   cloudflare: { env: { DB: D1Database } };
-  /** Turnstile: the sign-in form's check past the site-wide budget (sign-in.server.ts). */
   settings: { admin: AdminConfig; turnstile: TurnstileSettings };
-  /** The request's memo: a page and its frame read the session once. Absent, each asks D1. */
   once?: OncePerRequest;
 }
 
-/** "document" pages redirect to the sign-in page; "data" (exports, actions) answer 401. */
 export type Audience = "document" | "data";
 
 /** The signed-in person, or null. D1 errors throw; every other doubt is null. */
@@ -54,7 +49,6 @@ async function lookUpUser(request: Request, context: AdminContext): Promise<Admi
   const ver = session.get("ver");
   if (!sub || !role || !ver) return null;
   const hash = role === "admin" ? config.adminHash : config.viewerHash;
-  // A session dies with the password it was issued for.
   if (!hash || ver !== (await fingerprint(hash))) return null;
   return { id: sub, role, via: "password", sessionId: session.id };
 }
@@ -64,9 +58,7 @@ const NextSchema = z
   .string()
   .max(2000)
   .regex(/^\/[\x21-\x7e]*$/);
-// Checked on the path the browser will request: the URL parser resolves dot segments (also %2e), reads
-// a backslash as a slash and "//" as a host, as the browser does; what is left must be /admin or under
-// it, with no escape at all (no console path holds one).
+// Checked on the path the browser will request, resolved as the browser does; what is left must be under /admin.
 const NEXT_BASE = "http://next.invalid";
 
 /** A safe place to return to after sign-in: only printable paths inside /admin, normalised; else "/admin". */
@@ -109,7 +101,6 @@ export function requireSameOrigin(request: Request): void {
   const site = request.headers.get("Sec-Fetch-Site");
   const origin = request.headers.get("Origin");
   if (site !== null && site !== "same-origin") throw refusal("admin_cross_origin");
-  // Every browser sends Origin on a POST; a request with neither header is not from our pages.
   if (origin === null ? site === null : origin !== new URL(request.url).origin) throw refusal("admin_cross_origin");
 }
 

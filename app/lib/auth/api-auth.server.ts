@@ -5,10 +5,8 @@ import type { ErrorCode } from "~/lib/http/errors";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 import { problemJson } from "~/lib/http/responses.server";
 
-// Who may use the admin API (docs/api.md): a bearer token (made in the console, or ADMIN_API_TOKEN), or
-// the console's own session cookie from the console's own pages. A cookie is ambient, so a request that
-// carries one must come from this origin (Sec-Fetch-Site, Origin); a token is not, so scripts need
-// neither. Every refusal is problem+json from the error catalogue.
+// Who may use the admin API (docs/api.md): a bearer token, or the console's session cookie, which being ambient
+// must come from this origin. Every refusal is problem+json from the error catalogue.
 
 /** The largest JSON body the API reads (a definition of MAX_FIELDS fields with long option lists); admin_body_too_large's message names it. */
 export const MAX_JSON_BYTES = 256 * 1024;
@@ -30,10 +28,7 @@ export async function asProblem(error: unknown): Promise<Response> {
   throw error;
 }
 
-/**
- * The API's user for this request, able to `need` (read, or write: admins only). Throws a problem+json
- * refusal: 401 without a valid token or session, 403 for a viewer's write or a cross-site cookie.
- */
+/** The API's user, able to `need` read or write. Throws problem+json: 401 without a token or session, 403 for a viewer's write or a cross-site cookie. */
 export async function requireApiUser(
   request: Request,
   context: AdminContext,
@@ -59,10 +54,7 @@ export async function requireApiUser(
   return user;
 }
 
-/**
- * The answer of an API route to a method it does not take: 405, after authenticating for `need` (a
- * stranger gets 401, a viewer's write 403, as on every other route).
- */
+/** 405 for a method the route does not take, after authenticating for `need` (401, 403 first). */
 export async function refuseMethod(request: Request, context: AdminContext, need: "read" | "write" = "read"): Promise<Response> {
   try {
     await requireApiUser(request, context, need);
@@ -72,10 +64,7 @@ export async function refuseMethod(request: Request, context: AdminContext, need
   }
 }
 
-/**
- * The request's JSON body (at most MAX_JSON_BYTES), or throws a 4xx problem+json. With `optional`, an
- * empty body (with or without a content type) is `{}`.
- */
+/** The JSON body (at most MAX_JSON_BYTES; `optional`: empty is `{}`), or throws a 4xx problem+json. */
 export async function readJsonBody(request: Request, { optional = false }: { optional?: boolean } = {}): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   const read = await readMessageUpTo(request, MAX_JSON_BYTES);

@@ -7,10 +7,8 @@ import type { ErrorCode } from "~/lib/http/errors";
 import type { AdminConfig } from "~/lib/settings/admin.server";
 import { insertTokenStatement, revokeTokenStatement, useToken } from "~/lib/storage/api-tokens.server";
 
-// Bearer tokens for the admin API (docs/decisions/043-admin-api-tokens.md). A token is 256 random bits,
-// shown once when it is made; D1 keeps only its SHA-256 (a token is not a password: with that much
-// entropy a fast hash is enough, and a stolen table opens nothing). ADMIN_API_TOKEN, a secret setting,
-// is one more admin token for automation, compared by hash so the comparison takes constant time.
+// Bearer tokens for the admin API (ADR 043): 256 random bits, shown once; D1 keeps a SHA-256 (enough for that
+// much entropy). ADMIN_API_TOKEN is compared by hash, so in constant time.
 
 export const TOKEN_PREFIX = "gpat_";
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]{20,200}=*) *$/;

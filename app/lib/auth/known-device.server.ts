@@ -1,10 +1,8 @@
 import { createCookie } from "@remix-run/cloudflare";
 import { encodeBase64Url } from "~/lib/crypto/base64";
 
-// A known device (docs/decisions/112): a browser that has signed in with the right password keeps a
-// signed random id. Its sign-ins are counted against that id alone, never the address's or the site's
-// budgets, so a flood from strangers, or a Turnstile outage while the site's budget is spent, cannot
-// keep the owner out of their own console. The id holds nothing secret; the signature is SESSION_SECRET's.
+// A known device (ADR 112): a browser that signed in with the right password keeps a signed random id, and its
+// sign-ins count against that id alone, so a flood from strangers cannot keep the owner out.
 
 export const DEVICE_COOKIE = "__Host-gp_admin_device";
 /** Chrome keeps a cookie 400 days at most. */

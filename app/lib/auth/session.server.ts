@@ -4,9 +4,7 @@ import { encodeBase64Url } from "~/lib/crypto/base64";
 import { sha256 } from "~/lib/crypto/digest";
 import { deleteSession, insertSession, readSessionData, updateSession } from "~/lib/storage/admin-sessions.server";
 
-// Server-side admin sessions (docs/decisions/014): Remix's session storage over D1, only a signed
-// random id in the cookie. A session ends on expiry, sign-out, "sign out everywhere", rotation of
-// every secret that signed it, or a change of its role's password hash.
+// Server-side admin sessions (ADR 014): Remix's session storage over D1, only a signed random id in the cookie.
 
 export const SESSION_COOKIE = "__Host-gp_admin_session";
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
@@ -14,16 +12,13 @@ export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 export type Role = "admin" | "viewer";
 
 export const SessionDataSchema = z.object({
-  /** Who: "password:admin", "password:viewer". */
   sub: z.string().min(1).max(200),
   role: z.enum(["admin", "viewer"]),
-  /** Fingerprint of the role's password hash when the session was issued. */
   ver: z.string().min(1).max(100),
 });
 export type SessionData = z.infer<typeof SessionDataSchema>;
 
-// `__Host-`: the browser keeps it only Secure, Path=/ and host-only, so no sibling subdomain can plant
-// one (Chromium keeps Secure cookies on http://localhost too).
+// `__Host-`: Secure, Path=/ and host-only, so no sibling subdomain can plant one.
 /** The session id's cookie, signed with `secrets[0]`, verified with any; its parse never throws (a junk cookie is no cookie). */
 export function adminSessionCookie(secrets: readonly string[]): Cookie {
   const cookie = createCookie(SESSION_COOKIE, {

@@ -11,12 +11,9 @@ import {
 } from "~/lib/storage/rate-limits.server";
 import { runBatch, statement } from "~/lib/storage/sql.server";
 
-// The sign-in budgets (docs/decisions/112, after 014 and 027), counted before any hashing:
-// - wrong passwords, per address (IPv6 by /64) or per known device: the lock-out, counted after the hash;
-// - checks under way, per address, per /48 or per device, counted before the hash and taken back after
-//   a right one: they bound hashing at once, so right passwords sent together all get in;
-// - the site-wide budget, only for a stranger's attempt its own budgets let through, so attempts already
-//   refused spend none of it and one address cannot spend it for everyone.
+// The sign-in budgets (ADR 112), counted before any hashing: wrong passwords per address or device (the lock-out);
+// checks under way, taken back after a right one; and the site-wide budget, spent only by a stranger's attempt
+// its own budgets let through, so one address cannot spend it for everyone.
 
 const WINDOW_SECONDS = 15 * 60;
 /** Wrong passwords from one address or device per window: then 429 until the window ends. */
@@ -26,15 +23,11 @@ export const LOGIN_RATE_RULE = { limit: 24, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_PREFIX48_RULE = { limit: 30, windowSeconds: WINDOW_SECONDS };
 export const LOGIN_GLOBAL_RULE = { limit: 100, windowSeconds: WINDOW_SECONDS };
 
-/** Who an attempt is counted as: a known device (its id), else its address. */
 export type SignInSubject = { device: string } | { ip: string | null };
 
 export interface SignInBudget {
-  /** Counted before the hash, taken back after a right password. */
   attempts: RateRule[];
-  /** Counted after a wrong password. */
   misses: RateRule;
-  /** The site's budget: null for a known device, which never spends it. */
   site: RateRule | null;
 }
 
@@ -65,10 +58,7 @@ export type BudgetVerdict =
 
 const CountSchema = z.object({ count: z.number() });
 
-/**
- * Counts one attempt in one round trip and judges it: refused (429) while its own budgets are spent;
- * else counted site-wide too while that budget lasts (`checkNeeded` once it is spent). D1 errors throw.
- */
+/** Counts one attempt in one round trip: refused (429) while its own budgets are spent, else `checkNeeded` once the site's is. D1 errors throw. */
 export async function countSignInAttempt(db: D1Database, budget: SignInBudget, nowMs: number): Promise<BudgetVerdict> {
   const { attempts, misses, site } = budget;
   const done = await runBatch(db, {

@@ -11,21 +11,17 @@ import { expectedHostnames } from "~/lib/settings/turnstile.server";
 import { verifyTurnstile } from "~/lib/turnstile/siteverify.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
-// Password sign-in and sign-out. Every attempt is counted before any hashing (PBKDF2 must not be a free
-// oracle or a CPU sink) by sign-in-budget.server.ts (docs/decisions/112). Past the site's budget a
-// Turnstile pass stands in (027); a known device never needs one (112).
+// Password sign-in and sign-out; every attempt is counted before any hashing (ADR 112), so PBKDF2 is no free
+// oracle or CPU sink. Past the site's budget a Turnstile pass stands in (ADR 027).
 
 /** The Turnstile action of the sign-in form's widget: a token solved for a form does not sign anyone in. */
 export const SIGN_IN_CAPTCHA_ACTION = "admin-sign-in";
 
 export type SignInResult =
-  /** `cookies`: the session's, and the known device's. */
   | { ok: true; user: AdminUser; cookies: string[] }
   | { ok: false; code: "admin_closed" | "storage_unavailable" }
-  /** `captcha`: the site's budget was spent, so the next try needs a Turnstile pass as well. */
   | { ok: false; code: "admin_sign_in_failed"; captcha: boolean }
   | { ok: false; code: "admin_rate_limited"; retryAfterSeconds: number; rate: { verdict: RateVerdict; rules: RateRule[] } }
-  /** The site's budget is spent: the form must carry a Turnstile pass (admin_check_required) or its pass failed. */
   | { ok: false; code: ErrorCode; captcha: true };
 
 /** Checks a password within the budgets (past the site's, only with a Turnstile `token`). D1 failures: storage_unavailable. */
@@ -66,8 +62,7 @@ export async function signIn(
     }
   }
   const user = await passwordUser(password, config);
-  // A right password is no guess: its attempt is taken back, so an owner signing in often, or many
-  // times at once, is never locked out; a wrong one counts toward the lock-out. Neither is repeated.
+  // A right password's attempt is taken back, so an owner is never locked out; neither is repeated.
   const settled = await tryD1(() => settleSignInAttempt(db, budget, verdict, user !== null, nowMs).run(), { retry: false });
   if (!settled.ok) return { ok: false, code: storageCodeOf(settled, "settling the sign-in attempt") };
   if (!user) return { ok: false, code: "admin_sign_in_failed", captcha: verdict.checkNeeded };
@@ -83,7 +78,6 @@ export async function signIn(
   return { ok: true, user, cookies: [stored.value, await knownDeviceCookie(config.sessionSecrets, device)] };
 }
 
-/** The role whose password this is, or null. */
 async function passwordUser(password: string, config: AdminContext["settings"]["admin"]): Promise<AdminUser | null> {
   for (const [role, hash] of [
     ["admin", config.adminHash],

@@ -2,15 +2,13 @@ import { z } from "zod";
 import { refusal } from "~/lib/http/responses.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
-// Everything the console reads from a request (query parameters, form values) goes through a schema
-// into a typed value before any code uses it, so odd input is a 400 or a kept default, never a 500.
+// Everything the console reads from a request goes through a schema, so odd input is a 400 or a default, never a 500.
 
 const MAX_FORM_BYTES = 16 * 1024;
 
 /** A calendar date, YYYY-MM-DD, that exists (zod checks month lengths and leap years). */
 export const IsoDateSchema = z.iso.date();
 
-/** An identifier from a form or path: a form id, a submission id, an intent. */
 export const TokenSchema = z
   .string()
   .min(1)
@@ -34,7 +32,6 @@ async function readFields(request: Request, maxBytes: number): Promise<Record<st
   const read = await readMessageUpTo(request, maxBytes);
   if (!read || read.overflow) return null;
   try {
-    // fatal: a body that is not UTF-8 is refused, never read with replacement characters.
     if (type === "application/x-www-form-urlencoded" || type === "") {
       return firstValues(new URLSearchParams(new TextDecoder("utf-8", { fatal: true }).decode(read.bytes)));
     }

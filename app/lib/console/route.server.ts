@@ -2,10 +2,8 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { refusal } from "~/lib/http/responses.server";
 import { classifyD1Failure, isReadOnlySql, withD1Retry } from "~/lib/storage/d1-failure.server";
 
-// The one place a console storage failure becomes an answer, by the rule of storage/d1-failure.server.ts:
-// a read that fails transiently is tried again; what D1 refuses for its own reasons (busy, unreachable,
-// over a limit) is thrown as 503 storage_unavailable, not a bug's 500, and logged. A constraint refusing
-// a write (the caller's signal) and our own SQL mistakes pass through unchanged.
+// The one place a console storage failure becomes an answer (ADR 087): a read is retried on a transient failure;
+// D1 refusing is a logged 503 storage_unavailable; constraints and our own SQL mistakes pass through.
 
 function storageFailure(error: unknown): never {
   const kind = classifyD1Failure(error);

@@ -1,5 +1,4 @@
-// Base64 and base64url (RFC 4648), the one module that turns bytes into text and back. btoa/atob work
-// alike in workerd, browsers and Node; plain loops, since Uint8Array.from with a mapper costs far more.
+// Base64 and base64url (RFC 4648), the one module for it; plain loops, since Uint8Array.from with a mapper costs far more.
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;

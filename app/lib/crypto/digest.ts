@@ -1,6 +1,4 @@
-// SHA-256, the one place Gatepost hashes with it (idempotency fingerprints, file digests, confirmation
-// keys, token hashes, session fingerprints, key ids, code form versions), and lowercase hex. Hex through
-// a table rather than toString and padStart per byte, which showed in the accept path's profile.
+// SHA-256, the one place Gatepost hashes with it, and lowercase hex through a table (per-byte padStart showed in profiles).
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 const encoder = new TextEncoder();

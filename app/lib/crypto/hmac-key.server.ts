@@ -1,7 +1,5 @@
-// Importing an HMAC key costs about as much CPU as the signature itself, and the same few secrets
-// (form stamps, sessions, webhook keys) sign on every request, so each isolate keeps its imported
-// keys. Only the CryptoKey is kept, never a promise: a promise made in one request must not be
-// awaited by another. The secrets already live in the isolate's env; the cache holds nothing new.
+// Importing an HMAC key costs about as much as signing, and the same few secrets sign every request, so each isolate
+// keeps its imported keys: the CryptoKey only, never a promise another request could await.
 
 const MAX_KEYS = 32;
 const keys = new Map<string, CryptoKey>();

@@ -1,10 +1,7 @@
 import { decodeBase64Url, encodeBase64Url, equalBytes } from "~/lib/crypto/base64";
 
-// Operator passwords are stored only as PBKDF2-SHA256 hashes in a self-describing string:
-//   pbkdf2-sha256:<iterations>:<salt, base64url>:<derived key, base64url>
-// Colons, not PHC's dollar signs, so the string survives a shell's double quotes unchanged.
-// scripts/hash-password.mjs writes the same format (tests/unit/password.test.ts proves they agree).
-// Workers' Web Crypto refuses PBKDF2 above 100,000 iterations, so that is both the default and the cap.
+// Passwords are stored as "pbkdf2-sha256:<iterations>:<salt>:<key>" (base64url; colons survive a shell's double
+// quotes), as scripts/hash-password.mjs writes them. Workers' Web Crypto caps PBKDF2 at 100,000 iterations.
 
 export const PBKDF2_ITERATIONS = 100_000;
 const MAX_ITERATIONS = 100_000;

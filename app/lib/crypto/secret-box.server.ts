@@ -1,11 +1,8 @@
 import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64";
 import { sha256 } from "~/lib/crypto/digest";
 
-// Settings kept in D1 (destination URLs, addresses, webhook signing secrets) are sealed with AES-256-GCM
-// from Web Crypto under a key derived (HKDF-SHA-256) from the SETTINGS_ENCRYPTION_KEY secret setting
-// (docs/decisions/042-settings-encrypted-at-rest.md). A sealed value names the key that sealed it
-// ("v1.<key id>.<iv>.<ciphertext>"), so several keys can open values while one is rotated out, and its
-// additional data binds it to the row it belongs in: a value copied into another row does not open.
+// Console settings are sealed with AES-256-GCM under a key derived from SETTINGS_ENCRYPTION_KEY (ADR 042). A
+// sealed value names its key, so keys rotate, and its additional data binds it to its row.
 
 const VERSION = "v1";
 const IV_BYTES = 12;
@@ -13,7 +10,6 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export interface SealingKey {
-  /** Short, public name of the key: the first 8 base64url characters of a hash of the secret. */
   id: string;
   key: CryptoKey;
 }
@@ -57,10 +53,7 @@ export function sealedWith(value: string): string | null {
   return parts.length === 4 && parts[0] === VERSION ? parts[1] : null;
 }
 
-/**
- * Opens a sealed value with whichever of `keys` sealed it. Null when no key fits, the value was
- * changed, or it belongs to another context. Never throws.
- */
+/** Opens a sealed value with whichever of `keys` sealed it; null when none fits or it was changed or moved. Never throws. */
 export async function open(keys: readonly SealingKey[], value: string, context: string): Promise<string | null> {
   const [version, id, ivText, sealedText] = value.split(".");
   const key = keys.find((k) => k.id === id);

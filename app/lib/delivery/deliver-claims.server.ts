@@ -14,47 +14,38 @@ import type { Claim } from "~/lib/storage/deliveries.server";
 import { loadSubmissions, type StoredSubmission } from "~/lib/storage/submissions.server";
 import { isHookDestination, loadHooks, type HookRow } from "~/lib/hooks/subscriptions.server";
 
-// One batch of claimed deliveries, sent side by side and settled together in one D1 batch, for every
-// sender: the cron's drain and the delivery queue's consumer (docs/decisions/070). What each costs is
-// counted here, so both keep to the invocation's budget the same way.
+// One batch of claimed deliveries, sent side by side and settled in one D1 batch, for the cron's drain and the
+// queue's consumer alike (ADR 070), so both keep to the invocation's budget the same way.
 
-/** What claiming one batch spends: the claim, the read of its submissions, and of its subscriptions' (ADR 123). */
-export const BATCH_COST = { d1Queries: 3 } as const satisfies Cost;
-/** The form catalog's read, when this isolate has none fresh (two statements in one batch). */
-export const CATALOG_COST = { d1Queries: 2 } as const satisfies Cost;
 /**
- * The most one delivery spends: its fetch (or e-mail), a confirmation's mailbox slot, and the settling
- * batch (log row, delivery row, the destination's health and its held row: docs/decisions/071).
+ * What claiming one batch spends: the claim and its submissions' read. A batch holding subscriptions' rows
+ * (ADR 123) reads them in one query more, counted when it does (their claims use no confirmation slot).
  */
+export const BATCH_COST = { d1Queries: 2 } as const satisfies Cost;
+export const CATALOG_COST = { d1Queries: 2 } as const satisfies Cost;
+/** The most one delivery spends: its fetch (or e-mail), a confirmation's slot, and the settling batch (ADR 071). */
 export const DELIVERY_COST = { subrequests: 1, d1Queries: 4 } as const satisfies Cost;
 
 export const deliveriesCost = (n: number): Cost => ({ d1Queries: DELIVERY_COST.d1Queries * n, subrequests: DELIVERY_COST.subrequests * n });
 
 export interface DeliverOptions {
-  /** Schedules read it; webhook signatures always use real time. */
   now?: () => number;
   fetch?: typeof fetch;
   timeoutMs?: number;
   random?: () => number;
-  /** Absent or null: no send_email binding, so e-mail kinds are held. */
   mailer?: Mailer | null;
   budget?: InvocationBudget;
-  /** Failures in a row that pause a destination (default PAUSE_AFTER_FAILURES, docs/decisions/071). */
   pauseAfter?: number;
 }
 
 /** How one claim went: null when it was not settled (the platform refused a call on its way). */
 export type ClaimResult = { outcome: SettleOutcome; nextAttemptMs: number | null; paused: boolean } | null;
 
-/** The form catalog, read at most once per run and shared by its batches. */
 export interface CatalogHolder {
   catalog: FormCatalog | null;
 }
 
-/**
- * Sends and settles `claims` (leased to `owner`); results in the claims' order. `refused`: the platform
- * refused a call for the spent budget, so the caller stops. Throws only if D1 fails otherwise.
- */
+/** Sends and settles `claims`, in order; `refused`: the platform refused a call for the spent budget. Throws only if D1 fails. */
 export async function deliverClaims(
   db: D1Database,
   settings: Settings,
@@ -70,8 +61,9 @@ export async function deliverClaims(
     refused = true;
     return null;
   };
-  // The batch's subscriptions are read beside its submissions, once (BATCH_COST), not per attempt.
+  // The batch's subscriptions are read beside its submissions, once, not per attempt (BATCH_COST).
   const hookIds = claims.flatMap((claim) => (isHookDestination(claim.destination) ? [claim.destination] : []));
+  if (hookIds.length > 0) options.budget?.spend({ d1Queries: 1 });
   const read = await Promise.all([
     loadSubmissions(
       db,
@@ -84,7 +76,6 @@ export async function deliverClaims(
   holder.catalog ??= await loadFormCatalog({ db, encryptionKeys: settings.encryptionKeys, nowMs: now() });
   const catalog = holder.catalog;
   const layered = catalogSettings(settings, catalog);
-  // Every attempt side by side, then every outcome in one D1 batch: one round trip per batch of claims.
   const records = await Promise.all(
     claims.map((claim) =>
       attemptDelivery(

@@ -26,7 +26,6 @@ export const LEASE_MS = 60_000;
 /** Cloudflare allows six simultaneous outbound connections per invocation. */
 export const BATCH_SIZE = 6;
 
-/** Looking for due probes, and when some are: their claim and the read of their submissions. */
 const PROBE_COST = { d1Queries: 1 } as const satisfies Cost;
 const PROBE_CLAIM_COST = { d1Queries: 2 } as const satisfies Cost;
 
@@ -41,7 +40,6 @@ export interface DrainOptions extends DeliverOptions {
   limit?: number;
   batchSize?: number;
   leaseMs?: number;
-  /** Stop claiming new batches after this much wall time; claimed work still finishes. */
   budgetMs?: number;
   /** Only the paused destinations' probes (the delivery queue sends the rest: docs/decisions/070). */
   probesOnly?: boolean;
@@ -52,9 +50,7 @@ export interface DrainReport {
   delivered: number;
   retrying: number;
   dead: number;
-  /** Claimed but given back untried: the platform refused a call for the invocation's spent budget. */
   released: number;
-  /** Stopped because the budget (ours, or the platform's refusal) left no room for another batch. */
   budgetSpent: boolean;
 }
 
@@ -81,10 +77,7 @@ export async function deliverSubmissionNow(
   }
 }
 
-/**
- * The first attempt at rows the accepting request leased to itself (leasedOutbox), from the submission
- * in memory: one D1 round trip to log every outcome, started after the answer. Logs instead of throwing.
- */
+/** The first attempt at rows the accepting request leased to itself, from the submission in memory. Logs instead of throwing. */
 export async function deliverLeasedAfterResponse(
   db: D1Database,
   settings: Settings,
@@ -126,8 +119,7 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
   const owner = options.owner ?? `drain:${crypto.randomUUID()}`;
   const budget = options.budget ?? budgetFor(settings.plan);
   const report = emptyReport();
-  // Every form, archived ones too (their stored submissions are still delivered), and the console's
-  // settings layered under the environment's: read once per run, from the isolate's catalog.
+  // Every form, archived ones too, read once per run from the isolate's catalog.
   const holder: CatalogHolder = { catalog: null };
   const stopAt = options.budgetMs === undefined ? Infinity : now() + options.budgetMs;
   const send = async (claims: Claim[]) => {
@@ -135,7 +127,7 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
     for (const result of batch.results) if (result) report[result.outcome] += 1;
     return batch;
   };
-  // A paused destination's probe first (one delivery each, docs/decisions/071): the batches below skip them.
+  // A paused destination's probe first (ADR 071): the batches below skip them.
   const probes = submissionId
     ? 0
     : Math.min(
@@ -170,14 +162,12 @@ async function runDrain(db: D1Database, settings: Settings, options: DrainOption
       report.budgetSpent = true;
       break;
     }
-    // What the claimed rows may spend is set aside now, whole.
     budget.spend(deliveriesCost(claims.length));
     report.claimed += claims.length;
     if (claims.length === 0) break;
     const batch = await send(claims);
     if (batch.refused) {
-      // The platform says this invocation is spent, whatever our count said: stop; rows it left leased
-      // lapse back to pending after the lease, attempts unchanged.
+      // The platform says this invocation is spent: stop; leased rows lapse back to pending, attempts unchanged.
       report.budgetSpent = true;
       break;
     }

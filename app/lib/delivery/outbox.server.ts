@@ -9,10 +9,8 @@ import { hookOutboxStatement } from "~/lib/hooks/subscriptions.server";
 import { insertDeliveryStatement, type Claim, type Lease } from "~/lib/storage/deliveries.server";
 import { requeueDead, requeueSubmission } from "~/lib/storage/delivery-requeue.server";
 
-// The outbox: one row per (submission, destination) in the submission's own batch, so "accepted" means
-// "queued for every destination" (docs/decisions/003-outbox.md); redelivery keeps the webhook-id.
+// One outbox row per (submission, destination) in the submission's own batch (ADR 003); redelivery keeps the webhook-id.
 
-/** `keptConfirmations`: confirmations left alone because one went (or was skipped) already. */
 export type RedeliveryResult = { ok: true; requeued: number; keptConfirmations: number } | { ok: false; code: ErrorCode };
 
 /** A new webhook-id. Standard Webhooks ids are opaque; the msg_ prefix follows the spec's examples. */
@@ -36,11 +34,7 @@ export interface LeasedOutbox extends OutboxBatch {
   claims: Claim[];
 }
 
-/**
- * As outboxStatements, but leased to `owner`, so the accepting request makes the first attempt from
- * memory with no claim or re-read (the drain takes the rows if the lease lapses); with `gate`, the
- * confirmation is held to its limits in the same batch.
- */
+/** outboxStatements leased to `owner`, so the accepting request attempts from memory; `gate` holds a confirmation to its limits. */
 export function leasedOutbox(
   db: D1Database,
   settings: Settings,
@@ -50,7 +44,6 @@ export function leasedOutbox(
   owner: string,
   leaseMs: number,
   gate: BatchGate | null = null,
-  /** Only this destination (a console test), when it is configured. */
   only?: DestinationKind,
 ): LeasedOutbox {
   const lease: Lease = { owner, untilMs: nowMs + leaseMs };
@@ -79,7 +72,6 @@ function plannedClaims(settings: Settings, form: FormDef, submissionId: string):
 
 /** Re-queues one submission's deliveries. Fails with redelivery_unknown_submission, redelivery_no_destination or storage_unavailable. */
 export async function redeliverSubmission(db: D1Database, submissionId: string, nowMs: number): Promise<RedeliveryResult> {
-  // A write: not repeated after a transient failure, since its first try may have committed.
   const done = await tryD1(() => requeueSubmission(db, submissionId, nowMs), { retry: false });
   if (!done.ok) return { ok: false, code: storageCodeOf(done, "redeliverSubmission") };
   const { found, requeued, kept } = done.value;

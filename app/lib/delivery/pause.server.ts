@@ -9,9 +9,8 @@ import { PAUSE_AFTER_FAILURES, PROBE_INTERVAL_MS } from "~/lib/delivery/settle.s
 import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { claimPauseNotice, type DestinationHealth } from "~/lib/storage/destination-health.server";
 
-// The owner hears of a pause once (docs/decisions/071): the first settle that sees the destination
-// paused and untold claims the notice in D1, then sends it to the form's owner addresses (its owner e-mail's).
-// The claim comes first, so two drainers never both send it; a send that fails is logged, not retried.
+// The owner hears of a pause once (ADR 071): the first settle that sees it untold claims the notice in D1 before
+// sending, so two drainers never both send it; a failed send is logged, not retried.
 
 /** What telling the owner of one pause costs: the claim, and the e-mail. */
 export const NOTICE_COST = { d1Queries: 1, subrequests: 1 } as const;

@@ -14,13 +14,10 @@ import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
 import { claimDue, claimNamed, markQueueDead, type Claim } from "~/lib/storage/deliveries.server";
 import { releaseLeases } from "~/lib/storage/delivery-outcomes.server";
 
-// Cloudflare Queues as the outbox's doorbell (docs/decisions/070): when DELIVERY_QUEUE is bound, an
-// accepted submission's deliveries go out as messages (one per delivery) instead of being tried in the
-// accepting request. D1 stays the record: the consumer claims each row under a lease, sends, settles it
-// in D1 as the drain does, and hands the outbox's retry schedule to the queue as the message's delay.
-// A message lost or refused loses nothing: the cron's drain takes every due row without one.
+// Cloudflare Queues as the outbox's doorbell (ADR 070): with DELIVERY_QUEUE bound, each delivery goes out as a
+// message; D1 stays the record and the outbox's retry schedule becomes the message's delay. A lost message
+// loses nothing: the cron's drain takes every due row without one.
 
-/** A message names one delivery, and the lease (the accepting request's) the consumer may take over. */
 export interface DeliveryMessage {
   id: string;
   owner: string | null;
@@ -31,14 +28,11 @@ const DeliveryMessageSchema = z.object({ id: z.string().min(1).max(100), owner: 
 export const MAX_QUEUE_DELAY_S = 86_400;
 /** A message may come a little early: a row due within this is sent rather than delayed again. */
 export const QUEUE_SLACK_MS = 5_000;
-/** What the dead-letter queue leaves in last_error. */
 export const QUEUE_GAVE_UP = "the delivery queue ran out of retries (dead-letter queue)";
 
-/** Leases a message may take over: the accepting request's, and the cron's dispatch (dispatchDue). */
 const HANDED_OVER = /^(accept|dispatch):/;
 /** Rows one cron run hands to the queue (one claim statement, a sendBatch per 100): 4,800 on Free, whose 50 subrequests bound it. */
 export const DISPATCH_LIMIT = 5_000;
-/** Messages per sendBatch (Queues' limit). */
 export const SEND_BATCH = 100;
 /** A dispatched row waits this long for its message before the cron dispatches it again. */
 export const DISPATCH_LEASE_MS = 5 * 60_000;
@@ -61,11 +55,7 @@ export async function enqueueClaims(queue: Queue<DeliveryMessage>, claims: reado
   }
 }
 
-/**
- * The cron's part when the queue is bound: leases due rows (none of a paused destination) and sends one
- * message each, 100 per sendBatch, within the budget. `refused`: the queue refused a send; the rows not
- * sent are given back, so the caller drains them itself. Throws only if D1 fails.
- */
+/** The cron's part with the queue: leases due rows and sends a message each within the budget; `refused`: the rest are given back. Throws only if D1 fails. */
 export async function dispatchDue(
   db: D1Database,
   queue: Queue<DeliveryMessage>,
@@ -103,16 +93,11 @@ export interface ConsumeReport {
   retrying: number;
   dead: number;
   released: number;
-  /** Messages sent back to the queue with a delay (a retry, or a row not due yet). */
   delayed: number;
-  /** Messages acknowledged without an attempt: delivered or dead already, held elsewhere, paused, unknown. */
   dropped: number;
 }
 
-/**
- * One invocation of the delivery queue's consumer: claims what the budget affords, sends, settles in
- * D1, and acknowledges or delays each message. Throws only if D1 fails (the queue retries the batch).
- */
+/** One invocation of the queue's consumer: claims what the budget affords, sends, settles, acks or delays. Throws only if D1 fails. */
 export async function consumeDeliveryBatch(batch: MessageBatch<unknown>, deps: ConsumeDeps): Promise<ConsumeReport> {
   const { db, settings, now = Date.now } = deps;
   const report: ConsumeReport = { delivered: 0, retrying: 0, dead: 0, released: 0, delayed: 0, dropped: 0 };
@@ -156,7 +141,6 @@ export async function consumeDeliveryBatch(batch: MessageBatch<unknown>, deps: C
   for (const { message, body } of taken) {
     const at = claims.findIndex((claim) => claim.id === body.id);
     if (at < 0) {
-      // Not claimed: gone, settled, held by another sender (the cron) or paused, or not due yet.
       const row = named.find((n) => n.id === body.id);
       if (row?.status === "pending" && row.nextAttemptMs !== null && row.nextAttemptMs > now() + QUEUE_SLACK_MS)
         delay(message, row.nextAttemptMs);

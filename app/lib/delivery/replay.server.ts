@@ -3,14 +3,11 @@ import type { Cost, InvocationBudget } from "~/lib/platform/budget.server";
 import { classifyD1Failure, isBudgetRefusal, storageCodeOf } from "~/lib/storage/d1-failure.server";
 import { requeueDeadChunk, type DeadFilter } from "~/lib/storage/delivery-requeue.server";
 
-// Bulk replay of dead deliveries (docs/decisions/072): requeued in chunks, each one batch, for as long
-// as the invocation's budget lasts; what is left is counted, so the caller (the console, the admin API)
-// shows progress and asks again. Requeued rows keep their webhook-ids and get a fresh schedule; the
-// drain (or the queue) sends them, within its own budget.
+// Bulk replay of dead deliveries (ADR 072): chunks while the budget lasts, the rest counted, so the caller shows
+// progress and asks again. Requeued rows keep their webhook-ids.
 
 /** Rows requeued per statement: small enough for one D1 statement's time, large enough to finish soon. */
 export const REPLAY_CHUNK = 100;
-/** One chunk: the requeue and the count of what is still dead. */
 export const REPLAY_CHUNK_COST = { d1Queries: 2 } as const satisfies Cost;
 
 export type ReplayResult = { ok: true; requeued: number; remaining: number } | { ok: false; code: ErrorCode };

@@ -13,13 +13,12 @@ import {
 } from "~/lib/storage/delivery-outcomes.server";
 import { type Claim } from "~/lib/storage/deliveries.server";
 
-// How one attempt settles its delivery, its log row and new state in one batch: delivered or skipped
-// ends it, a config problem holds it, a deleted destination kills it, anything else waits its turn.
+// How one attempt settles its delivery in one batch: delivered or skipped ends it, a config problem holds it, a
+// deleted destination kills it, anything else waits its turn.
 
 /** Waits after attempt 1, 2, …: about 44 h in all, so a receiver down for a day still gets everything. */
 export const RETRY_DELAYS_MS = [10e3, 60e3, 300e3, 1_800e3, 7_200e3, 21_600e3, 43_200e3, 86_400e3] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-/** ±20 % jitter spreads retries of many deliveries that failed together. */
 export const JITTER = 0.2;
 /** A held delivery (settings missing or bad) is looked at again this often, so a fix heals it within minutes. */
 export const HOLD_RECHECK_MS = 5 * 60_000;
@@ -33,22 +32,17 @@ export function nextRetryDelayMs(attemptsSoFar: number, random: () => number = M
 
 export type SettleOutcome = "delivered" | "retrying" | "dead" | "released";
 
-/** Failed attempts in a row, across a destination's deliveries, that pause it (docs/decisions/071). */
+/** Failed attempts in a row, across a destination's deliveries, that pause it (ADR 071). */
 export const PAUSE_AFTER_FAILURES = 10;
-/** While paused, one delivery is tried this often to see whether the receiver is back. */
 export const PROBE_INTERVAL_MS = 5 * 60_000;
-// What says "the receiver is failing": not a held setting, a skipped confirmation, a 429 (Retry-After
-// paces those), a destination that is gone (dead at once) or the platform's own refusal.
+// Not a held setting, a skipped confirmation, a 429 (Retry-After paces those), a gone destination or the platform's refusal.
 const COUNTS_TOWARD_PAUSE = new Set(["timeout", "network", "redirect", "http_status", "rejected"]);
-// Whether a kind pauses is its own (a confirmation goes to each sender's mailbox: one failing says nothing of the next).
 const pausable = (claim: Claim) => kindSpec(claim.destination)?.pausable !== false;
 
 export interface Settled {
   statements: D1PreparedStatement[];
   outcome: SettleOutcome;
-  /** Where the destination's health row (RETURNING) is among the statements' results, after a failure. */
   healthAt: number | null;
-  /** When the delivery is due again (retrying or held), else null. */
   nextAttemptMs: number | null;
 }
 
@@ -60,26 +54,22 @@ export function settleStatements(
   record: AttemptRecord,
   nowMs: number,
   random?: () => number,
-  /** Failures in a row that pause the destination (tests of other behaviour raise it). */
   pauseAfter = PAUSE_AFTER_FAILURES,
 ): Settled {
   if (record.error === "budget") {
-    // The platform refused the call for this invocation's spent allowance: the receiver saw nothing,
-    // so nothing is logged or counted; the next run (a new invocation) takes the row again.
+    // The platform refused the call for a spent allowance: the receiver saw nothing, the next run takes the row.
     return { statements: [releaseLeaseStatement(db, claim, owner)], outcome: "released", healthAt: null, nextAttemptMs: null };
   }
   const attemptedAt = new Date(nowMs).toISOString();
   const log = logAttemptStatement(db, claim.id, attemptedAt, record);
   if (record.delivered) {
-    // A success always wins, even if this drainer's lease lapsed: the receiver has it. A skipped
-    // confirmation is settled the same way, with the reason kept in last_error.
+    // A success always wins, even if this drainer's lease lapsed: the receiver has it.
     const done = markDeliveredStatement(db, claim.id, attemptedAt, record.error === "skipped" ? record.detail : null);
     const healthy = record.error === null && pausable(claim) ? [recordSuccessStatement(db, claim.formId, claim.destination)] : [];
     return { statements: [log, done, ...healthy], outcome: "delivered", healthAt: null, nextAttemptMs: null };
   }
   if (record.error === "config") {
-    // Held: the attempt budget is kept for when the setting is fixed. The log gets a row only when
-    // the reason changes, so a delivery held for days does not write one every few minutes.
+    // Held, keeping the attempt budget; logged only when the reason changes.
     const logOnChange = logHeldOnChangeStatement(db, claim.id, attemptedAt, record.latencyMs, record.detail);
     const hold = holdStatement(db, claim, owner, nowMs + HOLD_RECHECK_MS, record.detail);
     return { statements: [logOnChange, hold], outcome: "retrying", healthAt: null, nextAttemptMs: nowMs + HOLD_RECHECK_MS };
@@ -89,7 +79,6 @@ export function settleStatements(
   const scheduled = record.error === "gone" ? null : nextRetryDelayMs(attempts, random);
   // A 429's Retry-After is honoured: the next attempt is never sooner than it asks.
   const delay = scheduled === null ? null : Math.max(scheduled, record.retryAfterMs ?? 0);
-  // A failure only counts while the lease is still ours; otherwise someone else owns the row now.
   const retry = failedAttemptStatement(db, claim, owner, {
     attempts,
     dead: delay === null,

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { destinationHostProblem } from "~/lib/destinations/public-host";
 
-// The rules for the values behind destinations (addresses, URLs, on/off) that the kinds' settings use
-// (kinds/*.ts). Client-safe: the console shows the same checks.
+// The rules for the values behind destinations (addresses, URLs, on/off) that each kind's <kind>/spec.ts uses.
+// Client-safe: the console shows the same checks.
 
 const EmailSchema = z.email({ pattern: z.regexes.html5Email });
 
@@ -18,10 +18,7 @@ export function parseEmailList(value: string): string[] | null {
   return [...new Set(entries.map((entry) => entry.toLowerCase()))];
 }
 
-/**
- * Why a URL Gatepost POSTs to cannot be used, in words for whoever set it; null when it can.
- * https to a public host name only; with the local-dev switch, http or https to this computer too.
- */
+/** Why a URL Gatepost POSTs to cannot be used (https to a public host; loopback only with the dev switch); null when it can. */
 export function webhookUrlProblem(raw: string, allowLoopbackHttp: boolean): string | null {
   let url: URL;
   try {

@@ -11,9 +11,8 @@ import { teams } from "~/lib/destinations/teams/spec";
 import { telegram } from "~/lib/destinations/telegram/spec";
 import { webhook } from "~/lib/destinations/webhook/spec";
 
-// Every destination kind, one line each: the only list of kinds (ADR 114). The order is the console's.
-// A kind is its folder (<kind>/spec.ts here; its sender, <kind>/sender.server.ts, is found by
-// senders.server.ts from this list); docs/destinations/adding-a-kind.md is the recipe.
+// Every destination kind, one line each: the only list of kinds, in the console's order (ADR 114).
+// docs/destinations/adding-a-kind.md is the recipe.
 
 const SPECS = [
   webhook,

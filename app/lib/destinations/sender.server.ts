@@ -10,11 +10,9 @@ import type { Prune } from "~/lib/storage/sql.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 import { webhookUrlProblem } from "~/lib/destinations/checks";
 
-// The sending half of a destination kind (ADR 090, 114): how its settings are read at delivery time, how
-// one attempt is made, and the hooks generic code asks of some kinds. Each kind's <kind>/sender.server.ts
-// exports one as `sender`; senders.server.ts finds them. The other half is <kind>/spec.ts.
+// The sending half of a destination kind (ADR 090, 114): each <kind>/sender.server.ts exports one as `sender`;
+// senders.server.ts finds them. The other half is <kind>/spec.ts.
 
-/** A destination read from settings and ready to send to: its kind, its outbox name and what it needs. */
 export interface ResolvedDestination {
   kind: DestinationKind;
   name: string;
@@ -22,7 +20,6 @@ export interface ResolvedDestination {
 
 export type Resolved<T extends ResolvedDestination> = { ok: true; destination: T } | { ok: false; reason: string };
 
-/** What a kind's resolve reads: the form's own settings, by suffix, and their variables' names. */
 export interface ResolveInput<D extends Destination = Destination> {
   settings: Settings;
   form: FormDef;
@@ -32,7 +29,6 @@ export interface ResolveInput<D extends Destination = Destination> {
   variable(suffix: FormSettingSuffix): string;
 }
 
-/** What one attempt at any kind gets. */
 export interface KindAttempt {
   db: D1Database;
   settings: Settings;
@@ -43,13 +39,11 @@ export interface KindAttempt {
   fetch?: typeof fetch;
   /** null where no send_email binding is at hand: e-mail kinds are then held. */
   mailer: Mailer | null;
-  /** When the attempt is made: the confirmation's mailbox slot is taken, and file links run, from then. */
   nowMs: number;
 }
 
 export interface KindSender<T extends ResolvedDestination = ResolvedDestination> {
   kind: DestinationKind;
-  /** A condition on the form itself besides its settings (a confirmation needs an e-mail field). */
   applies?(form: FormDef): boolean;
   /** Reads and checks its settings at attempt time, so a fixed setting heals queued rows. Never throws. */
   resolve(input: ResolveInput): Resolved<T>;
@@ -59,7 +53,6 @@ export interface KindSender<T extends ResolvedDestination = ResolvedDestination>
   ownerMail?(settings: Settings, form: FormDef, binding: Mailer | null): { from: string; to: string[]; mailer: Mailer } | null;
   /** Held to limits inside the accept batch (ADR 025): what the batch needs for one submission, or null. Never throws. */
   gate?(settings: Settings, form: FormDef, fields: Readonly<Record<string, unknown>>, ip: string | null): Promise<BatchGate | null>;
-  /** The rows of its own D1 table that are past use, pruned by the cron with the rate-limit windows. */
   stale?(nowMs: number): Prune;
 }
 
@@ -111,10 +104,7 @@ export function resolveApiBase(
   return problem ? { ok: false, reason: `${input.variable(suffix)} ${problem}` } : { ok: true, url: url.replace(/\/$/, "") };
 }
 
-/**
- * A kind that POSTs a message about the submission to one URL setting (the chat webhooks): `send` builds
- * and posts it from the submission's content (its fields in order, file links, the console link).
- */
+/** A kind that POSTs a message about the submission to one URL setting (the chat webhooks). */
 export function messageSender(
   kind: DestinationKind,
   suffix: FormSettingSuffix,

@@ -1,9 +1,7 @@
 import { KIND_SPECS } from "~/lib/destinations/registry";
 import type { KindSender } from "~/lib/destinations/sender.server";
 
-// Each kind's sending half, found in its folder (<kind>/sender.server.ts exports `sender`) and put in
-// the registry's order: the list of kinds is registry.ts alone (ADR 114). Vite's glob, as for the form
-// files (app/forms/modules.ts), so the build and both vitest layers see the same folders.
+// Each kind's sending half, found by Vite's glob in its folder and put in the registry's order (ADR 114).
 
 const MODULES = import.meta.glob<{ sender: KindSender }>("./*/sender.server.ts", { eager: true });
 

@@ -1,10 +1,8 @@
 import { encodeBase64 } from "~/lib/crypto/base64";
 import { generateEd25519 } from "~/lib/crypto/ed25519";
 
-// Standard Webhooks' signing secrets (ADR 042): made by Gatepost, never typed; `whsk_` keys sign v1a (ADR 120). Client-safe, so a kind's
-// spec can offer one; sending/signature.server.ts signs with them.
+// Standard Webhooks' signing secrets (ADR 042): made by Gatepost, never typed; `whsk_` keys sign v1a (ADR 120). Client-safe.
 
-/** Standard Webhooks' secrets: `whsec_` and base64 bytes. */
 export const SIGNING_SECRET_PREFIX = "whsec_";
 
 /** A fresh signing secret, 32 random bytes: what the console makes. */

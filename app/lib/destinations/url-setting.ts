@@ -1,8 +1,7 @@
 import { webhookUrlProblem } from "~/lib/destinations/checks";
 import type { KindSetting, SettingCheck, SettingCheckContext } from "~/lib/destinations/kind";
 
-// The one rule for a setting that is a URL Gatepost POSTs to (webhook, chat webhooks): checked alike in
-// the console and the environment (ADR 088).
+// The one rule for a setting that is a URL Gatepost POSTs to, alike in the console and the environment (ADR 088).
 
 /** A person's URL as delivery reads it, or why not. */
 export function checkUrl(value: string, { allowLoopbackHttp }: SettingCheckContext): SettingCheck {
@@ -34,10 +33,7 @@ export function urlSetting<S extends string>(
   };
 }
 
-/**
- * The optional base URL of a service's API, for a stand-in only (the local sink, tests): empty means the
- * service's own (`service`); what it holds when broken is named by `held` ("rows", "e-mails"…).
- */
+/** The optional base URL of a service's API, for a stand-in only; empty means the service's own. */
 export function standinUrlSetting<S extends string>(suffix: S, name: string, service: string, held: string): KindSetting & { suffix: S } {
   return {
     suffix,

@@ -6,10 +6,8 @@ import type { Settings } from "~/lib/settings/settings.server";
 import { auditStatement } from "~/lib/storage/audit-log.server";
 import { putEmbedSitesStatement, type EmbedSites } from "~/lib/storage/embed-sites.server";
 
-// The sites allowed to embed a form, set in the console's Embed page (ADR 076): the origins that may
-// frame its page and post to its API, and the hostnames its Turnstile tokens may come from. The
-// environment's FORM_ALLOWED_ORIGINS (for this form) and TURNSTILE_ALLOWED_HOSTNAMES win: while one is
-// set, the console's list of that kind is kept as it was.
+// The sites allowed to embed a form, set on the console's Embed page (ADR 076): origins that frame and post, and
+// Turnstile hostnames. The environment's FORM_ALLOWED_ORIGINS and TURNSTILE_ALLOWED_HOSTNAMES win.
 
 export const MAX_EMBED_SITES = 20;
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -31,7 +29,6 @@ export function environmentEmbeds(
   return { origins: settings.forms.extraOrigins.get(formId) ?? null, hostnames: hostnames.length > 0 ? hostnames : null };
 }
 
-/** Items of a list typed one per line (or separated by spaces or commas), de-duplicated. */
 function itemsOf(text: string): string[] {
   return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
 }

@@ -1,14 +1,11 @@
 import { exactOrigins, matchOrigin } from "~/lib/http/origin";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers.server";
 
-// A form's page framed on another site (/f/:id?embed=1, made by /embed.js): it may be framed by
-// exactly the form's allowed origins (frame-ancestors), shows no site header or footer, and tells the
-// embedding page its height, posting only to the page that framed it when that page is allowed
-// (docs/decisions/076). Every page of the visit (a refused post, the thank-you page) stays framed.
+// A form's page framed on another site (/f/:id?embed=1): framed only by the form's allowed origins, with no site
+// header or footer, telling only that page its height (ADR 076). Every page of the visit stays framed.
 
 export interface EmbedView {
   embed: boolean;
-  /** The embedding page's origin, when it is allowed: the one target of the height messages. */
   parent: string | null;
 }
 

@@ -17,6 +17,13 @@ export function embedScript(origin: string): string {
   src.searchParams.set("parent", window.location.origin);
   var lang = script.getAttribute("data-lang");
   if (lang && /^[a-z]{2}$/.test(lang)) src.searchParams.set("lang", lang);
+  // The page's own query goes on, so fields that prefill (utm_source, …) fill from it; bounded in size.
+  var passed = 0;
+  new URLSearchParams(window.location.search).forEach(function (value, name) {
+    if (passed >= 50 || name.length > 64 || value.length > 2000 || src.searchParams.has(name)) return;
+    src.searchParams.append(name, value);
+    passed += 1;
+  });
   var frame = document.createElement("iframe");
   frame.src = src.href;
   frame.title = script.getAttribute("data-title") || form;

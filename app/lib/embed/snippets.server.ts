@@ -7,13 +7,10 @@ import { languagesOf, localizeForm } from "~/lib/i18n/localize-form";
 import { PLAIN_HONEYPOT_FIELD } from "~/lib/forms/field-names";
 import { acceptAttribute, fileLimitsOf } from "~/lib/uploads/file-types";
 
-// What the console's Embed section hands out, ready to paste (docs/forms.md#embed-on-your-site):
-// the form as plain HTML for a static site, generated from the published definition and posting to the
-// public API, and the one-line script tag of /embed.js. Everything the owner typed is escaped for
-// where it goes (ADR 076).
+// What the console's Embed section hands out: the form as plain HTML posting to the public API, and the script
+// tag of /embed.js. Everything the owner typed is escaped for where it goes (ADR 076).
 
 export interface SnippetSite {
-  /** Gatepost's origin (PUBLIC_URL, else the console's own). */
   origin: string;
   siteKey: string;
   scriptUrl: string;
@@ -72,11 +69,7 @@ function fieldHtml(formId: string, field: FieldDef, lang: Lang): string {
   </p>`;
 }
 
-/**
- * The form as HTML for a static site, in `lang` (default: the form's own). Without its script it is a
- * plain form: the post navigates to Gatepost's thank-you page (or the form's redirect). With it, the
- * post goes by fetch and the answer shows in place: the form's success message, or what to fix.
- */
+/** The form as HTML for a static site, in `lang`: a plain form without its script, posting by fetch with it. */
 export function staticFormHtml(published: FormDef, site: SnippetSite, lang: Lang = languagesOf(published)[0]!): string {
   const form = localizeForm(published, lang);
   const t = messagesOf(lang).page;

@@ -7,14 +7,10 @@ import { findExportJob, insertExportJobStatement, type ExportJob } from "~/lib/s
 import { TokenSchema } from "~/lib/console/input.server";
 import { runBatch } from "~/lib/storage/sql.server";
 
-// Exports as jobs (docs/decisions/085, 109): GET /admin/export starts one (audited) and hands it to the
-// export queue, which carries it on without any page; the cron takes over a job the queue lost. The
-// job's address only reads it: 202 with its progress until the file is ready, then the file. Only the
-// session or token that asked may read it, and a person has at most EXPORT_JOBS_PER_PERSON running.
+// Exports as jobs (ADR 085, 109): GET /admin/export starts one, the export queue carries it on (the cron if it is
+// lost), and the job's address answers 202 until the file is ready. Only whoever asked may read it.
 
-/** Seconds a script waits before polling again. */
 export const POLL_SECONDS = 2;
-/** Unfinished export jobs one identity may have at once (a day-old job is deleted, finished or not). */
 export const EXPORT_JOBS_PER_PERSON = 3;
 
 export interface ExportRequest {
@@ -24,18 +20,12 @@ export interface ExportRequest {
   nowMs: number;
 }
 
-/**
- * Who may read a job: the password session that asked (every password admin shares one identity, so
- * the session's id, as a digest), else the token or Access identity. Never throws.
- */
+/** Who may read a job: the password session that asked (as a digest), else the token or Access identity. Never throws. */
 export async function exportOwner(user: AdminUser): Promise<string> {
   return user.sessionId ? `session:${await sha256Hex(user.sessionId)}` : user.id;
 }
 
-/**
- * A new job for `params` (formId null: every form), its audit row in the same batch; null when the
- * person already has EXPORT_JOBS_PER_PERSON running (nothing written). D1 errors throw.
- */
+/** A new job, audited in the same batch; null when the person has EXPORT_JOBS_PER_PERSON running. D1 errors throw. */
 export async function startExport(
   { db, user, request, nowMs }: ExportRequest,
   params: Pick<ExportParams, "from" | "to" | "format"> & { formId: string | null },
@@ -102,9 +92,7 @@ export interface ExportProgress {
   id: string;
   phase: ExportJob["state"]["phase"];
   rows: number;
-  /** Rows counted once the keys phase is over (0 before); rows stored meanwhile may pass it. */
   total: number;
-  /** Seconds left at the pace of the phase so far; null while counting or just begun. */
   secondsLeft: number | null;
 }
 
@@ -126,10 +114,7 @@ export function exportProgress(job: ExportJob, nowMs: number): ExportProgress {
   };
 }
 
-/**
- * A job not ready yet: a browser goes to its page in the console; a script gets 202, its progress as
- * JSON and the data address to poll (`Location`, `Retry-After`).
- */
+/** A job not ready: a browser goes to its console page, a script gets 202 with progress and `Location`, `Retry-After`. */
 export function pendingExportResponse(job: ExportJob, request: Request, nowMs: number): Response {
   const noStore = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
   if ((request.headers.get("accept") ?? "").includes("text/html")) {

@@ -3,11 +3,9 @@ import { filesOf } from "~/lib/storage/file-objects.server";
 import type { ListedSubmission } from "~/lib/storage/submission-list.server";
 import type { ExportRowData } from "~/lib/storage/submission-pages.server";
 
-// Exports for one form and date range, columns in a fixed order (metadata, the form's fields, then
-// stored fields the form no longer has, sorted) so yesterday's spreadsheet still lines up. A file
-// field lists its files: objects in JSON, one line per file in a CSV cell.
-// The CSV writer is home-made on purpose: csv-stringify and papaparse neutralise a formula only at the
-// start of a cell, while a cell read with another locale's separator (`;`, tab) starts after each one.
+// Columns in a fixed order (metadata, the form's fields, then stored fields it no longer has, sorted), so
+// yesterday's spreadsheet still lines up. The CSV writer is home-made: csv-stringify and papaparse neutralise a
+// formula only at a cell's start, while a cell read with another locale's separator starts after each one.
 
 const META_COLUMNS = [
   "id",
@@ -20,10 +18,7 @@ const META_COLUMNS = [
   "verify_action",
   "verify_challenge_ts",
 ] as const;
-/**
- * A formula's start: = + - @ (or their full-width forms) at the text's start or after any locale's
- * separator or a line break, behind any spaces or invisible characters spreadsheets skip; or tab, CR.
- */
+/** A formula's start (= + - @, full-width too) at the start or after any locale's separator or line break, past skipped spaces. */
 const FORMULA_AT_CELL_START =
   // eslint-disable-next-line no-control-regex -- vertical tab and form feed are spaces a spreadsheet skips too
   /(?<=^|[,;\t\r\n])(?:[\p{Zs}\p{Cf}\p{Default_Ignorable_Code_Point}\u000b\u000c\u0085\u2028\u2029]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/gu;
@@ -78,14 +73,10 @@ export function exportRowOf(r: ExportRowData): Row {
   return row;
 }
 
-/**
- * One CSV cell: an apostrophe before every formula start (OWASP), quoted when it holds a quote, any
- * locale's separator or a line break (RFC 4180). Numbers stay as they are: -3 is a value, not a formula.
- */
+/** One CSV cell: an apostrophe before every formula start (OWASP), quoted per RFC 4180; numbers stay as they are. */
 export function csvCell(value: unknown): string {
   const plain = Array.isArray(value) ? filesOf(value).map(fileLine).join("\n") : value;
   let text = plain === null || plain === undefined ? "" : String(plain);
-  // The cheap tests first: most cells hold no surrogate and no separator (an export formats millions).
   if (SURROGATE.test(text)) text = text.replace(LONE_SURROGATE, "\uFFFD");
   if (typeof value !== "number") text = text.replace(SEPARATOR.test(text) ? FORMULA_AT_CELL_START : FORMULA_AT_START, "'$&");
   return NEEDS_QUOTES.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;

@@ -3,42 +3,27 @@ import { csvHead, csvLines, exportColumns, exportRowOf, JSON_HEAD, JSON_TAIL, js
 import { type ExportJob, type ExportState } from "~/lib/storage/export-jobs.server";
 import { readExportKeys, readExportRows, type ExportFilter } from "~/lib/storage/submission-pages.server";
 
-// An export built as a job into R2 (docs/decisions/085), a step at a time, each step within the
-// invocation's budget, so a million rows finish across polls and cron ticks on any plan:
-//   keys:    the field names stored rows hold, read inside D1 a page at a time (the CSV's columns);
-//   rows:    keyset pages over (received_at, id), oldest first, appended as text to chunk objects;
-//   compose: the chunks copied by byte range into an R2 multipart upload, in parts of one size (R2's
-//            rule), then completed into one object; the chunks are deleted.
-// A step's writes go to keys derived from the job's saved state, so a step that ran but was never
-// saved (a crash, a lost lease) is simply done again over the same keys.
+// An export built as a job into R2 (ADR 085), a step at a time within each invocation's budget: `keys` (the
+// CSV's columns), `rows` (keyset pages appended to chunk objects), `compose` (chunks copied by range into one
+// multipart upload). A step writes to keys derived from the saved state, so a step never saved is redone.
 
 export interface ExportLimits {
-  /** Rows whose field names one D1 read gathers. */
   keysPage: number;
-  /** Rows one page reads and formats. */
   rowsPage: number;
-  /** Rows formatted per invocation (the CPU a step spends grows with them). */
   rowsPerInvocation: number;
-  /** The multipart upload's part size (every part but the last); R2 takes 5 MiB at least. */
   partSize: number;
-  /** Parts copied per invocation. */
   partsPerInvocation: number;
 }
 
 const MIB = 1024 * 1024;
-/** Every part but the last (R2 takes 5 MiB at least, all one size). */
 export const EXPORT_PART_SIZE = 5 * MIB;
 
-/**
- * Per plan. Chosen, not measured on the platform: a Free invocation has 10 ms of CPU, so it formats one
- * page and copies one part; the bench (bench/measure/scale.mjs) measures what a step costs.
- */
+/** Chosen, not measured: a Free invocation's 10 ms formats one page and copies one part (bench/measure/scale.mjs measures a step). */
 export const EXPORT_LIMITS: Record<Plan, ExportLimits> = {
   free: { keysPage: 5000, rowsPage: 500, rowsPerInvocation: 1000, partSize: EXPORT_PART_SIZE, partsPerInvocation: 1 },
   paid: { keysPage: 5000, rowsPage: 1000, rowsPerInvocation: 50_000, partSize: EXPORT_PART_SIZE, partsPerInvocation: 20 },
 };
 
-/** A chunk smaller than this takes the next text too, so one part spans few chunks (few reads). */
 const minChunk = (limits: ExportLimits) => Math.ceil(limits.partSize / 16);
 
 export function chunkKey(jobId: string, index: number): string {
@@ -77,10 +62,7 @@ interface StepContext {
   spentParts: number;
 }
 
-/**
- * Carries the job on as far as the budget and the limits allow; returns its new state (not saved).
- * D1 and R2 errors throw; whatever the steps before them wrote is written again from the saved state.
- */
+/** Carries the job on as far as budget and limits allow; returns its new state (not saved). D1 and R2 errors throw. */
 export async function advanceExport(
   { db, bucket }: { db: D1Database; bucket: R2Bucket },
   job: ExportJob,
@@ -92,7 +74,6 @@ export async function advanceExport(
   return ctx.job.state;
 }
 
-/** One step of the job's phase; false when the budget or the limits stop it here. */
 async function step(ctx: StepContext): Promise<boolean> {
   switch (ctx.job.state.phase) {
     case "keys":
@@ -127,7 +108,6 @@ async function stepRows(ctx: StepContext): Promise<boolean> {
   const { state } = ctx.job;
   const { rowsPage, rowsPerInvocation } = ctx.limits;
   if (ctx.spentRows + rowsPage > rowsPerInvocation && ctx.spentRows > 0) return false;
-  // A page, and appending its text (a read and a write of the last chunk at most); the head, first.
   if (!ctx.budget.trySpend({ d1Queries: 1, subrequests: state.chunks.length === 0 ? 4 : 2 })) return false;
   const columns = exportColumns(state.defined, state.extra);
   if (state.chunks.length === 0) await appendText(ctx, ctx.job.format === "csv" ? csvHead(columns) : JSON_HEAD);

@@ -1,10 +1,8 @@
 import { z } from "zod";
 
-// The export queue (docs/decisions/109): each message carries one job one step on, in an invocation of
-// its own with the plan's whole budget (consumeExportBatch), which sends the next message until the
-// file is ready. A lost or refused message loses nothing: the cron carries on a job left idle.
+// The export queue (ADR 109): each message carries one job one step on with a whole invocation's budget; a lost
+// message loses nothing, since the cron carries on an idle job.
 
-/** A message names one export job. */
 export interface ExportMessage {
   exportJob: string;
 }

@@ -11,19 +11,14 @@ import {
   type ExportJob,
 } from "~/lib/storage/export-jobs.server";
 
-// Running export jobs (docs/decisions/085, 109): a queue message or a cron tick leases a job, carries it
-// on within its budget and saves where it got to; the cron also deletes jobs a day old with their objects.
+// Running export jobs (ADR 085, 109): a queue message or a cron tick leases a job, carries it on within its
+// budget and saves where it got to.
 
-/** An invocation's lease on a job: longer than any one invocation's work. */
 const LEASE_MS = 60_000;
 /** Files and their jobs are deleted a day after they were asked for. */
 export const EXPORT_TTL_MS = 86_400_000;
 
-/**
- * Works on the job within `budget` and saves where it got to; returns it as it now stands (`worked`:
- * this invocation held it). A job another invocation holds is returned as stored, untouched. D1 and R2
- * errors throw (the lease lapses).
- */
+/** Works on the job within `budget`, unless another invocation holds it; returns it as it now stands. D1 and R2 errors throw. */
 export async function workOnExport(
   { db, bucket }: { db: D1Database; bucket: R2Bucket },
   id: string,
@@ -50,15 +45,9 @@ export function exportLimits(plan: Plan): ExportLimits {
   return EXPORT_LIMITS[plan];
 }
 
-/** With the export queue, a job untouched this long has lost its messages: the cron sends it one again. */
 export const EXPORT_IDLE_MS = 30_000;
 
-/**
- * The cron's share: deletes jobs (with their objects) older than a day, and carries on the oldest
- * unfinished job: with the queue, one idle for EXPORT_IDLE_MS gets a message (or, refused, a step
- * here); without, the oldest gets a step here. Within a fifth of the invocation's budget (the other
- * jobs run beside it). Errors throw.
- */
+/** The cron's share, within a fifth of the budget: deletes day-old jobs, carries on the oldest (by message with the queue). Errors throw. */
 export async function tendExports({
   db,
   bucket,
@@ -109,12 +98,7 @@ export interface ExportQueueContext {
   nowMs: number;
 }
 
-/**
- * One step of the first message's job within the invocation's budget, then the next message. A job
- * another invocation holds is left to it (a second chain of messages would only double the work). The
- * batch's other messages are retried: each step wants a whole invocation. D1 and R2 errors throw (the
- * queue retries the message).
- */
+/** One step of the first message's job, then the next message; the batch's others are retried. D1 and R2 errors throw. */
 export async function consumeExportBatch(
   batch: MessageBatch<unknown>,
   ctx: ExportQueueContext,

@@ -4,10 +4,8 @@ import type { DestinationKind } from "~/forms/schema";
 import { DESTINATION_KINDS } from "~/lib/destinations/registry";
 import type { DeadFilter } from "~/lib/storage/delivery-requeue.server";
 
-// What a bulk redelivery may be asked for, from the admin API's JSON or the console's form: one form,
-// optionally one destination kind and a range of creation times (docs/api.md).
+// What a bulk redelivery may be asked for: one form, optionally one kind and a range of creation times (docs/api.md).
 
-/** Every kind of the registry (a non-empty list, as z.enum wants). */
 export const REDELIVERABLE_KINDS = DESTINATION_KINDS as readonly [DestinationKind, ...DestinationKind[]];
 
 const Instant = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
@@ -22,10 +20,7 @@ export const BulkRedeliverySchema = z
   .strict()
   .refine((value) => !value.from || !value.to || value.from < value.to, { message: "from must be before to" });
 
-/**
- * The console's form as a request: the datetime-local inputs carry no zone, and the console works in
- * UTC (as every time it shows), so "2026-11-20T09:30" is read as UTC. Empty inputs are left out.
- */
+/** The console's form as a request: datetime-local inputs carry no zone, and the console works in UTC. */
 export function consoleRedelivery(formId: string, fields: { destination?: string; from?: string; to?: string }) {
   const instant = (value: string | undefined) =>
     !value

@@ -27,8 +27,7 @@ import { ERRORS } from "~/lib/http/errors";
 import { refusal } from "~/lib/http/responses.server";
 import { getFormRow } from "~/lib/storage/forms.server";
 
-// The Destinations page's loader and action (app/routes/admin.forms.$formId_.destinations.tsx): one
-// form's settings as views with their kinds' words, and each intent posted from the page.
+// The Destinations page's loader and action: one form's settings as views with their kinds' words.
 
 /** A setting's words as the page shows them (from its kind's spec; the registry stays on the server). */
 export interface SettingLabel {
@@ -44,7 +43,6 @@ export interface SettingLabel {
   toggle: { value: string; on: string; off: string } | null;
 }
 
-/** Each setting's words, from its kind's spec (app/lib/destinations/<kind>/). */
 const LABELS = Object.fromEntries(KIND_SPECS.flatMap((spec) => spec.settings.map((setting) => [setting.suffix, setting]))) as Record<
   SettingView["name"],
   KindSetting
@@ -70,7 +68,6 @@ export async function loadDestinationsPage({ request, params, context }: LoaderF
   // A form file's settings come from `npm start`; the local sink stands in for a console form's (ADR 066).
   const views = await loadSettingViews(context.cloudflare.env.DB, context.settings, id, nowMs, live?.source !== "code");
   const configured = live ? configuredDestinations(catalogSettings(context.settings, catalog), live.form).map((d) => d.kind) : [];
-  // The kinds' words come with the data: the registry (and the checks it holds) stays on the server.
   const labels = Object.fromEntries(
     views.map((view) => {
       const { title, hint, needs, input, type, maxLength, generate, generatePair, toggle } = LABELS[view.name];

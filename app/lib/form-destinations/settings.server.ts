@@ -18,11 +18,8 @@ import { settingSpec } from "~/lib/destinations/registry";
 import { FORM_SETTING_SUFFIXES, formSettingName, type FormSettingSuffix, type Settings } from "~/lib/settings/settings.server";
 import { deleteSettingStatement, listSettingRows, putSettingStatement } from "~/lib/storage/forms.server";
 
-// A form's destination settings in the console, for console and code forms alike (ADR 041): each one
-// set in the environment wins and is shown as "set by the environment", read-only; the others are kept
-// in D1, sealed (ADR 042). Values are checked as the delivery code will read them. Secret values are
-// never shown again: a setting its kind generates (a signing secret) is made here, shown once, and
-// rotated with an overlap.
+// A form's destination settings in the console: the environment's win, read-only (ADR 041); the others are
+// sealed in D1 (ADR 042). Secrets are never shown again; a generated one is shown once and rotated with an overlap.
 
 export interface DestinationsContext {
   db: D1Database;
@@ -37,14 +34,11 @@ export type SettingSource = "environment" | "console" | "local" | "unset";
 
 export interface SettingView {
   name: FormSettingSuffix;
-  /** The environment variable that would win: CONTACT_WEBHOOK_URL. */
   variable: string;
   source: SettingSource;
   /** What the console may show of the value: addresses and on/off in full, URLs shortened, secrets never. */
   shown: string | null;
-  /** A rotated-out generated secret still signing, until then (epoch ms). */
   previousUntil?: number | null;
-  /** Set in the console but no key opens it. */
   unreadable?: boolean;
   /** Unset for this form while a site-wide variable stands in (ADR 097): its name, what may be shown, when it applies. */
   siteWide?: { variable: string; shown: string | null; note: string };
@@ -52,21 +46,16 @@ export interface SettingView {
 
 export type SettingChange<T = object> = ({ ok: true } & T) | { ok: false; code: ErrorCode; message?: string };
 
-/** The settings a person types (each kind's that has a check); a signing secret is generated, never typed. */
 export const TYPED_SETTINGS: readonly FormSettingSuffix[] = FORM_SETTING_SUFFIXES.filter((suffix) => settingSpec(suffix)?.setting.check);
 export type TypedSetting = FormSettingSuffix;
 
-/** The settings Gatepost makes itself (a signing secret), each rotated with an overlap. */
 export const GENERATED_SETTINGS: readonly FormSettingSuffix[] = FORM_SETTING_SUFFIXES.filter(isGeneratedSetting);
 
 async function keys(settings: Settings): Promise<SealingKey[]> {
   return Promise.all(settings.encryptionKeys.map(sealingKey));
 }
 
-/**
- * Every destination setting of one form, with where it comes from; `consoleForm` says whether the
- * local sink stands in for what is unset (a form file's settings come from `npm start`). D1 errors throw.
- */
+/** Every destination setting of one form and where it comes from; `consoleForm`: the local sink fills what is unset. D1 errors throw. */
 export async function loadSettingViews(
   db: D1Database,
   settings: Settings,
@@ -107,7 +96,6 @@ export async function loadSettingViews(
   );
 }
 
-/** The site-wide value standing in for an unset setting, as the console may show it; nothing when none does. */
 function siteWideView(settings: Settings, name: FormSettingSuffix): Pick<SettingView, "siteWide"> {
   const siteWide = settingSpec(name)?.setting.siteWide;
   const value = settings.siteWide[name];
@@ -127,7 +115,6 @@ function showValue(name: FormSettingSuffix, value: string): string | null {
   }
 }
 
-/** The value as it will be stored, or why it cannot be used: the kind's own check. */
 function checkValue(name: TypedSetting, raw: string, settings: Settings): { ok: true; value: string } | { ok: false; message: string } {
   const check = settingSpec(name)?.setting.check;
   if (!check) return { ok: false, message: "This setting is not typed." };
@@ -179,10 +166,8 @@ export async function clearSetting(ctx: DestinationsContext, formId: string, nam
 }
 
 /**
- * Generates the setting's secret (its kind's generator), or with `pair` an ed25519 key pair whose secret
- * key is kept sealed (ADR 120); returns what is shown once: the secret, or the public key. When one is
- * already set, it keeps signing beside the new one for SECRET_OVERLAP_MS, so receivers can switch
- * without a failed delivery. D1 errors throw.
+ * Generates the setting's secret, or with `pair` an ed25519 key pair kept sealed (ADR 120), and returns what
+ * is shown once; the old one keeps signing for SECRET_OVERLAP_MS. D1 errors throw.
  */
 export async function rotateSecret(
   ctx: DestinationsContext,

@@ -4,9 +4,8 @@ import { KIND_SPECS } from "~/lib/destinations/registry";
 import { kindTextsViews } from "~/lib/form-editor/kind-texts.server";
 import { conditionTyped, stepsTyped } from "~/lib/form-editor/draft-conditions.server";
 
-// The editor's post read into a definition: form settings by name, each field as `fields.<i>.<key>`.
-// A field's settings are read only where its type owns them (field-settings.ts). Nothing here throws:
-// the definition check judges what was typed.
+// The editor's post read into a definition, a field's settings only where its type owns them. Nothing here
+// throws: the definition check judges what was typed.
 
 const MB = 1024 * 1024;
 
@@ -65,7 +64,6 @@ export function draftOf(params: URLSearchParams, id: string): FormDef {
       : {}),
     ...(params.get("public") === "on" ? { public: true } : {}),
     ...(maxUploadBytes !== undefined ? { maxUploadBytes } : {}),
-    // Unchecked here, as every input is: the definition check names a language it does not know.
     ...(languages.length > 0 ? { languages: languages as FormDef["languages"] } : {}),
     ...(translations !== undefined ? { translations } : {}),
     ...(spam !== undefined ? { spam } : {}),

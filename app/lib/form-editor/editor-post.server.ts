@@ -3,13 +3,9 @@ import { consoleFormDestinations, draftOf } from "~/lib/form-editor/draft.server
 import { refusal } from "~/lib/http/responses.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
-// The console's form editor posts the whole draft as one plain HTML form (it works without JavaScript,
-// and every control is a labelled native input): form settings by name, each field as
-// `fields.<i>.<key>`, and the button pressed as `intent`. This module reads that post into a definition
-// (editor-draft.server.ts) and applies the intent's edit (add, remove, move); the definition check
-// judges the result. A "preview" intent asks for the draft as typed, rendered and not saved.
+// The editor posts the whole draft as one plain HTML form (it works without JavaScript): fields as
+// `fields.<i>.<key>`, the button pressed as `intent`. The definition check judges the result.
 
-/** A definition of MAX_FIELDS fields with long hints and option lists fits well within this. */
 const MAX_EDITOR_BYTES = 192 * 1024;
 
 export type EditorIntent =
@@ -18,7 +14,6 @@ export type EditorIntent =
 export interface EditorPost {
   intent: EditorIntent;
   draft: FormDef;
-  /** The author confirmed renaming or removing fields that hold data. */
   confirmFieldNames: boolean;
 }
 
@@ -52,7 +47,6 @@ export function applyFieldEdit(draft: FormDef, intent: EditorIntent): { draft: F
   if (intent.kind === "add") {
     let n = fields.length + 1;
     while (fields.some((f) => f.name === `field${n}`)) n += 1;
-    // Required, as most fields of a form are: the checkbox beside it says so and unticks in one go.
     fields.push({ name: `field${n}`, type: "text", label: `Field ${n}`, hint: "", required: true });
     return { draft: { ...draft, fields }, focus: fields.length - 1 };
   }

@@ -19,12 +19,9 @@ import { formCatalog } from "~/lib/forms/live.server";
 import { ERRORS } from "~/lib/http/errors";
 import { refusal } from "~/lib/http/responses.server";
 
-// One form's console page, its data and its posts: a form file is shown as code (read-only); a
-// console form gets the editor, the preview with the real form components, its versions, publish and
-// archive. The route (routes/admin.forms.$formId.tsx) only wires these to Remix and hands in the
-// preview's renderer, which belongs to the components.
+// One form's console page: a form file is shown as code; a console form gets the editor, the preview, versions,
+// publish and archive. The route hands in the preview's renderer, which belongs to the components.
 
-/** The draft rendered by the form's own components, or null when it cannot be. */
 export type RenderPreview = (draft: FormDef) => string | null;
 
 /** The page's data for the form in the URL. Throws form_not_found for an id that is neither. */
@@ -83,9 +80,7 @@ export interface EditorAnswer {
   message: string;
   problems: string[];
   fieldsInUse: FieldInUse[];
-  /** The field to focus after an add, move or remove. */
   focus: number | null;
-  /** A draft that could not be saved, shown again as typed. */
   draft: FormDef | null;
   /** The draft as typed, rendered: the answer to a "preview" post, which saves nothing. */
   preview?: string | null;

@@ -23,10 +23,8 @@ import {
   type FormRow,
 } from "~/lib/storage/forms.server";
 
-// What the console and the admin API do to console forms: create, keep a draft, publish it as a new
-// kept version, archive. Each change lands in one D1 batch with its audit row, which says what changed;
-// the isolate's form catalog is dropped after a publish or an archive, so this isolate serves the change
-// at once and every other within the catalog's bound (ADR 045). A draft never changes the live form.
+// Create, keep a draft, publish a kept version, archive: each change is one D1 batch with its audit row, and a
+// publish or archive drops this isolate's catalog (ADR 045). A draft never changes the live form.
 
 export interface FormsActionContext {
   db: D1Database;
@@ -39,16 +37,13 @@ export interface FormsActionContext {
 /** A field a publish would rename or remove while stored submissions may hold it (countFieldValues). */
 export interface FieldInUse {
   name: string;
-  /** Submissions holding it among the `read` newest. */
   submissions: number;
   read: number;
-  /** The form has older submissions than those read: they may hold it too. */
   more: boolean;
 }
 
 export type FormChange<T = object> = ({ ok: true } & T) | { ok: false; code: ErrorCode; problems?: string[]; fieldsInUse?: FieldInUse[] };
 
-/** A console form as the console and the API show it. */
 export interface ConsoleFormState {
   row: FormRow;
   draft: FormDef | null;
@@ -73,11 +68,7 @@ export async function loadConsoleForm(db: D1Database, id: string): Promise<Conso
   return { row, draft: parseStored(row.draft), published: parseStored(version?.definition ?? null) };
 }
 
-/**
- * Keeps `value` as the draft of form `id`, creating the form when it is new. `strict` (the admin API)
- * keeps only a definition that passes the whole check; otherwise (the editor) one with the right shape
- * is kept and its remaining problems are returned for its author. D1 errors throw.
- */
+/** Keeps `value` as form `id`'s draft (creating the form); `strict` (the API) keeps only one passing the whole check. D1 errors throw. */
 export async function saveDraft(
   ctx: FormsActionContext,
   id: string,
@@ -137,11 +128,7 @@ export async function createForm(ctx: FormsActionContext, value: unknown): Promi
   return saved.ok ? { ok: true, id, problems: saved.problems } : saved;
 }
 
-/**
- * Publishes the draft of form `id` as its next version. Fields of the published version that hold data
- * and would be renamed or removed need `confirmFieldNames`: webhook receivers depend on field names.
- * D1 errors throw.
- */
+/** Publishes the draft as the next version; renaming or removing a field that holds data needs `confirmFieldNames`. D1 errors throw. */
 export async function publishDraft(
   ctx: FormsActionContext,
   id: string,
@@ -158,8 +145,7 @@ export async function publishDraft(
     const kept = new Set(form.fields.map((f) => f.name));
     const gone = state.published.fields.map((f) => f.name).filter((name) => !kept.has(name));
     const counts = await countFieldValues(ctx.db, id, gone);
-    // Bounded reads (countFieldValues): a field not seen in the newest rows of a larger form may still
-    // be in older ones, so it needs the same confirmation.
+    // Bounded reads: a field unseen in a large form's newest rows may be in older ones.
     const fieldsInUse = gone
       .map((name) => ({ name, ...(counts.get(name) ?? { submissions: 0, read: 0, more: false }) }))
       .filter((use) => use.submissions > 0 || use.more);
@@ -222,13 +208,10 @@ export interface FormSummary {
   id: string;
   title: string;
   source: "code" | "console";
-  /** draft: never published; a console form's archive refuses new submissions. */
   status: "draft" | "published" | "archived";
-  /** The live version (what a submission records now); null before the first publish. */
   version: string | null;
   hasDraft: boolean;
   versions: { version: number; publishedAt: string; publishedBy: string }[];
-  /** A console form whose id a form file has: never served, the file wins (catalog.server.ts). */
   shadowed: boolean;
 }
 

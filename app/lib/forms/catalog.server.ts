@@ -9,15 +9,11 @@ import { classifyD1Failure, withD1Retry } from "~/lib/storage/d1-failure.server"
 import { readCatalogRows, type PublishedRow } from "~/lib/storage/forms.server";
 import type { EmbedSites } from "~/lib/storage/embed-sites.server";
 
-// Every form Gatepost serves, from files and from the console, with the console's destination settings,
-// kept in each isolate (docs/decisions/045-form-catalog-isolate-cache.md): a warm page view reads no D1,
-// and an accepted post still costs exactly one round trip. A catalog younger than FRESH_MS is served as
-// it is; one younger than STALE_BOUND_MS is served while a fresh one is read after the answer
-// (waitUntil); an older one is read again before answering. So a publish made in one isolate reaches
-// every other within STALE_BOUND_MS, and the isolate that published it drops its catalog at once.
+// Every form Gatepost serves, files' and console's, with their settings, kept per isolate (ADR 045): a warm page
+// view reads no D1. Younger than FRESH_MS: served as is; than STALE_BOUND_MS: served while a fresh one is read
+// after the answer; older: read again first. The isolate that publishes drops its catalog at once.
 
 export const FRESH_MS = 10_000;
-/** The longest a publish, archive or settings change takes to reach every isolate. */
 export const STALE_BOUND_MS = 30_000;
 
 export interface LiveForm {
@@ -30,11 +26,9 @@ export interface LiveForm {
 }
 
 export interface FormCatalog {
-  /** When D1 was read for it (the caller's clock); null for a catalog of the files alone. */
   readAtMs: number | null;
   /** Every form by id, code forms first: a console form never shadows a file. */
   forms: ReadonlyMap<string, LiveForm>;
-  /** The console's values of each form's settings, opened. */
   settings: ReadonlyMap<string, Partial<Record<FormSettingSuffix, string>>>;
   /** The sites allowed to embed each form, as the console set them (the environment's win: ADR 076). */
   embeds: ReadonlyMap<string, EmbedSites>;
@@ -46,16 +40,12 @@ export interface FormCatalog {
 
 export interface CatalogDeps {
   db: D1Database;
-  /** SETTINGS_ENCRYPTION_KEY's values (settings.encryptionKeys). */
   encryptionKeys: readonly string[];
-  /** The caller's clock. */
   nowMs: number;
-  /** Lets a request answer from a stale catalog and read a fresh one afterwards. */
   waitUntil?: (promise: Promise<unknown>) => void;
 }
 
-// One catalog per isolate. Only finished values are kept, never a promise: a promise made in one
-// request must not be awaited by another (Workers refuses I/O across requests).
+// Only finished values are kept, never a promise: Workers refuses I/O across requests.
 let cached: FormCatalog | null = null;
 let refreshStartedMs: number | null = null;
 
@@ -64,7 +54,6 @@ export async function loadFormCatalog(deps: CatalogDeps): Promise<FormCatalog> {
   const age = cached?.readAtMs != null ? deps.nowMs - cached.readAtMs : Infinity;
   if (cached && age >= 0 && age < FRESH_MS) return cached;
   if (cached && age >= 0 && age < STALE_BOUND_MS && deps.waitUntil) {
-    // One background read at a time per isolate; a read that never finished is retried after FRESH_MS.
     if (refreshStartedMs === null || deps.nowMs - refreshStartedMs >= FRESH_MS) {
       refreshStartedMs = deps.nowMs;
       // Started once the current task is done, so the read never delays this answer.
@@ -101,17 +90,15 @@ async function readCatalog(deps: CatalogDeps): Promise<FormCatalog> {
     cached = catalog;
     return catalog;
   } catch (error) {
-    // By the rule of storage/d1-failure.server.ts: a bug is a 500; a D1 that cannot answer leaves the
-    // catalog it last read (or the form files), marked incomplete.
+    // ADR 087: a bug is a 500; a D1 that cannot answer leaves the last catalog (or the files), marked incomplete.
     if (classifyD1Failure(error) === "bug") throw error;
     console.error("form catalog could not be read from D1:", error);
     return cached ? { ...cached, incomplete: true } : codeCatalog();
   }
 }
 
-// Versions are immutable, so each is checked once per isolate, not on every read. The key is the
-// definition itself, not its number: a database restored to an earlier day must not be served the
-// definition this isolate remembers under the same number.
+// Versions are immutable, so each is checked once per isolate, keyed by the definition itself: a database
+// restored to an earlier day must not be served what this isolate remembers under the same number.
 const checkedVersions = new Map<string, LiveForm | null>();
 const MAX_CHECKED = 500;
 
@@ -133,7 +120,6 @@ function parseDefinition(row: PublishedRow): LiveForm | null {
   } catch {
     value = null;
   }
-  // Published definitions passed this check; one that no longer does is a bug or a hand-edited row.
   const check = checkFormDef(value, { allowLoopbackHttp: true, published: true });
   if (!check.ok || check.form.id !== row.id) {
     console.error(`console form ${row.id} version ${row.version} fails the definition check and is not served`);

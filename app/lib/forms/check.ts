@@ -1,3 +1,4 @@
+import { prefillProblems } from "~/lib/forms/prefill";
 import type { z } from "zod";
 import { isExactOrigin } from "~/lib/http/origin";
 import { isLoopbackHost } from "~/lib/http/loopback";
@@ -8,27 +9,18 @@ import { RESERVED_FIELDS } from "~/lib/forms/field-names";
 import { spamRuleProblems } from "~/lib/spam/definition";
 import { conditionProblems } from "~/lib/conditions/definition";
 
-// The one check of a form definition, whether it comes from a file in app/forms/ or from the console
-// (stored in D1): its shape and bounds (definition-schema.ts), then the rules that span fields; a
-// pattern must be matchable in linear time, URLs are https (ADR 044).
+// The one check of a form definition, from a file or the console: shape and bounds (definition-schema.ts), then
+// the rules that span fields (ADR 044).
 
 export interface CheckOptions {
-  /** Local development: a redirect URL may be plain http to a loopback host (ALLOW_LOOPBACK_WEBHOOKS). */
   allowLoopbackHttp?: boolean;
-  /**
-   * A version published before (the catalog's read): its patterns passed the rules of their day, so one
-   * outside today's shared language is still served, matched with RE2 and left out of schema.json with
-   * the reason (ADR 089), rather than the form vanishing. Drafts and publishes pass today's rules.
-   */
+  /** A version published before: a pattern outside today's language is still served, left out of schema.json (ADR 089). */
   published?: boolean;
 }
 
 export type DefinitionCheck = { ok: true; form: FormDef } | { ok: false; problems: string[] };
 
-/**
- * The shape and bounds alone: what a console draft needs to be kept while its author is still fixing
- * the rest. Never throws.
- */
+/** The shape and bounds alone, enough to keep a console draft. Never throws. */
 export function checkFormShape(value: unknown): DefinitionCheck {
   const parsed = FormDefSchema.safeParse(value);
   const id = typeof (value as { id?: unknown } | null)?.id === "string" ? (value as { id: string }).id : "form";
@@ -58,10 +50,7 @@ export function checkFormDef(value: unknown, options: CheckOptions = {}): Defini
   return problems.length > 0 ? { ok: false, problems } : { ok: true, form };
 }
 
-/**
- * What would make a definition easier to fill in without being wrong: a visible field without a hint.
- * The console's editor shows these beside its problems; they never stop a save or a publish.
- */
+/** What would make a definition easier to fill in (a visible field without a hint); never stops a save. */
 export function suggestionsFor(form: Pick<FormDef, "fields">): string[] {
   return form.fields
     .filter((field) => field.type !== "hidden" && !field.hint?.trim())
@@ -144,6 +133,7 @@ function checkField(formId: string, field: FieldDef, { published = false }: Chec
   if (!FIELD_NAME.test(field.name)) problems.push(`${where}: field name must be camelCase letters and digits`);
   if (RESERVED_FIELDS.has(field.name)) problems.push(`${where}: field name is reserved`);
   if (!field.label?.trim()) problems.push(`${where}: every field needs a label`);
+  problems.push(...prefillProblems(where, field));
   if (field.pattern !== undefined) {
     const problem = published ? publishedPatternProblem(field.pattern) : patternProblem(field.pattern);
     if (problem) {
@@ -174,17 +164,13 @@ function checkUploads(form: FormDef): string[] {
     .map((field) => `${form.id}.${field.name}: maxBytes is above the form's maxUploadBytes, so its largest file could never be sent`);
 }
 
-/**
- * One outbox row per kind and submission, so a kind appears once; a confirmation needs its text. (A
- * confirmation on a form with no e-mail field is simply never queued: destinations.server.ts.)
- */
+/** One outbox row per kind and submission, so a kind appears once; a confirmation needs its text. */
 function checkDestinations(form: FormDef): string[] {
   const problems: string[] = [];
   const kinds = new Set<string>();
   for (const destination of form.destinations) {
     if (kinds.has(destination.kind)) problems.push(`${form.id}: destination "${destination.kind}" is listed twice`);
     kinds.add(destination.kind);
-    // A kind's own texts (a confirmation's subject and text) are its words to a person: none blank.
     const texts = Object.entries(destination).filter(([key, value]) => key !== "kind" && typeof value === "string");
     if (texts.some(([, value]) => !String(value).trim())) {
       problems.push(`${form.id}: a ${destination.kind} needs its ${texts.map(([key]) => key).join(" and ")}`);
@@ -193,10 +179,7 @@ function checkDestinations(form: FormDef): string[] {
   return problems;
 }
 
-/**
- * Each language once, translations only for the other languages offered. A translation of a field or
- * option the form no longer has is ignored, so removing a field never needs every translation edited.
- */
+/** Each language once, translations only for the others offered; one for a removed field is ignored. */
 function checkTranslations(form: FormDef): string[] {
   const problems: string[] = [];
   const languages = form.languages ?? ["en"];

@@ -4,15 +4,11 @@ import { settingSpec } from "~/lib/destinations/registry";
 import { FORM_SETTING_SUFFIXES, type FormSettingSuffix } from "~/lib/settings/settings.server";
 import type { SettingRow } from "~/lib/storage/forms.server";
 
-// The console's values of form settings, as sealed in D1 and as the delivery code reads them: plain
-// strings in the environment's own format (docs/destinations.md), so one resolver serves both. A secret
-// Gatepost generates (a kind's setting says so: a signing secret) is kept as a short list: the current
-// secret, and after a rotation the previous one with the time it stops signing, so receivers switch over
-// while both sign (ADR 042).
+// The console's form settings, sealed in D1 as plain strings in the environment's format, so one resolver serves
+// both. A generated secret is kept with the previous one and when it stops signing, for rotation (ADR 042).
 
 export type ConsoleSettingValues = Partial<Record<FormSettingSuffix, string>>;
 
-/** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const GeneratedSecretsSchema = z.object({
@@ -61,7 +57,7 @@ export function signingSecrets(secrets: GeneratedSecrets, nowMs: number): string
     .join(" ");
 }
 
-// Sealed values never change in place (each seal has a fresh IV), so each is opened once per isolate.
+// Sealed values never change in place (a fresh IV each), so each is opened once per isolate.
 const MAX_OPENED = 1000;
 const opened = new Map<string, string | null>();
 
@@ -80,7 +76,6 @@ export async function openSettingRows(
     let plain = opened.get(memo);
     if (plain === undefined) {
       plain = await open(keys, row.value, settingContext(row.form_id, name));
-      // A value no key opened may open once the key is back: only successes are kept.
       if (plain !== null) {
         if (opened.size >= MAX_OPENED) opened.delete(opened.keys().next().value!);
         opened.set(memo, plain);

@@ -7,15 +7,12 @@ import { LANGUAGES } from "~/lib/text/languages";
 import { SpamSettingsSchema } from "~/lib/spam/definition";
 import { ConditionSchema, GroupSchema, stepsSchema } from "~/lib/conditions/definition";
 
-// A form definition's shape and bounds as a zod schema: whatever an owner types can never hurt visitors
-// or the server (ADR 044). Ids, names, texts, lists and numbers are bounded; texts are plain text (no
-// control characters; the page, e-mails and chat messages show them as text, never as markup).
-// check.ts runs it, then the rules that span fields.
+// A definition's shape and bounds as a zod schema, so whatever an owner types can never hurt visitors or the
+// server (ADR 044): everything bounded, texts plain (no control characters). check.ts runs it.
 
 /** 32 characters at most: the id is the form's Turnstile action, which Cloudflare caps at 32. */
 export const ID = /^[a-z][a-z0-9-]{0,31}$/;
 export const FIELD_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
-/** Control characters, and the bidirectional overrides that make text read other than it is. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]/;
 const LINE_BREAK = /[\r\n\t]/;
@@ -67,10 +64,12 @@ const FieldSchema = z.strictObject({
   accept: z.array(uploadType).max(UPLOAD_TYPES.length).optional(),
   maxFiles: count(1, MAX_FILES_CEILING).optional(),
   maxBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
+  prefill: z
+    .union([z.boolean(), z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must name a query parameter: 1 to 64 letters, digits, _ . or -")])
+    .optional(),
   when: ConditionSchema.optional(),
 });
 
-// Each kind's shape is its spec's (app/lib/destinations/<kind>/spec.ts), its texts bounded as every text here.
 const DestinationSchema = z.discriminatedUnion(
   "kind",
   KIND_SPECS.map((spec) => spec.definition({ line, paragraph })) as unknown as [ZodObject, ...ZodObject[]],

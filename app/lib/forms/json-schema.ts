@@ -1,15 +1,13 @@
 import { DEFAULT_CAP, DEFAULT_MAX_FILE_BYTES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
+import { prefillName } from "~/lib/forms/prefill";
 import { schemaPatternKeywords } from "~/lib/forms/pattern";
 import { alwaysAsked, conditionKeywords } from "~/lib/conditions/json-schema";
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, WEB_PATTERN } from "~/lib/forms/value-formats";
 
-// A form as JSON Schema 2020-12, served at /f/:id/schema.json, so a receiver can check a webhook's
-// `submission.fields` with any kept validator (docs/webhooks.md). It says what validation guarantees
-// of a stored submission: every field is present (null, or an empty list of files, when left empty and
-// optional; a field asked under a condition only when it holds), values have the field's type, length, pattern, options and range, and nothing else is there.
-// Only keywords of the dialect itself, so a validator in strict mode (Ajv's) takes it as it is; the form
-// and version it describes are in `$id`. E-mail and web addresses are Gatepost's own patterns, not the
-// ASCII-only `email`/`uri` formats (value-formats.ts).
+// A form as JSON Schema 2020-12 (/f/:id/schema.json), so a receiver can check `submission.fields` with any kept
+// validator: what validation guarantees of a stored submission, in the dialect's own keywords only (Ajv strict
+// takes it); a field asked under a condition
+// is required only when it holds (app/lib/conditions/json-schema.ts). Addresses use Gatepost's own patterns, not the ASCII-only `email`/`uri` formats (value-formats.ts).
 
 export const JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
@@ -31,9 +29,7 @@ export function formJsonSchema(form: FormDef, version: string, origin: string): 
   };
 }
 
-// Built schemas are kept per isolate: checking a form's patterns costs more than serving them, and an
-// anonymous GET (any `?x=` past HTTP caches) must not pay it each time (ADR 113). The key is everything
-// the schema is made of, so a changed definition, version or origin is a new entry.
+// Kept per isolate, keyed by everything it is made of: checking patterns costs more than serving them (ADR 113).
 const MAX_KEPT_SCHEMAS = 32;
 const keptSchemas = new Map<string, string>();
 
@@ -47,12 +43,20 @@ export function formJsonSchemaText(form: FormDef, version: string, origin: strin
   } else {
     keptSchemas.delete(key);
   }
-  // Last used last, so the oldest use goes first.
   keptSchemas.set(key, text);
   return text;
 }
 
 function fieldSchema(field: FieldDef): JsonSchema {
+  const schema = typedSchema(field);
+  const from = prefillName(field);
+  if (from === null) return schema;
+  // Only the dialect's own keywords (strict validators), so prefill is said in a $comment.
+  const note = `Prefilled from the page address's ?${from}= parameter.`;
+  return { ...schema, $comment: typeof schema.$comment === "string" ? `${schema.$comment} ${note}` : note };
+}
+
+function typedSchema(field: FieldDef): JsonSchema {
   const about: JsonSchema = { title: field.label, ...(field.hint ? { description: field.hint } : {}) };
   const nullable = (type: string) => (field.required ? type : [type, "null"]);
   switch (field.type) {
@@ -74,7 +78,6 @@ function fieldSchema(field: FieldDef): JsonSchema {
       return { ...about, ...fileSchema(field) };
     default: {
       const shape = field.type === "email" ? EMAIL_PATTERN : field.type === "url" ? WEB_PATTERN : undefined;
-      // The owner's pattern: published only where both engines agree on it (ADR 089), else a $comment.
       const own = field.pattern !== undefined ? schemaPatternKeywords(field.pattern) : {};
       return {
         ...about,

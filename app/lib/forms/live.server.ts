@@ -2,15 +2,11 @@ import { loadFormCatalog, type FormCatalog, type LiveForm } from "~/lib/forms/ca
 import { localSinkSettings } from "~/lib/settings/local-sink.server";
 import { withConsoleFormSettings, type Settings } from "~/lib/settings/settings.server";
 
-// The one way routes and jobs find a form by id: through the isolate's catalog (catalog.server.ts),
-// which holds the form files and the console's published forms alike, with the console's settings
-// layered under the environment's.
+// The one way routes and jobs find a form by id: the isolate's catalog, files and console forms alike.
 
-/** What finding a form needs of a request's load context (or a job's). */
 export interface FormsContext {
   cloudflare: { env: { DB: D1Database }; ctx?: { waitUntil(promise: Promise<unknown>): void } };
   settings: Settings;
-  /** The request's clock (the load context's); Date.now without one. */
   now?: () => number;
 }
 
@@ -26,10 +22,7 @@ export function formCatalog(context: FormsContext, nowMs = (context.now ?? Date.
   });
 }
 
-export type FormLookup =
-  | { ok: true; live: LiveForm; catalog: FormCatalog }
-  /** form_not_found, or storage_unavailable when D1 could not be asked about a console form. */
-  | { ok: false; code: "form_not_found" | "storage_unavailable" };
+export type FormLookup = { ok: true; live: LiveForm; catalog: FormCatalog } | { ok: false; code: "form_not_found" | "storage_unavailable" };
 
 /** Finds a live form (archived ones included) by id. Never throws. */
 export async function findForm(context: FormsContext, id: string | undefined, nowMs = (context.now ?? Date.now)()): Promise<FormLookup> {
@@ -39,19 +32,12 @@ export async function findForm(context: FormsContext, id: string | undefined, no
   return { ok: false, code: catalog.incomplete ? "storage_unavailable" : "form_not_found" };
 }
 
-/**
- * The request's form settings with the console's embed sites layered in: what a page view needs
- * (allowedOriginsFor) without layering every destination setting as catalogSettings does.
- */
+/** The form settings with the console's embed sites layered in: what a page view needs, without every destination's. */
 export function catalogFormSettings(settings: Settings, catalog: FormCatalog): Settings["forms"] {
   return { ...settings.forms, consoleEmbeds: catalog.embeds };
 }
 
-/**
- * The request's settings with the console's form settings (destinations, embed sites) layered under the
- * environment's, and under `npm start` the local sink under a console form's (a form file's come from
- * `npm start` itself).
- */
+/** The settings with the console's form settings layered under the environment's, and the local sink under `npm start`. */
 export function catalogSettings(settings: Settings, catalog: FormCatalog): Settings {
   const sink = settings.localSink;
   const layered = withConsoleFormSettings(settings, (formId) => {

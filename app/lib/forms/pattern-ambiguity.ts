@@ -1,17 +1,9 @@
 import { intersects, type CharSet, type PatternNode } from "~/lib/forms/pattern-syntax";
 
-// Linear in every engine (docs/decisions/089-patterns-in-a-shared-subset.md). A backtracking validator
-// (JavaScript's RegExp, under Ajv or an HTML `pattern`) is slow only where a pattern offers it two ways
-// forward on the same character and fails late. So a pattern is taken only when, read as its position
-// automaton (Glushkov's: one position per character set, counted repetitions read as loops):
-// - from the start and from every position, the next positions' character sets are disjoint: the next
-//   character always picks one way on (deterministic, as in XML Schema's "unique particle attribution");
-// - no position is reached from another by two routes (refuses (a+)+, whose loops overlap);
-// - nothing repeated can match the empty string, and no two alternatives can (refuses (a?)*, (|a?)),
-//   so every part matches the empty string in at most one way.
-// Then each character is consumed by the one way the automaton allows; every other way fails at that
-// character, before consuming it, so a backtracking matcher does work bounded by the pattern's size per
-// character of input. tests/unit/pattern-language.test.ts counts a backtracking matcher's steps.
+// Linear in every engine (ADR 089): a backtracking validator is slow only where a pattern offers two ways on at
+// the same character. So, read as its position automaton (Glushkov's), the next positions' character sets are
+// disjoint everywhere, no position is reached by two routes, and nothing repeated or alternative matches the
+// empty string two ways. tests/unit/pattern-language.test.ts counts a backtracking matcher's steps.
 
 interface Info {
   nullable: boolean;

@@ -1,11 +1,6 @@
-// The shared pattern language (docs/decisions/089-patterns-in-a-shared-subset.md): the part of regular
-// expression syntax that RE2 (Gatepost) and ECMAScript with the `u` or `v` flag (JSON Schema validators,
-// the HTML `pattern` attribute) read alike, character for character. It has literals, classes whose
-// ranges are ASCII, \d \D \w \W (ASCII in all three without case folding), \n \r \t, escaped
-// punctuation, groups, alternation and greedy quantifiers. It leaves out what the engines read
-// differently: `.` (U+2028 and U+2029, newlines), \s \S (U+00A0, U+FEFF), \b, \p{…} (Unicode versions),
-// \u and \x escapes (spelled differently), flags, lookaround, backreferences, lazy quantifiers and
-// inner anchors. Parsing yields a tree of code-point sets, which pattern-ambiguity.ts checks.
+// The shared pattern language (ADR 089): the regular-expression syntax RE2 and ECMAScript (`u`, `v`) read alike.
+// Left out is what they read differently: `.`, \s \S, \b, \p{…}, \u and \x escapes, flags, lookaround,
+// backreferences, lazy quantifiers, inner anchors. Parsing yields a tree of code-point sets (pattern-ambiguity.ts).
 
 /** Inclusive code-point ranges, sorted and disjoint. */
 export type CharSet = ReadonlyArray<readonly [number, number]>;
@@ -19,7 +14,6 @@ export type PatternNode =
 export type ParsedPattern = { ok: true; node: PatternNode } | { ok: false; problem: string };
 
 const MAX_CODE_POINT = 0x10ffff;
-/** RE2's bound on a counted repetition. */
 export const MAX_REPEAT = 1000;
 
 const DIGIT: CharSet = [[0x30, 0x39]];

@@ -2,28 +2,15 @@ import { RE2JS } from "re2js";
 import { ambiguityProblem } from "~/lib/forms/pattern-ambiguity";
 import { parsePattern, type PatternNode } from "~/lib/forms/pattern-syntax";
 
-// A field's `pattern` is typed by whoever writes the form, in a file or in the console, and run on what
-// every visitor sends, then again in receivers' validators on /f/:id/schema.json. It must mean the same
-// everywhere and be linear everywhere (docs/decisions/089-patterns-in-a-shared-subset.md):
-// - it is written in the language RE2 and ECMAScript (`u` and `v` flags) read alike
-//   (pattern-syntax.ts), so Gatepost never stores a value its own schema.json calls invalid;
-// - its position automaton is deterministic and unambiguous (pattern-ambiguity.ts), so a backtracking
-//   validator's work is linear in the value too;
-// - Gatepost itself matches it with RE2 (re2js, a port of Google's linear-time engine), never RegExp.
+// A field's `pattern` runs on every visitor's value here and in receivers' validators (schema.json), so it must
+// mean the same and be linear everywhere (ADR 089): the language RE2 and ECMAScript read alike (pattern-syntax.ts),
+// an unambiguous automaton (pattern-ambiguity.ts), and RE2 (re2js), never RegExp, matching it here.
 
-/** The longest pattern a definition may hold. */
 export const MAX_PATTERN_LENGTH = 200;
-/**
- * The largest program a pattern may compile to (patternSize): about what `[a-z]{0,1000}` twice makes.
- * RE2 builds and every engine holds a program of about this size, so it bounds what checking, compiling
- * and publishing a pattern costs, counted, not timed (ADR 113).
- */
+/** The largest program a pattern may compile to: it bounds checking, compiling and publishing, counted, not timed (ADR 113). */
 export const MAX_PATTERN_SIZE = 4000;
 
-/**
- * The size of the program RE2 compiles `node` to, as RE2 writes counts out: one step per character
- * set, one more per alternative and per optional copy; `x{2,5}` is two copies of x and three optional ones.
- */
+/** RE2's program size: one step per character set, one more per alternative and optional copy (`x{2,5}`: 2 + 3). */
 export function patternSize(node: PatternNode): number {
   switch (node.kind) {
     case "set":
@@ -67,10 +54,7 @@ export function patternProblem(pattern: string): string | null {
   return null;
 }
 
-/**
- * The rules a published version's pattern passed in its day (ADR 044), for versions published before
- * the shared language: bounded, and compiled by RE2 and as a JavaScript `u` expression. Null when met.
- */
+/** The rules a version published before the shared language passed in its day (ADR 044); null when met. */
 export function publishedPatternProblem(pattern: string): string | null {
   if (pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH) return "is empty or too long";
   try {
@@ -84,7 +68,6 @@ export function publishedPatternProblem(pattern: string): string | null {
 
 let unicodeSets: boolean | null = null;
 
-/** Whether this runtime knows RegExp's `v` flag (Node 20 and workerd do). */
 function supportsUnicodeSets(): boolean {
   if (unicodeSets === null) {
     try {
@@ -101,14 +84,10 @@ function anchored(pattern: string): string {
   return `^(?:${pattern})$`;
 }
 
-// Compiled patterns are kept per isolate: a form's few patterns are compiled once, not per post.
 const MAX_COMPILED = 64;
 const compiled = new Map<string, RE2JS>();
 
-/**
- * True when the whole of `text` matches `pattern`, in time linear in `text`. The pattern must have
- * passed patternProblem (every definition's check does that); one that RE2 cannot compile matches nothing.
- */
+/** True when the whole of `text` matches, in linear time; a pattern RE2 cannot compile matches nothing. */
 export function matchesPattern(pattern: string, text: string): boolean {
   let re = compiled.get(pattern);
   if (!re) {
@@ -123,11 +102,7 @@ export function matchesPattern(pattern: string, text: string): boolean {
   return re.matches(text);
 }
 
-/**
- * The `pattern` keyword for JSON Schema (anchored: the keyword alone matches anywhere in the value), or,
- * for a pattern published before the shared language (ADR 089) that is outside it, no `pattern` and the
- * reason in a `$comment`: a receiver's validator must never read it differently, or take long on it.
- */
+/** The JSON Schema `pattern` (anchored), or for an old pattern outside the shared language (ADR 089) a `$comment` why not. */
 export function schemaPatternKeywords(pattern: string): { pattern: string } | { $comment: string } {
   const problem = patternProblem(pattern);
   if (problem === null) return { pattern: anchored(pattern) };

@@ -1,8 +1,7 @@
 import type { FieldDef, FieldValue } from "~/forms/schema";
 import { orEmptyMark } from "~/lib/text/empty-value";
 
-// A stored value as the console shows it in its list and on a submission's page: a choice by its
-// label, a checkbox as Yes or No, files by name, and an empty value as the one mark. Client-safe.
+// A stored value as the console shows it: a choice by its label, a checkbox as Yes or No, files by name. Client-safe.
 
 /** `value` of `field` (undefined: a field the form no longer has) as one line of text. Pure. */
 export function showFieldValue(field: FieldDef | undefined, value: FieldValue | undefined): string {

@@ -1,7 +1,6 @@
 import type { ErrorCode } from "~/lib/http/errors";
 
-// What every submission body is held to, whatever its type: the caps, the refusals, well-formed text
-// (refused, not repaired) and the fields collected in work linear in their count (request-body.server.ts).
+// What every submission body is held to: caps, refusals, well-formed text (refused, not repaired), linear work.
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Fields in one body, each repeat of a name counting; no form needs more, and it bounds all later work. */
@@ -21,7 +20,6 @@ export type BodyCode = Extract<
 
 /** What a form takes in files (uploadLimitsOf); null: no files. */
 export interface UploadLimits {
-  /** Per file, by field name. */
   maxBytes: ReadonlyMap<string, number>;
   maxUploadBytes: number;
   /** Every field's maxFiles together, so empty parts cannot pile up. */
@@ -35,9 +33,7 @@ export interface UploadedPart {
 }
 
 export type BodyResult =
-  | { ok: true; fields: Record<string, unknown>; files: UploadedPart[] }
-  /** `field`: the file field a file_too_large refusal is about, when it is known. */
-  | { ok: false; code: BodyCode; field?: string };
+  { ok: true; fields: Record<string, unknown>; files: UploadedPart[] } | { ok: false; code: BodyCode; field?: string };
 
 type Kind = "urlencoded" | "multipart" | "json";
 
@@ -75,7 +71,6 @@ export function kindOf(contentType: string): Kind | null {
 // C0 and C1 controls and DEL, except tab, newline and carriage return (CR is normalised below).
 // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-// In a /u pattern a paired surrogate is one code point, so this matches only a lone half.
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Text as it may be stored: well-formed, no control characters but tab and newline, CR and CRLF as LF. */

@@ -1,7 +1,5 @@
-// The throttle in front of siteverify (docs/decisions/028): it bounds how often one client can make
-// Gatepost ask the provider, junk tokens included, without a D1 round trip. The seam is the Workers
-// Rate Limiting binding's shape (`SUBMIT_LIMITER`); without it, or while it fails, a bounded
-// fixed-window budget in this isolate stands in, home-made because its point is its bounds.
+// The throttle in front of siteverify (ADR 028), without a D1 round trip: the Workers Rate Limiting binding
+// (`SUBMIT_LIMITER`), else a bounded fixed-window budget in this isolate, home-made because its point is its bounds.
 
 export interface ThrottleRule {
   limit: number;
@@ -9,7 +7,6 @@ export interface ThrottleRule {
 }
 
 export interface IsolateLimiter extends RateLimit {
-  /** As limit(), at `nowMs` instead of the limiter's own clock. */
   limitAt(key: string, nowMs: number): { success: boolean };
   size(): number;
 }
@@ -22,7 +19,6 @@ export function throttleRuleOf(env: object, fallback: ThrottleRule): ThrottleRul
   return (env as { SUBMIT_LIMITER?: RateLimit }).SUBMIT_LIMITER ? SUBMIT_LIMITER_RULE : fallback;
 }
 
-/** Most keys one isolate budget counts per window; past it the oldest key is forgotten. */
 export const MAX_ISOLATE_KEYS = 10_000;
 
 /** A fixed-window budget in memory: `limit` calls per key per window, at most `maxKeys` keys. Never throws. */
@@ -35,7 +31,6 @@ export function createIsolateLimiter({
   let window = Number.NaN;
   const counts = new Map<string, number>();
   const limitAt = (key: string, nowMs: number) => {
-    // Every key shares the window's edges, so a new window simply starts from an empty map.
     const current = Math.floor(nowMs / (periodSeconds * 1000));
     if (current !== window) {
       window = current;
@@ -49,8 +44,7 @@ export function createIsolateLimiter({
   return { limitAt, limit: async ({ key }) => limitAt(key, now()), size: () => counts.size };
 }
 
-// One budget per rule for the isolate's lifetime: this module-level map is the point (it is what
-// "in-isolate" means), and it holds a handful of entries, one per distinct rule.
+// One budget per rule for the isolate's lifetime: that is what "in-isolate" means.
 const ISOLATE_BUDGETS = new Map<string, IsolateLimiter>();
 
 function isolateBudget(rule: ThrottleRule): IsolateLimiter {

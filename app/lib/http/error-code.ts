@@ -3,10 +3,8 @@ import type { ErrorCode } from "~/lib/http/errors";
 import { ROUTER_ERRORS } from "~/lib/http/router-errors";
 import type { RefusalPage } from "~/lib/text/refusal-words";
 
-// Which catalogue code a route error stands for, and what the page says of it. The error boundary
-// shows both and entry.server.tsx puts the code in the Gatepost-Error-Code header, so the page and the
-// header agree. Client-safe and light: a refusal's body carries its code and message (refusal() in
-// responses.server.ts), so pages need only the router's four codes, not the whole catalogue.
+// Which catalogue code a route error stands for, and what the page says of it, so page and header agree.
+// Client-safe and light: pages need only the router's four codes, not the whole catalogue.
 
 /** The fallback for every failure nobody refused on purpose: a bug, or a 5xx without a code. */
 export const FALLBACK_ERROR_CODE = "internal_error" satisfies ErrorCode;
@@ -25,10 +23,7 @@ export function refusalPageOf(error: unknown): RefusalPage | null {
   return typeof page?.lang === "string" && typeof page.texts === "object" && page.texts !== null ? (page as RefusalPage) : null;
 }
 
-/**
- * The code of a route error: its own catalogue code, else one derived from its status. `isKnown` is the
- * catalogue's check where it is at hand (the server); a page checks the code's shape. Never throws.
- */
+/** The code of a route error: its own, else one from its status; `isKnown` is the catalogue's check where at hand. Never throws. */
 export function errorCodeOf(error: unknown, isKnown: (code: string) => boolean = (code) => CODE_SHAPE.test(code)): ErrorCode {
   if (!isRouteErrorResponse(error)) return FALLBACK_ERROR_CODE;
   const code = bodyOf(error)?.code;

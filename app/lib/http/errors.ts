@@ -1,6 +1,5 @@
-// The error catalogue. Every refusal Gatepost gives carries one of these codes; docs/errors.md is
-// generated from it (`npm run docs:errors`, and tests/unit/errors.test.ts fails when it is stale).
-// Client-safe: no secrets.
+// The error catalogue: every refusal carries one of these codes; docs/errors.md is generated from it
+// (`npm run docs:errors`). Client-safe.
 
 import { ROUTER_ERRORS } from "~/lib/http/router-errors";
 
@@ -177,11 +176,7 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
-/**
- * The codes a visitor of a form can meet (its page, its thank-you page, a post from another site):
- * their messages are translated into every language (app/lib/i18n/messages/). The rest speak to the
- * operator or an API's developer, in English.
- */
+/** The codes a form's visitor can meet, translated into every language; the rest speak English to operators and developers. */
 export const VISITOR_ERROR_CODES = [
   "body_too_large",
   "validation_failed",

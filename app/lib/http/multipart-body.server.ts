@@ -21,8 +21,7 @@ import {
 } from "~/lib/http/body-rules.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
-// A multipart body goes through @remix-run/multipart-parser, a form's file limits checked as the bytes
-// arrive and the rest left unread after a refusal (docs/decisions/050).
+// A multipart body through @remix-run/multipart-parser, file limits checked as bytes arrive (ADR 050).
 
 const MAX_PART_HEADER_BYTES = 4096;
 /** The body's chunks, read once: in one go within 64 KiB, else streamed; stopping cancels the rest. */
@@ -53,16 +52,10 @@ async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint
   }
 }
 
-/**
- * Bytes taken per read of a streamed body. workerd hands a default reader a request body 4 KiB at a
- * time at most (263 reads for 1 MiB, each a trip through the event loop, the generator and the parser);
- * a BYOB reader's readAtLeast takes 64 KiB a trip. In the bench (Miniflare) that took a 1 MiB upload
- * from about 55-65 ms of workerd CPU to 44, against 41 for a reference's formData(). A refusal still
- * stops reading within one such read.
- */
+// A default reader gets workerd's request body 4 KiB a read; readAtLeast takes 64 KiB, which took a 1 MiB upload
+// from about 55-65 ms of workerd CPU to 44 in the bench.
 const STREAM_READ_BYTES = 64 * 1024;
 
-/** workerd's extension of the BYOB reader (the DOM types, which win here, lack it). */
 type WorkerdByobReader = ReadableStreamBYOBReader & {
   readAtLeast?: (minElements: number, view: Uint8Array) => Promise<ReadableStreamReadResult<Uint8Array>>;
 };
@@ -94,7 +87,6 @@ export async function readMultipart(request: Request, contentType: string, uploa
   const largestFile = Math.max(0, ...(uploads?.maxBytes.values() ?? []));
   const parser = new MultipartParser(boundary, {
     maxHeaderSize: MAX_PART_HEADER_BYTES,
-    // Text parts are held to 64 KiB together below; a file part to its field's own limit.
     maxFileSize: Math.max(largestFile, MAX_BODY_BYTES),
     maxParts: MAX_FIELDS + (uploads?.maxFileParts ?? 0),
     maxTotalSize: limit,
@@ -113,7 +105,6 @@ export async function readMultipart(request: Request, contentType: string, uploa
       if (part.size > maxBytes) throw new BodyRefusal("file_too_large", name);
       fileBytes += part.size;
       if (fileBytes > uploads!.maxUploadBytes) throw new BodyRefusal("upload_too_large");
-      // The name is cleaned where it is kept (cleanFileName), not refused for a stray character.
       // part.bytes is one new array of the part's size (its chunks copied once), typed without its buffer.
       files.push({ field: name, name: part.filename ?? "", bytes: part.bytes as Uint8Array<ArrayBuffer> });
       return;
@@ -125,8 +116,7 @@ export async function readMultipart(request: Request, contentType: string, uploa
   let total = 0;
   try {
     for await (const chunk of bodyChunks(request, limit)) {
-      // Parsed first: a file over its own limit is the more precise answer. The parser's maxTotalSize
-      // bounds the parts too; this also counts their headers.
+      // Parsed first: a file over its own limit is the more precise answer.
       if (chunk.byteLength > 0) for (const part of parser.write(chunk)) take(part);
       total += chunk.byteLength;
       if (total > limit) throw new BodyRefusal(tooLarge(limit));
@@ -138,7 +128,6 @@ export async function readMultipart(request: Request, contentType: string, uploa
   return { ok: true, fields: collect(entries), files };
 }
 
-/** The parser's errors as refusals. */
 function refusalOf(error: unknown, uploads: UploadLimits | null): BodyRefusal {
   if (error instanceof BodyRefusal) return error;
   if (error instanceof MaxFileSizeExceededError) {

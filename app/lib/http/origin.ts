@@ -4,27 +4,20 @@
 /** An origin taken apart: what a header naming it is rebuilt from, never the text as typed. */
 export interface ExactOrigin {
   scheme: "http" | "https";
-  /** A DNS name of letters, digits and dashes, dotted IPv4, or bracketed IPv6; lower case. */
   host: string;
-  /** Absent for the scheme's default port (the URL standard drops it). */
   port: number | null;
 }
 
 const SHAPE = /^(https?):\/\/([a-z0-9.-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::([0-9]{1,5}))?$/;
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/**
- * Parses exactly `scheme://host[:port]` with http or https, in the form browsers send it: lower case,
- * no default port, no path, slash, credentials, wildcard or any character a header could read as
- * syntax. Anything else is null. Never throws.
- */
+/** Exactly `scheme://host[:port]` (http, https) as browsers send it: lower case, no default port, path or syntax characters. Never throws. */
 export function parseOrigin(value: string): ExactOrigin | null {
   const match = SHAPE.exec(value);
   if (!match) return null;
   const [, scheme, host, port] = match;
   if (!host.startsWith("[") && !host.split(".").every((label) => LABEL.test(label))) return null;
   try {
-    // The URL standard's own reading must agree: canonical IPs, no default port, port in range.
     if (new URL(value).origin !== value) return null;
   } catch {
     return null;

@@ -1,13 +1,12 @@
 import { ipSubject } from "~/lib/http/client-ip.server";
 
-// Fixed-window rate limits: rules, verdicts and headers; the counts live in D1 (docs/decisions/002).
+// Fixed-window rate limits: rules, verdicts and headers; the counts live in D1 (ADR 002).
 
 export interface RateRule {
   /** What is counted, e.g. "form:contact:ip:203.0.113.0/64". */
   key: string;
   limit: number;
   windowSeconds: number;
-  /** Its name in the RateLimit fields; by default its window's ("minute", "day"). */
   policy?: string;
 }
 
@@ -61,11 +60,7 @@ function policyName(rule: RateRule): string {
   return (rule.policy ?? WINDOW_NAMES[rule.windowSeconds] ?? `${rule.windowSeconds}s`).replace(/[^\x20-\x7e]|["\\]/g, "");
 }
 
-/**
- * The rate headers of every answer that counted against a limit, 429s included: `RateLimit-Policy` (each
- * rule: quota `q`, window `w`) and `RateLimit` (the deciding rule: `r` left, `t` seconds to its reset), as
- * draft-ietf-httpapi-ratelimit-headers-11 defines them, and `Retry-After` (RFC 9110) when refused.
- */
+/** `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-11) for every counted answer, `Retry-After` when refused. */
 export function rateLimitHeaders(verdict: RateVerdict, rules: readonly RateRule[]): Headers {
   const headers = new Headers();
   if (!Number.isFinite(verdict.limit) || rules.length === 0) return headers;

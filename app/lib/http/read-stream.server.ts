@@ -1,8 +1,6 @@
-// Reading a body without trusting its size: callers say how much they will hold, and reading stops
-// once that is passed, so a huge or endless body costs at most one chunk beyond the cap.
+// Reading a body without trusting its size: reading stops once the cap is passed, one chunk at most beyond it.
 
 export interface CappedRead {
-  /** Everything read, which may run one chunk past the cap when `overflow` is true. */
   bytes: Uint8Array<ArrayBuffer>;
   /** True when the stream held more than `maxBytes`; the rest was cancelled unread. */
   overflow: boolean;
@@ -36,10 +34,7 @@ export async function readUpTo(stream: ReadableStream<Uint8Array>, maxBytes: num
   return { bytes, overflow: total > maxBytes };
 }
 
-/**
- * readUpTo for a whole message. A declared Content-Length within the cap already bounds the body, so it
- * is read in one native call (a JS reader costs more CPU than the rest of a small post), then checked.
- */
+/** readUpTo for a whole message; a declared length within the cap is read in one native call, cheaper than a JS reader. */
 export async function readMessageUpTo(message: Request | Response, maxBytes: number): Promise<CappedRead | null> {
   if (!message.body) return { bytes: new Uint8Array(), overflow: false };
   const declared = message.headers.get("content-length");

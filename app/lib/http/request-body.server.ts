@@ -12,10 +12,8 @@ import {
 import { readMultipart } from "~/lib/http/multipart-body.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 
-// Reads a submission body under a hard cap before anything parses it, in work linear in its size and
-// bounded by MAX_FIELDS (body-rules.server.ts); text that is not well-formed UTF-8 without control
-// characters is refused, not repaired. URL-encoded bodies are split here: URLSearchParams turns `%FF`
-// into U+FFFD silently. Multipart: multipart-body.server.ts.
+// Reads a submission body under a hard cap before anything parses it, in linear work; ill-formed text is refused,
+// not repaired. URL-encoded bodies are split here: URLSearchParams turns `%FF` into U+FFFD silently.
 
 /** Reads and parses the body; files only for the fields `uploads` names. Never throws; refusals come back as catalogue codes. */
 export async function readBody(request: Request, uploads: UploadLimits | null = null): Promise<BodyResult> {
@@ -38,7 +36,6 @@ export async function readBody(request: Request, uploads: UploadLimits | null = 
 }
 function decode(bytes: Uint8Array): string {
   try {
-    // fatal: invalid UTF-8 is refused, not turned into replacement characters stored forever.
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new BodyRefusal("invalid_text");
@@ -65,8 +62,7 @@ function urlEncodedEntries(text: string): [string, unknown][] {
 function decodeComponent(raw: string): string {
   const spaced = raw.includes("+") ? raw.replaceAll("+", " ") : raw;
   if (!spaced.includes("%")) return spaced;
-  // A bare % stays literal, as URLSearchParams keeps it (curl -d 'note=50% off'); a %XX sequence that
-  // is not UTF-8 (%FF, an encoded surrogate) makes decodeURIComponent throw.
+  // A bare % stays literal, as URLSearchParams keeps it; a %XX that is not UTF-8 throws.
   try {
     return decodeURIComponent(spaced.replace(/%(?![0-9a-fA-F]{2})/g, "%25"));
   } catch {
@@ -77,7 +73,6 @@ function jsonEntries(text: string): [string, unknown][] {
   const parsed: unknown = JSON.parse(text);
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new BodyRefusal("malformed_body");
   const entries: [string, unknown][] = [];
-  // Nested values are never walked: validation refuses any value that is not a single scalar.
   for (const name in parsed) {
     const value = (parsed as Record<string, unknown>)[name];
     counted(entries, [wellFormedText(name), typeof value === "string" ? wellFormedText(value) : value]);

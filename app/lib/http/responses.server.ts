@@ -5,9 +5,7 @@ import { ERRORS, isErrorCode, type ErrorCode } from "~/lib/http/errors";
 import { EN_REFUSAL, type HtmlRefusalWords, type RefusalPage } from "~/lib/text/refusal-words";
 import { fill } from "~/lib/text/fill";
 
-// Every refusal Gatepost answers is built here (document routes, the API's RFC 9457 problem+json, a
-// page for another site's plain HTML post, the last resort after a throw), each with its catalogue
-// code in ERROR_CODE_HEADER, whatever the body's format.
+// Every refusal is built here, each with its catalogue code in ERROR_CODE_HEADER whatever the body's format.
 
 export const ERROR_CODE_HEADER = "Gatepost-Error-Code";
 
@@ -28,7 +26,6 @@ export function wantsJson(request: Request): boolean {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   if (type.startsWith("application/json") || /^[^;]*\+json/.test(type)) return true;
   if (/application\/(problem\+)?json/i.test(request.headers.get("accept") ?? "")) return true;
-  // Browsers say "navigate" for a form post; fetch() says cors, no-cors or same-origin.
   const mode = request.headers.get("sec-fetch-mode");
   return mode !== null && mode !== "navigate";
 }
@@ -41,11 +38,7 @@ export function acceptedJson(id: string, replayed: boolean, headers: Headers): R
   return new Response(JSON.stringify({ id, status: "accepted" }), { status: 201, headers });
 }
 
-/**
- * An application/problem+json refusal with the catalogue code and, for validation, per-field errors;
- * `members` adds RFC 9457 extension members (the admin API's list of problems); `message`, the title,
- * is the catalogue's unless the caller has it in the visitor's language.
- */
+/** An RFC 9457 problem+json refusal with its catalogue code, per-field errors and `members`; `message` when localized. */
 export function problemJson(
   code: ErrorCode,
   headers: Headers = new Headers(),
@@ -67,7 +60,6 @@ export function problemJson(
 /** A readable refusal page for a person whose plain HTML form on another site was refused. */
 export function problemHtml(
   code: ErrorCode,
-  /** The form's title and field labels (a form definition fits); http sits below the forms' model. */
   form: { title: string; fields: readonly { name: string; label: string }[] } | null,
   headers: Headers = new Headers(),
   fieldErrors?: FieldErrors,
@@ -98,7 +90,6 @@ export function problemHtml(
   headers.set("content-type", "text/html; charset=utf-8");
   headers.set("cache-control", "no-store");
   headers.set("x-content-type-options", "nosniff");
-  // The page needs nothing but its own inline style: no scripts, frames, forms or other loads.
   headers.set(
     "content-security-policy",
     "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
@@ -120,9 +111,7 @@ export function unexpectedErrorResponse(request: Request): Response {
   return wantsJson(request) ? problemJson(FALLBACK_ERROR_CODE) : problemHtml(FALLBACK_ERROR_CODE, null);
 }
 
-// Remix's own CSRF guard answers a cross-site POST to a page route with a bare 500; it is bad input,
-// so this check runs first and answers 403. Other sites post to the API, which has its own allowlist;
-// the admin API (/admin/api/) checks a session cookie's origin itself and answers problem+json.
+// Remix's CSRF guard answers a cross-site POST to a page route with a bare 500; it is bad input, so this answers 403 first.
 const MUTATIONS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** A 403 for a mutation of a page route from another origin (or a junk Origin); null to go on. */

@@ -1,7 +1,4 @@
-// The catalogue's codes for failures nobody refused on purpose: an unknown path or method (the router
-// says so itself), an unreadable request, a bug. The error boundary on every page needs only these
-// (a refusal's own message comes in its body), so pages ship these four, not the whole catalogue
-// (errors.ts includes them). Client-safe.
+// The codes for failures nobody refused on purpose: every page's error boundary needs only these four. Client-safe.
 
 export const ROUTER_ERRORS = {
   not_found: { status: 404, message: "There is nothing at this address." },

@@ -3,19 +3,14 @@ import { isLoopbackHost } from "~/lib/http/loopback";
 import { exactOrigins } from "~/lib/http/origin";
 import { rememberLast } from "~/lib/platform/remember-last";
 
-// Security headers for every HTML response (ADR 006). The CSP is nonce-based with 'strict-dynamic':
-// Remix's inline scripts carry the per-request nonce, and scripts they create at runtime (the
-// Turnstile loader) are trusted through them, so no host allowlist has to track our asset URLs.
+// Security headers for every HTML response (ADR 006): a nonce-based CSP with 'strict-dynamic', so scripts made
+// at runtime (the Turnstile loader) are trusted through Remix's nonced ones and no host allowlist is kept.
 
 export const TURNSTILE_ORIGIN = "https://challenges.cloudflare.com";
 
-/**
- * Set by a route whose page may be framed (a form's page with ?embed=1): the exact origins allowed to
- * frame it, space-separated. entry.server.tsx turns it into frame-ancestors and never sends it on.
- */
+/** Set by a route whose page may be framed: the exact origins, which entry.server.tsx turns into frame-ancestors. */
 export const FRAME_ANCESTORS_HEADER = "Gatepost-Frame-Ancestors";
 
-/** Features no Gatepost page uses. An empty allowlist turns each off for the page and its frames. */
 const DISABLED_FEATURES = [
   "accelerometer",
   "autoplay",
@@ -43,7 +38,6 @@ export function createNonce(): string {
 export function standinScriptOrigin(scriptUrl: string | undefined): string | null {
   return scriptUrl ? loopbackScriptOrigin(scriptUrl) : null;
 }
-// Every page asks about the same configured URL (remember-last.ts).
 const loopbackScriptOrigin = rememberLast((scriptUrl: string): string | null => {
   try {
     const url = new URL(scriptUrl);
@@ -53,17 +47,12 @@ const loopbackScriptOrigin = rememberLast((scriptUrl: string): string | null => 
   }
 });
 
-/** What a site's look adds to the CSP: the nonced <style> of its brand colour, its logo's origin. */
 export interface SiteLook {
   brandStyle?: boolean;
   logoOrigin?: string | null;
 }
 
-/**
- * The CSP for one response; a brand colour adds only the nonced <style>, a logo only its origin, and
- * `frameAncestors` (exact origins, rebuilt from their parts; anything else is dropped) the sites that may frame it, else none.
- * Never throws.
- */
+/** The CSP for one response: a brand colour adds a nonced <style>, a logo its origin, `frameAncestors` who may frame it. Never throws. */
 export function buildContentSecurityPolicy(
   nonce: string,
   scriptUrl?: string,
@@ -89,7 +78,6 @@ export function buildContentSecurityPolicy(
 
 /** Sets the CSP and the other hardening headers on `headers` (mutates it). Never throws. */
 export function applySecurityHeaders(headers: Headers, { nonce, scriptUrl, look }: { nonce: string; scriptUrl?: string; look?: SiteLook }) {
-  // The route's word on who may frame the page is read here and never leaves the Worker.
   const frameAncestors = (headers.get(FRAME_ANCESTORS_HEADER) ?? "").split(" ").filter(Boolean);
   headers.delete(FRAME_ANCESTORS_HEADER);
   headers.set("Content-Security-Policy", buildContentSecurityPolicy(nonce, scriptUrl, look, frameAncestors));

@@ -1,9 +1,6 @@
-// A document the browser denies storage (a frame on another site where third-party storage is blocked,
-// as Chrome Incognito, Safari and Firefox's strict mode do; or a site whose data the visitor blocks)
-// throws a SecurityError on any read of `sessionStorage`. Remix's lazy route discovery reads it after
-// every manifest patch, unguarded, so a framed form's send failed (ADR 108). This guard runs before
-// a framed page's content and gives such a document a sessionStorage of its own memory; where storage
-// works it does nothing. Server-only: the browser gets it as the text of one inline script.
+// A document denied storage (a frame where third-party storage is blocked) throws on any read of
+// `sessionStorage`, which Remix's route discovery makes unguarded (ADR 108). This gives such a document a
+// sessionStorage in memory before a framed page's content runs; where storage works it does nothing.
 
 type StorageWindow = Pick<Window, "sessionStorage">;
 

@@ -1,10 +1,6 @@
-// Local dev only (docs/decisions/098): behind `wrangler dev`'s proxy, an answer given before its request
-// body was read makes workerd's HTTP server close the connection under the unread rest, and the proxy
-// loses the answer (a 502, or a reset upload). There, and only when LOCAL_DRAIN_BODIES is on, the
-// Worker reads what the app left of a body before answering, within a cap in bytes and in time;
-// deployed, Cloudflare's edge takes an early 413 as it is, so nothing here runs.
+// Local dev only (ADR 098): behind `wrangler dev`'s proxy, an answer given before its body was read loses the
+// connection (a 502), so with LOCAL_DRAIN_BODIES the Worker reads the rest first, within a cap in bytes and time.
 
-/** How much of a refused body is read and dropped locally before the answer goes: past either, it goes anyway. */
 export interface DrainLimits {
   maxBytes: number;
   maxMs: number;
@@ -14,9 +10,7 @@ export interface DrainLimits {
 export const LOCAL_DRAIN_LIMITS: DrainLimits = { maxBytes: 64 * 1024 * 1024, maxMs: 15_000 };
 
 export interface DrainableRequest {
-  /** The request the app reads: the same, but cancelling its body leaves the rest for drain(). */
   request: Request;
-  /** Reads and drops what the app did not read, within `limits`; never throws. */
   drain(): Promise<void>;
 }
 

@@ -16,9 +16,8 @@ import { EXPORT_TTL_MS, tendExports } from "~/lib/exports/run.server";
 import type { ExportMessage } from "~/lib/exports/queue.server";
 import { readMaintenanceDue, scheduleNextRuns, type MaintenanceDue } from "~/lib/storage/maintenance-due.server";
 
-// The jobs the Worker's cron runs every minute (functions/scheduled.ts). A run begins with one read that
-// says which have work (docs/decisions/095): an idle minute costs that read and nothing else, and the
-// Free plan's 50 D1 calls go to the deliveries that are due rather than to jobs that find nothing.
+// The jobs the Worker's cron runs every minute. A run begins with one read that says which have work (ADR 095),
+// so an idle minute costs that read and the Free plan's D1 calls go to deliveries that are due.
 
 /** `mailer` null: e-mail is held; `bucket` null: the Worker has no UPLOADS binding. */
 export interface MaintenanceContext {
@@ -29,26 +28,19 @@ export interface MaintenanceContext {
   now: () => number;
   /** The run's one allowance, shared by every job (default: cronBudget(settings.plan)). */
   budget?: InvocationBudget;
-  /** The DELIVERY_QUEUE binding, when the Worker has one: due deliveries are handed to it. */
   queue?: Queue<DeliveryMessage> | null;
-  /** The EXPORT_QUEUE binding, when the Worker has one: idle export jobs get a message (docs/decisions/109). */
   exportQueue?: Queue<ExportMessage> | null;
   /** The jobs' kept cursors (MaintenanceJob.cursor) as the run's first read found them; absent: not read. */
   cursors?: ReadonlyMap<string, string>;
 }
 
-/**
- * When a job runs: every run; when the run's first read says it has `work`; or on a cadence, every
- * CADENCE_MINUTES at its own minute (`offset`), and at the next run again while it reports `more`.
- */
+/** Every run, when the first read says it has `work`, or every CADENCE_MINUTES at `offset` (again next run while `more`). */
 export type JobWhen =
   { every: "run" } | { work: keyof Omit<MaintenanceDue, "waiting"> } | { cadence: number; more?: (result: unknown) => boolean };
 
 export interface MaintenanceJob {
   name: string;
-  /** Default: every run. */
   when?: JobWhen;
-  /** The maintenance_cursors row it starts from, read with the run's first read (context.cursors). */
   cursor?: string;
   /** What it spends, kept back from the drain (whose deliveries take whatever is left). */
   reserve?: Required<Cost>;
@@ -59,7 +51,6 @@ export type JobResult = { name: string; ok: true; result: unknown } | { name: st
 
 /** A job on a cadence runs once every this many minutes, each at its own minute of the ten. */
 export const CADENCE_MINUTES = 10;
-/** The run's first read, and the slack kept for logging. */
 const DUE_READ = { d1Queries: 1 } as const satisfies Cost;
 const SLACK = { d1Queries: 2, subrequests: 0 } as const;
 
@@ -93,27 +84,22 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
     run: async ({ db, settings, mailer, now, budget, queue }) => {
       const options = { limit: DRAIN_LIMIT, budgetMs: DRAIN_BUDGET_MS, mailer, now, budget };
       if (!queue || !budget) return drainOutbox(db, settings, options);
-      // With the delivery queue, the cron only hands due rows to it (and probes paused destinations);
-      // if the queue refuses, it drains the rest itself as without one (docs/decisions/070).
+      // With the queue, the cron only hands it due rows; if the queue refuses, it drains the rest itself (ADR 070).
       const dispatch = await dispatchDue(db, queue, { nowMs: now(), budget });
       const drained = await drainOutbox(db, settings, { ...options, probesOnly: !dispatch.refused });
       return { ...drained, dispatched: dispatch.dispatched };
     },
   },
-  // Every fixed-window limit: the rate-limit windows and the kinds' own (the confirmation e-mails' slots).
   {
     name: "prune-rate-limits",
     when: { cadence: 0, more: (result) => (result as { more: boolean }).more },
     reserve: { d1Queries: 2, subrequests: 0 },
-    // Both tables' DELETEs in one batch per round: a quiet minute makes one D1 call.
     run: async ({ db, now, budget = budgetFor("free") }) => {
       const pruned = await pruneInChunks(db, [staleRateLimits(now()), ...staleKindRows(now())], budget);
       return { deleted: pruned.reduce((sum, one) => sum + one.deleted, 0), more: pruned.some((one) => one.more) };
     },
   },
-  // Each form's retentionDays (docs/decisions/005-retention-and-deletion.md), console forms (archived
-  // ones too) beside the files; their uploaded files go with them. Without D1 the job fails like the
-  // others and runs again next minute.
+  // ADR 005; console forms (archived ones too) beside the files, their uploaded files with them.
   {
     name: "apply-retention",
     when: { cadence: 2, more: (result) => (result as { more?: boolean }[]).some((form) => form.more) },
@@ -130,31 +116,27 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
       );
     },
   },
-  // Console settings sealed with an older SETTINGS_ENCRYPTION_KEY, sealed again with the first (rotation).
   {
     name: "reseal-settings",
     when: { cadence: 4, more: (result) => (result as { resealed: number }).resealed > 0 },
     reserve: { d1Queries: 2, subrequests: 0 },
     run: ({ db, settings }) => resealSettings(db, settings.encryptionKeys),
   },
-  // Rows stored before migration 0021 (and 0010): state, counts and search index, a few chunks a run
-  // (docs/decisions/060); one indexed read that finds nothing once every row has moved.
+  // Rows stored before migration 0021, a few chunks a run (ADR 060).
   {
     name: "backfill-submissions",
     when: { work: "unmoved" },
     reserve: { d1Queries: 2, subrequests: 0 },
     run: ({ db, budget = budgetFor("free") }) => backfillSubmissions(db, budget),
   },
-  // New submissions into the search index, a few chunks a run (docs/decisions/101); search and erase
-  // read the rows it has not reached the old way meanwhile.
+  // New submissions into the search index (ADR 101); search and erase read the rest the old way meanwhile.
   {
     name: "index-search",
     when: { work: "unindexed" },
     reserve: { d1Queries: 2, subrequests: 0 },
     run: ({ db, budget = budgetFor("free") }) => indexPendingSubmissions(db, budget),
   },
-  // Uploaded files whose submission was never stored (docs/decisions/052): one D1 read and one R2
-  // list per run while nothing new was uploaded.
+  // ADR 052: one D1 read and one R2 list per run while nothing new was uploaded.
   {
     name: "sweep-orphaned-files",
     when: { cadence: 6 },
@@ -163,12 +145,10 @@ export const MAINTENANCE_JOBS: MaintenanceJob[] = [
     run: ({ db, bucket, now, budget, cursors }) =>
       sweepOrphanedFiles(db, bucket, now(), { budget, cursor: cursors ? (cursors.get(ORPHAN_SWEEP_CURSOR) ?? null) : undefined }),
   },
-  // Export jobs (docs/decisions/085, 109): the oldest unfinished one carried on (with the export queue,
-  // only one left idle), those a day old deleted.
+  // ADR 085, 109: the oldest unfinished export carried on, those a day old deleted.
   {
     name: "tend-exports",
     when: { work: "exports" },
-    // tendExports spends at most a fifth of the plan, from an allowance of its own.
     reserve: { d1Queries: 10, subrequests: 10 },
     run: ({ db, bucket, settings, now, exportQueue }) => tendExports({ db, bucket, plan: settings.plan, nowMs: now(), queue: exportQueue }),
   },
@@ -184,10 +164,7 @@ export function jobsDue(jobs: readonly MaintenanceJob[], due: MaintenanceDue): M
   });
 }
 
-/**
- * Runs the jobs that have work side by side; a failing job is logged and never stops the others. A job
- * with nothing to do is left out of the results. Without D1's first read, every job fails alike.
- */
+/** Runs the jobs that have work side by side; a failing job is logged and never stops the others. */
 export async function runMaintenance(given: MaintenanceContext, jobs = MAINTENANCE_JOBS): Promise<JobResult[]> {
   const nowMs = given.now();
   let due: MaintenanceDue;
@@ -223,7 +200,6 @@ export async function runMaintenance(given: MaintenanceContext, jobs = MAINTENAN
   try {
     await scheduleNextRuns(given.db, next);
   } catch (error) {
-    // Not written: those jobs run again next minute, which is safe.
     console.error("maintenance could not record its next runs:", error);
   }
   return results;

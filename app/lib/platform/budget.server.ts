@@ -1,9 +1,5 @@
-// The per-invocation limits of the Cloudflare plan this deployment runs on (CLOUDFLARE_PLAN, default
-// "free"), and one budget per invocation that every looping job spends from. Local workerd enforces
-// none of these, so nothing but this module keeps a job inside them: a job asks before each D1 call or
-// fetch, and stops (leaving the rest for the next tick or message) when the answer is no. A refusal by
-// the platform itself is recognised by the failure rule (isBudgetRefusal, storage/d1-failure.server.ts),
-// so callers never count it as a delivery attempt. Figures: Cloudflare's Workers and D1 limits pages, 2026-11 (docs/deploy.md).
+// The per-invocation limits of the plan (CLOUDFLARE_PLAN) and one budget per invocation every looping job spends
+// from (ADR 070): local workerd enforces none of them. Figures: Cloudflare's limits pages, 2026-11 (docs/deploy.md).
 
 export const PLANS = {
   /** Workers Free: 50 subrequests, 50 D1 queries and 10 ms of CPU per invocation. */
@@ -22,16 +18,12 @@ export function parsePlan(raw: string | undefined): Plan | null {
   return value === "free" || value === "paid" ? value : null;
 }
 
-/** What one unit of work will spend: D1 calls (each statement of a batch counts) and fetches. */
 export interface Cost {
   d1Queries?: number;
   subrequests?: number;
 }
 
-/**
- * One invocation's allowance. `reserve` is kept back for the work a handler must do after its loop
- * (recording where it stopped, logging), so a loop that stops at "no" still has room to finish.
- */
+/** One invocation's allowance; `reserve` is kept back for the work a handler does after its loop. */
 export class InvocationBudget {
   #d1 = 0;
   #sub = 0;
@@ -40,7 +32,6 @@ export class InvocationBudget {
     readonly reserve: Required<Cost> = { d1Queries: 2, subrequests: 0 },
   ) {}
 
-  /** Whether `cost` fits what is left, less the reserve; spends nothing. */
   canAfford(cost: Cost): boolean {
     return (
       this.#d1 + (cost.d1Queries ?? 0) <= this.limits.d1Queries - this.reserve.d1Queries &&
@@ -48,14 +39,12 @@ export class InvocationBudget {
     );
   }
 
-  /** Spends `cost` when it fits (true), else spends nothing (false). */
   trySpend(cost: Cost): boolean {
     if (!this.canAfford(cost)) return false;
     this.spend(cost);
     return true;
   }
 
-  /** Records what was spent regardless of the limit (the reserve's own work, a call already made). */
   spend(cost: Cost): void {
     this.#d1 += cost.d1Queries ?? 0;
     this.#sub += cost.subrequests ?? 0;

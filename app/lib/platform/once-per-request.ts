@@ -1,6 +1,4 @@
-// Work two loaders of one request would each do, done once: Remix runs a layout's loader beside its
-// page's (the console's frame and its page both ask who is signed in). The load context holds one per
-// request, so nothing kept outlives the request it was asked in.
+// Work two loaders of one request would each do (Remix runs a layout's loader beside its page's), done once.
 
 /** The first answer for `key` in this request; later asks get the same promise (a rejection too). */
 export type OncePerRequest = <T>(key: string, make: () => Promise<T>) => Promise<T>;

@@ -1,5 +1,4 @@
-// A pure function of one setting, asked on every request about the same value: its last answer is kept
-// so the value is not parsed again per request. One entry: a deployment has one such setting at a time.
+// A pure function of one setting asked on every request: its last answer is kept, so the value is parsed once.
 
 /** `fn` with its answer for the last argument kept. `fn` must be pure. */
 export function rememberLast<R>(fn: (value: string) => R): (value: string) => R {

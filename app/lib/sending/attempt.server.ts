@@ -1,18 +1,14 @@
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 import { isBudgetRefusal } from "~/lib/storage/d1-failure.server";
 
-// One outbound POST per attempt, shared so every kind that POSTs gets the same timeout, redirect
-// refusal, excerpt, 429 and 404 handling; every outcome is a record for the delivery log.
+// One outbound POST per attempt, so every kind gets the same timeout, redirect refusal, excerpt, 429 and 404 handling.
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const RESPONSE_EXCERPT_BYTES = 1024;
 /** A Retry-After is honoured up to this; a longer one waits for the normal schedule's next step. */
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
-/**
- * delivery_attempts.error: `gone` is dead at once, `config` is held, `skipped` is settled (docs/destinations.md).
- * `budget` is the platform refusing a call for this invocation's spent allowance: never logged, never counted.
- */
+/** `gone`: dead at once; `config`: held; `skipped`: settled; `budget`: the platform's refusal, never logged or counted. */
 export type AttemptErrorClass =
   "timeout" | "network" | "redirect" | "http_status" | "rate_limited" | "gone" | "rejected" | "config" | "skipped" | "budget";
 
@@ -20,11 +16,9 @@ export interface AttemptRecord {
   delivered: boolean;
   httpStatus: number | null;
   error: AttemptErrorClass | null;
-  /** Short text for deliveries.last_error; never shown to submitters. */
   detail: string | null;
   latencyMs: number;
   excerpt: string | null;
-  /** From a 429's Retry-After: the next attempt waits at least this long. */
   retryAfterMs?: number;
   /** The e-mail service refused the recipient itself (send-email.server.ts): no retry will get through. */
   recipientRefused?: boolean;
@@ -82,7 +76,7 @@ export async function postAttempt(input: PostInput): Promise<AttemptRecord> {
   }
 }
 
-/** Retry-After as delay-seconds or an HTTP date (RFC 9110 10.2.3), capped; undefined when absent or junk. */
+/** Retry-After as delay-seconds or an HTTP date, capped; undefined when absent or junk. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
@@ -91,7 +85,6 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   return Math.min(Math.max(Math.ceil(ms), 0), MAX_RETRY_AFTER_MS);
 }
 
-/** The first 1 KiB of the body as text; the rest is cancelled unread. A broken body gives null. */
 async function readExcerpt(response: Response): Promise<string | null> {
   if (!response.body) return null;
   const read = await readMessageUpTo(response, RESPONSE_EXCERPT_BYTES);

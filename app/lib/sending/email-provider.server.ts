@@ -2,10 +2,8 @@ import type { Mailer, OutgoingEmail } from "~/lib/sending/mailer.server";
 import { readMessageUpTo } from "~/lib/http/read-stream.server";
 import type { EmailProvider } from "~/lib/destinations/email-providers";
 
-// E-mail through an HTTP provider (Resend or Postmark) instead of send_email, per form or for the whole
-// site (ADR 092, 097): the same message (sender, recipients, Reply-To, subject, headers, text and HTML
-// parts) sent as the provider's JSON. A refusal is thrown with the code send_email would use for it, so one classifier
-// (send-email.server.ts) decides what is retried, what is final and what a confirmation says.
+// E-mail through Resend or Postmark instead of send_email (ADR 092, 097): the same message as the provider's
+// JSON, a refusal thrown with send_email's code so one classifier (send-email.server.ts) decides what is retried.
 
 const API: Record<EmailProvider, { base: string; path: string }> = {
   resend: { base: "https://api.resend.com", path: "/emails" },
@@ -24,7 +22,6 @@ export class ProviderRefusal extends Error {
   }
 }
 
-/** "Name <addr>", the name quoted: Gatepost's own text (a form title), control characters already gone. */
 function mailbox(name: string, address: string): string {
   return `"${name.replace(/["\\\r\n]/g, " ")}" <${address}>`;
 }

@@ -1,7 +1,5 @@
-// Which mailbox an address reaches, for counting confirmations (docs/decisions/025). Deliberately wide:
-// folding too much costs a rare pair of colleagues a courtesy e-mail, too little gives an abuser one
-// more e-mail per variant. Case, "+tags" and dots fold on every domain (Workspace ignores dots on
-// company domains too); a "-tag" does not, since "mary-jane" and "mary-ann" are usually two people.
+// Which mailbox an address reaches, for counting confirmations (ADR 025): case, "+tags" and dots fold on every
+// domain; a "-tag" does not, since "mary-jane" and "mary-ann" are usually two people.
 
 /** The mailbox `address` reaches, folded as above; null when it is not a whole address. */
 export function foldMailbox(address: string): string | null {

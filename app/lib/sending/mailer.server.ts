@@ -1,6 +1,5 @@
-// The seam between building an e-mail and sending it. In the Worker a Mailer wraps Cloudflare's
-// send_email binding (load-context.ts; only functions/ imports `cloudflare:email`); tests pass a
-// recording one. No `~/` imports: load-context.ts, which Vite's config also loads, imports this file.
+// The seam between building an e-mail and sending it (send_email in the Worker, a recording one in tests). No
+// `~/` imports: load-context.ts, which Vite's config also loads, imports this file.
 
 /** What the MIME text was built from: an HTTP provider sends these (the same headers, text and HTML). */
 export interface OutgoingParts {
@@ -21,7 +20,6 @@ export interface OutgoingEmail {
 }
 
 export interface Mailer {
-  /** Resolves once the provider took the message; rejects with the provider's reason. */
   send(message: OutgoingEmail): Promise<void>;
 }
 

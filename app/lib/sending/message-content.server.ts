@@ -5,21 +5,18 @@ import { formatBytes } from "~/lib/uploads/file-types";
 import { filesOf } from "~/lib/storage/file-objects.server";
 import { orEmptyMark } from "~/lib/text/empty-value";
 
-// What a person reads in a notification (files as links), before any escaping: each kind escapes it
-// for where it goes. An empty value is already the empty mark (app/lib/text/empty-value.ts).
+// What a person reads in a notification, before any escaping: each kind escapes it for where it goes.
 
 export interface MessageRow {
   label: string;
   value: string;
 }
 
-/** One file to download: its name (the sender's text), its size, and a signed link or null. */
 export interface MessageFile {
   label: string;
   name: string;
   size: string;
   url: string | null;
-  /** When the link stops working (ISO 8601), or null. */
   expiresAt: string | null;
 }
 
@@ -28,10 +25,8 @@ export interface MessageContent {
   formTitle: string;
   submissionId: string;
   receivedAt: string;
-  /** The submission in the admin console, when PUBLIC_URL is set; else null. */
   link: string | null;
   rows: MessageRow[];
-  /** Stored files with their links; empty when there are none (or none were kept). */
   files: MessageFile[];
 }
 
@@ -43,10 +38,7 @@ export function submissionLink(publicUrl: string | null, submissionId: string): 
   return publicUrl ? `${publicUrl}/admin/submissions/${encodeURIComponent(submissionId)}` : null;
 }
 
-/**
- * The rows of `submission` in `form`'s field order, labelled; fields the form no longer has come last.
- * A file field's row names its files; `files` (linkedFiles) are listed with their links.
- */
+/** The submission's rows in the form's field order, labelled, fields the form no longer has last; files with their links. */
 export function describeSubmission(
   form: FormDef,
   submission: StoredSubmission,
@@ -83,7 +75,6 @@ export function describeSubmission(
 function formatValue(value: FieldValue | undefined): string {
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (value === null || typeof value !== "object") return orEmptyMark(value);
-  // A file field: its files' names and sizes, one per line.
   const files = filesOf(value).map((file) => `${file.name} (${formatBytes(file.size)})`);
   return orEmptyMark(files.join("\n"));
 }

@@ -2,8 +2,7 @@ import { createMimeMessage, Mailbox } from "mimetext/browser";
 import { encodeBase64 } from "~/lib/crypto/base64";
 import { isEmailAddress } from "~/lib/destinations/checks";
 
-// Every e-mail Gatepost sends, as RFC 5322 text built by mimetext, never by joining strings: both bodies
-// are base64, so submitted text can neither end the headers nor forge a boundary.
+// Every e-mail as RFC 5322 text built by mimetext: both bodies base64, so submitted text cannot end the headers.
 
 export interface EmailParts {
   from: string;
@@ -12,7 +11,6 @@ export interface EmailParts {
   subject: string;
   text: string;
   html: string;
-  /** Extra fixed headers (names and values are Gatepost's own, never submitted text). */
   headers?: Readonly<Record<string, string>>;
   senderName: string;
 }

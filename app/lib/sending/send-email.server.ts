@@ -28,10 +28,7 @@ export function isRecipientRefusal(error: unknown): boolean {
   return /not a verified (destination )?address|E_RECIPIENT_(NOT_ALLOWED|SUPPRESSED)/i.test(errorText(error));
 }
 
-/**
- * Sends `raw` to each recipient in turn (send_email takes one envelope recipient per message).
- * A refusal stops there and is logged as `rejected`; the retry sends to every recipient again.
- */
+/** Sends `raw` to each recipient in turn (one envelope recipient per message); a refusal stops there as `rejected`. */
 export async function sendEmailAttempt(
   mailer: Mailer,
   from: string,

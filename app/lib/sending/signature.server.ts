@@ -3,10 +3,9 @@ import { ED25519_SEED_BYTES, importEd25519Seed } from "~/lib/crypto/ed25519";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 import { SIGNING_SECRET_PREFIX as SECRET_PREFIX, SIGNING_KEY_PREFIX } from "~/lib/destinations/signing-secret";
 
-// Standard Webhooks signatures; several space-separated secrets each sign, for rotation: a `whsec_`
-// secret signs `v1` (HMAC-SHA256), a `whsk_` key signs `v1a` (ed25519, ADR 120). Not the
-// `standardwebhooks` package: it hashes in pure JS on the isolate's CPU (and signs v1 only), where Web
-// Crypto signs natively with a key imported once (hmac-key.server.ts). The local sink verifies with it.
+// Standard Webhooks signatures, each of several secrets signing: `whsec_` signs v1 (HMAC-SHA256), `whsk_` v1a
+// (ed25519, ADR 120). Not the `standardwebhooks` package: it hashes in JS on the isolate's CPU, where Web
+// Crypto signs natively with a key imported once.
 
 const encoder = new TextEncoder();
 
@@ -15,7 +14,6 @@ export type SigningKey = Uint8Array<ArrayBuffer> | { ed25519: Uint8Array<ArrayBu
 
 export type ParsedSecrets = { ok: true; keys: SigningKey[] } | { ok: false; reason: string };
 
-// The same few secret values are parsed once per isolate, bounded; callers never change the result.
 const MAX_PARSED = 16;
 const parsed = new Map<string, ParsedSecrets>();
 

@@ -1,8 +1,7 @@
 import type { FieldDef, FormDef } from "~/forms/schema";
 import { isEmailAddress } from "~/lib/destinations/checks";
 
-// The sender's own address, where a form asks for one: the owner's e-mail replies to it and the
-// confirmation goes to it.
+// The sender's own address: the owner's e-mail replies to it and the confirmation goes to it.
 
 /** The field a confirmation goes to: the form's first e-mail field. */
 export function confirmationField(form: FormDef): FieldDef | undefined {

@@ -3,8 +3,7 @@ import { parsePasswordHash } from "~/lib/crypto/password.server";
 /** The shortest SESSION_SECRET value accepted: 32 characters, about 190 bits when random. */
 export const MIN_SECRET_LENGTH = 32;
 
-// Which ways into the operator console are configured. The console never opens by default: with no
-// valid password hash and no Cloudflare Access settings it stays closed and explains what to set.
+// The console never opens by default: with no valid password hash or Access settings it says what to set.
 
 export interface AdminConfig {
   adminHash: string | null;
@@ -14,10 +13,8 @@ export interface AdminConfig {
   access: { teamDomain: string; audience: string } | null;
   /** ADMIN_API_TOKEN: one admin token for the admin API (scripts, automation); null when unset or too short. */
   apiToken: string | null;
-  /** Password sign-in works: a valid hash and a long enough SESSION_SECRET. */
   passwordSignIn: boolean;
   open: boolean;
-  /** What an operator should fix, in plain words (shown on /admin/login). */
   problems: string[];
 }
 

@@ -1,9 +1,8 @@
 import { KIND_SPECS } from "~/lib/destinations/registry";
 import type { SettingProblem } from "~/lib/settings/setting-problem";
 
-// Every form's destination settings in the environment, checked once per parse so a bad one is named on
-// /healthz before any delivery is held on it; found by suffix (the longest a name ends with), so no form
-// list is needed. Each kind's setting says what is wrong with a value (kinds/*.ts).
+// Every form's destination settings in the environment, checked once per parse so /healthz names a bad one
+// before a delivery is held on it; found by suffix, so no form list is needed.
 
 const SETTINGS = KIND_SPECS.flatMap((spec) => spec.settings).sort((a, b) => b.suffix.length - a.suffix.length);
 
@@ -33,10 +32,7 @@ export function checkDestinationSettings(
   return problems;
 }
 
-/**
- * The site-wide variables that stand in for form settings (a kind's setting names its own), by suffix;
- * a value its setting finds a problem with is named in `problems` and not used. Never throws.
- */
+/** The site-wide stand-ins for form settings, by suffix; a bad one is named in `problems`, not used. Never throws. */
 export function readSiteWideSettings(
   raw: (variable: string) => string,
   context: { allowLoopbackHttp: boolean },

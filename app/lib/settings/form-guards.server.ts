@@ -2,9 +2,8 @@ import type { FormDef, RateLimits } from "~/forms/schema";
 import { exactOrigins, isExactOrigin } from "~/lib/http/origin";
 import type { SettingProblem } from "~/lib/settings/setting-problem";
 
-// Settings for the forms' abuse controls, read once per request from env. Unlike the Turnstile
-// settings these have safe built-in defaults, except the signing secret, which has none: without it
-// Gatepost's own pages cannot prove their timestamps, so their posts are refused (fail closed).
+// The forms' abuse controls have safe defaults, except the signing secret: without it Gatepost's own pages
+// cannot prove their timestamps, so their posts are refused (fail closed).
 
 export const DEFAULT_RATE_LIMITS: RateLimits = { perMinute: 5, perDay: 50 };
 export const DEFAULT_MIN_FILL_SECONDS = 3;
@@ -15,13 +14,10 @@ export interface FormSettings {
   signingSecret: string | undefined;
   minFillMs: number;
   defaultRateLimits: RateLimits;
-  /** Extra allowed origins per form id, from FORM_ALLOWED_ORIGINS. */
   extraOrigins: ReadonlyMap<string, readonly string[]>;
-  /** The sites the console allows to embed each form; layered in per request (catalogSettings). */
   consoleEmbeds: ReadonlyMap<string, ConsoleEmbedSites>;
 }
 
-/** A form's embed sites as set in the console: origins that frame and post, hostnames tokens come from. */
 export interface ConsoleEmbedSites {
   origins: readonly string[];
   hostnames: readonly string[];
@@ -67,11 +63,7 @@ export function rateLimitsFor(form: FormDef, settings: FormSettings): RateLimits
   return form.rateLimit ?? settings.defaultRateLimits;
 }
 
-/**
- * The origins that may post to a form and frame its page: its definition's allowedOrigins plus those
- * FORM_ALLOWED_ORIGINS adds for it, or, when the environment names the form not, the console's (ADR 076).
- * Only exact origins, rebuilt from their parts: a value stored before ADR 108 that is not one is dropped.
- */
+/** The origins that may post and frame: the definition's plus FORM_ALLOWED_ORIGINS', else the console's (ADR 076, 108). */
 export function allowedOriginsFor(form: FormDef, settings: FormSettings): readonly string[] {
   const added = settings.extraOrigins.get(form.id) ?? settings.consoleEmbeds.get(form.id)?.origins ?? [];
   return exactOrigins([...form.allowedOrigins, ...added]);
@@ -82,10 +74,7 @@ export function embedHostnamesFor(form: Pick<FormDef, "id">, settings: FormSetti
   return settings.consoleEmbeds.get(form.id)?.hostnames ?? [];
 }
 
-/**
- * "contact=https://a.example,https://b.example newsletter=…"; what is not an exact origin is ignored,
- * never widened, and counted in `problems`.
- */
+/** "contact=https://a.example,https://b.example newsletter=…"; what is not an exact origin is ignored and counted in `problems`. */
 export function parseExtraOrigins(value: string, problems: SettingProblem[] = []): Map<string, string[]> {
   const map = new Map<string, string[]>();
   let ignored = 0;

@@ -2,17 +2,13 @@ import { isLoopbackHost } from "~/lib/http/loopback";
 import { KIND_SPECS, type FormSettingSuffix } from "~/lib/destinations/registry";
 import type { SettingProblem } from "~/lib/settings/setting-problem";
 
-// The local sink of `npm start` (dev/local-sink.mjs), as the Worker knows it: where a console
-// form's destinations go while the console leaves them unset, and the secret its webhooks are signed
-// with then (docs/decisions/066-console-forms-in-the-local-loop.md). Local development only: honoured
-// with ALLOW_LOOPBACK_WEBHOOKS and a loopback http origin, so a deployed Worker has no local sink.
+// `npm start`'s local sink as the Worker knows it: where a console form's unset destinations go (ADR 066). Honoured
+// only with ALLOW_LOOPBACK_WEBHOOKS and a loopback origin, so a deployed Worker has none.
 
 export interface LocalSink {
-  /** http://127.0.0.1:<port>, the sink's origin. */
   origin: string;
   /** The sink's own whsec_ secret: what signs a console form's webhook until the console makes one. */
   secret: string;
-  /** The service account key its spreadsheet stand-in trusts (LOCAL_SINK_SHEETS_KEY); null: none. */
   sheetsKey?: string | null;
 }
 

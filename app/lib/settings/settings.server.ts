@@ -10,14 +10,12 @@ import { readSiteSettings, type SiteSettings } from "~/lib/settings/site.server"
 import { readTurnstileSettings, type TurnstileSettings } from "~/lib/settings/turnstile.server";
 import { readUploadSettings, type UploadSettings } from "~/lib/settings/uploads.server";
 
-// Every setting, parsed into one typed object once per environment (settingsOf). A form's settings follow
-// `<FORM_ID>_<SUFFIX>` (contact → CONTACT_WEBHOOK_URL), so a new form needs only its file. A bad value
-// falls back to a safe default and becomes a problem naming its variable, never an outage.
+// Every setting, parsed once per environment into one typed object (settingsOf). A form's settings are named
+// `<FORM_ID>_<SUFFIX>`; a bad value falls back to a safe default and becomes a problem naming it, never an outage.
 
 /** The shortest SETTINGS_ENCRYPTION_KEY value accepted: 32 characters, about 190 bits when random. */
 export const MIN_ENCRYPTION_KEY_LENGTH = 32;
 
-// What a form's settings are called after its prefix: every destination kind's (destinations/registry.ts).
 export { FORM_SETTING_SUFFIXES, type FormSettingSuffix };
 
 /** The one place a form setting's name is made: `contact` + `X_URL` → `CONTACT_X_URL`. */
@@ -33,12 +31,7 @@ export interface SettingNameClash {
   otherSuffix: FormSettingSuffix;
 }
 
-/**
- * Where a setting of form `formId` would also be a setting of a form with a shorter id, whether or not
- * that form exists yet: when one suffix ends another (`X_URL` and `URL`), form `a-x`'s `URL` is form `a`'s
- * `X_URL`. Null when none can be. Of any two ids that clash, this names the longer one only,
- * so refusing it at create keeps every form's settings its own (the shorter id is always free to use).
- */
+/** The shorter form id whose settings `formId`'s would also be (`a-x`'s `URL` is `a`'s `X_URL`); null when none can be. */
 export function findSettingNameClash(formId: string): SettingNameClash | null {
   for (const suffix of FORM_SETTING_SUFFIXES) {
     const name = formSettingName(formId, suffix);
@@ -62,7 +55,6 @@ export interface Settings {
   forms: FormSettings;
   admin: AdminConfig;
   site: SiteSettings;
-  /** What signs the download links of uploaded files. */
   uploads: UploadSettings;
   /** Local dev only: plain http to loopback hosts is allowed for webhook-style destinations. */
   allowLoopbackHttp: boolean;
@@ -74,24 +66,15 @@ export interface Settings {
   emailFrom: string | null;
   /** PUBLIC_URL, for links in notifications; null when unset. */
   publicUrl: string | null;
-  /**
-   * SETTINGS_ENCRYPTION_KEY split on whitespace: the first seals settings set in the console, every one
-   * opens them (rotation, docs/destinations.md). Empty when unset or when any value is too short.
-   */
+  /** SETTINGS_ENCRYPTION_KEY's values: the first seals, all open; empty when unset or any is too short. */
   encryptionKeys: readonly string[];
   /** CLOUDFLARE_PLAN: whose per-invocation limits every looping job keeps to (platform/budget.server.ts). */
   plan: Plan;
-  /**
-   * A form's own settings: each from the environment when set there (by the naming convention), else
-   * from the console once withConsoleFormSettings has layered them in (memoised for the request).
-   */
+  /** A form's settings: the environment's where set, else the console's (withConsoleFormSettings). */
   form(formId: string): FormEnvSettings;
   /** Only the environment's values of a form's settings: what wins over the console (ADR 041). */
   environmentForm(formId: string): FormEnvSettings;
-  /**
-   * The site-wide values that stand in for form settings (a kind's setting names its variable), by suffix, from the
-   * environment only; absent where unset. Each kind's sender says when they apply (ADR 097).
-   */
+  /** Site-wide stand-ins for form settings, by suffix, from the environment only (ADR 097). */
   siteWide: Readonly<Partial<Record<FormSettingSuffix, string>>>;
   problems: readonly SettingProblem[];
 }
@@ -105,8 +88,7 @@ const EmailAddressSchema = z.email({ pattern: z.regexes.html5Email });
 const HttpOriginSchema = z.url({ protocol: /^https?$/ }).transform((value) => new URL(value).origin);
 
 function raw(env: RawEnv, name: string): string {
-  // The one place a setting is read by a computed name: form settings follow the naming convention,
-  // so they are not keys of the generated Env.
+  // Form settings follow the naming convention, so they are not keys of the generated Env.
   const value = (env as Readonly<Record<string, unknown>>)[name];
   return typeof value === "string" ? value.trim() : "";
 }
@@ -121,9 +103,7 @@ function optional<T>(env: RawEnv, name: SiteVariable, schema: z.ZodType<T>, prob
   return null;
 }
 
-// One parse per environment object and isolate (docs/decisions/053-settings-parsed-once-per-env.md):
-// the Worker gets the same immutable env on every request, so a parse made for it stays exact. Keyed
-// by the object itself, so another env (a test's, a new deployment's isolate) is parsed on its own.
+// Parsed once per env object and isolate (ADR 053): the Worker gets the same immutable env on every request.
 const parsedByEnv = new WeakMap<RawEnv, Settings>();
 
 /** parseSettings(env), parsed once per env object: what the Worker's requests and cron runs use. */
@@ -216,11 +196,7 @@ export function parseSettings(env: RawEnv): Settings {
   };
 }
 
-/**
- * `settings` with the console's values of form settings layered under the environment's: a value set
- * in the environment wins, so a deployment configured by variables keeps working unchanged, and the
- * console fills in the rest (docs/decisions/041-environment-wins.md).
- */
+/** `settings` with the console's form settings layered under the environment's, which win (ADR 041). */
 export function withConsoleFormSettings(
   settings: Settings,
   consoleValues: (formId: string) => Partial<Record<FormSettingSuffix, string>> | undefined,

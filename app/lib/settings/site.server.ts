@@ -1,14 +1,12 @@
 import { z } from "zod";
 import type { SettingProblem } from "~/lib/settings/setting-problem";
 
-// The site's name, logo and brand colour. The ink on the colour and the link colour are picked by WCAG
-// contrast, so a pale brand cannot make a page unreadable.
+// The site's name, logo and brand colour; ink and link colours are picked by WCAG contrast, so a pale brand stays readable.
 
 export interface SiteSettings {
   name: string;
   /** An https URL or a path on this site ("/logo.svg"); null for none. */
   logoUrl: string | null;
-  /** The logo's origin when it is on another site, for the CSP's img-src; null otherwise. */
   logoOrigin: string | null;
   /** "#rrggbb" or null for Gatepost's own colours. */
   brand: { color: string; ink: string; link: string } | null;

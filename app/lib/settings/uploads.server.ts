@@ -1,11 +1,9 @@
 import { MIN_SECRET_LENGTH } from "~/lib/settings/admin.server";
 import type { SettingProblem } from "~/lib/settings/setting-problem";
 
-// FILE_LINK_SECRET signs the download links (docs/decisions/051); several, space-separated, while
-// rotating: the first signs, all verify.
+// FILE_LINK_SECRET signs the download links (ADR 051); several while rotating: the first signs, all verify.
 
 export interface UploadSettings {
-  /** Empty when unset or when any value is too short. */
   linkSecrets: string[];
 }
 

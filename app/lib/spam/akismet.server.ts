@@ -1,9 +1,7 @@
 import { isAllowedProviderUrl } from "~/lib/http/loopback";
 
-// Akismet's comment-check, submit-spam and submit-ham (docs/decisions/126). It fails open, unlike
-// Turnstile: Akismet judges content, not whether a person is there, so a timeout or an error leaves
-// the post accepted, marked "not checked", and delivered. Home-made: the packages for it speak Node's
-// http, not the Workers fetch, and the call is one form post.
+// Akismet's comment-check, submit-spam and submit-ham (ADR 126). It fails open: it judges content, not whether a
+// person is there. Home-made: the packages speak Node's http, not fetch, and the call is one form post.
 
 export const AKISMET_URL = "https://rest.akismet.com/1.1";
 export const AKISMET_TIMEOUT_MS = 1_500;
@@ -11,7 +9,6 @@ export const AKISMET_TIMEOUT_MS = 1_500;
 export interface AkismetSettings {
   key: string;
   url: string;
-  /** The site Akismet is told the comments are for (its `blog`). */
   site: string;
 }
 

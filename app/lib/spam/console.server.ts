@@ -8,8 +8,7 @@ import { MIN_MARKS } from "~/lib/spam/model";
 import { modelRowStatement } from "~/lib/spam/model-store.server";
 import { markAsOwner, type MarkContext } from "~/lib/spam/owner-marks.server";
 
-// What the console shows of spam: a submission's checks and mark, whether the filter is still silent,
-// quarantined counts per reason and day; and the marks its buttons send (one, or several from the list).
+// What the console shows of spam, and the marks its buttons send.
 
 export interface SpamPanel {
   check: { rule: string | null; score: number | null; words: string[]; akismet: string | null } | null;

@@ -1,8 +1,6 @@
 import { foldForSearch } from "~/lib/storage/search-text.server";
 
-// Text as the rules and the filter compare it: folded as search folds (case, compatibility forms),
-// then without accents, as the search index's unicode61 tokenizer removes them, so "Viagra", "VIAGRA"
-// and "víágra" are one word.
+// Text as the rules and the filter compare it: folded as search folds, then without accents ("víágra" is "viagra").
 
 /** `text` folded for case and accents. */
 export function foldForSpam(text: string): string {

@@ -9,10 +9,8 @@ import { scoreFeatures } from "~/lib/spam/model";
 import { currentSpamModel, modelVersionStatement, refreshSpamModelIfMoved } from "~/lib/spam/model-store.server";
 import { matchSpamRules } from "~/lib/spam/rules.server";
 
-// The content checks of a post whose token was verified, before its outbox rows are written
-// (docs/decisions/125): the form's rules, then the learning filter, then Akismet when it is set.
-// A rule may refuse; anything else only decides whether the post waits in quarantine. Nothing here
-// may lose a post: a model that cannot be read and an Akismet that does not answer count as silent.
+// The content checks of a verified post before its outbox rows are written (ADR 125): rules, the learning filter,
+// then Akismet. A rule may refuse; the rest only quarantines. Nothing may lose a post: failures count as silent.
 
 /** Why a post waits in quarantine; every spam reason starts "spam_" (its files are kept: file-objects.server.ts). */
 export type SpamReason = "spam_rule" | "spam_filter" | "spam_akismet" | "spam_marked";
@@ -94,10 +92,7 @@ function senderOf(form: FormDef, values: Readonly<Record<string, FieldValue>>) {
   return { author: first("text"), email: first("email"), content };
 }
 
-/**
- * What the accept batch carries for the spam checks, beside the submission: the check's row, and the
- * model's version (read at no extra round trip); `afterStore` takes the batch's rows for them.
- */
+/** What the accept batch carries for the spam checks: the check's row and the model's version. */
 export function spamBatchParts(db: D1Database, submissionId: string, judgement: SpamJudgement | null) {
   const keep = judgement?.kind === "keep" ? judgement : null;
   const version = keep ? modelVersionStatement(db) : null;
@@ -110,7 +105,6 @@ export function spamBatchParts(db: D1Database, submissionId: string, judgement: 
   };
 }
 
-/** The check's row, written in the accept batch beside its submission. */
 function spamCheckStatement(db: D1Database, submissionId: string, check: SpamCheck): D1PreparedStatement {
   return statement(
     db,

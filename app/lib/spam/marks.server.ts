@@ -6,13 +6,9 @@ import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { spamFeaturesOf } from "~/lib/spam/features.server";
 import { forgetSpamModel, modelRowStatement } from "~/lib/spam/model-store.server";
 
-// The owner's marks (docs/forms.md#spam): each trains the model with the submission's features, and
-// a changed mark first takes back what the old one added. Marking spam stops the deliveries still
-// waiting (one being attempted right now finishes) and, when nothing was delivered yet, moves the
-// submission to quarantine, from which a release delivers it whole; one that already reached a
-// destination keeps that log and stays where it is.
-// All of it, for up to MAX_MARKS submissions, is one D1 batch guarded by the model's version, so two
-// marks at once never count twice: the loser changes nothing and says so.
+// The owner's marks (docs/forms.md#spam) train the model, a changed mark first taking back the old one. Spam
+// stops waiting deliveries and quarantines what was not delivered yet. Up to MAX_MARKS are one D1 batch guarded
+// by the model's version, so two marks at once never count twice.
 
 export type MarkLabel = "spam" | "ham";
 export const MAX_MARKS = 100;
@@ -22,7 +18,6 @@ export type MarkOutcome =
       ok: true;
       /** The submissions whose mark changed (a repeat of the same mark changes nothing). */
       changed: Array<{ id: string; akismetParams: string | null }>;
-      /** Deliveries stopped by marking spam. */
       stopped: number;
       missing: string[];
     }
@@ -143,7 +138,6 @@ export async function markSubmissions(db: D1Database, input: MarkInput): Promise
   };
 }
 
-/** Stored fields are JSON Gatepost wrote; anything else reads as none. */
 function parseFields(text: string): Record<string, FieldValue> {
   try {
     const value: unknown = JSON.parse(text);

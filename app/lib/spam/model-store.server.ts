@@ -3,11 +3,8 @@ import { z } from "zod";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import type { SpamModel } from "~/lib/spam/model";
 
-// The model in D1, and this isolate's copy of it (docs/decisions/125). A post is scored from the copy,
-// so a warm isolate pays no D1 call for it: the accept batch reads the model's version beside the
-// store (no extra round trip), and when a mark has moved it since, the copy is read again after the
-// response, for the next post. A cold isolate reads the model once, before its first score; a mark made
-// in this isolate drops the copy at once. One deployment has one D1 database, so one copy.
+// The spam model in D1 and this isolate's copy (ADR 125): a post is scored from the copy; the accept batch reads
+// the model's version at no extra round trip, and a moved model is read again after the response.
 
 /** The most features an isolate holds: the most often marked, so reading and scoring stay bounded. */
 export const MAX_MODEL_TOKENS = 30_000;
@@ -46,10 +43,7 @@ export function modelVersionStatement(db: D1Database): D1PreparedStatement {
   return statement(db, sql`SELECT version FROM spam_model WHERE id = 1`);
 }
 
-/**
- * Reads the copy again after the response when the version the batch saw is newer than the copy's.
- * Never throws: a failed read leaves the old copy, asked again by the next batch.
- */
+/** Reads the copy again after the response when the batch saw a newer version. Never throws: a failed read keeps the old one. */
 export function refreshSpamModelIfMoved(db: D1Database, rows: readonly unknown[], waitUntil: (p: Promise<unknown>) => void): void {
   const [row] = parseRows(VersionRowSchema, rows);
   if (!row || !copy || row.version === copy.version) return;

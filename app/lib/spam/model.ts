@@ -1,10 +1,8 @@
-// The learning filter's arithmetic (docs/decisions/125): a naive Bayes over the presence of features,
-// with Laplace smoothing, the prior of the marks themselves, and only features the marks have seen.
-// Pure: the model's counts come from D1 (model-store.server.ts), once per isolate and version.
+// The learning filter's arithmetic (ADR 125): naive Bayes over present features, Laplace-smoothed, with the
+// marks' own prior. Pure.
 
 /** Marks of each kind the filter needs before it judges anything. */
 export const MIN_MARKS = 20;
-/** The most features shown as the reason for a score. */
 const TOP_WORDS = 8;
 /** One feature moves the odds at most this far (natural log), so no single word decides alone. */
 const MAX_WEIGHT = 4;
@@ -13,7 +11,6 @@ export interface SpamModel {
   version: number;
   spamDocs: number;
   hamDocs: number;
-  /** Per feature: in how many spam and ham marks it appeared. */
   tokens: ReadonlyMap<string, readonly [spam: number, ham: number]>;
 }
 

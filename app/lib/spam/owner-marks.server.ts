@@ -1,9 +1,8 @@
 import { akismetSettingsOf, reportToAkismet, type AkismetParams } from "~/lib/spam/akismet.server";
 import { markSubmissions, type MarkLabel, type MarkOutcome } from "~/lib/spam/marks.server";
 
-// A mark as the console and the admin API make it: trained and audited in one batch (marks.server.ts),
-// then told to Akismet, when it is set, after the response. Akismet's feedback is best effort: the
-// mark stands whatever Akismet answers.
+// A mark as the console and the API make it: trained and audited in one batch, then told to Akismet after the
+// response, best effort.
 
 /** Akismet calls one request makes for a bulk mark: within Free's 50 fetches per invocation. */
 const MAX_FEEDBACK = 40;

@@ -2,8 +2,7 @@ import type { FieldValue, FormDef, SpamAction, SpamRule } from "~/forms/schema";
 import { isDisposableAddress } from "~/lib/spam/disposable.server";
 import { foldForSpam, spamWordsOf } from "~/lib/spam/fold.server";
 
-// A form's content rules (docs/forms.md#spam) over a validated submission. Every rule is linear in the
-// values it reads; the values are already bounded by the form's own limits (validation.ts).
+// A form's content rules (docs/forms.md#spam), each linear in the values it reads, which validation bounds.
 
 export type RuleMatch = { index: number; kind: SpamRule["kind"]; action: SpamAction };
 
@@ -36,7 +35,6 @@ class FreeText {
     readonly values: Values,
   ) {}
 
-  /** The text and textarea fields' values. */
   get raw(): string[] {
     return this.form.fields
       .filter((field) => field.type === "text" || field.type === "textarea")
@@ -53,7 +51,6 @@ class FreeText {
     return this.#phrases;
   }
 
-  /** The sender's address: the form's first e-mail field, folded. */
   get sender(): string | null {
     const field = this.form.fields.find((f) => f.type === "email");
     const value = field ? this.values[field.name] : null;

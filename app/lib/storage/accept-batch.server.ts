@@ -19,22 +19,17 @@ import {
   type StoredSubmission,
 } from "~/lib/storage/submissions.server";
 
-// The one D1 round trip of an accepted submission (docs/decisions/012), one transaction: count the
-// hit, insert the submission only if every count is within its limit and the key is new, its outbox
-// rows beside it, then read who holds the key. A refused batch leaves the count and nothing else.
+// The one D1 round trip of an accepted submission (ADR 012), one transaction: count the hit, insert the submission
+// if every count is within its limit and the key is new, its outbox rows beside it, read who holds the key.
 
 export type StoreOutcome =
-  /**
-   * `settled`: outbox rows the batch settled at once (a confirmation over its limits), not to be attempted;
-   * `added`: rows the batch made itself (the form's subscriptions, ADR 123), leased like the planned ones.
-   */
+  /** `settled`: rows settled at once, never attempted; `added`: rows the batch made itself (subscriptions, ADR 123). */
   | {
       kind: "stored";
       stored: StoredSubmission;
       verdict: RateVerdict;
       settled: ReadonlySet<string>;
       added: readonly Claim[];
-      /** The results of AcceptBatchInput.beside, in order (empty when recovered after an unknown outcome). */
       beside: readonly D1Result[];
     }
   /** The key was already used with the same fields: the first answer is this id. */
@@ -47,7 +42,6 @@ export type StoreOutcome =
 /** A submission's outbox rows (leasedOutbox), each inserted only beside it. */
 export interface OutboxBatch {
   deliveries: readonly D1PreparedStatement[];
-  /** The confirmation's statements when it is held to its limits in this batch. */
   confirmation: ConfirmationStatements | null;
   /** One INSERT … SELECT … RETURNING of rows for the form's subscriptions (at most 50), when any may exist. */
   hooks?: D1PreparedStatement | null;
@@ -60,16 +54,12 @@ export interface AcceptBatchInput {
   key: string | null;
   fingerprint: string | null;
   outbox: OutboxBatch;
-  /** More rows that belong beside the submission (its spam check), inserted only with it. */
   beside?: readonly D1PreparedStatement[];
 }
 
 /**
- * Counts, claims and stores in one batch. A transient D1 failure is tried again within `retry` (the
- * rule of d1-failure.server.ts): the batch is safe to repeat after an unknown outcome, since the
- * submission's id (its primary key, and the outbox rows' "only beside it") and its key's guard let it
- * commit at most once, and a repeat that finds the first try committed answers "stored" for it.
- * D1 failures come back as `failed`; it never throws but for a bug in our SQL.
+ * Counts, claims and stores in one batch, retried within `retry` (ADR 087): the submission's id and its key's
+ * guard let it commit at most once. D1 failures come back as `failed`; it throws only for a bug in our SQL.
  */
 export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput, retry: RetryOptions = {}): Promise<StoreOutcome> {
   const { rules, nowMs, submission, key, fingerprint, outbox } = input;
@@ -127,7 +117,6 @@ export async function storeInOneTrip(db: D1Database, input: AcceptBatchInput, re
 
 const IdRowSchema = z.object({ id: z.string() });
 
-/** Whether submission `id` is stored, with the ids of its outbox rows no longer pending (settled by its batch). */
 async function readCommitted(db: D1Database, id: string): Promise<{ settled: Set<string> } | null> {
   const done = await runBatch(db, {
     row: statement(db, sql`SELECT id FROM submissions WHERE id = ${id}`),
@@ -137,10 +126,7 @@ async function readCommitted(db: D1Database, id: string): Promise<{ settled: Set
   return { settled: new Set(parseRows(IdRowSchema, done.settled.results).map((row) => row.id)) };
 }
 
-/**
- * The answer for a submission whose first try committed though its answer was lost: "stored", with the
- * outbox rows that batch settled at once read back. Its verdict was lost with it: the unlimited one.
- */
+/** "stored" for a first try that committed though its answer was lost; its verdict was lost too: the unlimited one. */
 async function recoverCommitted(db: D1Database, stored: StoredSubmission, nowMs: number): Promise<StoreOutcome> {
   const found = await tryD1(() => readCommitted(db, stored.id), { cost: { d1Queries: 2 } });
   if (!found.ok || !found.value) {
@@ -151,10 +137,7 @@ async function recoverCommitted(db: D1Database, stored: StoredSubmission, nowMs:
   return { kind: "stored", stored, verdict: judgeRateLimits([], [], nowMs), settled: found.value.settled, added: [], beside: [] };
 }
 
-/**
- * The look-up a repeat pays when the provider says its token was spent: counts the hit only if the key
- * is known, and reads its holder; null for an unknown key, so junk with spent tokens writes nothing.
- */
+/** The look-up a repeat with a spent token pays; null for an unknown key, so junk with spent tokens writes nothing. */
 export async function findReplay(
   db: D1Database,
   {
@@ -192,8 +175,7 @@ function answerFor(
     : { kind: "key_reused", verdict };
 }
 
-// The guard makes the unique index unreachable while D1 runs batches one at a time; should a twin
-// still win (a database that interleaves), its row is read in one more trip and answered as above.
+// Should a twin still win over the guard (a database that interleaves), its row is read in one more trip.
 async function settleKeyConflict(
   db: D1Database,
   formId: string,

@@ -2,8 +2,7 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import { statement } from "~/lib/storage/sql.server";
 
-// The admin_sessions table behind the console's server-side sessions (docs/decisions/014): an id, the
-// session's data as JSON, and when it expires. The cookie and its signing are auth/session.server.ts'.
+// The table behind the console's server-side sessions (ADR 014); the cookie is auth/session.server.ts'.
 
 const SessionRowSchema = z.object({ id: z.string(), data: z.string(), created_at: z.number(), expires_at: z.number() });
 const DataRowSchema = SessionRowSchema.pick({ data: true });

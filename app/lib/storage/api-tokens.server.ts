@@ -2,8 +2,7 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// Admin API tokens (docs/decisions/043-admin-api-tokens.md): only a SHA-256 of each token is stored,
-// so a copy of the database opens nothing; the token itself is shown once, when it is made.
+// Admin API tokens (ADR 043): only a SHA-256 is stored; the token is shown once, when it is made.
 
 const TokenRowSchema = z.object({
   id: z.string(),
@@ -16,7 +15,6 @@ const TokenRowSchema = z.object({
 });
 export type TokenRow = z.infer<typeof TokenRowSchema>;
 
-/** The most live tokens one deployment keeps. */
 export const MAX_TOKENS = 50;
 /** last_used_at is written at most this often per token, so a busy script does not write on every call. */
 const TOUCH_EVERY_MS = 60_000;
@@ -49,10 +47,7 @@ export async function listTokens(db: D1Database): Promise<TokenRow[]> {
   return parseRows(TokenRowSchema, results);
 }
 
-/**
- * The live token with this hash, noting its use in the same round trip (at most once a minute); null
- * when there is none or it was revoked. D1 errors throw.
- */
+/** The live token with this hash, noting its use at most once a minute in the same round trip. D1 errors throw. */
 export async function useToken(db: D1Database, hash: string, nowMs: number): Promise<TokenRow | null> {
   const [, found] = await db.batch<Record<string, unknown>>([
     statement(

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { clientIp } from "~/lib/http/client-ip.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// The audit log. Actions build their audit row as a statement and send it in the same D1 batch as
-// the change itself, so a change is never made without its record (or recorded without being made).
+// The audit log: each row goes in the same D1 batch as its change, so neither is ever without the other.
 
 const AuditRowSchema = z.object({
   id: z.number(),
@@ -18,11 +17,7 @@ const AuditRowSchema = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditRowSchema>;
 
-/**
- * The INSERT for one audit row by `user` (the console's AdminUser); batch it with the change it records.
- * With `ifChanged`, the row is written only when the statement just before it in the batch changed a
- * row (SQLite's changes()), so a refused change leaves no record of a change that did not happen.
- */
+/** One audit row by `user`; with `ifChanged`, written only when the statement before it changed a row. */
 export function auditStatement(
   db: D1Database,
   entry: {

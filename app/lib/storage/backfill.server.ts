@@ -6,14 +6,11 @@ import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { stateOf } from "~/lib/storage/submission-state.server";
 import { SubmissionRowSchema } from "~/lib/storage/submissions.server";
 
-// Moves submissions stored before migration 0021 onto their stored state, in chunks on the cron
-// (docs/decisions/060): a row with no folded search text (migration 0010) gets it, then its state is
-// set, and the triggers count it and index its text in the same statement. The NULL state is the
-// cursor: the state index hands out the oldest unmoved rows first, and none once every row has moved.
+// Moves submissions stored before migration 0021 onto their stored state, in chunks on the cron (ADR 060); the
+// NULL state is the cursor, so the state index hands out the oldest unmoved rows first.
 
 /** Rows per chunk: one read and one batch each, well under a second at 1,000,000 rows. */
 export const BACKFILL_CHUNK = 200;
-/** Chunks per run at most, so the cron's other jobs keep their share of the invocation. */
 export const BACKFILL_MAX_CHUNKS = 5;
 
 const UnmovedRowSchema = SubmissionRowSchema.pick({ id: true, fields: true }).extend({ unfolded: z.number() });

@@ -5,13 +5,10 @@ import { rateLimitStatement, ruleIsFull } from "~/lib/storage/rate-limits.server
 import { parseRows, statement, type Prune } from "~/lib/storage/sql.server";
 import type { Lease } from "~/lib/storage/deliveries.server";
 
-// The confirmation_limits table and the accept batch's statements that queue a confirmation only
-// within its limits (docs/decisions/025); the limits and their words are the kind's (destinations/
-// confirmation/limits.server.ts).
+// The accept batch's statements that queue a confirmation only within its limits (ADR 025); the limits are the kind's.
 
 export interface ConfirmationRow {
   id: string;
-  /** The outbox row's destination: the kind held to these limits. */
   destination: string;
   submissionId: string;
   formId: string;
@@ -20,7 +17,6 @@ export interface ConfirmationRow {
 }
 
 export interface ConfirmationChecks {
-  /** The folded mailbox's key, or null when the sender gave no valid address. */
   mailboxKey: string | null;
   windowMs: number;
   network: RateRule;
@@ -28,7 +24,6 @@ export interface ConfirmationChecks {
   reasons: { noAddress: string; mailbox: string; network: string; site: string };
 }
 
-/** The accept batch's statements for one confirmation, in the order they must run. */
 export type ConfirmationStatements = {
   /** Its delivery row, pending or settled as skipped; RETURNING id and status (read them with skippedIds). */
   queue: D1PreparedStatement;
@@ -37,10 +32,7 @@ export type ConfirmationStatements = {
   skippedLog: D1PreparedStatement;
 };
 
-/**
- * One confirmation's statements: its row, pending when every limit has room, else settled at once as
- * skipped with the reason; the counts and the mailbox slot move only for a pending one. Pure.
- */
+/** One confirmation's row, pending when every limit has room, else settled as skipped; counts move only for a pending one. Pure. */
 export function confirmationStatements(db: D1Database, row: ConfirmationRow, checks: ConfirmationChecks): ConfirmationStatements {
   const { id, destination, submissionId, formId, nowMs, lease } = row;
   const { mailboxKey, reasons } = checks;
@@ -97,10 +89,8 @@ const SlotRowSchema = z.object({ delivery_id: z.string() });
 export type SlotVerdict = "reserved" | "limited" | "replayed";
 
 /**
- * Takes the mailbox's slot for a pending delivery in one upsert: "reserved" when it may send (the
- * batch's reservation, or a retry after a logged failure of the holder); "replayed" when this delivery
- * started a send that never logged how it went (the Worker stopped mid-send: it may have gone, so it is
- * not sent again); "limited" when another delivery holds the slot. D1 errors throw.
+ * Takes the mailbox's slot in one upsert: "reserved" may send; "replayed" started a send that never logged
+ * (it may have gone, so it is not sent again); "limited": another delivery holds it. D1 errors throw.
  */
 export async function reserveConfirmationSlot(
   db: D1Database,

@@ -6,18 +6,14 @@ import { stateOf } from "~/lib/storage/submission-state.server";
 import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
 import { STORED_COLUMNS, storedSubmissionOf, StoredRowSchema } from "~/lib/storage/submissions.server";
 
-// The operator console's reads besides the list (submission-list.server.ts). Each reads what its page
-// shows, never the table: the dashboard its counts (migration 0021, docs/decisions/060), a submission
-// its own rows. A row the backfill has not moved yet is derived as before (stateOf).
-// A console "Send a test" (submissions.test = 1) is listed, marked, but never counted.
+// The console's reads besides the list: each reads what its page shows, never the table (ADR 060); a console
+// test (submissions.test = 1) is listed, marked, but never counted.
 
 const DAY_MS = 86_400_000;
 
-/** The stored state, or for a row not yet moved the derived one. */
 export const CURRENT_STATE = sql`coalesce(s.state, ${stateOf("s")})`;
 
 const StateSchema = z.enum(SUBMISSION_STATES);
-// A submission row (STORED_COLUMNS) with its state beside it (selected as current_state).
 export const ListedRowSchema = StoredRowSchema.extend({ current_state: StateSchema }).transform((row) => ({
   submission: storedSubmissionOf(row),
   state: row.current_state,
@@ -36,7 +32,6 @@ export interface DayBucket {
   counts: Record<SubmissionState, number>;
 }
 
-// Counts that are not numbers, or states that are not states, are bugs to surface, not values to render.
 const CountRowSchema = z.object({ form_id: z.string(), day: z.string(), state: StateSchema, n: z.number() });
 const DeadRowSchema = z.object({ form_id: z.string(), n: z.number() });
 
@@ -44,10 +39,7 @@ function emptyCounts(): Record<SubmissionState, number> {
   return Object.fromEntries(SUBMISSION_STATES.map((state) => [state, 0])) as Record<SubmissionState, number>;
 }
 
-/**
- * Counts per form (UTC today, the last 7 UTC days, quarantined, dead deliveries) and 14 daily buckets,
- * from the kept counts plus rows not yet moved, tests left out. Reads rows per form and day, not per submission. D1 errors throw.
- */
+/** Counts per form and 14 daily buckets, from the kept counts plus unmoved rows, tests left out. D1 errors throw. */
 export async function loadDashboard(db: D1Database, formIds: readonly string[], nowMs: number) {
   const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const today = dayOf(nowMs);
@@ -63,9 +55,7 @@ export async function loadDashboard(db: D1Database, formIds: readonly string[], 
       sql`SELECT form_id, '' AS day, state, SUM(n) AS n FROM submission_totals WHERE state = 'quarantined' AND test = 0 GROUP BY form_id`,
     ),
     dead: statement(db, sql`SELECT form_id, n FROM dead_delivery_counts`),
-    // The kept count includes console tests' dead deliveries, kept apart per form (migration 0050).
     deadTests: statement(db, sql`SELECT form_id, n FROM dead_test_delivery_counts`),
-    // Rows the backfill has not reached: none once it is done, so this reads nothing then.
     unmoved: statement(
       db,
       sql`SELECT s.form_id, substr(s.received_at, 1, 10) AS day, ${stateOf("s")} AS state, COUNT(*) AS n

@@ -1,29 +1,19 @@
 import type { Cost, InvocationBudget } from "~/lib/platform/budget.server";
 
-// The one rule for what a failed D1 call means (docs/decisions/087). Every module that calls D1 asks
-// here instead of reading messages itself:
-// - transient: the platform says try again (its list of D1_ERRORs, "Recommended action: retry"). Retried
-//   within the invocation's budget when the call is safe to repeat, else answered as storage_unavailable.
-// - constraint: the database refusing a write by a UNIQUE, CHECK or FOREIGN KEY rule: the caller's
-//   signal (a second release, a reused key), turned into its own catalogue code.
-// - bug: our SQL or our values (syntax, a missing table or column, a type): a 500, never hidden as a 503.
-// - unavailable: anything else D1 throws (overloaded, over a limit, a 30 s timeout, the invocation's
-//   query budget spent): 503 storage_unavailable; repeating it at once would only add load.
+// The one rule for what a failed D1 call means (ADR 087): transient (retried within the budget when safe to
+// repeat), constraint (the caller's signal), bug (a 500, never hidden as a 503), or unavailable (a 503).
 
 export type D1FailureKind = "transient" | "constraint" | "bug" | "unavailable";
 
-// Cloudflare's D1 error list (developers.cloudflare.com/d1/observability/debug-d1) marks these "retry":
-// a restarted or moved Durable Object, a lost connection, a node that could not be reached, a queue
-// that was too long for a moment ("overloaded. Too many requests queued" asks for less load instead,
-// so it is not retried). Matching is on the message, as Cloudflare's own retry example does.
+// Marked "retry" in Cloudflare's D1 error list (developers.cloudflare.com/d1/observability/debug-d1); matched
+// on the message, as Cloudflare's own retry example does.
 const TRANSIENT =
   /Network connection lost|storage caused object to be reset|reset because its code was updated|transient issue on remote node|exceeded its memory limit and was reset|overloaded\. Requests queued for too long/i;
 // "constraint failed" from SQLite's own checks; SQLITE_CONSTRAINT alone from a trigger's RAISE (the console form cap, migration 0047).
 const CONSTRAINT = /constraint failed|SQLITE_CONSTRAINT/i;
 const BUG = /SQLITE_ERROR|syntax error|no such (?:table|column)|D1_TYPE_ERROR|D1_COLUMN_NOTFOUND|too many SQL variables|incomplete input/i;
 
-// What the platform throws when an invocation has spent its allowance: workerd's "Too many
-// subrequests." for fetch and bindings, and D1's "Too many API requests by single worker invocation."
+// workerd's "Too many subrequests." and D1's "Too many API requests by single worker invocation."
 const BUDGET_REFUSAL = /too many subrequests|too many api requests by single worker invocation/i;
 
 function messageOf(error: unknown): string {
@@ -59,26 +49,18 @@ export function isConstraintFailure(error: unknown, on?: string): boolean {
 }
 
 export interface RetryOptions {
-  /** Tries in all, the first included (default 3). */
   attempts?: number;
-  /** The invocation's budget: a retry is made only when its cost still fits. */
   budget?: InvocationBudget | null;
-  /** What one try spends (default one D1 query). */
   cost?: Cost;
   /** Waits before try `n` (2, 3, …); the default backs off 25 ms, 75 ms, … with jitter. Tests inject their own. */
   wait?: (attempt: number) => Promise<void>;
-  /** Called before each retry with the failure that caused it (for the log). */
   onRetry?: (error: unknown, attempt: number) => void;
 }
 
 const defaultWait = (attempt: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, 25 * 3 ** (attempt - 2) * (0.5 + Math.random() / 2)));
 
-/**
- * Runs `tryOnce` (given the try's number, from 1), and again while it fails transiently and the tries
- * and the budget allow. Only for calls that are safe to repeat after an unknown outcome: reads, and
- * writes whose guard makes a second commit impossible. Throws the last failure.
- */
+/** Runs `tryOnce` again while it fails transiently and tries and budget allow; only for calls safe to repeat. Throws the last failure. */
 export async function withD1Retry<T>(tryOnce: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const { attempts = 3, budget = null, cost = { d1Queries: 1 }, wait = defaultWait, onRetry } = options;
   for (let attempt = 1; ; attempt++) {
@@ -113,10 +95,7 @@ export function isReadOnlySql(query: string): boolean {
   return /^\s*(?:SELECT|EXPLAIN|WITH\b(?![\s\S]*\b(?:INSERT|UPDATE|DELETE|REPLACE)\b))/i.test(query);
 }
 
-/**
- * The catalogue code of a failure for modules that return codes: storage_unavailable, logged with
- * `what`. A bug is thrown instead (a 500 with its stack), so our own mistakes never read as a busy database.
- */
+/** storage_unavailable, logged with `what`; a bug is thrown instead, so our mistakes never read as a busy database. */
 export function storageCodeOf(failure: { kind: D1FailureKind; error: unknown }, what: string): "storage_unavailable" {
   if (failure.kind === "bug") throw failure.error;
   console.error(`${what} failed: ${failure.kind}`, failure.error);

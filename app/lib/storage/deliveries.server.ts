@@ -3,8 +3,7 @@ import { z } from "zod";
 import { PAUSED } from "~/lib/storage/destination-health.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 
-// The outbox's tables, `deliveries` and `delivery_attempts` (docs/decisions/003-outbox.md); what to
-// send and when to retry is app/lib/delivery/'s to decide.
+// The outbox's tables (ADR 003); what to send and when is app/lib/delivery/'s to decide.
 
 export const DeliveryRowSchema = z.object({
   id: z.string(),
@@ -31,7 +30,6 @@ export const AttemptRowSchema = z.object({
   response_excerpt: z.string().nullable(),
 });
 
-/** A delivery leased to one sender: what it needs to make one attempt. */
 export interface Claim {
   id: string;
   submissionId: string;
@@ -60,10 +58,7 @@ export function insertDeliveryStatement(db: D1Database, claim: Claim, nowMs: num
 
 const ClaimRowSchema = DeliveryRowSchema.pick({ id: true, submission_id: true, form_id: true, destination: true, attempts: true });
 
-/**
- * Leases up to `limit` due deliveries to `owner` (only those of `submissionId` when given), none of a
- * paused destination (claimProbes takes those). One atomic statement; D1 errors throw.
- */
+/** Leases up to `limit` due deliveries to `owner`, none of a paused destination, in one statement. D1 errors throw. */
 export async function claimDue(
   db: D1Database,
   { owner, nowMs, limit, leaseMs, submissionId }: { owner: string; nowMs: number; limit: number; leaseMs: number; submissionId?: string },
@@ -80,20 +75,14 @@ export async function claimDue(
   return claimsOf(results);
 }
 
-/** A delivery a queue message names, as the consumer found it after trying to claim it. */
 export interface NamedDelivery {
   id: string;
   status: "pending" | "delivered" | "dead" | null;
   nextAttemptMs: number | null;
-  /** Its destination is paused (docs/decisions/071). */
   paused: boolean;
 }
 
-/**
- * Leases the deliveries `ids` names that are pending, due within `slackMs`, of no paused destination
- * and not leased to anyone but `handedOver` (the accepting request that handed its first attempt to the
- * queue); then reads how every named one stands. One batch of two statements; D1 errors throw.
- */
+/** Leases the named deliveries that are due, unpaused and held by no one but `handedOver`, then reads them all. D1 errors throw. */
 export async function claimNamed(
   db: D1Database,
   {
@@ -137,10 +126,7 @@ export async function claimNamed(
   };
 }
 
-/**
- * Marks dead the pending deliveries `ids` names that no one holds: the delivery queue's dead-letter
- * queue, whose messages ran out of retries (docs/decisions/070). D1 errors throw; returns how many.
- */
+/** Marks dead the pending deliveries whose queue messages ran out of retries (ADR 070); returns how many. D1 errors throw. */
 export async function markQueueDead(db: D1Database, ids: readonly string[], nowMs: number, reason: string): Promise<number> {
   if (ids.length === 0) return 0;
   const { results } = await statement(
@@ -152,11 +138,7 @@ export async function markQueueDead(db: D1Database, ids: readonly string[], nowM
   return results.length;
 }
 
-/**
- * Leases one pending delivery (the oldest, due or not) of up to `limit` paused destinations whose probe
- * is due, and sets their next probe `probeMs` later. One statement when no probe is due (the usual
- * case), two when some are; D1 errors throw.
- */
+/** Leases one pending delivery of each paused destination whose probe is due, and sets the next probe. D1 errors throw. */
 export async function claimProbes(
   db: D1Database,
   { owner, nowMs, leaseMs, probeMs, limit }: { owner: string; nowMs: number; leaseMs: number; probeMs: number; limit: number },

@@ -3,10 +3,8 @@ import { PAUSED } from "~/lib/storage/destination-health.server";
 import type { Claim } from "~/lib/storage/deliveries.server";
 import { statement } from "~/lib/storage/sql.server";
 
-// What an attempt leaves in the outbox (docs/decisions/003-outbox.md): its log row, then the delivery
-// settled, held, given back or counted as failed, each a statement for the caller's batch.
+// What an attempt leaves in the outbox (ADR 003): its log row and the delivery's new state, as statements.
 
-/** What one attempt left for the delivery log (sending/attempt.server.ts' AttemptRecord fits it). */
 export interface AttemptLog {
   httpStatus: number | null;
   error: string | null;
@@ -82,10 +80,7 @@ export function releaseLeaseStatement(db: D1Database, claim: Claim, owner: strin
   );
 }
 
-/**
- * While its destination is paused, a failed attempt is not counted: `owner`'s lease is given back with
- * the reason kept (docs/decisions/071). Pairs with failedAttemptStatement, which does nothing then.
- */
+/** While its destination is paused (ADR 071), a failure is not counted: the lease is given back with the reason. */
 export function holdWhilePausedStatement(db: D1Database, claim: Claim, owner: string, reason: string | null): D1PreparedStatement {
   return statement(
     db,
@@ -94,10 +89,7 @@ export function holdWhilePausedStatement(db: D1Database, claim: Claim, owner: st
   );
 }
 
-/**
- * Counts a failed attempt while `owner` still holds the lease: pending again at `nextAttemptMs`, or dead;
- * not while its destination is paused (holdWhilePausedStatement).
- */
+/** Counts a failed attempt while `owner` holds the lease: pending again at `nextAttemptMs`, or dead; not while paused. */
 export function failedAttemptStatement(
   db: D1Database,
   claim: Claim,

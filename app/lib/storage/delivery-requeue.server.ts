@@ -8,8 +8,7 @@ import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 const requeue = (nowMs: number) =>
   sql`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${nowMs}, lease_owner = NULL, lease_until = NULL,
     last_error = NULL, delivered_at = NULL`;
-// A kind sent at most once (its module says: a confirmation) is never queued again once it went or was
-// skipped. A dead one never went, so it may be; the drain's mailbox slot still holds it.
+// A kind sent at most once (a confirmation) is never queued again once it went or was skipped.
 const ONCE_KINDS = KIND_SPECS.filter((spec) => spec.once).map((spec) => spec.kind);
 const SETTLED_ONCE = ONCE_KINDS.length > 0 ? sql`destination IN (${join(ONCE_KINDS)}) AND status = 'delivered'` : sql`0`;
 const IdRowSchema = DeliveryRowSchema.pick({ id: true });
@@ -36,9 +35,7 @@ export async function requeueSubmission(
 export interface DeadFilter {
   formId: string;
   destination?: string | null;
-  /** ISO 8601 (UTC, as created_at is kept): inclusive. */
   fromIso?: string | null;
-  /** ISO 8601: exclusive. */
   toIso?: string | null;
 }
 
@@ -49,10 +46,7 @@ const deadMatching = (filter: DeadFilter) =>
     ${filter.toIso ? sql`AND created_at < ${filter.toIso}` : empty}`;
 const CountRowSchema = z.object({ n: z.number() });
 
-/**
- * Requeues up to `limit` dead deliveries matching `filter`, oldest first (each with a fresh schedule,
- * webhook-id kept), and counts those still dead: one batch of two statements. D1 errors throw.
- */
+/** Requeues up to `limit` dead deliveries matching `filter`, oldest first, and counts those still dead. D1 errors throw. */
 export async function requeueDeadChunk(
   db: D1Database,
   filter: DeadFilter,

@@ -2,12 +2,8 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// What the console's dashboard and /healthz show about destinations that need a person: deliveries
-// held on a missing or bad setting (still queued, waiting for the fix) and destinations that said they
-// no longer exist (a deleted chat webhook answering 404). Read from the outbox itself,
-// starting from the attempts that said so (a partial index holds only those, migration 0021), the
-// newest ATTENTION_WINDOW of them, so the dashboard reads a bounded number of rows however many
-// deliveries are queued or dead (docs/decisions/060).
+// Destinations that need a person, for the dashboard and /healthz: deliveries held on a bad setting and
+// destinations gone (404). Read from the newest ATTENTION_WINDOW flagging attempts only (ADR 060).
 
 /** Flagging attempts looked at, newest first; the counts are of the deliveries they belong to. */
 export const ATTENTION_WINDOW = 300;
@@ -15,11 +11,8 @@ export const ATTENTION_WINDOW = 300;
 export interface DestinationAttention {
   formId: string;
   destination: string;
-  /** Pending deliveries whose latest attempt found the settings missing or bad. */
   held: number;
-  /** Dead deliveries whose last answer was 404/410. */
   gone: number;
-  /** The latest reason, as logged (names variables, never their values). */
   reason: string | null;
 }
 

@@ -2,8 +2,7 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// A destination's run of failures and its pause (docs/decisions/071), one row per form and destination
-// kind, written only when an attempt fails; what counts as a failure is app/lib/delivery/'s to decide.
+// A destination's run of failures and its pause (ADR 071), one row per form and kind, written only on failure.
 
 /** The condition "this delivery's destination is paused", for statements on `deliveries`. */
 export const PAUSED = sql`EXISTS (SELECT 1 FROM destination_health h
@@ -44,10 +43,7 @@ function toHealth(row: z.infer<typeof HealthRowSchema>): DestinationHealth {
   };
 }
 
-/**
- * One more failure in a row; at `threshold` the destination is paused with its first probe due
- * `probeMs` later. Returns the row (RETURNING), so the caller sees a pause it caused. Pure.
- */
+/** One more failure in a row; at `threshold` the destination pauses. RETURNING the row shows a pause it caused. Pure. */
 export function recordFailureStatement(
   db: D1Database,
   {

@@ -4,14 +4,9 @@ import { INDEXED_UP_TO } from "~/lib/storage/search-index.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 import { wordsOf } from "~/lib/storage/search-text.server";
 
-// Erase by e-mail finds its submissions through the search index (docs/decisions/060): the address's
-// words as one phrase pick the few submissions that hold them all in order, and the Worker compares each
-// of their values with the address (submissions/erase.server.ts). Rows the backfill has not moved yet are not
-// in the index and are read the old way, which costs nothing once every row has moved; so are the newest
-// rows the cron has not indexed yet (docs/decisions/101), all of them, however many wait: an erase
-// leaves none behind.
+// Erase by e-mail finds submissions through the search index (ADR 060): the address's words as one phrase, each
+// value then compared in the Worker. Unmoved and not yet indexed rows (ADR 101) are read the old way, all of them.
 
-/** A value of a submission that may be an e-mail address, for erase by e-mail to compare in the Worker. */
 export interface EmailCandidate {
   id: string;
   formId: string;
@@ -34,11 +29,7 @@ function phraseOf(email: string): string | null {
 
 const SeqRowSchema = z.object({ n: z.number(), last: z.number().nullable() });
 
-/**
- * The text values holding an "@" (at most `maxLength` long) of the submissions whose text holds the
- * words of `email`: up to CANDIDATE_LIMIT submissions of the index past `after` (a rowid; 0 first, when
- * rows not yet moved are read too), and where the next look-up goes on (null: none is left). D1 errors throw.
- */
+/** The "@"-holding values of up to CANDIDATE_LIMIT submissions whose text holds `email`'s words, after rowid `after`. D1 errors throw. */
 export async function listEmailCandidates(
   db: D1Database,
   email: string,

@@ -2,24 +2,17 @@ import sql from "sql-template-tag";
 import { z } from "zod";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// The export_jobs table (migrations 0045 and 0052, docs/decisions/085 and 109): a job's request, who may
-// see it, and its progress as JSON.
+// The export_jobs table (ADR 085, 109): a job's request, who may see it, and its progress as JSON.
 
 export const ExportStateSchema = z.object({
   phase: z.enum(["keys", "rows", "compose", "ready"]),
-  /** Where the walk over the submissions stopped (keys, then rows), as a keyset cursor. */
   cursor: z.object({ receivedAt: z.string(), id: z.string() }).nullable(),
-  /** The form's field names when the job began, then the other names stored submissions hold. */
   defined: z.array(z.string()),
   extra: z.array(z.string()),
   rows: z.number().int(),
-  /** Rows the keys phase counted (the total the page shows); rows stored meanwhile may add a few. */
   total: z.number().int().default(0),
-  /** When the present phase began (ms; 0: not recorded, the job's start), for the page's estimate. */
   phaseFrom: z.number().default(0),
-  /** The byte size of each chunk object written, in order. */
   chunks: z.array(z.number().int()),
-  /** Where composing the file's parts got to: the next byte's chunk and offset in it. */
   composed: z.object({ chunk: z.number().int(), offset: z.number().int() }),
   uploadId: z.string().nullable(),
   parts: z.array(z.object({ partNumber: z.number().int(), etag: z.string() })),
@@ -43,7 +36,6 @@ const JobRowSchema = z.object({
 export interface ExportJob {
   id: string;
   requestedBy: string;
-  /** The session or token that asked (exportOwner): only it may poll or download. */
   owner: string;
   formId: string | null;
   format: "csv" | "json";
@@ -67,10 +59,7 @@ function jobOf(row: z.infer<typeof JobRowSchema>): ExportJob {
   };
 }
 
-/**
- * The INSERT of a new job, made only while its requester has fewer than `cap` unfinished jobs (none
- * inserted: the cap is reached); batch it with its audit row (ifChanged). Pure.
- */
+/** The INSERT of a new job, only while its requester has fewer than `cap` unfinished; batch it with its audit row. Pure. */
 export function insertExportJobStatement(db: D1Database, job: ExportJob, cap = Number.MAX_SAFE_INTEGER): D1PreparedStatement {
   return statement(
     db,

@@ -4,8 +4,7 @@ import { z } from "zod";
 import type { FieldValue, StoredFile } from "~/forms/schema";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// Uploaded files in R2 (UPLOADS) under `files/<UUIDv7>`: random, never the name, and in time order for
-// the orphan sweep; each names its submission (docs/decisions/050, 052).
+// Uploaded files in R2 under `files/<UUIDv7>`, random and in time order for the orphan sweep (ADR 050, 052).
 
 export const FILE_KEY_PREFIX = "files/";
 const DELETE_BATCH = 1000;
@@ -109,10 +108,7 @@ export async function findStoredFile(db: D1Database, submissionId: string, fileI
   return file ? { file, kept: filesKept(row.quarantine_reason) } : null;
 }
 
-/**
- * Not for a bot's submission, quarantined on arrival, whose reason stays after release (docs/decisions/050);
- * a post held as spam ("spam_…", app/lib/spam/) keeps its files, since a person may have sent it.
- */
+/** Not for a bot's submission (ADR 050); a post held as spam keeps its files, since a person may have sent it. */
 export function filesKept(quarantineReason: string | null): boolean {
   return quarantineReason === null || quarantineReason.startsWith("spam_");
 }

@@ -4,9 +4,8 @@ import { isRaisedBy } from "~/lib/storage/d1-failure.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 import { embedRowsStatement, embedSitesByForm, type EmbedSites } from "~/lib/storage/embed-sites.server";
 
-// Console forms in D1 (docs/decisions/040-console-forms-in-d1.md): one `forms` row per form with its
-// draft, and one `form_versions` row per publish, kept. Definitions are stored as JSON exactly as the
-// definition check passed them; whoever reads one back checks it again before it is served.
+// Console forms in D1 (ADR 040): a `forms` row with its draft, a kept `form_versions` row per publish. Whoever
+// reads a definition back checks it again before it is served.
 
 const FormRowSchema = z.object({
   id: z.string(),
@@ -39,11 +38,7 @@ export type PublishedRow = z.infer<typeof PublishedRowSchema>;
 const SettingRowSchema = z.object({ form_id: z.string(), name: z.string(), value: z.string(), updated_at: z.number() });
 export type SettingRow = z.infer<typeof SettingRowSchema>;
 
-/**
- * The most console forms one deployment keeps, archived ones included; the catalog holds them all in
- * each isolate. Enforced at create by a trigger (migrations/0047_console_form_cap.sql), so the reads
- * below need no LIMIT and no published form is ever left out of them.
- */
+/** Archived ones included; a trigger enforces it at create (migration 0047), so the reads below need no LIMIT. */
 export const MAX_CONSOLE_FORMS = 200;
 
 /** True for the error D1 throws when an insert would pass MAX_CONSOLE_FORMS. */
@@ -127,11 +122,7 @@ export function discardDraftStatement(db: D1Database, id: string, nowMs: number)
   );
 }
 
-/**
- * Publishing `definition` as `version`: the form's row moves to it only when its published version is
- * still the one before (a concurrent publish makes this one change nothing), and the version row is
- * kept beside it. Put both in one batch; the first's RETURNING says whether it happened.
- */
+/** Publishing `definition` as `version` only over the version before (a concurrent publish changes nothing); RETURNING says if it did. */
 export function publishStatements(
   db: D1Database,
   input: { id: string; version: number; definition: string; actor: string; nowMs: number },
@@ -165,7 +156,6 @@ export function archiveStatement(db: D1Database, id: string, archived: boolean, 
       );
 }
 
-/** How many of a form's newest submissions a publish looks through for a field's values. */
 export const FIELD_USE_SCAN = 2000;
 
 /** A field's values among the `read` newest submissions; `more`: older ones went unread. */
@@ -175,12 +165,7 @@ export interface FieldUse {
   more: boolean;
 }
 
-/**
- * Which of `names` hold values in form `formId`'s stored submissions, reading at most FIELD_USE_SCAN
- * rows per name (newest first, through the (form_id, received_at, id) index) whatever the table's
- * size. A form with more submissions than that is answered `more: true`: its older rows may hold the
- * field, so a caller treats the field as in use. D1 errors throw.
- */
+/** Which of `names` hold values, reading at most FIELD_USE_SCAN rows per name; `more: true` means treat it as in use. D1 errors throw. */
 export async function countFieldValues(db: D1Database, formId: string, names: readonly string[]): Promise<Map<string, FieldUse>> {
   if (names.length === 0) return new Map();
   const results = await db.batch<{ examined: number; holding: number | null }>(
@@ -197,7 +182,6 @@ export async function countFieldValues(db: D1Database, formId: string, names: re
       const row = results[i].results[0];
       const examined = z.number().parse(row?.examined ?? 0);
       const holding = z.number().parse(row?.holding ?? 0);
-      // The one row past FIELD_USE_SCAN only tells that there are more: its value is not counted.
       const more = examined > FIELD_USE_SCAN;
       const extra = more && holding > FIELD_USE_SCAN ? 1 : 0;
       return [name, { submissions: Math.min(holding - extra, FIELD_USE_SCAN), read: Math.min(examined, FIELD_USE_SCAN), more }];

@@ -3,25 +3,16 @@ import { z } from "zod";
 import { INDEXED_UP_TO } from "~/lib/storage/search-index.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// What the cron has to do this minute, in one read (docs/decisions/095): whether any delivery or a
-// paused destination's probe is due, whether an export job is open or expired, whether rows from before
-// migration 0021 wait to move, whether new rows wait for the search index (docs/decisions/101), which
-// jobs on a cadence are not yet due (their next run is kept in maintenance_cursors under
-// "next-run:<job>"), and the cursors of the jobs that run, which would otherwise each read their own.
-// Every part is an indexed lookup that stops at one row (a cursor: one row per name asked for).
+// What the cron has to do this minute, in one read of indexed lookups that each stop at one row (ADR 095): due
+// deliveries and probes, exports, unmoved and unindexed rows, cadence jobs not yet due, and the jobs' cursors.
 
 const NEXT_RUN = "next-run:";
 
 export interface MaintenanceDue {
-  /** A pending delivery is due, or a paused destination's probe. */
   deliveries: boolean;
-  /** An export job is unfinished, or older than the exports' lifetime. */
   exports: boolean;
-  /** Submissions stored before migration 0021 are still to be moved. */
   unmoved: boolean;
-  /** Submissions above the search index's cursor wait to be indexed. */
   unindexed: boolean;
-  /** Jobs on a cadence whose next run is still ahead. */
   waiting: ReadonlySet<string>;
   /** The kept cursors asked for (maintenance_cursors), read here so their jobs need no read of their own; absent: none kept. */
   cursors: ReadonlyMap<string, string>;
@@ -36,7 +27,7 @@ const DueRowSchema = z.object({
   cursors: z.string().transform((text) => z.record(z.string(), z.string()).parse(JSON.parse(text))),
 });
 
-/** One D1 read; D1 errors throw. */
+/** What the cron has to do, in one D1 read; D1 errors throw. */
 export async function readMaintenanceDue(
   db: D1Database,
   { nowMs, exportsExpireBeforeMs, cursors = [] }: { nowMs: number; exportsExpireBeforeMs: number; cursors?: readonly string[] },

@@ -2,21 +2,17 @@ import sql, { type Sql } from "sql-template-tag";
 import { deleteFileObjects, fileIdsOfRows, fileIdsStatement } from "~/lib/storage/file-objects.server";
 import { runBatch, statement } from "~/lib/storage/sql.server";
 
-// Deleting submissions always takes their outbox rows, delivery attempts and files with them. The schema
-// also cascades, but the statements say it explicitly so the rule holds even where foreign keys are
-// off, and all three go in one batch so nothing is left half-deleted.
+// Deleting submissions takes their outbox rows, attempts and files with them, said explicitly (not only by the
+// schema's cascade) so it holds where foreign keys are off, in one batch.
 
-// Always by ids, so every DELETE is bounded by the chunk its caller read (docs/decisions/060).
+// Always by ids, so every DELETE is bounded by the chunk its caller read (ADR 060).
 export type PurgeSelector = { ids: readonly string[] };
 
 function selected(selector: PurgeSelector): Sql {
   return sql`SELECT value FROM json_each(${JSON.stringify(selector.ids)})`;
 }
 
-/**
- * The three DELETEs, children first; `submissions.results` holds one row per submission removed (not
- * `meta.changes`, which counts what the triggers of migration 0021 wrote too).
- */
+/** The three DELETEs, children first; `submissions.results` has a row per submission removed (not `meta.changes`). */
 export function purgeStatements(
   db: D1Database,
   selector: PurgeSelector,
@@ -32,12 +28,7 @@ export function purgeStatements(
   };
 }
 
-/**
- * Deletes the selected submissions' files from R2, to be called before their rows' batch: an R2
- * failure then deletes nothing, and a D1 failure leaves rows whose files are gone, never an object
- * without its row (docs/decisions/052). D1 and R2 errors throw, and so does a missing bucket when
- * there are files to delete.
- */
+/** Deletes the files from R2 before their rows' batch, so no object outlives its row (ADR 052). D1 and R2 errors throw. */
 export async function purgeFiles(db: D1Database, bucket: R2Bucket | null, selectors: readonly PurgeSelector[]): Promise<void> {
   if (selectors.length === 0) return;
   const found = await runBatch(

@@ -11,17 +11,13 @@ import {
 import { parseRows, statement, type Prune } from "~/lib/storage/sql.server";
 import { storageCodeOf, tryD1 } from "~/lib/storage/d1-failure.server";
 
-// Rate-limit counts in D1. Each window is one atomic upsert that returns the new count, so concurrent
-// requests can never both read "4" and both pass a limit of 5 (docs/decisions/002). The accept batch
-// counts first and guards its insert with withinRateLimits (docs/decisions/012).
+// Rate-limit counts in D1: each window is one atomic upsert that returns the new count, so concurrent requests
+// can never both pass a limit (ADR 002).
 
 const RateLimitRowSchema = z.object({ key: z.string(), window_start: z.number(), count: z.number() });
 const CountRowSchema = RateLimitRowSchema.pick({ key: true, count: true });
 
-/**
- * One upsert for all rules (each statement costs D1 encoding work under load), RETURNING each window's
- * count after this hit; with `onlyIf`, nothing is counted or returned unless it holds.
- */
+/** One upsert for all rules, RETURNING each window's count; with `onlyIf`, nothing is counted unless it holds. */
 export function rateLimitStatement(
   db: D1Database,
   rules: readonly RateRule[],
@@ -41,10 +37,7 @@ export function rateLimitStatement(
   );
 }
 
-/**
- * Takes back one hit from each rule's current window (never below zero): for an attempt that turned out
- * to be no abuse, such as a sign-in with the right password.
- */
+/** Takes back one hit from each rule's window (never below zero), for an attempt that was no abuse. */
 export function refundRateLimitStatement(db: D1Database, rules: readonly RateRule[], nowMs: number): D1PreparedStatement {
   const windows = rules.map((rule) => sql`(key = ${windowKey(rule)} AND window_start = ${windowStart(rule, nowMs)})`);
   return statement(db, sql`UPDATE rate_limits SET count = count - 1 WHERE count > 0 AND (${join(windows, " OR ")})`);

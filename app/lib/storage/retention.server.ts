@@ -5,38 +5,26 @@ import { budgetFor, type InvocationBudget } from "~/lib/platform/budget.server";
 import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 
-// Retention: each form keeps submissions for `retentionDays`, then the cron removes them with their
-// deliveries, attempts and files (docs/decisions/005-retention-and-deletion.md). Age is counted from
-// received_at, whatever the delivery state: a delivery still dead after the retention period is not
-// going to be fixed, and keeping personal data past its term is the greater harm. The cron takes them
-// oldest first in chunks by the (form_id, received_at, id) index, several forms' in one read, as many
-// chunks as the invocation's budget allows, and the next run goes on (docs/decisions/060): no DELETE
-// is unbounded.
+// Each form keeps submissions `retentionDays` from received_at, then the cron removes them with their deliveries,
+// attempts and files (ADR 005), oldest first, in chunks within the budget (ADR 060): no DELETE is unbounded.
 
 const DAY_MS = 86_400_000;
-/** Submissions per form and chunk. */
 export const RETENTION_CHUNK = 100;
-/**
- * Forms one chunk reads at once: one batch finds every listed form's expired rows (a cron run on a
- * quiet day makes one D1 call, not one per form), and a chunk deletes at most this many times RETENTION_CHUNK.
- */
+/** Forms one chunk reads at once, so a quiet day's run makes one D1 call, not one per form. */
 export const RETENTION_FORMS_PER_CHUNK = 10;
 /** What one chunk costs the invocation besides its reads (one per form): the files' read, three DELETEs, one R2 call. */
 const PURGE_COST = { d1Queries: 4, subrequests: 1 };
-/** The most one chunk costs: what the cron keeps back for the job. */
 export const RETENTION_CHUNK_COST = { d1Queries: PURGE_COST.d1Queries + RETENTION_FORMS_PER_CHUNK, subrequests: PURGE_COST.subrequests };
 
 export interface RetentionReport {
   formId: string;
   cutoff: string;
   deleted: number;
-  /** True when the budget ran out before this form's expired rows did; the next run goes on. */
   more?: boolean;
 }
 
 const IdRowSchema = z.object({ id: z.string() });
 
-/** A form's oldest expired submissions, RETENTION_CHUNK at most. */
 function expiredStatement(db: D1Database, plan: { formId: string; cutoff: string }): D1PreparedStatement {
   return statement(
     db,
@@ -56,7 +44,6 @@ export async function applyRetention(
   const reports: RetentionReport[] = forms
     .filter((form) => Number.isFinite(form.retentionDays) && form.retentionDays > 0)
     .map((form) => ({ formId: form.id, cutoff: new Date(nowMs - form.retentionDays * DAY_MS).toISOString(), deleted: 0 }));
-  // The forms that may have more expired rows; one read back full goes to the end of the line.
   let open = [...reports];
   while (open.length > 0) {
     const chunk = open.slice(0, RETENTION_FORMS_PER_CHUNK);

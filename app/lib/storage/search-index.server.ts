@@ -3,29 +3,20 @@ import { z } from "zod";
 import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { parseRows, runBatch, statement } from "~/lib/storage/sql.server";
 
-// The search index is filled by the cron, not by the accept (docs/decisions/101): an FTS5 insert cost
-// about 50 µs a transaction whatever its options, on every accepted post, where one chunk here pays it
-// once for hundreds. Every moved submission at or below the cursor (search_index.indexed_up_to, a
-// rowid) is in submissions_fts; those above it are "pending", and search and erase read them the old
-// way (instr over search_text) until the job `index-search` moves the cursor past them. Migration 0051
-// keeps the cursor right when rows are deleted and when the backfill moves old rows.
+// The search index is filled by the cron, not the accept (ADR 101): one chunk pays FTS5's per-transaction cost
+// for hundreds. Submissions above the cursor are "pending": search and erase read them the old way meanwhile.
 
 /** The cursor, as a SQL subquery: the rowid up to which every moved submission is indexed. */
 export const INDEXED_UP_TO = sql`(SELECT indexed_up_to FROM search_index WHERE id = 1)`;
 
-/** Rows per chunk: one batch of two statements each, a few ms of SQLite's time. */
 export const INDEX_CHUNK = 500;
 /** Chunks per cron run at most, so the cron's other jobs keep their share of the invocation. */
 export const INDEX_MAX_CHUNKS = 5;
-/** D1 statements one chunk spends. */
 const CHUNK_QUERIES = 2;
 
 const MovedRowSchema = z.object({ up_to: z.number(), last: z.number() });
 
-/**
- * Indexes the next `limit` submissions above the cursor (those not moved yet are left to the backfill's
- * trigger) and moves the cursor past them, in one transaction. Returns whether any are left. D1 errors throw.
- */
+/** Indexes the next `limit` submissions above the cursor and moves it past them, in one transaction. D1 errors throw. */
 export async function indexSubmissionChunk(db: D1Database, limit = INDEX_CHUNK): Promise<{ upTo: number; more: boolean }> {
   const next = sql`SELECT rowid AS r FROM submissions WHERE rowid > ${INDEXED_UP_TO} ORDER BY rowid LIMIT ${limit}`;
   const done = await runBatch(db, {

@@ -1,14 +1,9 @@
 import type { FieldValue } from "~/forms/schema";
 import { filesOf } from "~/lib/storage/file-objects.server";
 
-// The folded text the console's search reads (migration 0010). SQLite's lower() folds ASCII only, so
-// "ZOË" would never meet "Zoë" in SQL; the Worker folds both the stored values and the query the same
-// way, and the search stays one instr() in the list's one round trip (app/lib/storage/console-queries.server.ts).
+// The folded text the search reads (migration 0010): SQLite's lower() folds ASCII only, so the Worker folds both sides.
 
-/**
- * Text as the search compares it: compatibility forms (full-width letters, ligatures) and case folded,
- * upper then lower so "ß" meets "SS", and every sigma as σ so a word's final ς matches inside a query.
- */
+/** Text as the search compares it: NFKC, upper then lower case ("ß" meets "SS"), every sigma as σ. */
 export function foldForSearch(text: string): string {
   return text.normalize("NFKC").toUpperCase().toLowerCase().normalize("NFC").replaceAll("ς", "σ");
 }

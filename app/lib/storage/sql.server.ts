@@ -1,8 +1,7 @@
 import sql, { raw, type Sql } from "sql-template-tag";
 import type { z } from "zod";
 
-// The one shape of SQL in Gatepost (docs/decisions/032): sql-template-tag turns every value into a
-// plain `?` in order, so fragments nest without numbering; rows are parsed by their table's schema.
+// The one shape of SQL in Gatepost (ADR 032): sql-template-tag binds every value as `?` in order.
 
 /** The D1 statement for `query`, its values bound in order. */
 export function statement(db: D1Database, query: Sql): D1PreparedStatement {
@@ -24,10 +23,7 @@ export type BatchResult<P> = P extends null
       ? BatchResult<E>[]
       : { [K in keyof P]: BatchResult<P[K]> };
 
-/**
- * Runs `parts` in one D1 batch (one round trip, one transaction), in the order written, and hands each
- * result back in the same shape and names, so no reader counts positions. D1 errors throw.
- */
+/** Runs `parts` in one D1 batch and hands each result back in the same shape and names. D1 errors throw. */
 export async function runBatch<P extends BatchPart>(db: D1Database, parts: P): Promise<BatchResult<P>> {
   const statements: D1PreparedStatement[] = [];
   flatten(parts, statements);
@@ -68,17 +64,12 @@ export async function pingDatabase(db: D1Database): Promise<void> {
 /** Rows one pruning DELETE takes at most (docs/decisions/060: no DELETE is unbounded). */
 export const PRUNE_CHUNK = 1000;
 
-/** A pruning: the rows of `table` that `where` selects, through an index on its column. */
 export interface Prune {
   table: "rate_limits" | "confirmation_limits";
   where: Sql;
 }
 
-/**
- * Deletes what each of `prunes` selects, PRUNE_CHUNK rows per table at a time, every table that has more
- * in one batch per round (one D1 call, each DELETE a query of `budget`), while `budget` allows the
- * round. Per prune: how many went, and whether some were left for the next run. D1 errors throw.
- */
+/** Deletes what each prune selects, PRUNE_CHUNK rows per table a round, one batch a round while `budget` allows. D1 errors throw. */
 export async function pruneInChunks(
   db: D1Database,
   prunes: readonly Prune[],

@@ -8,13 +8,9 @@ import { stateOf } from "~/lib/storage/submission-state.server";
 import { SUBMISSION_STATES, type FilterState, type SubmissionState } from "~/lib/storage/submission-states";
 import { STORED_COLUMNS, storedSubmissionOf, StoredRowSchema, type StoredSubmission } from "~/lib/storage/submissions.server";
 
-// The submissions list, for the console and the admin API (docs/decisions/060): one page in one round
-// trip, read through an index that matches the filters, and paged by keyset, never OFFSET, so a page
-// costs its rows whatever the table holds. Without a search the order is (received_at, id), newest
-// first; a search walks the full-text index newest match first, by arrival (rowid), at most
-// SEARCH_WINDOW matches per page, so a rare match among many may take a few short pages.
-// Rows the backfill has not moved yet (state NULL) are read beside, the old way, and merged in; so are
-// a search's newest rows, which the cron has not indexed yet (docs/decisions/101), at most PENDING_CAP.
+// The submissions list (ADR 060): one page in one round trip, through an index that matches the filters, paged
+// by keyset, never OFFSET. A search walks the full-text index newest first, SEARCH_WINDOW matches a page; rows
+// not yet moved (state NULL) or indexed (ADR 101, at most PENDING_CAP) are read beside and merged in.
 
 export const PAGE_SIZE = 25;
 /** Full-text matches one page looks at, at most: the page's rows-read bound under a search. */
@@ -36,10 +32,7 @@ export interface ListedSubmission {
   state: SubmissionState;
 }
 
-/**
- * `next`: the older page's cursor; `prev`: the newer page's; null at either end. `unsearched`: under a
- * search, more than PENDING_CAP submissions wait for the search index, and the newest of them were not looked at.
- */
+/** `next`: the older page's cursor, `prev`: the newer's; `unsearched`: more than PENDING_CAP wait for the index. */
 export interface SubmissionPage {
   items: ListedSubmission[];
   next: string | null;
@@ -47,8 +40,7 @@ export interface SubmissionPage {
   unsearched?: boolean;
 }
 
-// A position between two rows: after (older than) or before (newer than) a key. The key is the
-// (received_at, id) pair, or a search's rowid.
+// After (older than) or before (newer than) a (received_at, id) key, or a search's rowid.
 type Key = { at: string; id: string } | { seq: number };
 interface Position {
   dir: "after" | "before";
@@ -62,7 +54,6 @@ const PositionSchema = z.object({
   s: z.number().int().nonnegative().optional(),
 });
 
-/** The cursor as the caller passes it back: opaque base64url of the position. */
 function encodeCursor({ dir, key }: Position): string {
   const body = "seq" in key ? { d: dir[0], s: key.seq } : { d: dir[0], t: key.at, i: key.id };
   return encodeBase64Url(new TextEncoder().encode(JSON.stringify(body)));
@@ -80,7 +71,6 @@ function decodeCursor(cursor: string | null, search: boolean): Position | null {
     return null;
   }
   const dir = parsed.d === "a" ? "after" : "before";
-  // A cursor of the other ordering (a search cursor without the search) starts from the top.
   if (search) return parsed.s === undefined ? null : { dir, key: { seq: parsed.s } };
   return parsed.t === undefined || parsed.i === undefined ? null : { dir, key: { at: parsed.t, id: parsed.i } };
 }
@@ -96,20 +86,13 @@ function endOfDay(date: string): string {
   return `${date}T24`;
 }
 
-/**
- * A search's distinct words, at most MAX_SEARCH_WORDS of them: callers refuse a longer search first
- * (readSearchWords), so the cut only keeps every statement bounded whatever a caller passes.
- */
+/** A search's distinct words, capped so every statement stays bounded whatever a caller passes. */
 function searchWordsOf(q: string): string[] {
   const read = readSearchWords(q);
   return read.ok ? read.words : [...new Set(wordsOf(q))].slice(0, MAX_SEARCH_WORDS);
 }
 
-/**
- * The words of a search as an FTS5 query: each a whole quoted word, all required; null when it has
- * none. Whole words, not prefixes: FTS5 walks one word's matches newest first and stops at the page,
- * where a prefix merges every match of every word it starts before the first row comes back.
- */
+/** A search as an FTS5 query of whole quoted words, all required (a prefix would merge every match first). */
 export function ftsQueryOf(q: string): string | null {
   const words = searchWordsOf(q);
   return words.length > 0 ? words.map((word) => `"${word}"`).join(" ") : null;
@@ -148,13 +131,11 @@ function keyClause(position: Position | null, seqColumn: Sql): Sql | null {
   return "seq" in key ? sql`${seqColumn} ${op} ${key.seq}` : sql`(s.received_at, s.id) ${op} (${key.at}, ${key.id})`;
 }
 
-/** Away from the cursor: newest first going on, oldest first going back. */
 function order(position: Position | null, columns: readonly string[]): Sql {
   const dir = position?.dir === "before" ? "ASC" : "DESC";
   return raw(`ORDER BY ${columns.map((column) => `${column} ${dir}`).join(", ")}`);
 }
 
-/** Statements for a page in (received_at, id) order: moved rows by their index, unmoved ones derived. */
 function timeOrdered(db: D1Database, filter: SubmissionFilter, position: Position | null, limit: number) {
   const key = keyClause(position, sql`s.rowid`);
   const base = [...rangeClauses(filter), ...(key ? [key] : [])];
@@ -176,7 +157,6 @@ function timeOrdered(db: D1Database, filter: SubmissionFilter, position: Positio
   };
 }
 
-/** Statements for a page of a search, by arrival: a window of the full-text index, the id itself, unmoved rows the old way. */
 function searched(db: D1Database, filter: SubmissionFilter & { q: string }, position: Position | null, limit: number) {
   const match = ftsQueryOf(filter.q);
   const words = searchWordsOf(filter.q);
@@ -211,9 +191,8 @@ function searched(db: D1Database, filter: SubmissionFilter & { q: string }, posi
         ${sort} LIMIT ${limit + 1}`,
     ),
     window: match === null ? null : statement(db, sql`SELECT count(*) AS n, min(r) AS last, max(r) AS first FROM (${matches})`),
-    // Not indexed yet: each word somewhere in the text here, a whole word in the Worker (listSubmissionPage).
-    // The words are one JSON parameter, so the statement's parameters and depth do not grow with them.
-    // CROSS JOIN keeps the capped rows the outer loop: the planner would otherwise walk a filter's index.
+    // Not indexed yet: the words are one JSON parameter, so the statement does not grow with them; CROSS
+    // JOIN keeps the capped rows the outer loop (the planner would otherwise walk a filter's index).
     pending:
       match === null
         ? null
@@ -242,7 +221,6 @@ function keyOf(row: ListedRow, search: boolean): Key {
   return search ? { seq: row.seq } : { at: row.submission.receivedAt, id: row.submission.id };
 }
 
-/** Newest first: by received_at then id, or by arrival for a search. */
 function newerFirst(search: boolean) {
   return (a: ListedRow, b: ListedRow): number => {
     if (search) return b.seq - a.seq;
@@ -251,11 +229,7 @@ function newerFirst(search: boolean) {
   };
 }
 
-/**
- * One page of submissions matching `filter`, newest first, from `cursor` (null: the newest), in one D1
- * round trip; `next` and `prev` are opaque cursors, stable while rows arrive (no gaps, no repeats).
- * Reads about `limit` rows, or SEARCH_WINDOW under a search, however many match. D1 errors throw.
- */
+/** One page matching `filter` from `cursor` (null: newest) in one round trip; cursors stay stable while rows arrive. D1 errors throw. */
 export async function listSubmissionPage(
   db: D1Database,
   filter: SubmissionFilter,
@@ -275,7 +249,6 @@ export async function listSubmissionPage(
   ];
   const behind = "behind" in done && done.behind ? PendingRowSchema.parse(done.behind.results[0]).n > PENDING_CAP : false;
   const backward = position?.dir === "before";
-  // Walking away from the cursor: newest first going on, oldest first going back.
   const compare = newerFirst(search);
   const walk = backward ? (a: ListedRow, b: ListedRow) => compare(b, a) : compare;
   const seen = new Set<string>();

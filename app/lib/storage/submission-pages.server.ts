@@ -6,12 +6,9 @@ import { parseRows, statement } from "~/lib/storage/sql.server";
 import { parseStoredFields, STORED_COLUMNS } from "~/lib/storage/submissions.server";
 import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
 
-// Keyset (cursor) pages over (received_at, id), oldest first, for the export job (docs/decisions/085;
-// the lists' newest-first pages are submission-list.server.ts). A page starts strictly after the last
-// row handed out, so rows stored meanwhile never shift a page: no gaps, no repeats, whatever arrives.
-// The state is the stored one, derived for a row the backfill has not moved yet.
+// Keyset pages over (received_at, id), oldest first, for the export job (ADR 085): a page starts strictly after
+// the last row handed out, so rows stored meanwhile never shift one.
 
-/** Where the previous page ended: the last row's received_at and id. */
 export interface PageCursor {
   receivedAt: string;
   id: string;
@@ -19,23 +16,19 @@ export interface PageCursor {
 
 export interface SubmissionPage {
   items: ListedSubmission[];
-  /** Where the next page starts; null after the last. */
   next: PageCursor | null;
 }
 
-/** The export's filter: one form (or every form) and an inclusive date range. */
 export interface ExportFilter {
   formId: string | null;
   from?: string;
   to?: string;
 }
 
-/** The export filter's conditions over `submissions s`, and the keyset's start after `cursor`. */
 function exportClauses(filter: ExportFilter, cursor: PageCursor | null): Sql {
   const clauses: Sql[] = [];
   if (filter.formId) clauses.push(sql`s.form_id = ${filter.formId}`);
   if (filter.from) clauses.push(sql`s.received_at >= ${filter.from}`);
-  // "T24" sorts after every time of that day and before the next day: the inclusive "to" date's end.
   if (filter.to) clauses.push(sql`s.received_at < ${`${filter.to}T24`}`);
   if (cursor) clauses.push(sql`(s.received_at, s.id) > (${cursor.receivedAt}, ${cursor.id})`);
   return clauses.length > 0 ? sql`WHERE ${join(clauses, " AND ")}` : empty;
@@ -53,7 +46,6 @@ export async function readExportPage(
   return pageOf(parseRows(ListedRowSchema, (await statement(db, query).all()).results), limit);
 }
 
-/** One row as the export writes it: its metadata, its state, its stored fields. */
 export interface ExportRowData {
   id: string;
   formId: string;
@@ -91,11 +83,7 @@ function exportRowOf(raw: unknown[]): ExportRowData {
   };
 }
 
-/**
- * One page of the export's rows, oldest first, after `cursor`: only the columns it writes, as arrays
- * (D1's raw form), so a page of a thousand rows is not turned into objects and schema-parsed first
- * (what most of an export step's CPU went to, docs/decisions/109). D1 errors throw.
- */
+/** A page of the export's rows as D1's raw arrays, only the columns it writes: objects cost most of a step's CPU (ADR 109). D1 errors throw. */
 export async function readExportRows(
   db: D1Database,
   filter: ExportFilter,
@@ -114,10 +102,7 @@ export async function readExportRows(
 const KeyRowSchema = z.object({ key: z.string() });
 const EdgeRowSchema = z.object({ received_at: z.string(), id: z.string(), n: z.number() });
 
-/**
- * The field names used by a page of up to `limit` submissions of the export after `cursor`, and where
- * that page ended (null after the last), and its rows' count. Two reads, no row leaves D1. D1 errors throw.
- */
+/** The field names used by a page of up to `limit` rows after `cursor`, where it ended, and its count; no row leaves D1. D1 errors throw. */
 export async function readExportKeys(
   db: D1Database,
   filter: ExportFilter,
@@ -136,7 +121,6 @@ export async function readExportKeys(
   return {
     keys: parseRows(KeyRowSchema, keys.results).map((row) => row.key),
     count: last?.n ?? 0,
-    // A full page may have a successor (at worst one empty page more); a short one is the last.
     next: last && last.n === limit ? { receivedAt: last.received_at, id: last.id } : null,
   };
 }

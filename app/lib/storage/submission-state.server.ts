@@ -1,11 +1,8 @@
 import sql, { raw, type Sql } from "sql-template-tag";
 import type { SubmissionState } from "~/lib/storage/submission-states";
 
-// A submission's state from its row and its own deliveries: quarantined, else dead if any delivery gave
-// up, else pending while any is queued, else delivered; "stored" with no delivery at all. One aggregate
-// over the (submission_id, destination) index, so the planner cannot walk deliveries_due instead. The
-// triggers of migration 0021 hold the same expression; this one derives rows not yet moved
-// (docs/decisions/060) and moves them (backfill.server.ts).
+// A submission's state from its own deliveries: quarantined, dead, pending, delivered, or "stored" with none. The
+// triggers of migration 0021 hold the same expression; this derives rows not yet moved (ADR 060).
 
 /** The derived state of the submissions row named `alias`, as SQL. */
 export function stateOf(alias: "s" | "submissions"): Sql {

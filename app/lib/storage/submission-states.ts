@@ -1,6 +1,4 @@
-// The states a submission can be in, in the order the console shows them. Client-safe. Stored in
-// submissions.state (migration 0021, docs/decisions/060) and kept by its triggers; NULL there means a
-// row the backfill has not moved yet, whose state is derived as it was before (STATE_OF).
+// The states a submission can be in, in the console's order, kept in submissions.state (ADR 060). Client-safe.
 export const SUBMISSION_STATES = ["delivered", "pending", "dead", "quarantined", "stored"] as const;
 export type SubmissionState = (typeof SUBMISSION_STATES)[number];
 

@@ -6,8 +6,7 @@ import { parseRows, statement } from "~/lib/storage/sql.server";
 import { isConstraintFailure } from "~/lib/storage/d1-failure.server";
 import { SUBMISSION_STATES, type SubmissionState } from "~/lib/storage/submission-states";
 
-// The submissions table. Its idempotency key and fingerprint are columns of the row
-// (docs/decisions/013), so a key exists exactly when its submission does.
+// The submissions table; the idempotency key and fingerprint are its columns (ADR 013), so a key exists exactly with its submission.
 
 export interface VerificationSummary {
   hostname: string;
@@ -18,12 +17,10 @@ export interface VerificationSummary {
 export interface NewSubmission {
   id: string;
   formId: string;
-  /** The form version the fields were validated against (LiveForm.version). */
   formVersion?: string | null;
   fields: Record<string, FieldValue>;
   verification: VerificationSummary | null;
   quarantineReason?: string;
-  /** A console "Send a test": sample values for one destination. */
   test?: boolean;
   /** The language the sender saw the form in (migration 0040); the confirmation speaks it. */
   lang?: string | null;
@@ -32,7 +29,6 @@ export interface NewSubmission {
 export interface StoredSubmission {
   id: string;
   formId: string;
-  /** Null for submissions stored before versions were recorded (migration 0011). */
   formVersion: string | null;
   fields: Record<string, FieldValue>;
   receivedAt: string;
@@ -44,7 +40,6 @@ export interface StoredSubmission {
   lang?: string | null;
 }
 
-// The stored fields are JSON written by Gatepost; anything else reads as no fields.
 /** A row's stored fields from their JSON text: an object, else none. Never throws. */
 export function parseStoredFields(text: string): Record<string, FieldValue> {
   try {
@@ -71,19 +66,13 @@ export const SubmissionRowSchema = z.object({
   search_text: z.string().nullable(),
   form_version: z.string().nullable(),
   test: z.number().int(),
-  // Absent from selects that name their columns and predate it.
   lang: z.string().nullish(),
-  /** NULL until the backfill moves a row stored before migration 0021 (docs/decisions/060). */
   state: z.enum(SUBMISSION_STATES).nullable(),
 });
 type SubmissionRow = z.infer<typeof SubmissionRowSchema>;
 
 export const StoredRowSchema = SubmissionRowSchema.omit({ search_text: true, idempotency_key: true, idempotency_fingerprint: true });
-/**
- * What a StoredSubmission is made of, as `s.`-columns: reads that list submissions select these rather
- * than `s.*`, so the folded search text and the idempotency columns (most of a row's bytes besides its
- * fields, never shown) are not carried across the binding and parsed per row.
- */
+/** The `s.`-columns a StoredSubmission needs: the folded search text and idempotency columns are not carried per row. */
 export const STORED_COLUMNS = raw(
   Object.keys(StoredRowSchema.shape)
     .map((column) => `s.${column}`)
@@ -113,9 +102,7 @@ export function storedSubmissionOf(row: StoredRow): StoredSubmission {
 export const StoredSubmissionSchema = SubmissionRowSchema.transform(storedSubmissionOf);
 
 export interface GuardedInsert {
-  /** RETURNING id says whether the guard let it in. */
   statement: D1PreparedStatement;
-  /** As a later read of the row returns it. */
   stored: StoredSubmission;
 }
 
@@ -134,7 +121,6 @@ export function guardedSubmissionInsert(
     idempotencyKey: string | null;
     fingerprint: string | null;
     onlyIf: Sql;
-    /** plannedState of its outbox rows, inserted after it in the same batch (the triggers keep it from there). */
     state: SubmissionState;
   },
 ): GuardedInsert {

@@ -21,8 +21,7 @@ import { byCount, countOf } from "~/lib/text/count";
 import { markSubmissions } from "~/lib/spam/marks.server";
 import { reportMarks } from "~/lib/spam/owner-marks.server";
 
-// What the console's buttons do. Each function makes one change and writes its audit row; where
-// the change is ours (delete, erase, release) the audit row rides in the same D1 batch.
+// The console's buttons: each makes one change and its audit row, in the same D1 batch where the change is ours.
 
 export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
 
@@ -31,9 +30,7 @@ export interface Ctx {
   settings: Settings;
   user: AdminUser;
   request: Request;
-  /** For the first delivery after a redeliver or release, after the response. */
   ctx?: { waitUntil(promise: Promise<unknown>): void };
-  /** Sends the e-mail kinds of that delivery (null: they wait for the binding, held). */
   mailer?: Mailer | null;
   now: () => number;
 }
@@ -72,7 +69,6 @@ export async function auditExport({ env, user, request, now }: Ctx, formId: stri
   await auditStatement(env.DB, { user, request, action: "export", target: formId, detail, nowMs: now() }).run();
 }
 
-/** Writes the audit row of a requeue, whether it queued anything or was refused. */
 async function auditRequeue(
   { env, user, request, now }: Pick<Ctx, "env" | "user" | "request" | "now">,
   action: "submission.redeliver",
@@ -84,20 +80,14 @@ async function auditRequeue(
   await auditStatement(env.DB, { user, request, action, target, detail, nowMs: now() }).run();
 }
 
-/** What a bulk redelivery did: requeued now, and how many matching dead deliveries are left for the next call. */
 export type BulkRedelivery = { ok: true; requeued: number; remaining: number } | { ok: false; code: ErrorCode };
 
-/**
- * Queues a form's dead deliveries again (optionally one destination's, created in [from, to)), in
- * chunks within this request's budget, audited with what it did (docs/decisions/072). Never throws
- * for D1 (storage_unavailable); form_not_found for an unknown form.
- */
+/** Queues a form's dead deliveries again in chunks within the budget, audited (ADR 072). Never throws for D1; form_not_found. */
 export async function redeliverDeadInBulk(
   { env, settings, user, request, now }: Pick<Ctx, "env" | "settings" | "user" | "request" | "now">,
   filter: DeadFilter,
 ): Promise<BulkRedelivery> {
   const found = await findForm({ cloudflare: { env }, settings }, filter.formId, now());
-  // The request's sign-in, catalog and audit row are kept back from the budget the chunks spend.
   const budget = budgetFor(settings.plan, { d1Queries: 8, subrequests: 0 });
   const result = found.ok ? await replayDead(env.DB, filter, { nowMs: now(), budget }) : { ok: false as const, code: found.code };
   const range = { destination: filter.destination ?? null, from: filter.fromIso ?? null, to: filter.toIso ?? null };
@@ -122,10 +112,7 @@ export async function redeliverFormDead(ctx: Ctx, formId: string): Promise<Actio
   return describeBulkRedelivery(formId, await redeliverDeadInBulk(ctx, { formId }));
 }
 
-/**
- * Queues one submission's deliveries again (same webhook-ids), audited either way, and tries them at
- * once after the response. Fails with the requeue's code (storage_unavailable among them).
- */
+/** Queues one submission's deliveries again (same webhook-ids), audited, tried after the response. Fails with the requeue's code. */
 export async function requeueOne({ env, settings, user, request, ctx, mailer, now }: Ctx, id: string): Promise<RedeliveryResult> {
   const result = await redeliverSubmission(env.DB, id, now());
   await auditRequeue({ env, user, request, now }, "submission.redeliver", id, result);
@@ -164,8 +151,7 @@ export async function releaseQuarantined({ env, settings, user, request, ctx, ma
     });
     if ((done.release.meta.changes ?? 0) === 0) return { ok: false, message: ERRORS.admin_not_quarantined.message };
   } catch (error) {
-    // A second release fails on the outbox's UNIQUE index: the submission is no longer in quarantine.
-    // Any other failure is the database's (console-route.server.ts answers it).
+    // A second release fails on the outbox's UNIQUE index; any other failure is the database's.
     if (!isConstraintFailure(error)) throw error;
     return { ok: false, message: ERRORS.admin_not_quarantined.message };
   }
@@ -179,7 +165,6 @@ export async function releaseQuarantined({ env, settings, user, request, ctx, ma
   return { ok: true, message: `Released from quarantine and queued for ${countOf(outbox.length, "destination", "destinations")}.` };
 }
 
-/** A refusal as the console shows it; a storage failure is thrown as the 503 it is, not shown as a refusal. */
 function refused(code: ErrorCode): ActionResult {
   if (code === "storage_unavailable") throw refusal(code);
   return { ok: false, message: ERRORS[code].message };

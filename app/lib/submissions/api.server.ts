@@ -8,8 +8,7 @@ import { readSearchWords } from "~/lib/storage/search-text.server";
 import { isListCursor, type ListedSubmission, type SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 
-// The admin API's submission reads (docs/api.md): its query read strictly (a script's typo is a 400,
-// where the console's list drops it), and the JSON shapes of a listed and a detailed submission.
+// The admin API's submission reads (docs/api.md): its query read strictly (a typo is a 400), and the JSON shapes.
 
 export const API_PAGE_DEFAULT = 25;
 export const API_PAGE_MAX = 100;
@@ -63,8 +62,7 @@ export function listedJson({ submission: s, state }: ListedSubmission) {
   };
 }
 
-/** `{"items": [...], "cursor": "…" | null}`. */
-/** `unsearched` only when a search left out newer submissions the search index has not taken yet (ADR 101). */
+/** `{"items": [...], "cursor": …}`, `unsearched` when the search index has not taken newer submissions yet (ADR 101). */
 export function pageJson(page: { items: ListedSubmission[]; next: string | null; unsearched?: boolean }) {
   const json = { items: page.items.map(listedJson), cursor: page.next };
   return page.unsearched ? { ...json, unsearched: true } : json;

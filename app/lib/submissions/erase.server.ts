@@ -5,9 +5,8 @@ import { listEmailCandidates } from "~/lib/storage/email-candidates.server";
 import { purgeFiles, purgeStatements } from "~/lib/storage/purge.server";
 import { runBatch } from "~/lib/storage/sql.server";
 
-// Erasure for a data request: every submission holding the address as a whole field value, in any
-// form, goes with its deliveries and files. Both sides are case-folded in the Worker (foldEmail): SQLite's
-// lower() folds only ASCII, so "ÉLODIE@…" would never meet "élodie@…" in SQL.
+// Erasure for a data request: every submission holding the address as a whole field value goes. Both sides are
+// folded in the Worker (foldEmail): SQLite's lower() folds only ASCII.
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const MAX_EMAIL_LENGTH = 254;
@@ -29,15 +28,13 @@ export const EraseEmailSchema = z
   .max(1000)
   .transform((raw, ctx) => normaliseEmail(raw) ?? (ctx.addIssue({ code: "custom", message: "not an e-mail address" }), z.NEVER));
 
-/** Submissions deleted per D1 batch: each batch stays small however many submissions hold the address. */
 const ERASE_CHUNK = 100;
 
 /** The submissions an erase would remove, for the confirmation step; `email` is folded. D1 errors throw. */
 export async function findByEmail(db: D1Database, email: string) {
   const seen = new Set<string>();
   const matches: Array<{ id: string; formId: string; receivedAt: string }> = [];
-  // Candidates come from the search index, a page at a time (storage/email-candidates.server.ts); they
-  // are no longer than an address can be, plus surrounding spaces.
+  // Candidates from the search index, a page at a time (email-candidates.server.ts).
   for (let after: number | null = 0; after !== null;) {
     const page = await listEmailCandidates(db, email, MAX_EMAIL_LENGTH * 2, after);
     for (const { id, formId, receivedAt, value } of page.candidates) {
@@ -57,10 +54,7 @@ export async function emailTag(email: string, secret: string | undefined): Promi
   return encodeBase64Url(new Uint8Array(mac).slice(0, 16));
 }
 
-/**
- * Deletes what matches `email` in chunks, each chunk's files first, the last batch with its audit row
- * (`record(count)`); returns how many went. D1 and R2 errors throw.
- */
+/** Deletes what matches `email` in chunks, files first, the last batch with its audit row; returns how many. D1 and R2 errors throw. */
 export async function eraseByEmail(
   db: D1Database,
   bucket: R2Bucket | null,

@@ -4,11 +4,9 @@ import { readSearchWords } from "~/lib/storage/search-text.server";
 import type { SubmissionFilter } from "~/lib/storage/submission-list.server";
 import { FILTER_STATES } from "~/lib/storage/submission-states";
 
-// The submissions list's query string, read into a filter and a cursor. A bad value is dropped (that
-// filter keeps its default), never an error: a pasted or hand-edited URL still shows a list. A search
-// of too many words is the exception: cutting it would show matches for a search nobody typed.
+// The list's query string: a bad value is dropped, never an error, except a search of too many words, which
+// cutting would turn into a search nobody typed.
 
-/** One filter value: a bad one is dropped, never an error. */
 const optionalFilter = <T>(schema: z.ZodType<T>) => schema.optional().catch(undefined);
 
 export const ListFiltersSchema = z.object({
@@ -17,7 +15,6 @@ export const ListFiltersSchema = z.object({
   from: optionalFilter(IsoDateSchema),
   to: optionalFilter(IsoDateSchema),
   q: optionalFilter(z.string().transform((q) => q.trim().slice(0, 200) || undefined)),
-  // Opaque (storage/submission-list.server.ts decodes it, and starts at the top when it cannot).
   cursor: optionalFilter(z.string().max(400)),
 }) satisfies z.ZodType<SubmissionFilter & { cursor?: string }>;
 

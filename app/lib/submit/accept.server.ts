@@ -30,16 +30,12 @@ import { budgetFor } from "~/lib/platform/budget.server";
 import { akismetSettingsOf } from "~/lib/spam/akismet.server";
 import { judgeSpam, spamBatchParts } from "~/lib/spam/judge.server";
 
-// The one path every submission takes, page and API alike: body size → origin → body → stamp and
-// honeypot → schema → throttle (docs/decisions/028) → Turnstile → one atomic D1 batch → answer. The
-// provider goes first, so a refusal decided before the store costs no D1 round trip (docs/decisions/012).
-// Files are checked with the schema and written to R2 only once verified, just before the batch
-// (docs/decisions/050).
+// The one path every submission takes, page and API alike: body size → origin → body → stamp and honeypot →
+// schema → throttle (ADR 028) → Turnstile → files to R2 (ADR 050) → one atomic D1 batch (ADR 012) → answer.
 
 /** The throttle's window: the Workers Rate Limiting binding counts in windows of 10 or 60 s. */
 const THROTTLE_PERIOD_SECONDS = 60;
 
-/** Where a post comes from: Gatepost's rendered page (signed stamp required) or another site via the API. */
 export type Channel = "page" | "api";
 
 export interface RateInfo {
@@ -60,7 +56,6 @@ export type AcceptResult =
       code: ErrorCode;
       fieldErrors?: FieldErrors;
       values?: Record<string, string>;
-      /** Present once the rate limit was counted, so every later answer can carry its headers. */
       rate?: RateInfo;
       /** The stamp and submission id a page post's re-render must carry (its own, or fresh ones once expired). */
       keep?: { stamp: string; sid: string | null };
@@ -69,16 +64,13 @@ export type AcceptResult =
 export interface AcceptInput {
   request: Request;
   form: FormDef;
-  /** The version of `form` the submission is validated against, recorded with it (LiveForm.version). */
   formVersion: string;
   env: Env;
   settings: Settings;
   channel: Channel;
   ctx: { waitUntil(promise: Promise<unknown>): void };
-  /** The send_email binding's mailer (null: e-mail deliveries are held until the Worker has one). */
   mailer: Mailer | null;
   now: () => number;
-  /** The visitor's language, of those the form offers: field errors speak it, and the submission keeps it. */
   lang?: Lang;
 }
 
@@ -99,8 +91,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   const body = await readBody(request, uploads);
   if (!body.ok) return { ok: false, code: body.code, fieldErrors: fileTooLargeErrors(form, body.field) };
   const { fields } = body;
-  // A page post's key is the submission id its stamp is signed over, whatever headers it carries: an
-  // Idempotency-Key header would let one harvested stamp buy a submission per header value.
+  // A page post's key is its stamp's submission id: a header key would let one harvested stamp buy many.
   const key = channel === "page" ? readSubmissionIdKey(fields) : readIdempotencyKey(request, fields);
   if (!key.ok) return { ok: false, code: key.code };
 
@@ -108,13 +99,11 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     channel === "page"
       ? await judgePagePost({ fields, secret: secret!, formId: form.id, minFillMs: formSettings.minFillMs, nowMs: now() })
       : judgeApiPost(fields);
-  // The person's answers come back on a freshly stamped page; nothing was checked or spent. Only a
-  // stamp this server signed earns one dated back by the fill time (honeypot.server.ts).
+  // The answers come back on a freshly stamped page; only a stamp this server signed is dated back (honeypot.server.ts).
   if ("expired" in judged)
     return { ok: false, code: "form_expired", values: echoOf(form, fields), keep: await freshRender(form, settings, judged.signed, now()) };
   const keep = channel === "page" && !judged.bot ? { stamp: String(fields[STAMP_FIELD]), sid: key.key } : undefined;
 
-  // Errors name the fields by the labels the visitor saw; the owner's notifications keep the form's own.
   const { page, validation: texts } = messagesOf(lang);
   const validation = validateFields(localizeForm(form, lang), fields, body.files, { lang, page, validation: texts });
   if (!validation.ok) return { ok: false, code: "validation_failed", fieldErrors: validation.errors, values: validation.values, keep };
@@ -126,8 +115,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   const ip = clientIp(request);
   const rules = formRateRules(form.id, limits, ip);
 
-  // Before the provider is asked, without D1: a refused post keeps its token, which was sent nowhere.
-  // Without a SUBMIT_LIMITER binding, each client network gets twice its per-form minute limit.
+  // Before the provider and without D1, so a refused post keeps its unsent token.
   const fallback = { limit: 2 * limits.perMinute, periodSeconds: THROTTLE_PERIOD_SECONDS };
   const throttleKey = `submit:${form.id}:${networkSubject(ip)}`;
   if (!(await throttleBeforeProvider(submitLimiter(env, fallback, now), throttleKey))) {
@@ -136,8 +124,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     return { ok: false, code: "rate_limited", values: echo, keep, rate: { verdict: refusedBy(rule, periodSeconds), rules: [rule] } };
   }
 
-  // A bot is judged above but still has to pass Turnstile: nothing is ever stored without a verified
-  // token, and a bot sees exactly the answers a human would.
+  // A bot still has to pass Turnstile: nothing is stored without a verified token, and it sees a human's answers.
   const verdict = await verifyTurnstile({
     token: fields[TOKEN_FIELD],
     secret: settings.turnstile.secretKey,
@@ -148,7 +135,6 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
   });
   // Read after the provider's answer, which may take seconds: the hit counts in the window it lands in.
   const nowMs = now();
-  // Hashed only now, unless the post may be a repeat found by its fingerprint.
   const mayStore = verdict.ok || verdict.code === "turnstile_expired_or_duplicate";
   const described = mayStore ? await describeFiles(validation.files, nowMs) : [];
   const values = withFiles(form, validation.values, described);
@@ -165,19 +151,17 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
     return { ok: false, code: verdict.code, values: echo, keep };
   }
 
-  // What the post says, judged before any outbox row is written (app/lib/spam/): a rule may refuse it.
   const budget = budgetFor(settings.plan);
   const akismet = akismetSettingsOf(env, settings.publicUrl ?? new URL(request.url).origin);
   const spam = judged.bot ? null : await judgeSpam({ db: env.DB, form, values, request, ip, lang, nowMs, akismet, budget });
   if (spam?.kind === "refuse") return { ok: false, code: spam.code, values: echo, keep };
   const quarantineReason = judged.bot ? judged.reason : (spam?.reason ?? undefined);
 
-  // The one round trip. The outbox rows are inserted already leased to this request, which makes the
-  // first attempt itself after the answer. A quarantined post gets no rows: a release writes them.
+  // The one round trip. Outbox rows are inserted already leased to this request; a quarantined post gets none.
   const id = crypto.randomUUID();
   const owner = `accept:${id}`;
   const spamParts = spamBatchParts(env.DB, id, spam);
-  // The sender's confirmation is held to its limits inside the same batch (docs/decisions/025).
+  // ADR 025.
   const gate = quarantineReason ? null : await batchGate(settings, form, values, ip);
   const outbox = quarantineReason
     ? { deliveries: [], confirmation: null, hooks: null, claims: [] }
@@ -206,7 +190,6 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
       },
       beside: spamParts.statements,
     },
-    // A transient failure is tried again while the plan's per-invocation budget allows (ADR 087).
     { budget },
   );
   if (outcome.kind === "stored") spamParts.afterStore(outcome.beside, (p) => ctx.waitUntil(p));
@@ -217,8 +200,7 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
       stored.map((f) => f.file.id),
     ).catch((error) => console.error(`removing the files of refused submission ${id} failed; the sweep will:`, error));
   }
-  // The first attempt runs after the response, here or (with DELIVERY_QUEUE bound, docs/decisions/070)
-  // in the queue's consumer; the scheduled drain covers anything either misses.
+  // The first attempt runs after the response, here or in the queue's consumer (ADR 070); the cron covers misses.
   const due = outcome.kind === "stored" ? [...outbox.claims, ...outcome.added].filter((claim) => !outcome.settled.has(claim.id)) : [];
   if (outcome.kind === "stored" && due.length > 0) {
     const stored = outcome.stored;
@@ -231,7 +213,6 @@ export async function acceptSubmission(input: AcceptInput): Promise<AcceptResult
 
 type Keep = { stamp: string; sid: string | null };
 
-/** A page whose key was already used for other answers is re-rendered as a new submission. */
 async function keepFor(
   outcome: StoreOutcome,
   keep: Keep | undefined,
@@ -242,11 +223,7 @@ async function keepFor(
   return outcome.kind === "key_reused" && keep ? freshRender(form, settings, true, nowMs) : keep;
 }
 
-/**
- * A new submission id with its stamp. `filledOnce` (the post carried a stamp this server signed, and
- * `keep` exists only for those) dates it back by the minimum fill time: the person already filled the
- * form once, so sending again at once must not look like a bot's haste. Otherwise it is issued now.
- */
+/** A new submission id and stamp; `filledOnce` dates it back by the minimum fill time, so a resend is not a bot's haste. */
 async function freshRender(form: FormDef, settings: Settings, filledOnce: boolean, nowMs: number): Promise<Keep> {
   const sid = crypto.randomUUID();
   const issued = nowMs - (filledOnce ? settings.forms.minFillMs : 0);
@@ -268,7 +245,6 @@ function answer(outcome: StoreOutcome, rules: RateRule[], values: Record<string,
   }
 }
 
-/** What the person typed into the form's own fields, as text to show again. */
 function echoOf(form: FormDef, fields: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(form.fields.map((f) => [f.name, typeof fields[f.name] === "string" ? (fields[f.name] as string) : ""]));
 }

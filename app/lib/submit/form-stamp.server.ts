@@ -1,24 +1,18 @@
 import { decodeBase64Url, encodeBase64Url } from "~/lib/crypto/base64";
 import { hmacKey } from "~/lib/crypto/hmac-key.server";
 
-// The stamp Gatepost's own form pages carry: the render time, signed with FORM_SIGNING_SECRET over the
-// form id and the page's submission id (its idempotency key), so one harvested stamp buys at most one
-// submission, and only for MAX_STAMP_AGE_MS. honeypot.server.ts judges a post by it.
+// The stamp of Gatepost's own form pages: the render time, signed over the form and submission id, so one
+// harvested stamp buys at most one submission within MAX_STAMP_AGE_MS.
 
 export const MAX_STAMP_AGE_MS = 24 * 3_600_000;
 /** A stamp this far in the future was not made by this server's clock. */
 const MAX_CLOCK_SKEW_MS = 60_000;
 const encoder = new TextEncoder();
 const STAMP = /^v2\.(\d{13})\.([A-Za-z0-9_-]{43})$/;
-// Stamps of the version before binding to the submission id (HMAC of "v1.<form>.<ms>"): honest pages
-// rendered before an upgrade, answered as expired.
+// Stamps from before the submission id was signed: answered as expired.
 const OLD_STAMP = /^v1\.(\d{13})\.([A-Za-z0-9_-]{43})$/;
 
-export type StampCheck =
-  | { kind: "missing" | "forged" }
-  /** Too old to judge; `signed` when this server's signature on it checked out. */
-  | { kind: "expired"; signed: boolean }
-  | { kind: "valid"; ageMs: number };
+export type StampCheck = { kind: "missing" | "forged" } | { kind: "expired"; signed: boolean } | { kind: "valid"; ageMs: number };
 
 /** A stamp for a form rendered at `nowMs`: "v2.<ms>.<HMAC-SHA-256 of form id, submission id and ms, base64url>". */
 export async function signFormStamp(secret: string, formId: string, sid: string, nowMs: number): Promise<string> {
@@ -40,7 +34,6 @@ export async function checkFormStamp(input: {
   if (old) return { kind: "expired", signed: await verifyMac(secret, old[2], `v1.${formId}.${old[1]}`) };
   const match = typeof stamp === "string" ? STAMP.exec(stamp) : null;
   if (!match) return { kind: "forged" };
-  // The stamp signs the submission id the page rendered beside it: another id (or none) is a forgery.
   const sid = typeof input.sid === "string" ? input.sid : "";
   if (!(await verifyMac(secret, match[2], stampMessage(formId, sid, match[1])))) return { kind: "forged" };
   const ageMs = input.nowMs - Number(match[1]);

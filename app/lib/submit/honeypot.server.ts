@@ -1,18 +1,13 @@
 import { HONEYPOT_FIELD, PLAIN_HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/forms/field-names";
 import { checkFormStamp } from "~/lib/submit/form-stamp.server";
 
-// Bot traps that cost humans nothing: a hidden field and a signed render time (form-stamp.server.ts) on
-// Gatepost's own pages, an optional plain field on other sites. A bot gets a human's answer and its
-// submission is quarantined. An expired stamp is refused instead, so a person who left the tab open
-// gets the answers back with a fresh stamp rather than losing them.
+// Bot traps that cost humans nothing: a hidden field and a signed render time. A bot gets a human's answer and
+// is quarantined; an expired stamp is refused instead, so a person gets their answers back with a fresh one.
 
 export type QuarantineReason = "honeypot_filled" | "timestamp_missing" | "timestamp_forged" | "timestamp_too_fast";
 
 export type HoneypotVerdict = { bot: false } | { bot: true; reason: QuarantineReason };
-/**
- * A page post's verdict: a honeypot verdict, or a stamp too old to judge (refused as form_expired),
- * `signed` when this server's signature on it checked out.
- */
+/** A page post's verdict: a honeypot verdict, or a stamp too old to judge (form_expired). */
 export type PageVerdict = HoneypotVerdict | { expired: true; signed: boolean };
 
 /** Judges a post from Gatepost's own page at `nowMs`. Never throws; junk of any shape is a verdict, not an error. */

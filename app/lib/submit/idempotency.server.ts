@@ -1,8 +1,7 @@
 import { sha256Hex } from "~/lib/crypto/digest";
 import { SUBMISSION_ID_FIELD } from "~/lib/forms/field-names";
 
-// Idempotency keys (docs/decisions/013): the same key with the same fields gets the first answer and
-// stores nothing; with other fields it is refused.
+// Idempotency keys (ADR 013): the same key with the same fields gets the first answer; with other fields, a refusal.
 
 const MAX_KEY_LENGTH = 255;
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
@@ -29,10 +28,7 @@ export function readSubmissionIdKey(fields: Record<string, unknown>): KeyResult 
   return typeof sid === "string" && UUID.test(sid) ? { ok: true, key: sid } : { ok: false, code: "idempotency_key_invalid" };
 }
 
-/**
- * The fingerprint a key is bound to: SHA-256 of the form id and validated values. The token is left out
- * (a retry carries a new one), and so is the stamp, which is signed over the key itself.
- */
+/** SHA-256 of the form id and validated values; not the token (a retry has a new one) nor the stamp (it signs the key). */
 export async function fingerprintRequest(formId: string, values: Readonly<Record<string, unknown>>): Promise<string> {
   return sha256Hex(JSON.stringify([formId, values]));
 }

@@ -8,14 +8,10 @@ import { en } from "~/lib/i18n/messages/en";
 import type { PageTexts, ValidationTexts } from "~/lib/i18n/messages/types";
 import type { Lang } from "~/lib/text/languages";
 
-// Server validation driven by the form's schema. Client-safe, so the page can show the same
-// constraints as HTML attributes. Unknown fields are dropped, and so are fields whose condition does
-// not hold on the earlier answers (never required, never kept); every field has a length cap. A file
-// field's files are checked here by count, size and the type their leading bytes show; their values
-// (ids, digests) are made once the post is verified (app/lib/submit/accepted-files.server.ts). Messages come
-// in the visitor's language (`texts`), around the owner's labels in the same language.
+// Server validation driven by the form's schema; client-safe, so the page shows the same constraints as HTML
+// attributes. Unknown fields are dropped, fields whose condition does
+// not hold are dropped too (never required, never kept), every field has a length cap, files are checked by their leading bytes.
 
-/** The texts a validation speaks in: one language's (English unless given). */
 export interface ValidationLanguage {
   lang: Lang;
   page: PageTexts;
@@ -25,14 +21,12 @@ const ENGLISH: ValidationLanguage = { lang: "en", page: en.page, validation: en.
 
 export type FieldErrors = Record<string, string>;
 
-/** A file as the body reader hands it over: its field, the name the browser gave, its bytes. */
 export interface ReceivedFile {
   field: string;
   name: string;
   bytes: Uint8Array<ArrayBuffer>;
 }
 
-/** A file that passed: `type` is the one its bytes showed, from the field's allow-list. */
 export interface AcceptedFile extends ReceivedFile {
   type: string;
 }
@@ -102,7 +96,6 @@ function quoted(name: string): string {
   return `“${chars.length > 40 ? `${chars.slice(0, 39).join("")}…` : name}”`;
 }
 
-/** One file field: its files by count, size and the type their leading bytes show. */
 function checkFiles(
   field: FieldDef,
   raw: unknown,
@@ -111,7 +104,6 @@ function checkFiles(
 ): { files: AcceptedFile[] } | { error: string } {
   const limits = fileLimitsOf(field);
   const label = field.label;
-  // Text under a file field's name (JSON, URL-encoded) cannot be a file; empty text is no file.
   if (raw !== undefined && raw !== "") return { error: fill(validation.asFile, { label }) };
   const mine = received.filter((file) => file.field === field.name);
   if (mine.length === 0) return field.required ? { error: fill(validation.chooseFile, { label }) } : { files: [] };

@@ -1,6 +1,4 @@
-// Counts in sentences. English has two plural categories (Intl.PluralRules: "one" and "other"), so
-// each caller names both forms and the rules pick, rather than adding an "s" that makes "deliverys".
-// Client-safe: the console's components and the server's messages share it.
+// Counts in sentences: each caller names both English forms and Intl.PluralRules picks ("deliverys" never). Client-safe.
 
 const PLURAL_RULES = new Intl.PluralRules("en");
 

@@ -1,7 +1,5 @@
-// What every screen and message shows where a value is empty (an optional field left unanswered, an
-// attempt with no error, an entry with no address), so a reader never meets "null" or a blank. Client-safe.
+// What every screen shows for an empty value, so a reader never meets "null" or a blank. Client-safe.
 
-/** The mark for an empty value. */
 export const EMPTY_VALUE = "—";
 
 /** `value` as text, or the mark when it is null, undefined, "" or only spaces. Pure. */

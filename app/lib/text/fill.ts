@@ -1,6 +1,5 @@
-// Fills a translated message's {placeholders}. A message that counts something is a set of plural forms
-// (Intl.PluralRules' categories: Polish and Arabic have more than English's two), and `count` picks
-// one. Client-safe and tiny, so a page formats the texts its loader handed it without a library.
+// Fills a message's {placeholders}; a counting message is plural forms (Intl.PluralRules' categories) and `count`
+// picks one. Client-safe and tiny, so a page formats its texts without a library.
 
 /** A message by plural category; `other` is the one every language has. */
 export type PluralText = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };

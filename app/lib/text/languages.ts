@@ -1,11 +1,8 @@
-// The languages Gatepost writes its own texts in (app/lib/i18n/messages/), and how a request picks one of
-// the languages a form offers: ?lang= first, then Accept-Language, then the form's first language.
-// Client-safe.
+// The languages Gatepost writes its own texts in, and how a request picks one a form offers. Client-safe.
 
 export const LANGUAGES = ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "ja", "ar"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
-/** The languages written right to left: the page gets dir="rtl". */
 const RIGHT_TO_LEFT: ReadonlySet<Lang> = new Set(["ar"]);
 
 export function isLang(value: unknown): value is Lang {
@@ -35,11 +32,7 @@ export function preferredLanguages(header: string | null): string[] {
   return ranges.sort((a, b) => b.q - a.q || a.index - b.index).map((range) => range.primary);
 }
 
-/**
- * The language to show of those `offered` (the form's, first = its own): a `?lang=` it offers, else
- * the first of Accept-Language it offers, else the first offered. The query comes parsed, so a route
- * parses its URL once. Never throws.
- */
+/** A `?lang=` it offers, else Accept-Language's first it offers, else the first offered. Never throws. */
 export function chooseLanguage(offered: readonly Lang[], query: URLSearchParams, acceptLanguage: string | null): Lang {
   const fallback = offered[0] ?? "en";
   const asked = query.get("lang");

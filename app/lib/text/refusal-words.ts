@@ -1,6 +1,5 @@
-// The English words around a refusal: the error page every route shows and the page another site's
-// plain HTML post gets. They are the English catalogue's (app/lib/i18n/messages/en.ts), kept here so
-// every page's error boundary and the last-resort answers have them without any catalogue. Client-safe.
+// The English words around a refusal, kept here so every error boundary and last-resort answer has them
+// without any catalogue. Client-safe.
 
 export const EN_REFUSAL = {
   notSent: "Not sent",
@@ -13,10 +12,7 @@ export const EN_REFUSAL = {
   home: "Go to the Gatepost home page",
 };
 
-/**
- * What a refusal page says in the visitor's language (app/lib/i18n/catalogue.server.ts refusalPage):
- * the message, the page's language and direction, and the boundary's own words.
- */
+/** What a refusal page says in the visitor's language: the message, language, direction and the boundary's words. */
 export interface RefusalPage {
   message: string;
   lang: string;
@@ -29,7 +25,6 @@ export interface HtmlRefusalWords {
   lang: string;
   dir: "ltr" | "rtl";
   message: string;
-  /** The heading, the form's title already in it. */
   title: string;
   nothingKept: string;
   errorCode: string;

@@ -1,9 +1,8 @@
 import type { ErrorCode } from "~/lib/http/errors";
 import { isAllowedProviderUrl } from "~/lib/http/loopback";
 
-// Turnstile verification, failing closed: anything short of a clear, matching "yes" is a refusal
-// (docs/decisions/001). Home-made: the wrappers return the raw answer and leave every check here
-// (hostname, action, token size, a bounded retry, a catalogue code per doubt) to the caller anyway.
+// Turnstile verification, failing closed (ADR 001). Home-made: the wrappers return the raw answer and leave every
+// check (hostname, action, token size, a bounded retry, a code per doubt) to the caller anyway.
 
 export const MAX_TOKEN_LENGTH = 2048;
 export const TOTAL_TIMEOUT_MS = 10_000;
@@ -20,7 +19,6 @@ export type TurnstileVerdict =
   | {
       ok: false;
       code: ErrorCode;
-      /** True when a later try may succeed without a new token (provider unreachable). */
       retryable: boolean;
       providerCodes: string[];
       detail?: string;
@@ -159,8 +157,7 @@ function judge(answer: SiteverifyAnswer, input: VerifyTurnstileInput, secret: st
   if (!answer.hostname || !hostnames.includes(answer.hostname.toLowerCase())) {
     return refuse("turnstile_hostname_mismatch", `hostname ${answer.hostname ?? "(none)"} not allowed`);
   }
-  // Cloudflare's dummy secrets answer without an action (shared/reference/turnstile.md §2), so only
-  // while one is set may the action be absent; a wrong action is refused even then.
+  // Cloudflare's dummy secrets answer without an action, so only then may it be absent.
   const actionAbsentUnderTestSecret = TEST_SECRET_PATTERN.test(secret) && !answer.action;
   if (input.expectedAction !== null && answer.action !== input.expectedAction && !actionAbsentUnderTestSecret) {
     return refuse("turnstile_action_mismatch", `action ${answer.action ?? "(none)"} != ${input.expectedAction}`);

@@ -5,10 +5,8 @@ import { fileKey, findStoredFile } from "~/lib/storage/file-objects.server";
 import { attachmentDisposition } from "~/lib/uploads/file-names";
 import { servedType } from "~/lib/uploads/file-types";
 
-// The one answer that carries a file's bytes: always an attachment, never sniffed, sandboxed
-// (docs/decisions/051).
+// The one answer that carries a file's bytes: always an attachment, never sniffed, sandboxed (ADR 051).
 
-/** Every download's headers, its refusals' too. */
 export const DOWNLOAD_HEADERS = {
   "X-Content-Type-Options": "nosniff",
   "Content-Security-Policy": "sandbox; default-src 'none'",
@@ -25,11 +23,7 @@ export function downloadRefusal(code: ErrorCode): Response {
   });
 }
 
-/**
- * Runs a download route: a refusal it throws (no session, storage down, a bad id) answers as
- * downloadRefusal does, with the download headers, and so does a storage failure (storage_unavailable,
- * logged, by the rule of storage/d1-failure.server.ts). A bug and anything else thrown (a redirect) pass.
- */
+/** Runs a download route, answering its refusals and storage failures as downloadRefusal does; a bug passes. */
 export async function answerAsDownload(handler: () => Promise<Response>): Promise<Response> {
   try {
     return await handler();

@@ -1,8 +1,7 @@
 import { extensionsOf } from "~/lib/uploads/file-types";
 
-// A file's name is the sender's text, kept for people to read, never as a key (docs/decisions/051).
-// Content-Disposition is written here: @remix-run/headers parses `filename*` but neither encodes it
-// nor leaves it unquoted, as RFC 8187 requires.
+// A file's name is the sender's text, never a key (ADR 051). Content-Disposition is written here: @remix-run/headers
+// does not encode `filename*` as RFC 8187 requires.
 
 const MAX_NAME_LENGTH = 200;
 // Controls, direction marks and overrides (which make "gnp.exe" read as "exe.png"), zero-widths, BOM.

@@ -7,14 +7,12 @@ import {
   type UploadType,
 } from "~/forms/schema";
 
-// The file types Gatepost takes, known by their leading bytes only; nothing a browser could run is
-// among them (docs/decisions/050). Home-made: five signatures, where file-type would add 74 KB and
-// need Node 22. Client-safe, so the page shows the limits the server holds.
+// The file types Gatepost takes, known by their leading bytes (ADR 050). Home-made: five signatures, where
+// file-type would add 74 KB and need Node 22. Client-safe.
 
 interface FileType {
   type: UploadType;
   label: string;
-  /** The first is added to a name that has none of them. */
   extensions: readonly string[];
   matches: (bytes: Uint8Array) => boolean;
 }

@@ -4,12 +4,10 @@ import { deleteFileObjects, FILE_KEY_PREFIX, fileKey } from "~/lib/storage/file-
 import type { InvocationBudget } from "~/lib/platform/budget.server";
 import { parseRows, statement } from "~/lib/storage/sql.server";
 
-// Removes uploaded files whose submission was never stored, walking the time-ordered keys once from a
-// cursor in D1 (docs/decisions/052).
+// Removes uploaded files whose submission was never stored, walking time-ordered keys from a cursor (ADR 052).
 
 /** Longer than any post takes from its R2 puts to its D1 batch, by far. */
 export const SWEEP_GRACE_MS = 15 * 60_000;
-/** Its maintenance_cursors row: the last key judged. */
 export const ORPHAN_SWEEP_CURSOR = "orphan-sweep";
 /** R2 lists at most 1,000 keys per call; a run stops after this many calls and goes on next time. */
 const MAX_PAGES = 10;
@@ -40,7 +38,6 @@ export async function sweepOrphanedFiles(
   }: {
     maxPages?: number;
     budget?: InvocationBudget;
-    /** The kept cursor when the caller has read it already (the cron's first read), null for none kept; absent: read here. */
     cursor?: string | null;
   } = {},
 ): Promise<SweepReport> {
@@ -56,7 +53,6 @@ export async function sweepOrphanedFiles(
   let after = kept ?? FILE_KEY_PREFIX;
   const start = after;
   const youngFrom = keyFloorAt(nowMs - SWEEP_GRACE_MS);
-  // Each page: one R2 list, one D1 read and at most one R2 delete, while the invocation's budget allows.
   for (let page = 0; page < maxPages && (budget?.trySpend({ d1Queries: 1, subrequests: 2 }) ?? true); page++) {
     // `include` works at the Worker's compatibility date; tsconfig's workers-types entry omits it.
     const options = { prefix: FILE_KEY_PREFIX, startAfter: after, limit: 1000, include: ["customMetadata"] };

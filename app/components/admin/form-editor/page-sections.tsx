@@ -1,8 +1,7 @@
 import { Form } from "@remix-run/react";
 import type { FieldInUse } from "~/lib/form-editor/lifecycle.server";
 
-// The form page's parts around the editor: what to fix, what is suggested, the live preview, the
-// changes, the versions, archiving, and a form file's fields (read-only).
+// The form page's parts around the editor, and a form file's fields (read-only).
 
 function List({ items }: { items: readonly string[] }) {
   return (

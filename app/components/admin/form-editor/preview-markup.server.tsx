@@ -3,12 +3,7 @@ import { FormField } from "~/components/form-field";
 import type { FormDef } from "~/forms/schema";
 import { en } from "~/lib/i18n/messages/en";
 
-/**
- * The draft as the form's own components render it, made on the server so the editor's page ships
- * none of their code (the JS budget, ADR 110): the page asks again as the author types. A preview
- * sends nothing and needs no script; React escapes every text, as on the form's page. A draft too
- * broken to render (its problems are listed beside it) gives null.
- */
+/** The draft as the form's components render it, on the server so the editor ships none of their code (ADR 110); null when too broken. */
 export function previewMarkup(draft: FormDef): string | null {
   try {
     return renderToStaticMarkup(

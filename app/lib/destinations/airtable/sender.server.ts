@@ -4,11 +4,8 @@ import { linkedFiles, type LinkedFile } from "~/lib/sending/linked-files.server"
 import { defineSender, resolveApiBase, type ResolvedDestination } from "~/lib/destinations/sender.server";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
-// Airtable (ADR 094): one record per submission, its fields named as the form's fields plus the
-// submission's id, time and version, with typecast on so Airtable converts text to a column's type.
-// Airtable allows 5 requests a second per base: this isolate keeps each base's last second of sends and
-// answers "rate limited, try in N ms" itself rather than spend a call Airtable would refuse with a
-// 30-second penalty; a 429 that still comes waits those 30 s.
+// Airtable (ADR 094): one record per submission with typecast on. This isolate keeps each base's last second of
+// sends and answers "try in N ms" itself rather than earn Airtable's 30-second penalty for a sixth request.
 
 const API = "https://api.airtable.com";
 export const AIRTABLE_PER_SECOND = 5;
@@ -21,7 +18,6 @@ export interface AirtableTarget extends ResolvedDestination {
   api: string;
 }
 
-/** Each base's sends in the last second, in this isolate. */
 const recent = new Map<string, number[]>();
 
 /** Forgets every base's recent sends (tests). */

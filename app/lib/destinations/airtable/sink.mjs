@@ -7,6 +7,16 @@ export const AIRTABLE_LOCAL = JSON.parse(readFileSync(new URL("./local-sink.json
 
 export const sink = {
   kind: "airtable",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: {
+    switch: "AIRTABLE_BASE_ID",
+    settings: ({ origin }) => ({
+      AIRTABLE_BASE_ID: AIRTABLE_LOCAL.baseId,
+      AIRTABLE_TABLE: AIRTABLE_LOCAL.table,
+      AIRTABLE_TOKEN: AIRTABLE_LOCAL.token,
+      AIRTABLE_API_URL: `${origin}/airtable`,
+    }),
+  },
   shows: "Airtable records",
   /** The stand-in; `keep(message)` shows a message on the sink's page. */
   start(_origin, keep) {

@@ -17,15 +17,10 @@ import { en } from "~/lib/i18n/messages/en";
 
 type ConfirmationDestination = Extract<Destination, { kind: "confirmation" }>;
 
-// The opt-in confirmation to the sender (docs/decisions/017). Anyone can type any address into a form,
-// so it goes out only after Turnstile, only to a valid address, and says only the owner's fixed text
-// and the reference, never the sender's words. How many go out is decided in the accept batch (025);
-// the drain takes the mailbox's slot again for rows the batch did not limit (a release, a redelivery).
+// The opt-in confirmation to the sender (ADR 017): only after Turnstile, only to a valid address, only the owner's
+// fixed text and the reference, never the sender's words. How many go out is decided in the accept batch (ADR 025).
 
-/**
- * The confirmation's MIME text: the owner's subject and text, the reference, nothing submitted; its
- * frame (the reference's line, the HTML part's language and direction) in the sender's language.
- */
+/** The owner's subject and text and the reference, nothing submitted; its frame in the sender's language. */
 export interface ConfirmationInput {
   from: string;
   to: string;
@@ -34,7 +29,6 @@ export interface ConfirmationInput {
   text: string;
   submissionId: string;
   lang?: Lang;
-  /** The reference line's message, with {id} (app/lib/i18n/messages/). */
   reference?: Message;
 }
 
@@ -72,7 +66,6 @@ export async function reserveConfirmation(
   return reserveConfirmationSlot(db, { formId, mailboxKey, deliveryId, nowMs, windowMs: CONFIRMATION_WINDOW_MS });
 }
 
-/** The confirmation kind's sending half (its settings: spec.ts; its limits in the accept batch: limits.server.ts). */
 export const sender = defineSender<ResolvedDestination & { from: string; field: string; subject: string; text: string }>({
   kind: "confirmation",
   applies: (form) => confirmationField(form) !== undefined,
@@ -95,7 +88,7 @@ export const sender = defineSender<ResolvedDestination & { from: string; field: 
     if (slot === "limited") return skipped("this address already got a confirmation from this form in the last 24 h");
     // At most once (ADR 065): an earlier attempt began sending and never said how it went.
     if (slot === "replayed") return skipped("an earlier attempt began sending it and the Worker stopped before it was recorded");
-    // The sender's own language, which the form may have stopped offering since: then its own.
+    // The sender's own language, unless the form stopped offering it.
     const lang: Lang = isLang(submission.lang) && languagesOf(form).includes(submission.lang) ? submission.lang : languagesOf(form)[0]!;
     const shown = localizeForm(form, lang);
     const own = shown.destinations.find((d): d is ConfirmationDestination => d.kind === destination.kind);
@@ -110,10 +103,8 @@ export const sender = defineSender<ResolvedDestination & { from: string; field: 
       reference: messagesOf(lang).email.reference,
     });
     const sent = await sendEmailAttempt(transport.mailer, destination.from, [to], buildMime(parts), parts);
-    // An address the e-mail service will never take (Email Routing reaches verified addresses only):
-    // settled as not sent, with the reason and what confirmations need, rather than asked again for 44 h (ADR 091).
+    // An address the e-mail service will never take is settled as not sent rather than asked again for 44 h (ADR 091).
     if (sent.recipientRefused) return skipped(`${sent.detail ?? "the e-mail service refused this address"}. ${CONFIRMATION_NEEDS}`);
-    // Its sending limit: retried as the outbox does, saying what confirmations need, never shown as delivered.
     return sent.error === "rate_limited" ? { ...sent, detail: `${sent.detail}. ${CONFIRMATION_NEEDS}` } : sent;
   },
 });

@@ -1,11 +1,7 @@
 import { z } from "zod";
 import type { KindSpec, KindText } from "~/lib/destinations/kind";
 
-/**
- * What a confirmation needs to reach the public (ADR 091): Cloudflare's send_email reaches only the
- * account's verified addresses until the sending domain is onboarded to Email Sending, which needs Workers
- * Paid; an HTTP e-mail provider reaches anyone on every plan. Said in the console and in the timeline.
- */
+/** What a confirmation needs to reach the public (ADR 091): send_email reaches only verified addresses on Free. */
 export const CONFIRMATION_NEEDS =
   "A confirmation reaches the public only through Cloudflare Email Sending (Workers Paid, with your sending domain onboarded) or an HTTP e-mail provider (Resend or Postmark, the form's E-mail provider setting or the site's). On the Free plan, send_email reaches only your account's verified addresses, never a visitor's.";
 
@@ -14,16 +10,12 @@ export function isConfirmationOn(value: string): boolean {
   return value.toLowerCase() === "on";
 }
 
-/** The confirmation's own words, in its definition and its translations (the form editor asks for them). */
 const TEXTS = [
   { key: "subject", label: "Subject", max: 200, multiline: false },
   { key: "text", label: "Text", hint: "Your own words; never anything the sender typed.", max: 5000, multiline: true },
 ] as const satisfies readonly KindText[];
 
-/**
- * The fixed e-mail to the sender (ADR 017, 025); sender.server.ts sends it. Its
- * subject and text are the form's own, in its definition; the setting only switches it on.
- */
+/** The fixed e-mail to the sender (ADR 017, 025): its subject and text are the form's own; the setting switches it on. */
 export const confirmation = {
   kind: "confirmation",
   label: "Confirmation to the sender",

@@ -2,9 +2,8 @@ import { postChatMessage, type AttemptRecord } from "~/lib/sending/attempt.serve
 import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/sending/message-content.server";
 import { messageSender } from "~/lib/destinations/sender.server";
 
-// A Discord embed per submission. `allowed_mentions: {parse: []}` stops every ping, and markdown in
-// submitted text is backslash-escaped so a value cannot add links, headings or spoilers. A "Files"
-// field links each file's escaped name to its signed download URL.
+// A Discord embed per submission: `allowed_mentions: {parse: []}` stops every ping, and markdown in submitted
+// text is backslash-escaped.
 
 /** discord.com/developers/docs/resources/message#embed-object-embed-limits */
 export const DISCORD_LIMITS = { title: 256, fields: 25, fieldName: 256, fieldValue: 1024, footer: 2048, total: 6000 } as const;
@@ -70,7 +69,6 @@ function discordFiles(content: MessageContent): string {
   for (const file of content.files) {
     if (!file.url) continue;
     const line = `[${truncateEscaped(file.name, 160, escapeDiscord).text}](${file.url}) (${file.size})`;
-    // The last room goes to a note, so a file that does not fit is never dropped without a word.
     if (length + line.length + 1 > DISCORD_LIMITS.fieldValue - 40) {
       lines.push(`${ELLIPSIS} more files in the console`);
       break;

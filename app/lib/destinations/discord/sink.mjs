@@ -10,6 +10,8 @@ function readDiscord(text) {
 
 export const sink = {
   kind: "discord",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: { switch: "DISCORD_WEBHOOK_URL", settings: ({ origin }) => ({ DISCORD_WEBHOOK_URL: `${origin}/discord` }) },
   shows: "Discord messages",
   path: "/discord",
   product: "Discord",

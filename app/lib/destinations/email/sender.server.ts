@@ -16,15 +16,12 @@ import { describeSubmission, type MessageContent } from "~/lib/sending/message-c
 import { sendEmailAttempt } from "~/lib/sending/send-email.server";
 import { submitterAddress } from "~/lib/sending/submitter-address.server";
 
-// The owner's notification e-mail (its MIME text: sending/mime.server.ts). The only header a submitter
-// can reach is Reply-To, and only as a checked address; the HTML part escapes every value.
+// The owner's notification e-mail: a submitter reaches only Reply-To, as a checked address; HTML escapes every value.
 
-/** When a file link stops working, as the notification says it. */
 function expiry(expiresAt: string): string {
   return expiresAt.replace("T", " ").replace(/:\d\d\.\d+Z$|:\d\dZ$/, " UTC");
 }
 
-/** The files block of the plain text: each name, size and link (never the bytes). */
 function filesText(content: MessageContent): string[] {
   if (content.files.length === 0) return [];
   const lines = content.files.map((f) => `- ${f.label}: ${f.name} (${f.size})${f.url ? `\n  ${f.url}` : " (download it in the console)"}`);
@@ -45,7 +42,6 @@ export function notificationText(content: MessageContent): string {
   return [`New submission to "${content.formTitle}"`, "", ...rows, ...filesText(content), ...footer, ""].join("\n");
 }
 
-/** The files block of the HTML part: a list of links, every name escaped. */
 function filesHtml(content: MessageContent): string {
   if (content.files.length === 0) return "";
   const items = content.files
@@ -96,7 +92,6 @@ export function notificationParts(content: MessageContent, from: string, to: rea
 
 type OwnerMail = ResolvedDestination & { from: string; to: string[] };
 
-/** The owner's sender and addresses from the form's settings, or why not. */
 function resolveOwner({ settings, own, name, variable }: ResolveInput): Resolved<OwnerMail> {
   if (!settings.emailFrom) return { ok: false, reason: NO_EMAIL_FROM };
   const to = parseEmailList(own.EMAIL_TO);

@@ -6,17 +6,13 @@ import { providerMailer } from "~/lib/sending/email-provider.server";
 import type { Mailer } from "~/lib/sending/mailer.server";
 import { formSettingName, type Settings } from "~/lib/settings/settings.server";
 
-// Which way a form's e-mail goes out, read from this kind's provider settings (ADR 092, 097): the owner's
-// e-mail, the confirmation and the pause notice all send through it.
+// Which way a form's e-mail goes out (ADR 092, 097): the owner's e-mail, confirmations and pause notices.
 
 export type Transport = { ok: true; mailer: Mailer } | { ok: false; reason: string };
 
 type ProviderSuffix = "EMAIL_PROVIDER" | "EMAIL_PROVIDER_API_KEY" | "EMAIL_PROVIDER_URL";
 
-/**
- * Whose provider settings apply: the form's own (console or environment, the environment winning) when
- * it names a provider, all three together; else the site-wide ones (ADR 097). Each with its variable's name.
- */
+/** The form's own provider settings when it names a provider, else the site-wide ones (ADR 097). */
 function providerSettings(
   settings: Settings,
   form: FormDef,
@@ -29,11 +25,7 @@ function providerSettings(
   };
 }
 
-/**
- * How a form's e-mail goes out: its provider when EMAIL_PROVIDER is set, the form's own or else the
- * site-wide one (with its key, and its API URL when one is set), else the send_email binding
- * (`binding`, null when the Worker has none).
- */
+/** How a form's e-mail goes out: its provider (the form's, else the site's), else the send_email `binding`. */
 export function emailTransport(settings: Settings, form: FormDef, binding: Mailer | null, doFetch?: typeof fetch): Transport {
   const { value, variable } = providerSettings(settings, form);
   const provider = value("EMAIL_PROVIDER").toLowerCase();

@@ -21,6 +21,8 @@ export function readGoogleChatHtml(html) {
 
 export const sink = {
   kind: "googlechat",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: { switch: "GOOGLE_CHAT_WEBHOOK_URL", settings: ({ origin }) => ({ GOOGLE_CHAT_WEBHOOK_URL: `${origin}/googlechat` }) },
   shows: "Google Chat messages",
   path: "/googlechat",
   product: "Google Chat",

@@ -7,10 +7,8 @@ import { readMessageUpTo } from "~/lib/http/read-stream.server";
 import { parseServiceAccountKey, type ServiceAccountKey } from "~/lib/destinations/sheets/spec";
 import type { StoredSubmission } from "~/lib/storage/submissions.server";
 
-// Google Sheets (ADR 093): one row per submission, appended with valueInputOption=RAW so Sheets stores
-// every value as typed and never reads one as a formula (a value starting with = + - @ stays text). The
-// service account signs a JWT (RS256, jose) for a one-hour OAuth token, kept per isolate until a minute
-// before it expires. A header row goes first when the tab is empty.
+// Google Sheets (ADR 093): one row per submission, valueInputOption=RAW so no value is read as a formula. The
+// service account's JWT buys a one-hour OAuth token, kept per isolate until a minute before it expires.
 
 const SCOPE = "https://www.googleapis.com/auth/spreadsheets";
 const API = "https://sheets.googleapis.com";
@@ -23,7 +21,6 @@ export interface SheetsTarget extends ResolvedDestination {
   api: string;
 }
 
-/** Tokens per service account and token URI, kept for this isolate's life (ADR 093). */
 const tokens = new Map<string, { token: string; untilMs: number }>();
 
 /** Forgets every kept token (tests). */
@@ -72,8 +69,7 @@ async function accessToken(key: ServiceAccountKey, nowMs: number, doFetch: typeo
   const kept = tokens.get(cacheKey);
   if (kept && kept.untilMs > nowMs) return { ok: true, value: kept.token };
   try {
-    // Google checks the claims on its own clock: the assertion carries the real time, whatever clock
-    // schedules the outbox; the kept token's expiry follows the outbox's.
+    // Google checks the claims on its own clock: the assertion carries the real time.
     const assertion = await signAssertion(key, Date.now());
     const response = await doFetch(key.token_uri, {
       method: "POST",
@@ -99,7 +95,6 @@ async function accessToken(key: ServiceAccountKey, nowMs: number, doFetch: typeo
   }
 }
 
-/** The tab's A1 range, quoted as Sheets wants a name with spaces. */
 function range(tab: string, cells: string): string {
   return encodeURIComponent(`'${tab}'!${cells}`);
 }
@@ -128,7 +123,6 @@ export function submissionRow(form: FormDef, submission: StoredSubmission, files
   ];
 }
 
-/** True when the tab's first row is empty (a new tab). */
 async function tabIsEmpty(target: SheetsTarget, token: string, doFetch: typeof fetch): Promise<Step<boolean>> {
   try {
     const url = `${target.api}/v4/spreadsheets/${encodeURIComponent(target.spreadsheetId)}/values/${range(target.tab, "1:1")}`;

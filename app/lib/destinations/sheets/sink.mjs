@@ -1,6 +1,5 @@
-// The local sink's stand-in for Google Sheets (ADR 093), so that under `npm start` a newcomer sees a
-// row arrive on the sink's page: a token endpoint that checks the service account's JWT (RS256 with the
-// key this module made, issuer, audience, scope, expiry) and the values API (row 1, append), a tab each.
+// The local sink's stand-in for Google Sheets (ADR 093), so a newcomer sees a row arrive under `npm start`: a token
+// endpoint that checks the service account's JWT and the values API, a tab each.
 import { createVerify, generateKeyPairSync, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 
@@ -25,6 +24,17 @@ export function verifyJwt(jwt, publicKey) {
 
 export const sink = {
   kind: "sheets",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: {
+    switch: "SHEETS_SPREADSHEET_ID",
+    // A tab per form, so each form's rows sit under its own header row.
+    settings: ({ origin, sheetsKey, formId }) => ({
+      SHEETS_SPREADSHEET_ID: SHEETS_LOCAL_ID,
+      SHEETS_TAB: formId,
+      SHEETS_SERVICE_ACCOUNT_KEY: sheetsKey,
+      SHEETS_API_URL: `${origin}/sheets`,
+    }),
+  },
   shows: "Google Sheets rows",
   /** The stand-in on `origin`; `keep(message)` shows a message on the sink's page. */
   start(origin, keep) {

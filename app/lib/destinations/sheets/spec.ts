@@ -4,10 +4,8 @@ import { webhookUrlProblem } from "~/lib/destinations/checks";
 import type { KindSpec, SettingCheck, SettingCheckContext } from "~/lib/destinations/kind";
 import { standinUrlSetting } from "~/lib/destinations/url-setting";
 
-// Google Sheets: one row per submission appended to a tab the owner names (ADR 093); sheets.server.ts
-// in app/lib/delivery sends it. The service account's JSON key is a secret, sealed when set in the console.
+// Google Sheets (ADR 093): one row per submission appended to the owner's tab; the service account key is a secret.
 
-/** A Google service account key as the Cloud console downloads it, with what signing needs. */
 const ServiceAccountKeySchema = z.object({
   type: z.literal("service_account"),
   client_email: z.email(),
@@ -75,7 +73,6 @@ export const sheets = {
       shown: "full",
       check: (value) => (TAB.test(value) ? { ok: true, value } : { ok: false, message: "Use the tab's name as shown (no ' or !)." }),
       problem: (value) => (TAB.test(value) ? null : "is not a tab name; rows are held"),
-      // A tab per form in the local spreadsheet, so each form's rows sit under its own header row.
       local: (sink, formId) => (sink.sheetsKey ? formId : null),
     },
     {

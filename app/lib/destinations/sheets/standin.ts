@@ -1,9 +1,7 @@
 import { exportPKCS8, generateKeyPair, jwtVerify, type CryptoKey } from "jose";
 
-// A stand-in for Google's token endpoint and the Sheets values API, as a fetch function (ADR 093): it
-// checks the service account's JWT (RS256 signature with the key's public half, issuer, audience,
-// scope, expiry) before it issues a token, checks that token on every Sheets call, and keeps the rows
-// appended to each tab. Tests pass it as the delivery's fetch; `answer` makes Sheets refuse.
+// A stand-in for Google's token endpoint and the Sheets values API as a fetch function (ADR 093): it checks the
+// service account's JWT and each token, and keeps the rows appended. `answer` makes Sheets refuse.
 
 export const STANDIN_ORIGIN = "https://sheets-standin.test";
 
@@ -12,11 +10,8 @@ export interface SheetsStandin {
   /** The service account key JSON whose private half signs (token_uri: the stand-in). */
   keyJson: string;
   clientEmail: string;
-  /** Rows per "spreadsheetId/tab", as appended. */
   rows: Map<string, unknown[][]>;
-  /** Token requests answered, and the claims each carried. */
   tokenRequests: Record<string, unknown>[];
-  /** Every append's query string. */
   appendQueries: string[];
   /** When set, every Sheets call answers this status. */
   answer: number | null;

@@ -3,9 +3,7 @@ import { ELLIPSIS, truncateEscaped, type MessageContent } from "~/lib/sending/me
 import { countOf } from "~/lib/text/count";
 import { messageSender } from "~/lib/destinations/sender.server";
 
-// A Slack Block Kit message. Labels and submitted values go in `plain_text` objects, since mrkdwn has
-// no escape for * _ ~ ` or a leading > (docs/decisions/026); only Gatepost's own text is mrkdwn.
-// Files are link buttons, their labels plain_text too.
+// A Slack Block Kit message: submitted text goes in `plain_text`, since mrkdwn cannot escape * _ ~ ` (ADR 026).
 
 /** Block Kit limits (api.slack.com/reference/block-kit/blocks): header 150, section text 3000, 50 blocks. */
 export const SLACK_LIMITS = { header: 150, sectionText: 3000, blocks: 50, fallbackText: 3000, actions: 25, buttonText: 75 } as const;
@@ -27,7 +25,6 @@ export function buildSlackMessage(content: MessageContent): SlackMessage {
   const more = content.link ? ` <${content.link}|full submission>` : " (full text in the console)";
   const cutNote = content.link ? " (cut: the full text is in Gatepost, linked below)" : " (cut: the full text is in the console)";
   const header = truncateEscaped(`New submission: ${content.formTitle}`, SLACK_LIMITS.header).text;
-  // Header, context, possibly a "more fields" section and the files' buttons leave the rest for the fields.
   const linked = content.files.filter((file) => file.url !== null);
   const fieldSlots = SLACK_LIMITS.blocks - 3 - (linked.length > 0 ? 1 : 0);
   const shown = content.rows.length > fieldSlots ? content.rows.slice(0, fieldSlots - 1) : content.rows;

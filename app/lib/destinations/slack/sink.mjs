@@ -15,6 +15,8 @@ function readSlack(text) {
 
 export const sink = {
   kind: "slack",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: { switch: "SLACK_WEBHOOK_URL", settings: ({ origin }) => ({ SLACK_WEBHOOK_URL: `${origin}/slack` }) },
   shows: "Slack messages",
   path: "/slack",
   product: "Slack",

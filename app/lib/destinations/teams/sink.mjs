@@ -17,6 +17,8 @@ function readElement(element) {
 
 export const sink = {
   kind: "teams",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: { switch: "TEAMS_WEBHOOK_URL", settings: ({ origin }) => ({ TEAMS_WEBHOOK_URL: `${origin}/teams` }) },
   shows: "Microsoft Teams messages",
   path: "/teams",
   product: "Microsoft Teams",

@@ -52,6 +52,15 @@ function decode(text) {
 
 export const sink = {
   kind: "telegram",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: {
+    switch: "TELEGRAM_BOT_TOKEN",
+    settings: ({ origin }) => ({
+      TELEGRAM_BOT_TOKEN: TELEGRAM_LOCAL.token,
+      TELEGRAM_CHAT_ID: TELEGRAM_LOCAL.chatId,
+      TELEGRAM_API_URL: `${origin}/telegram`,
+    }),
+  },
   shows: "Telegram messages",
   /** The stand-in; `keep(message)` shows a message on the sink's page. */
   start(_origin, keep) {

@@ -17,11 +17,15 @@ function fieldText(name, value, files) {
 
 export const sink = {
   kind: "webhook",
+  /** `npm start`: the settings (by suffix) pointing a form here while `switch`, its on-switch, is unset. */
+  local: {
+    switch: "WEBHOOK_URL",
+    // A secret set for a form is the one the sink verifies with.
+    sharedSecret: "WEBHOOK_SECRET",
+    settings: ({ origin, secret }) => ({ WEBHOOK_URL: `${origin}/webhook`, WEBHOOK_SECRET: secret }),
+  },
   shows: "webhooks",
-  /**
-   * A verified webhook delivery (the sink's record of it: id, payload, first arrival, signed headers) as
-   * a person reads it: the event and form, the submission's fields, and its reference.
-   */
+  /** A verified webhook delivery as a person reads it: the event and form, the fields, the reference. */
   describe({ id, payload, firstAt, duplicates = 0, headers = [] }) {
     const files = payload?.submission?.files ?? [];
     const fields = Object.entries(payload?.submission?.fields ?? {}).map(([name, value]) => `${name}: ${fieldText(name, value, files)}`);

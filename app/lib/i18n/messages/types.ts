@@ -2,9 +2,8 @@ import type { VisitorErrorCode } from "~/lib/http/errors";
 import type { Lang } from "~/lib/text/languages";
 import type { Message, PluralText } from "~/lib/text/fill";
 
-// The shape of one language's texts: everything Gatepost writes around an owner's form. A page gets its
-// language's `page` part from its loader (never the catalogues themselves, nor the validation texts the
-// server alone speaks), so each page ships one language's texts. {name} marks a placeholder (app/lib/text/fill.ts).
+// One language's texts: everything Gatepost writes around an owner's form. A page gets only its language's
+// `page` part from its loader. {name} marks a placeholder (app/lib/text/fill.ts).
 
 export interface PageTexts {
   optional: string;
@@ -64,7 +63,6 @@ export interface ThanksTexts {
   allForms: string;
 }
 
-/** The front page: what Gatepost is, and the public forms. */
 export interface HomeTexts {
   title: string;
   description: string;
@@ -104,5 +102,4 @@ export interface PageLanguage {
   page: PageTexts;
 }
 
-/** What a form field says besides the owner's texts. */
 export type FieldTexts = Pick<PageLanguage, "lang" | "page">;

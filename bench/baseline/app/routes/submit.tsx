@@ -1,20 +1,9 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 
-// The least a captcha-checked form can do: one siteverify call, then one D1 insert. The accept
-// measurement (bench/measure/accept.mjs) compares Gatepost's /f/contact action with this.
-//
-// /submit?delivered is the reference for a form with a webhook: the bare action, then, after its
-// answer (waitUntil), one delivery signed as Standard Webhooks sign it and one D1 write of its outcome.
-// No retries, no outbox: the least a form that forwards what it stores must do. A query switch rather
-// than a second route, so the bare app's route table (and its SSR and JS figures) stays the template's.
-//
-// /submit?upload is the reference for a form that takes a file (bench/measure/upload.mjs): the same
-// verify, then the file's bytes put in R2 (the UPLOADS binding, as Gatepost's) before the one insert.
-//
-// /submit?guarded is the reference for what Gatepost's D1 promises cost (docs/decisions/012): the same
-// verify, then one batch that counts the client's minute and day windows, inserts only when both are
-// within their limits and the post's key (its `_sid`) is new, and reads who holds the key. No stamp,
-// honeypot, schema, throttle or search text: only the storage a form keeping those promises needs.
+// The least a captcha-checked form can do: one siteverify, one D1 insert (bench/measure/accept.mjs compares).
+// ?delivered: then one signed webhook delivery after the answer and one D1 write of its outcome; ?upload: the file
+// put in R2 before the insert; ?guarded: one batch that counts two windows and inserts only within them for a new
+// key (ADR 012). Query switches, so the bare app's route table stays the template's.
 export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const query = new URL(request.url).searchParams;
