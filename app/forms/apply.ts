@@ -2,7 +2,8 @@ import { defineForm } from "~/forms/schema";
 import { LANGUAGES } from "~/lib/text/languages";
 import { APPLY_TRANSLATIONS } from "~/forms/translations/apply";
 
-// A job application with a CV: the example of a form that takes a file (docs/forms.md#file-fields).
+// A job application with a CV: the example of a form that takes a file (docs/forms.md#file-fields), asks
+// a portfolio of designers only and comes in two steps (docs/forms.md#conditions, #steps).
 export const applyForm = defineForm({
   id: "apply",
   languages: LANGUAGES,
@@ -30,6 +31,26 @@ export const applyForm = defineForm({
       autocomplete: "email",
     },
     {
+      name: "role",
+      type: "select",
+      label: "The role",
+      hint: "Pick the closest one.",
+      options: [
+        { value: "designer", label: "Design" },
+        { value: "developer", label: "Development" },
+        { value: "other", label: "Something else" },
+      ],
+    },
+    // Asked only of designers: the server neither requires nor keeps it for anyone else (docs/forms.md#conditions).
+    {
+      name: "portfolio",
+      type: "url",
+      label: "Link to your portfolio",
+      hint: "A page with your design work.",
+      required: true,
+      when: { field: "role", equals: "designer" },
+    },
+    {
       name: "cv",
       type: "file",
       label: "Your CV",
@@ -39,6 +60,10 @@ export const applyForm = defineForm({
       maxFiles: 1,
       maxBytes: 10 * 1024 * 1024,
     },
+  ],
+  steps: [
+    { title: "About you", fields: ["name", "email", "role", "portfolio"] },
+    { title: "Your CV", fields: ["cv"] },
   ],
   // Each kind is off while its setting is empty: APPLY_WEBHOOK_URL, APPLY_EMAIL_TO,
   // APPLY_SLACK_WEBHOOK_URL, APPLY_DISCORD_WEBHOOK_URL, and APPLY_CONFIRMATION=on. Notifications carry

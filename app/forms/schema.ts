@@ -62,6 +62,32 @@ export interface FieldDef {
   maxBytes?: number;
   /** Starts filled from the page's query: `true` reads ?<name>=, a string names the parameter (docs/forms.md#prefill). */
   prefill?: boolean | string;
+  /** Asked only when this holds on earlier fields (docs/forms.md#conditions); otherwise neither required nor kept. */
+  when?: Condition;
+}
+
+/**
+ * A rule on earlier fields' answers (app/lib/conditions/). A leaf holds only while its field is itself
+ * asked: `equals` and `oneOf` compare the kept value, `notEmpty` wants an answer, `checked` a checkbox's state.
+ */
+export type Condition =
+  | { field: string; equals: string | number }
+  | { field: string; oneOf: readonly (string | number)[] }
+  | { field: string; notEmpty: true }
+  | { field: string; checked: boolean }
+  | { all: readonly Condition[] }
+  | { any: readonly Condition[] };
+
+/** Several fields asked under one condition (each field's own `when`, if any, must hold too). */
+export interface FieldGroup {
+  fields: readonly string[];
+  when: Condition;
+}
+
+/** One page of a form in steps: its title and its fields, in the form's order (docs/forms.md#steps). */
+export interface FormStep {
+  title: string;
+  fields: readonly string[];
 }
 
 /** Where submissions go: a kind, never an address; its URLs and secrets are the form's settings (ADR 114). */
@@ -87,6 +113,8 @@ export interface FormTranslation {
   successMessage?: string;
   fields?: Readonly<Record<string, FieldTranslation>>;
   confirmation?: { subject?: string; text?: string };
+  /** The steps' titles, in the steps' order. */
+  steps?: readonly string[];
 }
 
 export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
@@ -106,6 +134,10 @@ export interface FormDef<F extends readonly FieldDef[] = readonly FieldDef[]> {
   rateLimit?: RateLimits;
   public?: boolean;
   maxUploadBytes?: number;
+  /** Fields asked together under one condition. */
+  groups?: readonly FieldGroup[];
+  /** The form split into titled steps, every field in one, in order; without JavaScript, one page. */
+  steps?: readonly FormStep[];
   /** Content rules and the learning filter's threshold (docs/forms.md#spam; app/lib/spam/). */
   spam?: SpamSettings;
 }
@@ -138,9 +170,11 @@ type ValueOf<T extends FieldDef> = T["type"] extends "checkbox"
       ? readonly StoredFile[]
       : string;
 
-/** The validated values of a form: the payload type webhook receivers get. */
+/** The validated values of a form: the payload type webhook receivers get (a field asked under a condition may be absent). */
 export type FormValues<F extends readonly FieldDef[]> = {
-  [K in F[number] as K["name"]]: K["required"] extends true ? ValueOf<K> : ValueOf<K> | null;
+  [K in F[number] as K extends { when: Condition } ? never : K["name"]]: K["required"] extends true ? ValueOf<K> : ValueOf<K> | null;
+} & {
+  [K in F[number] as K extends { when: Condition } ? K["name"] : never]?: K["required"] extends true ? ValueOf<K> : ValueOf<K> | null;
 };
 
 export function defineForm<const F extends readonly FieldDef[]>(def: FormDef<F>): FormDef<F> {

@@ -20,6 +20,7 @@ import { SpamPanel } from "~/components/admin/spam-panel";
 import { describeMarks, loadSpamPanel } from "~/lib/spam/console.server";
 import { markAsOwner } from "~/lib/spam/owner-marks.server";
 import { orEmptyMark } from "~/lib/text/empty-value";
+import { describeAsking } from "~/lib/conditions/describe";
 
 export const headers = adminHeaders;
 export const meta: MetaFunction = () => adminMeta("Submission", "One submission, its verification and its delivery log.");
@@ -42,7 +43,17 @@ export const loader = consoleRoute(async ({ request, params, context }: LoaderFu
     }),
   );
   const spam = await loadSpamPanel(db, s.id);
-  return { ...detail, deliveries, labels, kinds, filesKept: filesKept(s.quarantineReason), spam };
+  // Which step each field was on and which conditions applied, in words: the definitions stay on the server.
+  const asking = describeAsking(labels);
+  return {
+    ...detail,
+    deliveries,
+    labels: { ...labels, groups: undefined, steps: undefined },
+    asking,
+    kinds,
+    filesKept: filesKept(s.quarantineReason),
+    spam,
+  };
 });
 
 const IntentSchema = z.object({ intent: z.enum(["delete", "redeliver", "release", "mark-spam", "mark-ham"]) });
@@ -70,7 +81,7 @@ export const action = consoleRoute(async ({ request, params, context }: ActionFu
 });
 
 export default function SubmissionDetail() {
-  const { submission: s, state, deliveries, labels, kinds, filesKept: kept, spam } = useLoaderData<typeof loader>();
+  const { submission: s, state, deliveries, labels, asking, kinds, filesKept: kept, spam } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const role = useRouteLoaderData<typeof layoutLoader>("routes/admin")?.user.role;
   return (
@@ -106,7 +117,7 @@ export default function SubmissionDetail() {
       <h2>Fields</h2>
       {s.test ? <p className="note">A test sent from the console, with sample values.</p> : null}
       {labels.note ? <p className="note">{labels.note}</p> : null}
-      <FieldList fields={labels.fields} values={s.fields} files={{ submissionId: s.id, kept }} />
+      <FieldList fields={labels.fields} values={s.fields} files={{ submissionId: s.id, kept }} asking={asking} />
       <SpamPanel spam={spam} canMark={role === "admin"} />
       <h2>Verification</h2>
       {s.verification ? (

@@ -10,7 +10,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { useEffect, useState } from "react";
 import { CaptchaWidget, type CaptchaStatus } from "~/components/captcha-widget";
 import { ErrorSummary } from "~/components/error-summary";
-import { FormField } from "~/components/form-field";
+import { FormBody } from "~/components/form-body";
 import { StorageGuard } from "~/components/storage-guard";
 import { catalogFormSettings, catalogSettings, findForm } from "~/lib/forms/live.server";
 import { embedHeaders, embedQuery, embedViewOf } from "~/lib/embed/framed-page.server";
@@ -27,6 +27,8 @@ import { HONEYPOT_FIELD, STAMP_FIELD, SUBMISSION_ID_FIELD } from "~/lib/forms/fi
 import { prefilledValues } from "~/lib/forms/prefill";
 import { signFormStamp } from "~/lib/submit/form-stamp.server";
 import { pageMeta } from "~/lib/text/page-meta";
+import { askedOnEcho } from "~/lib/conditions/page-values";
+import { withConditions } from "~/lib/conditions/evaluate";
 import { rateLimitHeaders } from "~/lib/http/rate-limit.server";
 import { refusal } from "~/lib/http/responses.server";
 
@@ -56,14 +58,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const view = embedViewOf(query, allowed);
   const { turnstile, forms } = context.settings;
   const secret = forms.signingSecret;
-  const { id, title, description, fields } = form;
+  const { id, title, description, steps } = form;
+  const prefill = prefilledValues(form.fields, query);
   // The stamp is signed over this render's submission id, so each render buys one submission.
   const sid = crypto.randomUUID();
   return json(
     {
-      form: { id, title, description, fields },
+      // Each field with its whole condition: the page needs no groups (app/lib/conditions/evaluate.ts).
+      form: { id, title, description, fields: withConditions(form), steps },
       // What the address fills in (fields that declare prefill); the post is validated like typed values.
-      prefill: prefilledValues(fields, query),
+      prefill,
+      asked: askedOnEcho(form, prefill),
       // One language's texts, not the catalogues: the page ships only what it shows (ADR 075).
       i18n: pageLanguage(lang),
       embed: view.embed,
@@ -106,7 +111,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const view = embedViewOf(query, allowedOriginsFor(form, settings.forms));
   if (result.ok) return redirect(`/f/${form.id}/thanks/${result.id}${embedQuery(view)}`, 303);
   const headers = result.rate ? rateLimitHeaders(result.rate.verdict, result.rate.rules) : new Headers();
-  return refuse(result.code, lang, headers, result.fieldErrors, result.values, result.keep);
+  const values = result.values ?? {};
+  return refuse(result.code, lang, headers, result.fieldErrors, values, result.keep, askedOnEcho(form, values));
 }
 
 function refuse(
@@ -116,15 +122,19 @@ function refuse(
   fieldErrors: Record<string, string> = {},
   values: Record<string, string> = {},
   keep: { stamp: string; sid: string | null } | null = null,
+  asked: string[] = [],
 ) {
   headers.set(ERROR_CODE_HEADER, code);
   headers.set("Cache-Control", "no-store");
   const message = code === "validation_failed" ? null : errorText(code, lang);
-  return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep }, { status: ERRORS[code].status, headers });
+  return json({ code, message, captcha: isCaptchaError(code), fieldErrors, values, keep, asked }, { status: ERRORS[code].status, headers });
 }
 
+/** One object for "no errors", so the fields' effects run on a new answer only. */
+const NO_ERRORS: Record<string, string> = {};
+
 export default function FormPage() {
-  const { form, prefill, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
+  const { form, asked, prefill, i18n, siteKey, scriptUrl, stamp, sid, embed } = useLoaderData<typeof loader>();
   const { page } = i18n;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -139,7 +149,7 @@ export default function FormPage() {
   }, [result]);
 
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const errors = result?.fieldErrors ?? {};
+  const errors = result?.fieldErrors ?? NO_ERRORS;
   const message = result?.message ?? null;
   const waitingForCaptcha = hydrated && !token;
   // A corrected re-post keeps the first render's stamp and id, so the fill time counts from the first view.
@@ -164,15 +174,6 @@ export default function FormPage() {
         noValidate
         aria-describedby={result?.captcha ? "summary-title" : undefined}
       >
-        {form.fields.map((field) => (
-          <FormField
-            key={field.name}
-            field={field}
-            value={result?.values[field.name] ?? prefill[field.name] ?? ""}
-            error={errors[field.name]}
-            texts={i18n}
-          />
-        ))}
         <input type="hidden" name={STAMP_FIELD} value={keptStamp} readOnly />
         <input type="hidden" name={SUBMISSION_ID_FIELD} value={keptSid} readOnly />
         {/* The trap: invisible and out of the tab order, so only a bot fills it in. */}
@@ -180,25 +181,49 @@ export default function FormPage() {
           <label htmlFor={HONEYPOT_FIELD}>{page.honeypot}</label>
           <input type="text" id={HONEYPOT_FIELD} name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
-        <CaptchaWidget
-          siteKey={siteKey}
-          scriptUrl={scriptUrl}
-          action={form.id}
-          resetKey={resetKey}
-          onTokenChange={setToken}
-          onStatusChange={setCaptcha}
-          texts={page.captcha}
-          language={i18n.lang}
+        <FormBody
+          form={form}
+          asked={result?.asked ?? asked}
+          values={result?.values ?? prefill}
+          errors={errors}
+          texts={i18n}
+          hydrated={hydrated}
+          finish={(mounted) => (
+            <>
+              {mounted ? (
+                <CaptchaWidget
+                  siteKey={siteKey}
+                  scriptUrl={scriptUrl}
+                  action={form.id}
+                  resetKey={resetKey}
+                  onTokenChange={setToken}
+                  onStatusChange={setCaptcha}
+                  texts={page.captcha}
+                  language={i18n.lang}
+                />
+              ) : null}
+              <div className="send">
+                <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
+                  {submitting ? page.sending : page.send}
+                </button>
+                {/* One line whatever the state: a line appearing later would shift the layout (Lighthouse's
+              CLS), so before hydration it shows the waiting text, which is also true without JS. */}
+                <p
+                  id="submit-hint"
+                  className="submit-hint"
+                  data-state={hydrated ? (token ? "ready" : captcha) : "loading"}
+                  aria-live="polite"
+                >
+                  {submitting
+                    ? page.sendingHint
+                    : hydrated && token
+                      ? page.submitHint.ready
+                      : page.submitHint[hydrated ? captcha : "loading"]}
+                </p>
+              </div>
+            </>
+          )}
         />
-        <div className="send">
-          <button type="submit" disabled={submitting || waitingForCaptcha} aria-describedby="submit-hint">
-            {submitting ? page.sending : page.send}
-          </button>
-          {/* One line whatever the state, so nothing shifts the layout later (CLS). */}
-          <p id="submit-hint" className="submit-hint" data-state={hydrated ? (token ? "ready" : captcha) : "loading"} aria-live="polite">
-            {submitting ? page.sendingHint : hydrated && token ? page.submitHint.ready : page.submitHint[hydrated ? captcha : "loading"]}
-          </p>
-        </div>
       </Form>
     </>
   );

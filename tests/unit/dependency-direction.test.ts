@@ -23,6 +23,7 @@ const UNDER_SENDING = [
   "i18n",
   "uploads",
   "forms",
+  "conditions",
   "storage",
   "http",
   "settings",
@@ -70,9 +71,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   console: ["storage", "http", "text"],
   // The form catalog (files and the console's forms, ADR 045), the one definition check (check.ts, which
   // knows the upload limits), patterns, the JSON Schema export.
-  forms: ["uploads", "spam", "storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  forms: ["conditions", "uploads", "spam", "storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
   // Content rules, the learning filter, Akismet and marks (docs/decisions/125): below the form check, which reads its rules.
   spam: ["storage", "http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],
+  // Conditions and steps: their language, the one evaluation, the check and the JSON Schema translation.
+  conditions: ["http", "text", DEFINITIONS],
   // Gatepost's own words in every language, and which one a visitor gets (docs/decisions/075).
   i18n: ["uploads", "http", "destinations", "text", DEFINITIONS],
   storage: ["http", "settings", "destinations", "crypto", "platform", "text", DEFINITIONS],

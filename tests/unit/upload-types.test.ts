@@ -97,16 +97,18 @@ describe("a file field's limits", () => {
 });
 
 describe("checkForms on file fields", () => {
-  const form = (fields: FieldDef[], extra: object = {}) => defineForm({ ...applyForm, id: "f", fields, ...extra });
+  const form = (fields: FieldDef[], extra: object = {}) => defineForm({ ...applyForm, id: "f", steps: undefined, fields, ...extra });
 
-  it("takes the shipped apply form: name, e-mail and one PDF", () => {
+  it("takes the shipped apply form: name, e-mail, role, a portfolio for designers and one PDF", () => {
     expect(() => checkForms([applyForm])).not.toThrow();
     expect(applyForm.fields.map((f) => [f.name, f.type])).toEqual([
       ["name", "text"],
       ["email", "email"],
+      ["role", "select"],
+      ["portfolio", "url"],
       ["cv", "file"],
     ]);
-    expect(fileLimitsOf(applyForm.fields[2]).types).toEqual(["application/pdf"]);
+    expect(fileLimitsOf(applyForm.fields[4]).types).toEqual(["application/pdf"]);
   });
 
   it("refuses a type it cannot recognise, limits beyond its ceilings, a file larger than the total, and file settings elsewhere", () => {

@@ -2,6 +2,7 @@ import { FIELD_TYPES, UPLOAD_TYPES, type Destination, type FieldDef, type FormDe
 import { hasSetting } from "~/lib/form-editor/field-settings";
 import { KIND_SPECS } from "~/lib/destinations/registry";
 import { kindTextsViews } from "~/lib/form-editor/kind-texts.server";
+import { conditionTyped, stepsTyped } from "~/lib/form-editor/draft-conditions.server";
 
 // The editor's post read into a definition, a field's settings only where its type owns them. Nothing here
 // throws: the definition check judges what was typed.
@@ -36,6 +37,11 @@ function kindTextDestinations(params: URLSearchParams): Destination[] {
 export function draftOf(params: URLSearchParams, id: string): FormDef {
   const fields: FieldDef[] = [];
   for (let i = 0; i < 60 && params.has(`fields.${i}.name`); i++) fields.push(fieldOf(params, `fields.${i}.`));
+  fields.forEach((field, i) => {
+    const when = conditionTyped(params, i, fields);
+    if (when) field.when = when;
+  });
+  const steps = stepsTyped(params, fields);
   const perMinute = numberOf(params, "perMinute");
   const perDay = numberOf(params, "perDay");
   const destinations: Destination[] = [...consoleFormDestinations(), ...kindTextDestinations(params)];
@@ -61,6 +67,7 @@ export function draftOf(params: URLSearchParams, id: string): FormDef {
     ...(languages.length > 0 ? { languages: languages as FormDef["languages"] } : {}),
     ...(translations !== undefined ? { translations } : {}),
     ...(spam !== undefined ? { spam } : {}),
+    ...(steps ? { steps } : {}),
   };
 }
 

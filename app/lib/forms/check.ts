@@ -7,6 +7,7 @@ import { FIELD_NAME, FormDefSchema, ID } from "~/lib/forms/definition-schema";
 import { patternProblem, publishedPatternProblem } from "~/lib/forms/pattern";
 import { RESERVED_FIELDS } from "~/lib/forms/field-names";
 import { spamRuleProblems } from "~/lib/spam/definition";
+import { conditionProblems } from "~/lib/conditions/definition";
 
 // The one check of a form definition, from a file or the console: shape and bounds (definition-schema.ts), then
 // the rules that span fields (ADR 044).
@@ -38,6 +39,7 @@ export function checkFormDef(value: unknown, options: CheckOptions = {}): Defini
     ...checkUploads(form),
     ...checkTranslations(form),
     ...spamRuleProblems(form),
+    ...conditionProblems(form),
   ];
   const names = new Set<string>();
   for (const field of form.fields) {

@@ -5,6 +5,7 @@ import { FIELD_TYPES, UPLOAD_TYPES } from "~/forms/schema";
 import { MAX_FILES_CEILING, MAX_UPLOAD_BYTES_CEILING } from "~/lib/uploads/file-types";
 import { LANGUAGES } from "~/lib/text/languages";
 import { SpamSettingsSchema } from "~/lib/spam/definition";
+import { ConditionSchema, GroupSchema, stepsSchema } from "~/lib/conditions/definition";
 
 // A definition's shape and bounds as a zod schema, so whatever an owner types can never hurt visitors or the
 // server (ADR 044): everything bounded, texts plain (no control characters). check.ts runs it.
@@ -66,6 +67,7 @@ const FieldSchema = z.strictObject({
   prefill: z
     .union([z.boolean(), z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must name a query parameter: 1 to 64 letters, digits, _ . or -")])
     .optional(),
+  when: ConditionSchema.optional(),
 });
 
 const DestinationSchema = z.discriminatedUnion(
@@ -100,6 +102,7 @@ const TranslationSchema = z.strictObject({
     )
     .refine((fields) => Object.keys(fields).length <= MAX_FIELDS, `must list at most ${MAX_FIELDS} fields`)
     .optional(),
+  steps: z.array(line(120).min(1)).max(20).optional(),
   ...kindTextTranslations(),
 });
 
@@ -120,4 +123,6 @@ export const FormDefSchema = z.strictObject({
   public: z.boolean().optional(),
   maxUploadBytes: count(1, MAX_UPLOAD_BYTES_CEILING, " of bytes").optional(),
   spam: SpamSettingsSchema.optional(),
+  groups: z.array(GroupSchema).max(MAX_FIELDS).optional(),
+  steps: stepsSchema(line(120).min(1)).optional(),
 });

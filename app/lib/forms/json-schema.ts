@@ -1,11 +1,13 @@
 import { DEFAULT_CAP, DEFAULT_MAX_FILE_BYTES, UPLOAD_TYPES, type FieldDef, type FormDef } from "~/forms/schema";
 import { prefillName } from "~/lib/forms/prefill";
 import { schemaPatternKeywords } from "~/lib/forms/pattern";
+import { alwaysAsked, conditionKeywords } from "~/lib/conditions/json-schema";
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, WEB_PATTERN } from "~/lib/forms/value-formats";
 
 // A form as JSON Schema 2020-12 (/f/:id/schema.json), so a receiver can check `submission.fields` with any kept
 // validator: what validation guarantees of a stored submission, in the dialect's own keywords only (Ajv strict
-// takes it). Addresses use Gatepost's own patterns, not the ASCII-only `email`/`uri` formats (value-formats.ts).
+// takes it); a field asked under a condition
+// is required only when it holds (app/lib/conditions/json-schema.ts). Addresses use Gatepost's own patterns, not the ASCII-only `email`/`uri` formats (value-formats.ts).
 
 export const JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
@@ -20,8 +22,10 @@ export function formJsonSchema(form: FormDef, version: string, origin: string): 
     description: form.description,
     type: "object",
     properties: Object.fromEntries(form.fields.map((field) => [field.name, fieldSchema(field)])),
-    required: form.fields.map((field) => field.name),
+    // A field asked under a condition is required only when it holds (if/then), and present only then.
+    required: alwaysAsked(form),
     additionalProperties: false,
+    ...conditionKeywords(form),
   };
 }
 
@@ -78,7 +82,8 @@ function typedSchema(field: FieldDef): JsonSchema {
       return {
         ...about,
         type: nullable("string"),
-        ...(field.minLength !== undefined ? { minLength: field.minLength } : field.required ? { minLength: 1 } : {}),
+        // Empty text is kept as null, never as "": a kept text has at least one character.
+        minLength: Math.max(1, field.minLength ?? 1),
         maxLength: Math.min(field.maxLength ?? DEFAULT_CAP[field.type], field.type === "email" ? EMAIL_MAX_LENGTH : Infinity),
         // A value must match both the kind's shape and the owner's pattern: the second one under allOf.
         ...(shape !== undefined ? { pattern: shape, ...("pattern" in own ? { allOf: [own] } : own) } : own),

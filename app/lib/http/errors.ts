@@ -114,6 +114,11 @@ export const ERRORS = {
   search_too_many_words: { status: 400, message: "A search takes at most 20 different words: leave some out and search again." },
   // console forms and the admin API
   form_definition_invalid: { status: 422, message: "The form definition has problems: each one is listed." },
+  form_condition_order: {
+    status: 422,
+    message:
+      "A condition can only read fields that come before its own field, so the answers decide in one pass and no cycle can form: move the field it reads up, or the field with the condition down.",
+  },
   form_defined_in_code: { status: 409, message: "This form is defined by a file in app/forms/: change it there." },
   form_exists: { status: 409, message: "There is already a form with that id." },
   form_limit_reached: {

@@ -30,6 +30,7 @@ export function localizeForm<F extends FormDef>(form: F, lang: Lang): F {
         options: field.options?.map((option) => ({ ...option, label: ft.options?.[option.value] ?? option.label })),
       };
     }),
+    ...(form.steps ? { steps: form.steps.map((step, index) => ({ ...step, title: t.steps?.[index] ?? step.title })) } : {}),
     destinations: form.destinations.map((d) => localizeKindTexts(d, (t as Readonly<Record<string, unknown>>)[d.kind])),
   };
 }

@@ -1,4 +1,4 @@
-import type { FieldDef } from "~/forms/schema";
+import type { FieldDef, FieldGroup, FormStep } from "~/forms/schema";
 import { consoleVersionNumber, type FormCatalog } from "~/lib/forms/catalog.server";
 import { getVersion } from "~/lib/storage/forms.server";
 
@@ -8,6 +8,9 @@ import { getVersion } from "~/lib/storage/forms.server";
 export interface VersionLabels {
   title: string | null;
   fields: readonly FieldDef[];
+  /** The version's groups and steps, to say which step each field was on and which conditions applied. */
+  groups?: readonly FieldGroup[];
+  steps?: readonly FormStep[];
   /** Said beside the fields when the labels are not exactly the submission's version's. */
   note: string | null;
 }
@@ -22,10 +25,13 @@ export async function labelsAt(db: D1Database, catalog: FormCatalog, formId: str
     if (definition) return { ...definition, note: null };
   }
   if (!live) return { title: null, fields: [], note: "Its form no longer exists: the fields are shown by their names." };
-  if (version === live.version) return { title: live.form.title, fields: live.form.fields, note: null };
+  const { title, fields, groups, steps } = live.form;
+  if (version === live.version) return { title, fields, groups, steps, note: null };
   return {
-    title: live.form.title,
-    fields: live.form.fields,
+    title,
+    fields,
+    groups,
+    steps,
     note:
       version === null
         ? "Stored before form versions were recorded: shown with the current version's labels."
@@ -33,11 +39,18 @@ export async function labelsAt(db: D1Database, catalog: FormCatalog, formId: str
   };
 }
 
-function parseLabels(json: string): { title: string; fields: FieldDef[] } | null {
+function parseLabels(json: string): Omit<VersionLabels, "note"> | null {
   try {
-    const value = JSON.parse(json) as { title?: unknown; fields?: unknown };
+    const value = JSON.parse(json) as { title?: unknown; fields?: unknown; groups?: unknown; steps?: unknown };
     if (typeof value.title !== "string" || !Array.isArray(value.fields)) return null;
-    return { title: value.title, fields: value.fields as FieldDef[] };
+    // A kept version passed the definition check when it was saved; groups and steps are lists or absent.
+    const list = <T>(items: unknown) => (Array.isArray(items) ? (items as T[]) : undefined);
+    return {
+      title: value.title,
+      fields: value.fields as FieldDef[],
+      groups: list<FieldGroup>(value.groups),
+      steps: list<FormStep>(value.steps),
+    };
   } catch {
     return null;
   }

@@ -47,6 +47,8 @@ export async function describeFiles(files: readonly AcceptedFile[], nowMs: numbe
 export function withFiles(form: FormDef, values: Record<string, FieldValue>, files: readonly FileToStore[]): Record<string, FieldValue> {
   const all: Record<string, FieldValue> = { ...values };
   for (const field of fileFieldsOf(form)) {
+    // A file field not asked (its condition did not hold) has no value at all.
+    if (!Object.hasOwn(values, field.name)) continue;
     all[field.name] = files.filter((f) => f.field === field.name).map((f): StoredFile => f.file);
   }
   return all;

@@ -1,5 +1,6 @@
 import { DEFAULT_CAP, type FieldDef, type FieldValue, type FormDef } from "~/forms/schema";
 import { matchesPattern } from "~/lib/forms/pattern";
+import { conditionHolds, conditionOf } from "~/lib/conditions/evaluate";
 import { fill } from "~/lib/text/fill";
 import { isEmailAddress, WEB_ADDRESS } from "~/lib/forms/value-formats";
 import { fileLimitsOf, formatBytes, sniffFileType, typeLabels, uploadLimitOf } from "~/lib/uploads/file-types";
@@ -8,7 +9,8 @@ import type { PageTexts, ValidationTexts } from "~/lib/i18n/messages/types";
 import type { Lang } from "~/lib/text/languages";
 
 // Server validation driven by the form's schema; client-safe, so the page shows the same constraints as HTML
-// attributes. Unknown fields are dropped, every field has a length cap, files are checked by their leading bytes.
+// attributes. Unknown fields are dropped, fields whose condition does
+// not hold are dropped too (never required, never kept), every field has a length cap, files are checked by their leading bytes.
 
 export interface ValidationLanguage {
   lang: Lang;
@@ -30,6 +32,7 @@ export interface AcceptedFile extends ReceivedFile {
 }
 
 export type ValidationResult =
+  /** `values` has every field asked (a file field's as an empty list: its files are in `files`). */
   | { ok: true; values: Record<string, FieldValue>; files: AcceptedFile[] }
   | { ok: false; errors: FieldErrors; values: Record<string, string> };
 
@@ -45,14 +48,27 @@ export function validateFields(
   const values: Record<string, FieldValue> = {};
   const echo: Record<string, string> = {};
   const files: AcceptedFile[] = [];
+  // What conditions read: the kept values of the fields asked so far (app/lib/conditions/).
+  const kept: Record<string, unknown> = {};
   for (const field of form.fields) {
     const raw = Object.hasOwn(input, field.name) ? input[field.name] : undefined;
+    const condition = conditionOf(form, field);
+    if (condition && !conditionHolds(condition, kept)) {
+      // Not asked: neither required nor kept, and whatever was sent for it is dropped.
+      echo[field.name] = field.type === "file" ? "" : (toText(raw) ?? "");
+      continue;
+    }
     if (field.type === "file") {
       // A file cannot be shown again: the person picks it anew.
       echo[field.name] = "";
       const result = checkFiles(field, raw, received, texts);
       if ("error" in result) errors[field.name] = result.error;
-      else files.push(...result.files);
+      else {
+        files.push(...result.files);
+        // An empty list until the files are stored and described (withFiles, uploads.server.ts).
+        values[field.name] = [];
+        kept[field.name] = result.files;
+      }
       continue;
     }
     const text = toText(raw);
@@ -63,7 +79,7 @@ export function validateFields(
     }
     const result = checkValue(field, text, texts);
     if (typeof result === "object" && result !== null && "error" in result) errors[field.name] = result.error;
-    else values[field.name] = result as FieldValue;
+    else values[field.name] = kept[field.name] = result as FieldValue;
   }
   const total = files.reduce((sum, file) => sum + file.bytes.byteLength, 0);
   const first = form.fields.find((field) => field.type === "file");

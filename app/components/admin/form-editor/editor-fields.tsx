@@ -35,7 +35,14 @@ export function FormEditorFields({
         \s, and each choice starting with different characters (docs/forms.md#patterns).
       </p>
       {draft.fields.map((field, index) => (
-        <FieldEditor key={`${revision}:${index}`} field={field} index={index} count={draft.fields.length} />
+        <FieldEditor
+          key={`${revision}:${index}`}
+          field={field}
+          index={index}
+          count={draft.fields.length}
+          fields={draft.fields}
+          step={draft.steps?.find((step) => step.fields[0] === field.name)?.title ?? ""}
+        />
       ))}
       <p>
         <button type="submit" name="intent" value="add" className="secondary">

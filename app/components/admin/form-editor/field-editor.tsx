@@ -3,6 +3,7 @@ import { FIELD_TYPES, type FieldDef, type FieldType } from "~/forms/schema";
 import { hasSetting } from "~/lib/form-editor/field-settings";
 import { Check, Input, TextArea } from "~/components/admin/form-editor/inputs";
 import { TypeSettings } from "~/components/admin/form-editor/type-settings";
+import { ConditionSettings } from "~/components/admin/form-editor/condition-settings";
 
 // One field of the draft: a fieldset named by its heading, which follows the label as it is typed.
 // Changing the type swaps in that type's own settings at once; without JavaScript they follow the
@@ -20,7 +21,21 @@ const TYPE_LABELS: Record<FieldType, string> = {
   file: "File upload",
 };
 
-export function FieldEditor({ field, index, count }: { field: FieldDef; index: number; count: number }) {
+export function FieldEditor({
+  field,
+  index,
+  count,
+  fields,
+  step,
+}: {
+  field: FieldDef;
+  index: number;
+  count: number;
+  /** The form's fields: its condition may read those before it. */
+  fields: readonly FieldDef[];
+  /** The title of the step it starts ("" for none). */
+  step: string;
+}) {
   const [label, setLabel] = useState(field.label);
   const [type, setType] = useState(field.type);
   const p = `fields.${index}.`;
@@ -80,6 +95,7 @@ export function FieldEditor({ field, index, count }: { field: FieldDef; index: n
         />
       ) : null}
       <TypeSettings field={field} type={type} index={index} />
+      <ConditionSettings field={field} index={index} fields={fields} step={step} />
       <div className="editor-moves">
         <button type="submit" name="intent" value={`up:${index}`} className="secondary" disabled={index === 0} aria-describedby={heading}>
           Move up

@@ -39,6 +39,9 @@ export const ar: Messages = {
     fileEmpty: "الملف {name} فارغ: اختر الملف مرة أخرى.",
     fileTooLarge: "حجم الملف {name} أكبر من {size}.",
     fileWrongType: "يجب أن يكون «{label}» ملفًا بصيغة {types}، والملف {name} ليس كذلك.",
+    stepProgress: "الخطوة {step} من {count}",
+    stepBack: "رجوع",
+    stepNext: "التالي",
   },
   validation: {
     single: "يجب أن يحتوي «{label}» على قيمة واحدة فقط.",

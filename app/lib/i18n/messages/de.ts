@@ -42,6 +42,9 @@ export const de: Messages = {
     fileEmpty: "{name} ist leer: Wählen Sie die Datei erneut aus.",
     fileTooLarge: "{name} ist größer als {size}.",
     fileWrongType: "„{label}“ muss eine Datei im Format {types} sein, und {name} ist keine.",
+    stepProgress: "Schritt {step} von {count}",
+    stepBack: "Zurück",
+    stepNext: "Weiter",
   },
   validation: {
     single: "„{label}“ darf nur einen einzigen Wert haben.",

@@ -44,6 +44,9 @@ export const en: Messages = {
     fileEmpty: "{name} is empty: choose the file again.",
     fileTooLarge: "{name} is larger than {size}.",
     fileWrongType: "{label} must be a {types} file, and {name} is not one.",
+    stepProgress: "Step {step} of {count}",
+    stepBack: "Back",
+    stepNext: "Next",
   },
   validation: {
     single: "{label} must be a single value.",

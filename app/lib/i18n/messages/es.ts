@@ -41,6 +41,9 @@ export const es: Messages = {
     fileEmpty: "{name} está vacío: vuelve a elegir el archivo.",
     fileTooLarge: "{name} supera los {size}.",
     fileWrongType: "«{label}» debe ser un archivo {types}, y {name} no lo es.",
+    stepProgress: "Paso {step} de {count}",
+    stepBack: "Atrás",
+    stepNext: "Siguiente",
   },
   validation: {
     single: "«{label}» debe ser un único valor.",

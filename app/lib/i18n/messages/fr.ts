@@ -41,6 +41,9 @@ export const fr: Messages = {
     fileEmpty: "{name} est vide : choisissez à nouveau le fichier.",
     fileTooLarge: "{name} dépasse {size}.",
     fileWrongType: "« {label} » doit être un fichier {types}, et {name} n’en est pas un.",
+    stepProgress: "Étape {step} sur {count}",
+    stepBack: "Retour",
+    stepNext: "Suivant",
   },
   validation: {
     single: "« {label} » doit être une seule valeur.",

@@ -41,6 +41,9 @@ export const it: Messages = {
     fileEmpty: "{name} è vuoto: scegli di nuovo il file.",
     fileTooLarge: "{name} supera {size}.",
     fileWrongType: "«{label}» deve essere un file {types}, e {name} non lo è.",
+    stepProgress: "Passo {step} di {count}",
+    stepBack: "Indietro",
+    stepNext: "Avanti",
   },
   validation: {
     single: "«{label}» deve essere un solo valore.",

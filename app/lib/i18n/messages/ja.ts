@@ -38,6 +38,9 @@ export const ja: Messages = {
     fileEmpty: "{name} は空です。ファイルを選び直してください。",
     fileTooLarge: "{name} は {size} を超えています。",
     fileWrongType: "「{label}」には {types} ファイルを選んでください。{name} は該当しません。",
+    stepProgress: "ステップ {step} / {count}",
+    stepBack: "戻る",
+    stepNext: "次へ",
   },
   validation: {
     single: "「{label}」には値を 1 つだけ入力してください。",

@@ -42,6 +42,9 @@ export const nl: Messages = {
     fileEmpty: "{name} is leeg: kies het bestand opnieuw.",
     fileTooLarge: "{name} is groter dan {size}.",
     fileWrongType: "‘{label}’ moet een {types}-bestand zijn, en {name} is dat niet.",
+    stepProgress: "Stap {step} van {count}",
+    stepBack: "Terug",
+    stepNext: "Volgende",
   },
   validation: {
     single: "‘{label}’ moet één enkele waarde zijn.",

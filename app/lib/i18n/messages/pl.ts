@@ -48,6 +48,9 @@ export const pl: Messages = {
     fileEmpty: "Plik {name} jest pusty: wybierz go ponownie.",
     fileTooLarge: "Plik {name} jest większy niż {size}.",
     fileWrongType: "Pole „{label}” wymaga pliku {types}, a {name} nim nie jest.",
+    stepProgress: "Krok {step} z {count}",
+    stepBack: "Wstecz",
+    stepNext: "Dalej",
   },
   validation: {
     single: "Pole „{label}” musi mieć jedną wartość.",

@@ -41,6 +41,9 @@ export const pt: Messages = {
     fileEmpty: "{name} está vazio: escolha o ficheiro de novo.",
     fileTooLarge: "{name} tem mais de {size}.",
     fileWrongType: "«{label}» tem de ser um ficheiro {types}, e {name} não é.",
+    stepProgress: "Passo {step} de {count}",
+    stepBack: "Voltar",
+    stepNext: "Seguinte",
   },
   validation: {
     single: "«{label}» tem de ser um único valor.",

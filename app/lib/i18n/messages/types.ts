@@ -26,6 +26,10 @@ export interface PageTexts {
   fileEmpty: string;
   fileTooLarge: string;
   fileWrongType: string;
+  /** A form in steps (docs/forms.md#steps): where the person is, and the buttons between steps. */
+  stepProgress: string;
+  stepBack: string;
+  stepNext: string;
 }
 
 export interface ValidationTexts {
