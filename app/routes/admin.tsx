@@ -10,7 +10,18 @@ export const headers = adminHeaders;
 
 export const loader = consoleRoute(async ({ request, context }: LoaderFunctionArgs) => {
   const user = await requireUser(request, context);
-  return { user: { id: user.id, role: user.role, person: Boolean(user.personId) } };
+  // The words are made here, so the console's every page ships none of them (ADR 117's budget).
+  const shared = user.id === "password:admin";
+  return {
+    user: { role: user.role, person: Boolean(user.personId), who: signedInAs(user) },
+    suggestion: shared
+      ? {
+          before: "You are signed in with the shared password. ",
+          link: "Invite yourself under People",
+          after: " and sign in as yourself, so the audit log names you; docs/people.md says how to retire the shared password.",
+        }
+      : null,
+  };
 });
 
 /** "Signed in as admin" for the shared passwords; a person's own address (their account, Access) with their role. */
@@ -21,7 +32,7 @@ function signedInAs(user: { id: string; role: string }): string {
 }
 
 export default function AdminLayout() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, suggestion } = useLoaderData<typeof loader>();
   return (
     <div className="admin">
       <nav aria-label="Operator console">
@@ -35,7 +46,7 @@ export default function AdminLayout() {
         <NavLink to="/admin/tokens">API tokens</NavLink>
         {user.role === "admin" ? <NavLink to="/admin/people">People</NavLink> : null}
         {user.person ? <NavLink to="/admin/passkeys">Passkeys</NavLink> : null}
-        <span className="who">{signedInAs(user)}</span>
+        <span className="who">{user.who}</span>
         <Form method="post" action="/admin/logout" reloadDocument>
           <button type="submit" className="secondary">
             Sign out
@@ -47,10 +58,11 @@ export default function AdminLayout() {
           ) : null}
         </Form>
       </nav>
-      {user.id === "password:admin" ? (
+      {suggestion ? (
         <p className="notice">
-          You are signed in with the shared password. <Link to="/admin/people">Invite yourself under People</Link> and sign in as yourself,
-          so the audit log names you; docs/people.md says how to retire the shared password.
+          {suggestion.before}
+          <Link to="/admin/people">{suggestion.link}</Link>
+          {suggestion.after}
         </p>
       ) : null}
       <Outlet />
