@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { FORMS } from "~/lib/forms/registry";
+import type { FieldDef } from "~/forms/schema";
 import { appFetch, clearTables, formPost, multipartPost, pdfBytes, standin, standinToken } from "./helpers";
 import { adminEnv, adminGet, clearAdminTables, sessionCookie } from "./admin-helpers";
 
@@ -49,13 +50,17 @@ describe("the visitors' footer", () => {
   });
 });
 
+/** An answer each field takes: a select's first option, an address where one is asked. */
+function sampleAnswer(field: FieldDef): string {
+  if (field.type === "select") return field.options?.[0]?.value ?? "";
+  if (field.type === "email") return "ada@example.org";
+  if (field.type === "url") return "https://example.org/portfolio";
+  return field.type === "checkbox" ? "on" : "Hello from a test, at length.";
+}
+
 describe("the thank-you page", () => {
   it.each(FORMS.map((f) => [f.id, f]))("says thank you once, in the owner's words (%s)", async (_id, form) => {
-    const fields = Object.fromEntries(
-      form.fields
-        .filter((f) => f.type !== "file")
-        .map((f) => [f.name, f.type === "email" ? "ada@example.org" : f.type === "checkbox" ? "on" : "Hello from a test, at length."]),
-    );
+    const fields = Object.fromEntries(form.fields.filter((f) => f.type !== "file").map((f) => [f.name, sampleAnswer(f)]));
     const files = form.fields.filter((f) => f.type === "file").map((f) => ({ field: f.name, name: "cv.pdf", bytes: pdfBytes() }));
     const post = files.length > 0 ? multipartPost : (path: string, values: Record<string, string>) => formPost(path, values);
     const posted = await appFetch(post(`/f/${form.id}`, { ...fields, "cf-turnstile-response": standinToken({ action: form.id }) }, files));
