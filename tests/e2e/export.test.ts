@@ -44,7 +44,10 @@ async function exportFromTheButton(javaScriptEnabled: boolean) {
   await page.getByRole("heading", { name: /^(Preparing your export|Your export is ready)$/ }).waitFor(WAIT);
   expect(new URL(page.url()).pathname).toMatch(/^\/admin\/exports\/[0-9a-f-]{36}$/);
   let reloads = 0;
-  page.on("framenavigated", (frame) => void (frame === page.mainFrame() && reloads++));
+  // A reload is a document request for the job's page itself (the download is a request of its own).
+  page.on("request", (request) => {
+    if (request.isNavigationRequest() && new URL(request.url()).pathname.startsWith("/admin/exports/")) reloads++;
+  });
   expect(await page.getByRole("navigation", { name: "Operator console" }).isVisible()).toBe(true);
   expect(await page.getByRole("status").textContent()).toMatch(/rows/);
   expect(await page.getByRole("progressbar", { name: "Export progress" }).count()).toBe(1);

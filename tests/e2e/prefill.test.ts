@@ -15,14 +15,12 @@ useBrowserPage((p, e) => {
   [page, errors] = [p, e];
 });
 
-interface SinkState {
-  unique: Array<{ payload: { form: string; submission: { fields: Record<string, unknown> } } }>;
-}
-
 async function storedFor(email: string) {
-  const state: SinkState = await (await fetch(`${inject("sinkControl")}/state`)).json();
-  return state.unique.find((u) => u.payload.form === "newsletter" && u.payload.submission.fields.email === email)?.payload.submission
-    .fields;
+  const response = await fetch(`${inject("baseUrl")}/admin/api/submissions?form=newsletter&limit=20`, {
+    headers: { Authorization: `Bearer ${inject("apiToken")}` },
+  });
+  const page = (await response.json()) as { items: Array<{ fields: Record<string, unknown> }> };
+  return page.items.find((item) => item.fields.email === email)?.fields;
 }
 
 async function subscribe(form: Page | Frame | FrameLocator) {
